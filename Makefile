@@ -1,0 +1,109 @@
+# animtrace build. `make` builds for this machine, `make ARCH=arm64` cross-builds one static
+# aarch64 binary. `make test` installs what is missing and runs every test; `make demo`
+# runs the simulator traced live (or a replay when not root).
+.DELETE_ON_ERROR:
+.SUFFIXES:
+
+ARCH ?= $(if $(filter aarch64,$(shell uname -m)),arm64,x86)
+BUILD ?= build/$(ARCH)
+SAN ?=
+TESTDATA ?= ../shared/testdata
+V ?= 0
+Q := $(if $(filter 1,$(V)),,@)
+
+ifeq ($(ARCH),arm64)
+CC := aarch64-linux-gnu-gcc
+CXX := aarch64-linux-gnu-g++
+PKG_CONFIG := PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig pkg-config --static
+LDSTATIC := -static
+else
+CC ?= cc
+CXX ?= c++
+PKG_CONFIG := pkg-config
+LDSTATIC :=
+endif
+CLANG ?= clang
+BPFTOOL ?= bpftool
+
+LIBS_PC := libbpf libelf zlib liblzma
+CFLAGS_BASE := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -D_GNU_SOURCE \
+	-Iinclude -Isrc -I$(BUILD) $(SAN)
+CFLAGS ?=
+CFLAGS += $(CFLAGS_BASE) $(shell $(PKG_CONFIG) --cflags $(LIBS_PC) 2>/dev/null)
+LDLIBS := $(shell $(PKG_CONFIG) --libs $(LIBS_PC) 2>/dev/null)
+LDLIBS := $(if $(strip $(LDLIBS)),$(LDLIBS),-lbpf -lelf -lz -llzma)
+LDFLAGS += $(LDSTATIC) $(SAN)
+
+SRCS := $(wildcard src/*.c)
+OBJS := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(SRCS))
+LIB_OBJS := $(filter-out $(BUILD)/obj/main.o,$(OBJS))
+BPF_SRCS := $(wildcard bpf/*.bpf.c)
+SKELS := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
+BPF_ARCH := $(ARCH)
+
+.PHONY: all clean deps test unit replay e2e e2e-arm64 demo bench fuzz asan check-root
+all: $(BUILD)/animtrace
+
+$(BUILD)/obj $(BUILD)/bpf $(BUILD)/tests:
+	$(Q)mkdir -p $@
+
+# BPF: clang -> bpftool gen object (static linking pass) -> bpftool gen skeleton.
+$(BUILD)/bpf/%.tmp.o: bpf/%.bpf.c $(wildcard bpf/*.h include/animtrace/*.h) | $(BUILD)/bpf
+	$(Q)$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Iinclude -Ivmlinux/$(ARCH) \
+		-Wall -Wno-unused-function -c $< -o $@
+$(BUILD)/bpf/%.bpf.o: $(BUILD)/bpf/%.tmp.o
+	$(Q)$(BPFTOOL) gen object $@ $<
+$(BUILD)/%.skel.h: $(BUILD)/bpf/%.bpf.o
+	$(Q)$(BPFTOOL) gen skeleton $< > $@
+
+$(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h include/animtrace/*.h) $(SKELS) | $(BUILD)/obj
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/animtrace: $(OBJS)
+	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+# ---- tests ----------------------------------------------------------------------------
+CRITERION_LIBS := $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriterion)
+UNIT_SRCS := $(wildcard tests/unit/*.c)
+REPLAY_SRCS := $(wildcard tests/replay/*.c)
+E2E_SRCS := $(wildcard tests/e2e/*.c)
+TEST_CFLAGS = $(CFLAGS) -Itests -DTESTDATA='"$(TESTDATA)"' -DBUILD_DIR='"$(BUILD)"'
+
+$(BUILD)/tests/unit_tests: $(UNIT_SRCS) $(LIB_OBJS) | $(BUILD)/tests
+	$(Q)$(CC) $(TEST_CFLAGS) $(LDFLAGS) $(UNIT_SRCS) $(LIB_OBJS) $(LDLIBS) $(CRITERION_LIBS) -o $@
+$(BUILD)/tests/replay_tests: $(REPLAY_SRCS) $(LIB_OBJS) | $(BUILD)/tests
+	$(Q)$(CC) $(TEST_CFLAGS) $(LDFLAGS) $(REPLAY_SRCS) $(LIB_OBJS) $(LDLIBS) $(CRITERION_LIBS) -o $@
+$(BUILD)/tests/e2e_tests: $(E2E_SRCS) | $(BUILD)/tests
+	$(Q)$(CC) $(TEST_CFLAGS) $(LDFLAGS) $(E2E_SRCS) $(CRITERION_LIBS) -o $@
+
+# The simulator, its fixture libraries and their rules live beside them.
+include tests/sim/sim.mk
+
+unit: $(BUILD)/tests/unit_tests
+	$(Q)$< --jobs 2
+replay: $(BUILD)/tests/replay_tests $(BUILD)/animtrace
+	$(Q)$< --jobs 1
+e2e: $(BUILD)/tests/e2e_tests $(BUILD)/animtrace $(SIM_TARGETS) check-root
+	$(Q)$< --jobs 1
+
+# Unit and replay tests again under ASan+UBSan, in their own build tree.
+asan:
+	$(Q)$(MAKE) --no-print-directory BUILD=build/asan \
+		SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+		unit replay
+
+check-root:
+	$(Q)if [ "$$(id -u)" != 0 ]; then echo "e2e: live BPF tests need root" >&2; exit 1; fi
+
+deps:
+	$(Q)tests/deps.sh
+
+test: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory unit
+	$(Q)$(MAKE) --no-print-directory replay
+	$(Q)$(MAKE) --no-print-directory asan
+	$(Q)$(MAKE) --no-print-directory e2e
+
+clean:
+	rm -rf build

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Lifecycle engine: animator state machines, frames and phases, driven by timestamped
+ * markers. Pure: no I/O, no clock; everything it learns goes to the sink.
+ */
+#ifndef ANIMTRACE_ENGINE_H
+#define ANIMTRACE_ENGINE_H
+
+#include <stdint.h>
+
+#include "marker.h"
+#include "model.h"
+
+struct engine;
+
+struct engine_opts {
+	/* S and F closer than this are "end() before it ran" (force_end, inferred). */
+	uint64_t instant_ns; /* 0 -> 1 ms */
+};
+
+/* Returns NULL and sets errno on allocation failure. The sink must outlive the engine. */
+struct engine *engine__new(const struct engine_opts *opts, struct sink sink);
+
+/*
+ * Feeds one parsed marker written by thread tid of process pid at ts_ns. process is
+ * the process name as known to the caller (may be NULL or ""), copied when needed.
+ * Timestamps must not go backwards per thread.
+ */
+void engine__marker(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid,
+		    const char *process, const struct marker *m);
+
+/* Counts a payload that failed marker_parse (for the summary). */
+void engine__rejected(struct engine *e);
+
+/* The process exited: its running animators end with END_PROCESS_EXIT. */
+void engine__process_exit(struct engine *e, uint64_t ts_ns, uint32_t pid);
+
+/*
+ * Ends the session at ts_ns: pending frames are flushed, running animators are reported
+ * as END_RUNNING_AT_EXIT in the summary (not as animator_end), and the summary is sent.
+ * drops/truncated are copied into the summary. Call once.
+ */
+void engine__finish(struct engine *e, uint64_t ts_ns, uint64_t drops, uint64_t truncated);
+
+void engine__free(struct engine *e);
+
+#endif

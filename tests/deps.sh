@@ -1,0 +1,18 @@
+#!/bin/sh
+# Installs the Debian packages animtrace builds and tests with, when any is missing.
+# Idempotent and quiet when everything is there.
+set -eu
+
+HOST_PKGS="clang llvm make gcc g++ pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
+liblzma-dev libcriterion-dev libjson-c-dev binutils xz-utils"
+
+missing=""
+for p in $HOST_PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	echo "deps: installing$missing"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	apt-get install -y -qq $missing >/dev/null
+fi
