@@ -46,7 +46,7 @@ struct capture;
 struct capture *capture__open(const char *path);
 
 /*
- * Next line of the ftrace text. Returns 1 with *line/*len set (no newline; valid until
+ * Next line of the ftrace text. Returns 1 with *line and *len set (no newline; valid until
  * capture__free), 0 at the end.
  */
 int capture__next(struct capture *c, const char **line, size_t *len);
