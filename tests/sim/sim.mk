@@ -1,2 +1,57 @@
-# Simulator of an Android app and its fixture libraries (see tests/sim/README).
-SIM_TARGETS :=
+# Simulator of an Android app and its fixture libraries (see tests/sim/README.md).
+# Included by the top Makefile; everything lands in $(BUILD)/sim/.
+#
+# SIM_HWUI selects how animsim reaches the RenderNode setters:
+#   dl     (default for dynamic builds): dlopen of the stripped $(BUILD)/sim/libhwui.so
+#   linked (default when LDSTATIC is set, i.e. ARCH=arm64): the fixture object is linked into
+#          animsim, whose own symbols are then stripped into MiniDebugInfo like libhwui.so's
+SIM_DIR := $(BUILD)/sim
+SIM_SRC := tests/sim
+SIM_HWUI ?= $(if $(strip $(LDSTATIC)),linked,dl)
+
+SIM_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -D_GNU_SOURCE -I$(SIM_SRC)
+# -O2 makes each getter one load plus ret, the shape animtrace decodes for field offsets.
+SIM_CXXFLAGS := -std=gnu++17 -O2 -g -fPIC -fvisibility=hidden -fno-exceptions -fno-rtti \
+	-Wall -Wextra -I$(SIM_SRC)
+SIM_HDRS := $(SIM_SRC)/hwui_fixture.h $(SIM_SRC)/hwui_load.h
+SIM_STRIP := $(SIM_SRC)/minidebuginfo.sh
+
+SIM_TARGETS := $(SIM_DIR)/libhwui.so $(SIM_DIR)/libhwui.unstripped.so $(SIM_DIR)/animsim
+
+.PHONY: sim sim-check
+sim: $(SIM_TARGETS)
+
+# Checks the fixtures and a short run of the simulator (root: it writes trace_marker).
+sim-check: $(SIM_TARGETS)
+	$(Q)$(SIM_SRC)/check.sh $(SIM_DIR)
+
+$(SIM_DIR):
+	$(Q)mkdir -p $@
+
+$(SIM_DIR)/hwui_fixture.o: $(SIM_SRC)/hwui_fixture.cpp $(SIM_SRC)/hwui_fixture.h | $(SIM_DIR)
+	$(Q)$(CXX) $(SIM_CXXFLAGS) -c $< -o $@
+
+# No libstdc++ is used, so the C driver links it and the .so needs only libc.
+$(SIM_DIR)/libhwui.unstripped.so: $(SIM_DIR)/hwui_fixture.o
+	$(Q)$(CC) -shared -Wl,-soname,libhwui.so $< -o $@
+
+$(SIM_DIR)/libhwui.so: $(SIM_DIR)/libhwui.unstripped.so $(SIM_STRIP)
+	$(Q)$(SIM_STRIP) $< $@
+
+SIM_OBJS_dl := $(SIM_SRC)/hwui_load_dl.c
+SIM_LIBS_dl := -ldl -lpthread
+SIM_OBJS_linked := $(SIM_SRC)/hwui_load_linked.c $(SIM_DIR)/hwui_fixture.o
+SIM_LIBS_linked := -lpthread
+
+$(SIM_DIR)/animsim.unstripped: $(SIM_SRC)/animsim.c $(SIM_OBJS_$(SIM_HWUI)) $(SIM_HDRS) \
+		| $(SIM_DIR)
+	$(Q)$(CC) $(SIM_CFLAGS) $(LDSTATIC) $(SIM_SRC)/animsim.c $(SIM_OBJS_$(SIM_HWUI)) \
+		$(SIM_LIBS_$(SIM_HWUI)) -o $@
+
+ifeq ($(SIM_HWUI),linked)
+$(SIM_DIR)/animsim: $(SIM_DIR)/animsim.unstripped $(SIM_STRIP)
+	$(Q)$(SIM_STRIP) $< $@ && chmod +x $@
+else
+$(SIM_DIR)/animsim: $(SIM_DIR)/animsim.unstripped
+	$(Q)cp $< $@
+endif

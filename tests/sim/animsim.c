@@ -1,0 +1,801 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * animsim: a stand-in for an Android app process, for animtrace's live tests.
+ *
+ * Like zygote, the parent forks one child per package name and each child renames itself
+ * without exec (comm and /proc/<pid>/cmdline). Each child then writes libcutils-format
+ * trace_marker text for 60 Hz frames and a scripted set of animators, and calls the fixture
+ * libhwui's RenderNode setters, recording what it did as JSON lines (--expect) so tests can
+ * compare animtrace's output exactly. See tests/sim/README.md.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hwui_load.h"
+
+#define PKG_MAX 128
+#define MARKER_MAX 1024 /* ATRACE_MESSAGE_LENGTH */
+#define LINE_MAX_LEN 512
+#define FIRST_VSYNC 1000L
+#define MAX_ANIMS 8
+#define EXIT_USAGE 2
+/* Truncated once by the parent; the children append through the inherited description. */
+#define EXPECT_FLAGS (O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC)
+
+/* Unit tests of the padding re-exec raise this; the kernel's own argv is otherwise enough. */
+#ifndef ARGV_AREA_MIN
+#define ARGV_AREA_MIN 0
+#endif
+
+enum role { ROLE_TARGET = 0, ROLE_DECOY = 1 };
+enum node_id { NODE_A = 0, NODE_B, NODE_COUNT };
+
+struct opts {
+	char name[PKG_MAX];
+	char decoy[PKG_MAX];
+	char expect[PATH_MAX];
+	char hwui[PATH_MAX];
+	char scenario[32];
+	long start_delay_ms, linger_ms, frames;
+};
+
+/* Frames are numbered from 1; vsync id of frame f is FIRST_VSYNC + f - 1. */
+struct anim_def {
+	const char *name;
+	uint32_t cookie_index; /* cookie = role's base + index */
+	int start_frame;       /* 0: never starts (cancel during the start delay) */
+	int end_frame;         /* 0: never ends (left running) */
+	const char *end_kind;  /* how it ends: "complete", "cancel", "end" or NULL */
+};
+
+/* An animator driving one property linearly from its start frame to its end frame. */
+struct track_def {
+	int anim;
+	enum node_id node;
+	enum hwui_prop prop;
+	float from, to;
+};
+
+/* A setter call outside any animator, after the animators' updates of that frame. */
+struct poke_def {
+	int frame;
+	enum node_id node;
+	enum hwui_prop prop;
+	bool same; /* set the current value again (read with the getter): no change */
+	float value;
+};
+
+struct scenario {
+	const char *name;
+	const struct anim_def *anims;
+	int n_anims;
+	const struct track_def *tracks;
+	int n_tracks;
+	const struct poke_def *pokes;
+	int n_pokes;
+};
+
+static const struct anim_def basic_anims[] = {
+	{ "animator:alpha", 1, 1, 18, "complete" },
+	{ "animator:translationY", 2, 1, 18, "complete" },
+	{ "animator", 3, 2, 9, "cancel" },
+	{ "animator:scaleX", 4, 0, 3, "cancel" },
+	{ "animator:scaleY", 5, 7, 7, "end" },
+	{ "animator:rotation", 6, 4, 0, NULL },
+};
+
+static const struct track_def basic_tracks[] = {
+	{ 0, NODE_A, HWUI_ALPHA, 1.0f, 0.0f },
+	{ 1, NODE_B, HWUI_TRANSLATION_Y, 0.0f, -100.0f },
+};
+
+static const struct poke_def basic_pokes[] = {
+	{ 5, NODE_A, HWUI_ALPHA, false, 0.5f }, /* fights the animator's value; wins the frame */
+	{ 6, NODE_A, HWUI_ALPHA, true, 0.0f },
+};
+
+#define ARRAY_LEN(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+static const struct scenario scenarios[] = {
+	{ "basic", basic_anims, ARRAY_LEN(basic_anims), basic_tracks, ARRAY_LEN(basic_tracks),
+	  basic_pokes, ARRAY_LEN(basic_pokes) },
+	{ "idle", NULL, 0, NULL, 0, NULL, 0 },
+};
+
+static const uint32_t cookie_base[] = { 0x0a11fa00, 0x0dec0a00 };
+static const char *const role_name[] = { "target", "decoy" };
+static const char *const node_class[NODE_COUNT] = {
+	"com.android.systemui.statusbar.notification.row.NotificationRow",
+	"com.android.systemui.scrim.ScrimView",
+};
+
+struct render_thread {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	long queued, drawn;
+	bool quit;
+};
+
+struct app {
+	const struct opts *opts;
+	const struct scenario *sc;
+	const struct hwui_fixture_methods *hwui;
+	const char *pkg;
+	enum role role;
+	int tgid;
+	int marker_fd, expect_fd;
+	bool expect_failed;
+	int64_t node[NODE_COUNT];
+	int started[MAX_ANIMS], ended[MAX_ANIMS]; /* frame numbers, 0 when it did not happen */
+	struct render_thread rt;
+};
+
+struct argv_area {
+	char *start;
+	size_t len;
+};
+
+/* ---- markers: what libcutils' atrace_*_body write, one write() each ---- */
+
+static void marker(struct app *app, const char *fmt, ...)
+{
+	char buf[MARKER_MAX];
+	va_list ap;
+	ssize_t ret;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (n >= (int)sizeof(buf))
+		n = sizeof(buf) - 1;
+	/* EBADF/EINVAL while tracing is off: the syscall itself is what the probe sees. */
+	ret = write(app->marker_fd, buf, n);
+	(void)ret;
+}
+
+static void trace_begin(struct app *app, const char *name)
+{
+	marker(app, "B|%d|%s", app->tgid, name);
+}
+
+static void trace_end(struct app *app)
+{
+	marker(app, "E|%d", app->tgid);
+}
+
+static int32_t cookie_of(const struct app *app, const struct anim_def *a)
+{
+	return (int32_t)(cookie_base[app->role] + a->cookie_index);
+}
+
+/* ---- the --expect record ---- */
+
+static void expect_line(struct app *app, const char *fmt, ...)
+{
+	char buf[LINE_MAX_LEN];
+	va_list ap;
+	int n;
+
+	if (app->expect_fd < 0)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf) - 1, fmt, ap);
+	va_end(ap);
+	if (n < 0 || n >= (int)sizeof(buf) - 1) {
+		app->expect_failed = true;
+		return;
+	}
+	buf[n++] = '\n';
+	/* O_APPEND and one write per line keep the children's lines whole. */
+	if (write(app->expect_fd, buf, n) != n)
+		app->expect_failed = true;
+}
+
+static void fmt_str(char *buf, size_t size, const char *s)
+{
+	if (s)
+		snprintf(buf, size, "\"%s\"", s);
+	else
+		snprintf(buf, size, "null");
+}
+
+static void fmt_frame(char *buf, size_t size, int frame)
+{
+	if (frame)
+		snprintf(buf, size, "%d", frame);
+	else
+		snprintf(buf, size, "null");
+}
+
+static void fmt_vsync(char *buf, size_t size, int frame)
+{
+	if (frame)
+		snprintf(buf, size, "%ld", FIRST_VSYNC + frame - 1);
+	else
+		snprintf(buf, size, "null");
+}
+
+static void expect_animators(struct app *app)
+{
+	char sf[16], ef[16], sv[16], ev[16], kind[16];
+
+	for (int i = 0; i < app->sc->n_anims; i++) {
+		const struct anim_def *a = &app->sc->anims[i];
+
+		if (!app->started[i] && !app->ended[i])
+			continue;
+		fmt_frame(sf, sizeof(sf), app->started[i]);
+		fmt_frame(ef, sizeof(ef), app->ended[i]);
+		fmt_vsync(sv, sizeof(sv), app->started[i]);
+		fmt_vsync(ev, sizeof(ev), app->ended[i]);
+		fmt_str(kind, sizeof(kind), app->ended[i] ? a->end_kind : NULL);
+		expect_line(app,
+			    "{\"type\":\"animator\",\"pid\":%d,\"process\":\"%s\",\"role\":\"%s\","
+			    "\"name\":\"%s\",\"cookie\":%" PRId32 ",\"start_frame\":%s,"
+			    "\"end_frame\":%s,\"start_vsync\":%s,\"end_vsync\":%s,\"end\":%s}",
+			    app->tgid, app->pkg, role_name[app->role], a->name, cookie_of(app, a),
+			    sf, ef, sv, ev, kind);
+	}
+}
+
+/* ---- libhwui calls ---- */
+
+static void set_prop(struct app *app, int frame, enum node_id node, enum hwui_prop prop,
+		     float value, const char *anim)
+{
+	int64_t ptr = app->node[node];
+	bool changed = app->hwui->set[prop](ptr, value);
+	/* What a return probe reads back from the node: the stored, clamped value. */
+	float stored = app->hwui->get[prop](ptr);
+	char anim_json[PKG_MAX + 2];
+
+	fmt_str(anim_json, sizeof(anim_json), anim);
+	expect_line(app,
+		    "{\"type\":\"prop\",\"pid\":%d,\"process\":\"%s\",\"role\":\"%s\",\"frame\":%d,"
+		    "\"vsync\":%ld,\"node\":\"0x%" PRIx64 "\",\"node_name\":\"%s\","
+		    "\"property\":\"%s\",\"value\":%.9g,\"requested\":%.9g,\"changed\":%s,"
+		    "\"animator\":%s}",
+		    app->tgid, app->pkg, role_name[app->role], frame, FIRST_VSYNC + frame - 1,
+		    (uint64_t)ptr, strrchr(node_class[node], '.') + 1, app->hwui->name[prop],
+		    (double)stored, (double)value, changed ? "true" : "false", anim_json);
+}
+
+static void run_tracks(struct app *app, int frame)
+{
+	for (int i = 0; i < app->sc->n_tracks; i++) {
+		const struct track_def *t = &app->sc->tracks[i];
+		const struct anim_def *a = &app->sc->anims[t->anim];
+		int steps = a->end_frame - a->start_frame;
+		float v;
+
+		if (!app->started[t->anim] || frame > a->end_frame || steps <= 0)
+			continue;
+		/* from + (to - from) * i / n in float: exactly 1 - i/17 for the alpha fade. */
+		v = t->from + (t->to - t->from) * (float)(frame - a->start_frame) / (float)steps;
+		set_prop(app, frame, t->node, t->prop, v, a->name);
+	}
+}
+
+static void run_pokes(struct app *app, int frame)
+{
+	for (int i = 0; i < app->sc->n_pokes; i++) {
+		const struct poke_def *p = &app->sc->pokes[i];
+		float v = p->value;
+
+		if (p->frame != frame)
+			continue;
+		if (p->same)
+			v = app->hwui->get[p->prop](app->node[p->node]);
+		set_prop(app, frame, p->node, p->prop, v, NULL);
+	}
+}
+
+/* ---- one frame ---- */
+
+/* AnimationHandler's work: starts, this frame's values, then ends (after the last value). */
+static void animation_phase(struct app *app, int frame)
+{
+	const struct scenario *sc = app->sc;
+
+	trace_begin(app, "animation");
+	for (int i = 0; i < sc->n_anims; i++) {
+		const struct anim_def *a = &sc->anims[i];
+
+		if (a->start_frame != frame)
+			continue;
+		marker(app, "S|%d|%s|%" PRId32, app->tgid, a->name, cookie_of(app, a));
+		app->started[i] = frame;
+		if (a->end_frame == frame) { /* end() before it ever ran: S, F back to back */
+			marker(app, "F|%d|%s|%" PRId32, app->tgid, a->name, cookie_of(app, a));
+			app->ended[i] = frame;
+		}
+	}
+	if (app->hwui) {
+		run_tracks(app, frame);
+		run_pokes(app, frame);
+	}
+	for (int i = 0; i < sc->n_anims; i++) {
+		const struct anim_def *a = &sc->anims[i];
+
+		if (a->end_frame != frame || app->ended[i])
+			continue;
+		marker(app, "F|%d|%s|%" PRId32, app->tgid, a->name, cookie_of(app, a));
+		app->ended[i] = frame;
+	}
+	trace_end(app);
+}
+
+static void do_frame(struct app *app, int frame)
+{
+	marker(app, "B|%d|Choreographer#doFrame %ld", app->tgid, FIRST_VSYNC + frame - 1);
+	trace_begin(app, "input");
+	trace_end(app);
+	animation_phase(app, frame);
+	trace_begin(app, "traversal");
+	trace_end(app);
+	trace_end(app);
+}
+
+/* ---- RenderThread: DrawFrames for each frame the UI thread hands over ---- */
+
+static void *render_main(void *arg)
+{
+	struct app *app = arg;
+	struct render_thread *rt = &app->rt;
+
+	pthread_setname_np(pthread_self(), "RenderThread");
+	pthread_mutex_lock(&rt->lock);
+	for (;;) {
+		while (rt->drawn == rt->queued && !rt->quit)
+			pthread_cond_wait(&rt->cond, &rt->lock);
+		if (rt->drawn == rt->queued)
+			break;
+		pthread_mutex_unlock(&rt->lock);
+		marker(app, "B|%d|DrawFrames %ld", app->tgid, FIRST_VSYNC + rt->drawn);
+		trace_end(app);
+		pthread_mutex_lock(&rt->lock);
+		rt->drawn++;
+	}
+	pthread_mutex_unlock(&rt->lock);
+	return NULL;
+}
+
+static void render_signal(struct render_thread *rt, bool quit)
+{
+	pthread_mutex_lock(&rt->lock);
+	if (quit)
+		rt->quit = true;
+	else
+		rt->queued++;
+	pthread_cond_signal(&rt->cond);
+	pthread_mutex_unlock(&rt->lock);
+}
+
+static int render_start(struct app *app)
+{
+	struct render_thread *rt = &app->rt;
+
+	pthread_mutex_init(&rt->lock, NULL);
+	pthread_cond_init(&rt->cond, NULL);
+	return -pthread_create(&rt->thread, NULL, render_main, app);
+}
+
+static void render_stop(struct app *app)
+{
+	render_signal(&app->rt, true);
+	pthread_join(app->rt.thread, NULL);
+	pthread_cond_destroy(&app->rt.cond);
+	pthread_mutex_destroy(&app->rt.lock);
+}
+
+/* ---- time ---- */
+
+static void sleep_until(const struct timespec *t)
+{
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, t, NULL) == EINTR)
+		;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	t.tv_sec += ms / 1000;
+	t.tv_nsec += (ms % 1000) * 1000000L;
+	if (t.tv_nsec >= 1000000000L) {
+		t.tv_sec++;
+		t.tv_nsec -= 1000000000L;
+	}
+	sleep_until(&t);
+}
+
+/* 60 Hz on absolute deadlines, so a slow frame does not shift the ones after it. */
+static void play(struct app *app)
+{
+	struct timespec t0, next;
+	int64_t ns;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (int frame = 1; frame <= app->opts->frames; frame++) {
+		do_frame(app, frame);
+		render_signal(&app->rt, false);
+		ns = (int64_t)t0.tv_nsec + (int64_t)frame * 1000000000LL / 60;
+		next.tv_sec = t0.tv_sec + ns / 1000000000LL;
+		next.tv_nsec = ns % 1000000000LL;
+		sleep_until(&next);
+	}
+}
+
+/* ---- the child: an app process ---- */
+
+/* What zygote does after fork: comm gets the last 15 chars, cmdline the whole name. */
+static void rename_process(const char *pkg, const struct argv_area *area)
+{
+	size_t len = strlen(pkg);
+
+	prctl(PR_SET_NAME, pkg + (len > 15 ? len - 15 : 0), 0, 0, 0);
+	memset(area->start, 0, area->len);
+	memcpy(area->start, pkg, len); /* area->len > len, checked before fork */
+}
+
+static int open_marker(void)
+{
+	static const char *const paths[] = { "/sys/kernel/tracing/trace_marker",
+					     "/sys/kernel/debug/tracing/trace_marker" };
+
+	for (int i = 0; i < ARRAY_LEN(paths); i++) {
+		int fd = open(paths[i], O_WRONLY | O_CLOEXEC);
+
+		if (fd >= 0)
+			return fd;
+	}
+	return -errno;
+}
+
+static int create_nodes(struct app *app)
+{
+	for (int i = 0; i < NODE_COUNT; i++) {
+		app->node[i] = app->hwui->create_node(node_class[i]);
+		if (!app->node[i])
+			return -errno;
+	}
+	return 0;
+}
+
+static void free_app(struct app *app)
+{
+	for (int i = 0; app->hwui && i < NODE_COUNT; i++)
+		app->hwui->free_node(app->node[i]);
+	if (app->marker_fd >= 0)
+		close(app->marker_fd);
+}
+
+static int app_setup(struct app *app)
+{
+	int err;
+
+	app->tgid = getpid();
+	app->marker_fd = open_marker();
+	if (app->marker_fd < 0) {
+		fprintf(stderr, "animsim: %s: cannot open trace_marker: %s\n", app->pkg,
+			strerror(-app->marker_fd));
+		return app->marker_fd;
+	}
+	err = app->hwui ? create_nodes(app) : 0;
+	if (err < 0)
+		fprintf(stderr, "animsim: %s: cannot create nodes: %s\n", app->pkg, strerror(-err));
+	return err;
+}
+
+static int run_app(struct app *app, const struct argv_area *area)
+{
+	int err;
+
+	/* Die with the parent, so a killed test run leaves no simulated app behind. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+	rename_process(app->pkg, area);
+	err = app_setup(app);
+	if (err < 0)
+		goto out;
+	sleep_ms(app->opts->start_delay_ms);
+	err = render_start(app);
+	if (err < 0) {
+		fprintf(stderr, "animsim: %s: RenderThread: %s\n", app->pkg, strerror(-err));
+		goto out;
+	}
+	expect_line(app,
+		    "{\"type\":\"process\",\"pid\":%d,\"process\":\"%s\",\"role\":\"%s\","
+		    "\"scenario\":\"%s\",\"frames\":%ld,\"first_vsync\":%ld}",
+		    app->tgid, app->pkg, role_name[app->role], app->sc->name, app->opts->frames,
+		    FIRST_VSYNC);
+	play(app);
+	render_stop(app);
+	expect_animators(app);
+	sleep_ms(app->opts->linger_ms); /* animators still running stay running */
+	if (app->expect_failed) {
+		fprintf(stderr, "animsim: %s: cannot write %s\n", app->pkg, app->opts->expect);
+		err = -EIO;
+	}
+out:
+	free_app(app);
+	return err < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+/* ---- the parent: zygote ---- */
+
+static pid_t spawn(struct app *proto, const char *pkg, enum role role,
+		   const struct argv_area *area)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		proto->pkg = pkg;
+		proto->role = role;
+		_exit(run_app(proto, area));
+	}
+	return pid;
+}
+
+static int wait_children(const pid_t *pids, int n)
+{
+	int failed = 0;
+
+	for (int i = 0; i < n; i++) {
+		int status;
+
+		while (waitpid(pids[i], &status, 0) < 0) {
+			if (errno != EINTR)
+				return -errno;
+		}
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+			failed++;
+	}
+	return failed ? -ECHILD : 0;
+}
+
+/* tracefs is where libcutils writes; a test machine may not have it mounted yet. */
+static int ensure_tracefs(void)
+{
+	if (access("/sys/kernel/tracing/trace_marker", W_OK) == 0 ||
+	    access("/sys/kernel/debug/tracing/trace_marker", W_OK) == 0)
+		return 0;
+	if (mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL) < 0)
+		return -errno;
+	return access("/sys/kernel/tracing/trace_marker", W_OK) < 0 ? -errno : 0;
+}
+
+/* The bytes the kernel reports as cmdline: argv strings, contiguous from argv[0]. */
+static struct argv_area argv_area_of(int argc, char **argv)
+{
+	struct argv_area area = { argv[0], 0 };
+	char *end = argv[0];
+
+	for (int i = 0; i < argc && argv[i] == end; i++)
+		end = argv[i] + strlen(argv[i]) + 1;
+	area.len = end - argv[0];
+	return area;
+}
+
+/*
+ * A child writes its package name over the argv area, so the area must hold it. When it
+ * does not, exec again with a padding argument; this happens before any fork, never in a
+ * child (zygote never execs).
+ */
+static int ensure_argv_room(int argc, char **argv, size_t need)
+{
+	struct argv_area area = argv_area_of(argc, argv);
+	char **nargv;
+	char *pad;
+
+	if (area.len > need)
+		return 0;
+	for (int i = 1; i < argc; i++) {
+		if (!strncmp(argv[i], "--pad=", 6))
+			return -E2BIG; /* padded once already and still short */
+	}
+	nargv = calloc(argc + 2, sizeof(*nargv));
+	pad = malloc(need + 8);
+	if (!nargv || !pad)
+		return -ENOMEM;
+	memcpy(pad, "--pad=", 6);
+	memset(pad + 6, 'x', need + 1);
+	pad[need + 7] = '\0';
+	memcpy(nargv, argv, argc * sizeof(*nargv));
+	nargv[argc] = pad;
+	execv("/proc/self/exe", nargv);
+	free(pad);
+	free(nargv);
+	return -errno;
+}
+
+/* ---- options ---- */
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: animsim --name PKG [--decoy PKG2] [--start-delay-ms N] "
+		   "[--linger-ms N] [--expect FILE]\n"
+		   "               [--frames N] [--hwui PATH|none] [--scenario basic|idle]\n");
+}
+
+/* Names go into markers and JSON unescaped, as app package names can be. */
+static int copy_name(char *dst, const char *src)
+{
+	size_t len = strlen(src);
+
+	if (len == 0 || len >= PKG_MAX || strpbrk(src, "\"\\|\n\r\t"))
+		return -EINVAL;
+	memcpy(dst, src, len + 1);
+	return 0;
+}
+
+static int copy_str(char *dst, size_t size, const char *src)
+{
+	return (size_t)snprintf(dst, size, "%s", src) < size ? 0 : -ENAMETOOLONG;
+}
+
+static int parse_long(long *dst, const char *src, long min, long max)
+{
+	char *end;
+
+	errno = 0;
+	*dst = strtol(src, &end, 10);
+	if (errno || end == src || *end || *dst < min || *dst > max)
+		return -EINVAL;
+	return 0;
+}
+
+static int parse_opt(struct opts *o, int c, const char *arg)
+{
+	switch (c) {
+	case 'n': return copy_name(o->name, arg);
+	case 'd': return copy_name(o->decoy, arg);
+	case 's': return parse_long(&o->start_delay_ms, arg, 0, 3600000);
+	case 'l': return parse_long(&o->linger_ms, arg, 0, 3600000);
+	case 'e': return copy_str(o->expect, sizeof(o->expect), arg);
+	case 'f': return parse_long(&o->frames, arg, 0, 1000000);
+	case 'w': return copy_str(o->hwui, sizeof(o->hwui), arg);
+	case 'c': return copy_str(o->scenario, sizeof(o->scenario), arg);
+	case 'p': return 0;
+	default: return -EINVAL;
+	}
+}
+
+static int parse_opts(struct opts *o, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "name", required_argument, NULL, 'n' },
+		{ "decoy", required_argument, NULL, 'd' },
+		{ "start-delay-ms", required_argument, NULL, 's' },
+		{ "linger-ms", required_argument, NULL, 'l' },
+		{ "expect", required_argument, NULL, 'e' },
+		{ "frames", required_argument, NULL, 'f' },
+		{ "hwui", required_argument, NULL, 'w' },
+		{ "scenario", required_argument, NULL, 'c' },
+		{ "pad", required_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	int c;
+
+	*o = (struct opts){ .start_delay_ms = 200, .linger_ms = 0, .frames = 24 };
+	snprintf(o->scenario, sizeof(o->scenario), "basic");
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			exit(EXIT_SUCCESS);
+		}
+		if (parse_opt(o, c, optarg) < 0) {
+			if (c != '?')
+				fprintf(stderr, "animsim: bad value for option: %s\n", optarg);
+			return -EINVAL;
+		}
+	}
+	if (optind != argc || !o->name[0] || !strcmp(o->name, o->decoy))
+		return -EINVAL;
+	return 0;
+}
+
+static const struct scenario *find_scenario(const char *name)
+{
+	for (int i = 0; i < ARRAY_LEN(scenarios); i++) {
+		if (!strcmp(scenarios[i].name, name))
+			return &scenarios[i];
+	}
+	return NULL;
+}
+
+static const struct hwui_fixture_methods *load_hwui(struct opts *o)
+{
+	const struct hwui_fixture_methods *m;
+	char err[PATH_MAX + 64];
+
+	if (!o->hwui[0] && hwui_default_path(o->hwui, sizeof(o->hwui)) < 0) {
+		fprintf(stderr, "animsim: cannot find libhwui.so; give --hwui\n");
+		return NULL;
+	}
+	m = hwui_load(o->hwui, err, sizeof(err));
+	if (!m)
+		fprintf(stderr, "animsim: %s\n", err);
+	return m;
+}
+
+static int start_parent(struct opts *o, struct app *proto, int argc, char **argv)
+{
+	size_t need = strlen(o->name) > strlen(o->decoy) ? strlen(o->name) : strlen(o->decoy);
+	int err;
+
+	err = ensure_argv_room(argc, argv, need + 1 > ARGV_AREA_MIN ? need + 1 : ARGV_AREA_MIN);
+	if (err < 0) {
+		fprintf(stderr, "animsim: cannot make room for the name: %s\n", strerror(-err));
+		return err;
+	}
+	proto->sc = find_scenario(o->scenario);
+	if (!proto->sc) {
+		fprintf(stderr, "animsim: unknown scenario %s\n", o->scenario);
+		return -EINVAL;
+	}
+	err = ensure_tracefs();
+	if (err < 0) {
+		fprintf(stderr, "animsim: no trace_marker (tracefs): %s\n", strerror(-err));
+		return err;
+	}
+	/* Loaded before the fork, as zygote preloads libhwui for every app. */
+	if (strcmp(o->hwui, "none") != 0) {
+		proto->hwui = load_hwui(o);
+		if (!proto->hwui)
+			return -ENOENT;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o;
+	struct app proto = { .opts = &o, .marker_fd = -1, .expect_fd = -1 };
+	struct argv_area area = argv_area_of(argc, argv);
+	pid_t pids[2];
+	int n = 0;
+
+	if (parse_opts(&o, argc, argv) < 0) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (start_parent(&o, &proto, argc, argv) < 0)
+		return EXIT_FAILURE;
+	if (o.expect[0]) {
+		proto.expect_fd = open(o.expect, EXPECT_FLAGS, 0644);
+		if (proto.expect_fd < 0) {
+			fprintf(stderr, "animsim: %s: %s\n", o.expect, strerror(errno));
+			return EXIT_FAILURE;
+		}
+	}
+	fflush(NULL); /* nothing buffered may be written twice by the children */
+	pids[n] = spawn(&proto, o.name, ROLE_TARGET, &area);
+	if (pids[n] > 0 && o.decoy[0])
+		pids[++n] = spawn(&proto, o.decoy, ROLE_DECOY, &area);
+	if (pids[n] < 0) {
+		fprintf(stderr, "animsim: fork: %s\n", strerror(errno));
+		return EXIT_FAILURE;
+	}
+	return wait_children(pids, n + 1) < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+}

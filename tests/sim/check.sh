@@ -1,0 +1,121 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# Checks the simulator's build outputs: the stripped fixture looks like Android's libhwui
+# (no symbols but MiniDebugInfo with the real mangled names, one-instruction getters at the
+# documented offsets), and, as root, a short animsim run renames its children and records
+# the exact scenario. usage: check.sh SIM_DIR (e.g. build/x86/sim)
+set -u
+
+dir=${1:?usage: check.sh SIM_DIR}
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+check() { # check "what" command...
+	what=$1
+	shift
+	if "$@" >"$tmp/out" 2>&1; then ok; else bad "$what"; cat "$tmp/out" >&2; fi
+}
+
+case $(readelf -h "$dir/libhwui.so" | sed -n 's/^ *Machine: *//p') in
+AArch64) X=aarch64-linux-gnu-; arch=arm64 ;;
+*) X=; arch=x86 ;;
+esac
+
+PROPS="Alpha:32:76 TranslationX:39:80 TranslationY:39:84 TranslationZ:39:88 Elevation:36:92
+Rotation:35:96 RotationX:36:100 RotationY:36:104 ScaleX:33:108 ScaleY:33:112"
+: >"$tmp/want"
+for p in $PROPS; do
+	name=${p%%:*}
+	len=$(echo "$p" | cut -d: -f2)
+	echo "_ZN7androidL${len}android_view_RenderNode_get${name}El" >>"$tmp/want"
+	echo "_ZN7androidL${len}android_view_RenderNode_set${name}Elf" >>"$tmp/want"
+done
+sort -o "$tmp/want" "$tmp/want"
+
+minidebug_names() { # FILE -> sorted RenderNode names in its .gnu_debugdata
+	${X}objcopy --dump-section .gnu_debugdata="$tmp/dd.xz" "$1" "$tmp/scratch" &&
+		xz -dc "$tmp/dd.xz" >"$tmp/dd.elf" &&
+		${X}nm "$tmp/dd.elf" | awk '/RenderNode/ {print $3}' | sort
+}
+
+no_symbols() { ! ${X}nm "$1" 2>/dev/null | grep -q .; }
+no_symtab() { ! readelf -S -W "$1" | grep -q ' \.symtab '; }
+names_match() { minidebug_names "$1" | diff "$tmp/want" -; }
+exports_only_table() {
+	${X}nm -D --defined-only "$dir/libhwui.so" | awk '{print $3}' | sort | diff - "$tmp/exp"
+}
+printf 'hwui_fixture_create_node\nhwui_fixture_free_node\nhwui_fixture_methods\n' >"$tmp/exp"
+
+getter_shape() { # NAME OFFSET: the getter is one load at OFFSET then ret
+	${X}objdump -d --no-show-raw-insn "$dir/libhwui.unstripped.so" |
+		awk -v f="<_ZN7androidL$3android_view_RenderNode_get$1El>:" \
+			'$2 == f {on = 1; next} on && NF == 0 {exit} on {$1 = ""; print}' >"$tmp/g"
+	if [ "$arch" = arm64 ]; then
+		printf ' ldr s0, [x0, #%d]\n ret\n' "$2" >"$tmp/gw"
+	else
+		printf ' movss 0x%x(%%rdi),%%xmm0\n ret\n' "$2" >"$tmp/gw"
+	fi
+	tr -s ' \t' '  ' <"$tmp/g" | head -2 | diff "$tmp/gw" -
+}
+
+check "stripped libhwui.so has no symbols" no_symbols "$dir/libhwui.so"
+check "stripped libhwui.so has no .symtab" no_symtab "$dir/libhwui.so"
+check "MiniDebugInfo holds exactly the 20 mangled setters and getters" \
+	names_match "$dir/libhwui.so"
+check "libhwui.so exports only the registration functions" exports_only_table
+for p in $PROPS; do
+	check "get${p%%:*} is one load plus ret" getter_shape "${p%%:*}" "${p##*:}" \
+		"$(echo "$p" | cut -d: -f2)"
+done
+if ! readelf -d "$dir/animsim" | grep -q NEEDED; then # static: setters live in animsim
+	check "static animsim has no symbols" no_symbols "$dir/animsim"
+	check "static animsim's MiniDebugInfo holds the setters" names_match "$dir/animsim"
+fi
+
+run_sim() { # runs the x86 or the arm64 (qemu-user) simulator
+	if [ "$arch" = arm64 ] && [ "$(uname -m)" != aarch64 ]; then
+		qemu-aarch64-static "$dir/animsim" "$@"
+	else
+		"$dir/animsim" "$@"
+	fi
+}
+
+if [ "$(id -u)" = 0 ]; then
+	check "animsim exits 0" run_sim --name com.android.systemui --decoy com.example.decoy \
+		--start-delay-ms 0 --expect "$tmp/expect.jsonl"
+	count() { grep -c "$1" "$tmp/expect.jsonl"; }
+	check "expect has 90 lines" test "$(wc -l <"$tmp/expect.jsonl")" -eq 90
+	check "expect has 12 animators" test "$(count '"type":"animator"')" -eq 12
+	check "the target's alpha cookie is 0x0a11fa01" \
+		grep -q '"target","name":"animator:alpha","cookie":168950273,' "$tmp/expect.jsonl"
+	check "frame 5 ends with the fighting alpha" grep -q \
+		'"frame":5,.*"alpha","value":0.5,"requested":0.5,"changed":true,"animator":null' \
+		"$tmp/expect.jsonl"
+	check "frame 6's repeated alpha does not change" test \
+		"$(count '"frame":6,.*"alpha".*"changed":false,"animator":null')" -eq 2
+	if [ "$arch" = x86 ]; then
+		"$dir/animsim" --name com.android.systemui --start-delay-ms 0 --frames 1 \
+			--linger-ms 1500 &
+		sim=$!
+		sleep 0.5
+		child=$(cat /proc/$sim/task/$sim/children); child=${child%% *}
+		check "the child's comm is the package's last 15 chars" \
+			test "$(cat /proc/$child/comm)" = ndroid.systemui
+		check "the child's cmdline is the package" \
+			test "$(tr '\0' '\n' <"/proc/$child/cmdline" | head -1)" = \
+			com.android.systemui
+		check "the child's cmdline is NUL after the name" \
+			test "$(tr -d '\0' </proc/$child/cmdline)" = com.android.systemui
+		check "the child maps libhwui.so" grep -q '/libhwui\.so$' /proc/$child/maps
+		wait $sim
+	fi
+else
+	echo "check.sh: not root, animsim runs skipped" >&2
+fi
+
+echo "sim-check: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

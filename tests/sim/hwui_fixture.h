@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The simulator's stand-in for Android's libhwui: RenderNode property setters and getters
+ * with the real (static, mangled) names, reached only through a registration table the way
+ * JNI's RegisterNatives reaches them, so the calls stay real calls a uprobe can see.
+ */
+#ifndef ANIMSIM_HWUI_FIXTURE_H
+#define ANIMSIM_HWUI_FIXTURE_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum hwui_prop {
+	HWUI_ALPHA = 0,
+	HWUI_TRANSLATION_X,
+	HWUI_TRANSLATION_Y,
+	HWUI_TRANSLATION_Z,
+	HWUI_ELEVATION,
+	HWUI_ROTATION,
+	HWUI_ROTATION_X,
+	HWUI_ROTATION_Y,
+	HWUI_SCALE_X,
+	HWUI_SCALE_Y,
+	HWUI_PROP_COUNT,
+};
+
+/*
+ * Field offsets in the fixture's native RenderNode. Chosen unlike Android 9's (alpha at 500)
+ * so a tool that hardcodes offsets instead of decoding the getters fails visibly.
+ */
+#define HWUI_OFF_NAME 0x10 /* const char *mName: class name after the last '.' */
+#define HWUI_OFF_ALPHA 0x4c
+#define HWUI_OFF_TRANSLATION_X 0x50
+#define HWUI_OFF_TRANSLATION_Y 0x54
+#define HWUI_OFF_TRANSLATION_Z 0x58
+#define HWUI_OFF_ELEVATION 0x5c
+#define HWUI_OFF_ROTATION 0x60
+#define HWUI_OFF_ROTATION_X 0x64
+#define HWUI_OFF_ROTATION_Y 0x68
+#define HWUI_OFF_SCALE_X 0x6c
+#define HWUI_OFF_SCALE_Y 0x70
+
+/* jboolean android_view_RenderNode_setX(jlong renderNodePtr, float value) */
+typedef unsigned char (*hwui_setter)(int64_t node, float value);
+/* float android_view_RenderNode_getX(jlong renderNodePtr) */
+typedef float (*hwui_getter)(int64_t node);
+
+struct hwui_fixture_methods {
+	const char *name[HWUI_PROP_COUNT]; /* Java property names: "alpha", "translationX", ... */
+	unsigned int offset[HWUI_PROP_COUNT];
+	hwui_setter set[HWUI_PROP_COUNT];
+	hwui_getter get[HWUI_PROP_COUNT];
+	int64_t (*create_node)(const char *class_name);
+	void (*free_node)(int64_t node);
+};
+
+/* The registration table; valid for the life of the library. */
+const struct hwui_fixture_methods *hwui_fixture_methods(void);
+/* A node with Android's defaults (alpha 1, scale 1, the rest 0), or 0 with errno set. */
+int64_t hwui_fixture_create_node(const char *class_name);
+/* Frees a node; accepts 0. */
+void hwui_fixture_free_node(int64_t node);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ANIMSIM_HWUI_FIXTURE_H */
