@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * animtrace kernel side: trace_marker writes of allowed processes, and the process
+ * lifecycle events userspace needs to follow zygote forks and renames.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_tracing.h>
+
+#include "animtrace/wire.h"
+#include "compat.bpf.h"
+
+#define AT_MAX_MARKER_FILES 4
+
+/* Set through skel->rodata before load. */
+const volatile __u64 marker_ino[AT_MAX_MARKER_FILES] = {};
+const volatile __u32 marker_dev[AT_MAX_MARKER_FILES] = {};
+const volatile __u32 nr_marker_files = 0;
+const volatile __u32 trace_all = 0;   /* no --proc/--pid: every process */
+const volatile __u32 track_procs = 0; /* --proc: report forks, execs and renames */
+
+/* Allowed processes (tgid -> 1), maintained by userspace. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32);
+	__type(value, __u8);
+} allow SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 8 << 20); /* resized by userspace before load */
+} events SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct at_drops);
+} drops SEC(".maps");
+
+/* A marker record is 1 KiB: too big for the 512-byte BPF stack, so it is built here. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct at_marker_rec);
+} scratch SEC(".maps");
+
+static __always_inline struct at_drops *drops_slot(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&drops, &zero);
+}
+
+static __always_inline bool allowed(__u32 tgid)
+{
+	return trace_all || bpf_map_lookup_elem(&allow, &tgid);
+}
+
+static __always_inline void fill_hdr(struct at_hdr *h, __u16 kind, __u16 size)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+
+	h->kind = kind;
+	h->size = size;
+	h->tgid = id >> 32;
+	h->tid = (__u32)id;
+	h->cpu = bpf_get_smp_processor_id();
+	h->ts_ns = bpf_ktime_get_ns();
+}
+
+/* Is fd of the current task one of the trace_marker files userspace found? */
+static __always_inline bool fd_is_marker(int fd)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
+	struct file **fds = BPF_CORE_READ(fdt, fd);
+	struct file *file = NULL;
+	__u32 max_fds = BPF_CORE_READ(fdt, max_fds);
+
+	if (fd < 0 || (__u32)fd >= max_fds)
+		return false;
+	if (bpf_probe_read_kernel(&file, sizeof(file), &fds[fd]) || !file)
+		return false;
+
+	struct inode *inode = BPF_CORE_READ(file, f_inode);
+	__u64 ino = BPF_CORE_READ(inode, i_ino);
+	__u32 dev = BPF_CORE_READ(inode, i_sb, s_dev);
+
+	for (int i = 0; i < AT_MAX_MARKER_FILES; i++) {
+		if (i >= nr_marker_files)
+			break;
+		if (marker_ino[i] == ino && marker_dev[i] == dev)
+			return true;
+	}
+	return false;
+}
+
+SEC("tp/raw_syscalls/sys_enter")
+int at_sys_enter(struct trace_event_raw_sys_enter *ctx)
+{
+	struct at_marker_rec *rec;
+	struct at_drops *d;
+	__u32 zero = 0, len;
+	__u64 count;
+
+	if (ctx->id != AT_NR_WRITE)
+		return 0;
+	if (!allowed(bpf_get_current_pid_tgid() >> 32))
+		return 0;
+	if (!fd_is_marker((int)ctx->args[0]))
+		return 0;
+	rec = bpf_map_lookup_elem(&scratch, &zero);
+	d = drops_slot();
+	if (!rec || !d)
+		return 0;
+
+	count = ctx->args[2];
+	len = count > AT_MARKER_MAX ? AT_MARKER_MAX : (__u32)count;
+	/* The mask proves the bound to the verifier; len is already <= AT_MARKER_MAX. */
+	len &= (AT_MARKER_MAX << 1) - 1;
+	if (len > AT_MARKER_MAX)
+		return 0;
+	if (bpf_probe_read_user(rec->data, len, (const void *)ctx->args[1])) {
+		d->marker_read_fault++;
+		return 0;
+	}
+	rec->len = len;
+	rec->req_len = count > 0xffffffffULL ? 0xffffffffU : (__u32)count;
+	bpf_get_current_comm(rec->comm, sizeof(rec->comm));
+	fill_hdr(&rec->hdr, AT_REC_MARKER, offsetof(struct at_marker_rec, data) + len);
+	if (bpf_ringbuf_output(&events, rec, offsetof(struct at_marker_rec, data) + len, 0))
+		d->marker_ringbuf_full++;
+	return 0;
+}
+
+static __always_inline void emit_proc(__u32 event, __u32 tgid, __u32 child, const char *comm)
+{
+	struct at_proc_rec *r;
+	struct at_drops *d;
+
+	r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
+	if (!r) {
+		d = drops_slot();
+		if (d)
+			d->proc_ringbuf_full++;
+		return;
+	}
+	fill_hdr(&r->hdr, AT_REC_PROC, sizeof(*r));
+	r->hdr.tgid = tgid; /* the process the event is about, not always current */
+	r->event = event;
+	r->child = child;
+	bpf_probe_read_kernel_str(r->comm, sizeof(r->comm), comm);
+	bpf_ringbuf_submit(r, 0);
+}
+
+/* raw tracepoints: their arguments are stable task pointers on every kernel since 4.17. */
+SEC("raw_tp/sched_process_fork")
+int BPF_PROG(at_fork, struct task_struct *parent, struct task_struct *child)
+{
+	__u32 pid = BPF_CORE_READ(child, pid), tgid = BPF_CORE_READ(child, tgid);
+
+	if (!track_procs || pid != tgid) /* threads are not new processes */
+		return 0;
+	emit_proc(AT_PROC_FORK, BPF_CORE_READ(parent, tgid), tgid, child->comm);
+	return 0;
+}
+
+SEC("raw_tp/sched_process_exec")
+int BPF_PROG(at_exec, struct task_struct *task)
+{
+	if (!track_procs)
+		return 0;
+	emit_proc(AT_PROC_EXEC, BPF_CORE_READ(task, tgid), 0, task->comm);
+	return 0;
+}
+
+SEC("raw_tp/task_rename")
+int BPF_PROG(at_rename, struct task_struct *task, const char *comm)
+{
+	__u32 pid = BPF_CORE_READ(task, pid), tgid = BPF_CORE_READ(task, tgid);
+
+	if (!track_procs || pid != tgid)
+		return 0;
+	emit_proc(AT_PROC_RENAME, tgid, 0, comm);
+	return 0;
+}
+
+SEC("raw_tp/sched_process_exit")
+int BPF_PROG(at_exit, struct task_struct *task)
+{
+	__u32 pid = BPF_CORE_READ(task, pid), tgid = BPF_CORE_READ(task, tgid);
+
+	if (pid != tgid || !allowed(tgid))
+		return 0;
+	emit_proc(AT_PROC_EXIT, tgid, 0, task->comm);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";

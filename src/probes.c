@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "animtrace.skel.h"
+#include "probes.h"
+
+struct probes {
+	struct animtrace_bpf *skel;
+	struct ring_buffer *rb;
+	probes_record_fn on_record;
+	void *ctx;
+	uint64_t bad_records;
+};
+
+static const uint16_t min_size[] = {
+	[AT_REC_MARKER] = offsetof(struct at_marker_rec, data),
+	[AT_REC_PROC] = sizeof(struct at_proc_rec),
+};
+
+static int on_sample(void *ctx, void *data, size_t size)
+{
+	struct probes *p = ctx;
+	const struct at_hdr *h = data;
+
+	if (size < sizeof(*h) || h->size > size || h->kind == 0 ||
+	    h->kind >= sizeof(min_size) / sizeof(min_size[0]) || h->size < min_size[h->kind]) {
+		p->bad_records++;
+		return 0;
+	}
+	p->on_record(p->ctx, h, h->size);
+	return 0;
+}
+
+static size_t pow2_at_least(size_t n)
+{
+	size_t v = 4096;
+
+	while (v < n)
+		v <<= 1;
+	return v;
+}
+
+static void configure(struct animtrace_bpf *skel, const struct probes_opts *o)
+{
+	int n = o->n_markers < 4 ? o->n_markers : 4;
+
+	for (int i = 0; i < n; i++) {
+		skel->rodata->marker_ino[i] = o->markers[i].ino;
+		skel->rodata->marker_dev[i] = o->markers[i].dev;
+	}
+	skel->rodata->nr_marker_files = n;
+	skel->rodata->trace_all = o->trace_all;
+	skel->rodata->track_procs = o->track_procs;
+	bpf_map__set_max_entries(skel->maps.events,
+				 pow2_at_least(o->ringbuf_bytes ? o->ringbuf_bytes : 8 << 20));
+}
+
+struct probes *probes__load(const struct probes_opts *o, char *err, size_t errlen)
+{
+	struct probes *p = calloc(1, sizeof(*p));
+	int ret;
+
+	if (!p)
+		return NULL;
+	p->on_record = o->on_record;
+	p->ctx = o->ctx;
+	p->skel = animtrace_bpf__open();
+	if (!p->skel) {
+		ret = -errno;
+		snprintf(err, errlen, "opening the BPF object failed: %s", strerror(-ret));
+		goto fail;
+	}
+	configure(p->skel, o);
+	ret = animtrace_bpf__load(p->skel);
+	if (ret) {
+		snprintf(err, errlen, "loading the BPF programs failed: %s", strerror(-ret));
+		goto fail;
+	}
+	p->rb = ring_buffer__new(bpf_map__fd(p->skel->maps.events), on_sample, p, NULL);
+	if (!p->rb) {
+		ret = -errno;
+		snprintf(err, errlen, "creating the ring buffer reader failed: %s", strerror(-ret));
+		goto fail;
+	}
+	return p;
+fail:
+	probes__free(p);
+	errno = -ret;
+	return NULL;
+}
+
+int probes__attach(struct probes *p, char *err, size_t errlen)
+{
+	int ret = animtrace_bpf__attach(p->skel);
+
+	if (ret)
+		snprintf(err, errlen, "attaching the BPF programs failed: %s", strerror(-ret));
+	return ret;
+}
+
+int probes__allow(struct probes *p, uint32_t tgid, bool allow)
+{
+	uint8_t one = 1;
+	int fd = bpf_map__fd(p->skel->maps.allow);
+
+	if (allow)
+		return bpf_map_update_elem(fd, &tgid, &one, BPF_ANY) ? -errno : 0;
+	if (bpf_map_delete_elem(fd, &tgid) && errno != ENOENT)
+		return -errno;
+	return 0;
+}
+
+int probes__poll(struct probes *p, int timeout_ms)
+{
+	int n = ring_buffer__poll(p->rb, timeout_ms);
+
+	return n == -EINTR ? 0 : n;
+}
+
+static void add_drops(struct at_drops *t, const struct at_drops *c)
+{
+	t->marker_ringbuf_full += c->marker_ringbuf_full;
+	t->proc_ringbuf_full += c->proc_ringbuf_full;
+	t->prop_ringbuf_full += c->prop_ringbuf_full;
+	t->art_ringbuf_full += c->art_ringbuf_full;
+	t->marker_read_fault += c->marker_read_fault;
+}
+
+int probes__drops(struct probes *p, struct at_drops *total, struct at_drops *per_cpu, int n_cpu)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	uint32_t zero = 0;
+	struct at_drops *vals;
+
+	if (ncpu <= 0)
+		return ncpu ? ncpu : -EINVAL;
+	vals = calloc(ncpu, sizeof(*vals));
+	if (!vals)
+		return -ENOMEM;
+	if (bpf_map_lookup_elem(bpf_map__fd(p->skel->maps.drops), &zero, vals)) {
+		free(vals);
+		return -errno;
+	}
+	memset(total, 0, sizeof(*total));
+	for (int i = 0; i < ncpu; i++) {
+		add_drops(total, &vals[i]);
+		if (per_cpu && i < n_cpu)
+			per_cpu[i] = vals[i];
+	}
+	free(vals);
+	return ncpu;
+}
+
+uint64_t probes__bad_records(const struct probes *p)
+{
+	return p->bad_records;
+}
+
+void probes__free(struct probes *p)
+{
+	if (!p)
+		return;
+	ring_buffer__free(p->rb);
+	animtrace_bpf__destroy(p->skel);
+	free(p);
+}

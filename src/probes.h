@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * BPF skeleton lifecycle: open -> set globals -> load -> attach -> poll. Interprets no
+ * event: records go to the caller's callback after their header has been checked.
+ */
+#ifndef ANIMTRACE_PROBES_H
+#define ANIMTRACE_PROBES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "animtrace/wire.h"
+#include "tracefs.h"
+
+struct probes;
+
+/* Called for each record whose header is sane (size within the sample, known kind). */
+typedef void (*probes_record_fn)(void *ctx, const struct at_hdr *h, size_t size);
+
+struct probes_opts {
+	const struct marker_file *markers;
+	int n_markers;
+	bool trace_all;    /* no process filter */
+	bool track_procs;  /* report forks, execs and renames (for --proc) */
+	size_t ringbuf_bytes; /* 0 -> 8 MiB; rounded up to a power of two */
+	probes_record_fn on_record;
+	void *ctx;
+};
+
+/*
+ * Opens, configures and loads the BPF programs. Returns NULL and sets errno; err gets a
+ * one-line reason for the user (e.g. "BPF load failed: Operation not permitted").
+ */
+struct probes *probes__load(const struct probes_opts *o, char *err, size_t errlen);
+
+/* Attaches every program. Returns 0 or a negative errno (err says which program). */
+int probes__attach(struct probes *p, char *err, size_t errlen);
+
+/* Lets tgid's markers through (allow) or stops them. */
+int probes__allow(struct probes *p, uint32_t tgid, bool allow);
+
+/* Waits up to timeout_ms and dispatches records. Returns records handled or -errno. */
+int probes__poll(struct probes *p, int timeout_ms);
+
+/* Sums the per-CPU drop counters; per_cpu (optional, n_cpu slots) gets each CPU's. */
+int probes__drops(struct probes *p, struct at_drops *total, struct at_drops *per_cpu,
+		  int n_cpu);
+
+/* Records with an unknown kind or a bad size that were rejected. */
+uint64_t probes__bad_records(const struct probes *p);
+
+/* Detaches and frees; accepts NULL. */
+void probes__free(struct probes *p);
+
+#endif
