@@ -1,0 +1,901 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Lifecycle engine. State lives in three append-only hash tables (animator keys,
+ * processes, threads) so every marker costs O(1) on average; the only per-frame walk is
+ * over the animators running in that process, which is what a frame has to list anyway.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+
+#define LONGEST_MAX 5
+#define DEFAULT_INSTANT_NS 1000000ull
+
+/* ---- open-addressing hash table of pointers, no deletion ---------------------------- */
+
+struct hslot {
+	uint64_t h;
+	void *v;
+};
+
+struct htab {
+	struct hslot *s;
+	size_t cap, cnt; /* cap is 0 or a power of two */
+};
+
+typedef bool (*htab_eq_fn)(const void *v, const void *key);
+
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ull;
+	return x ^ (x >> 33);
+}
+
+static uint64_t hash_str(const char *s, uint64_t seed)
+{
+	uint64_t h = 0xcbf29ce484222325ull ^ seed;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 0x100000001b3ull;
+	return mix64(h);
+}
+
+static void *htab_find(const struct htab *t, uint64_t h, htab_eq_fn eq, const void *key)
+{
+	if (!t->cap)
+		return NULL;
+	for (size_t i = h & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
+		if (!t->s[i].v)
+			return NULL;
+		if (t->s[i].h == h && eq(t->s[i].v, key))
+			return t->s[i].v;
+	}
+}
+
+static void htab_put_slot(struct hslot *s, size_t cap, uint64_t h, void *v)
+{
+	size_t i = h & (cap - 1);
+
+	while (s[i].v)
+		i = (i + 1) & (cap - 1);
+	s[i].h = h;
+	s[i].v = v;
+}
+
+/* Adds v (not already present); keeps the load factor at or under one half. */
+static int htab_add(struct htab *t, uint64_t h, void *v)
+{
+	if ((t->cnt + 1) * 2 > t->cap) {
+		size_t ncap = t->cap ? t->cap * 2 : 64;
+		struct hslot *ns = calloc(ncap, sizeof(*ns));
+
+		if (!ns)
+			return -ENOMEM;
+		for (size_t i = 0; i < t->cap; i++)
+			if (t->s[i].v)
+				htab_put_slot(ns, ncap, t->s[i].h, t->s[i].v);
+		free(t->s);
+		t->s = ns;
+		t->cap = ncap;
+	}
+	htab_put_slot(t->s, t->cap, h, v);
+	t->cnt++;
+	return 0;
+}
+
+/* Appends to a growable array of elem-sized items; returns the new slot or NULL. */
+static void *vec_push(void **arr, size_t *n, size_t *cap, size_t elem)
+{
+	if (*n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 8;
+		void *na = realloc(*arr, ncap * elem);
+
+		if (!na)
+			return NULL;
+		*arr = na;
+		*cap = ncap;
+	}
+	return (char *)*arr + (*n)++ * elem;
+}
+
+/* ---- state --------------------------------------------------------------------------- */
+
+struct name_acc {
+	char name[AT_NAME_MAX];
+	uint32_t count, cancels, running;
+	uint64_t total_ns, max_ns;
+	uint64_t *durs; /* ended durations, for the median */
+	size_t n_durs, cap_durs;
+};
+
+struct anim_run;
+
+/* One (pid, name, cookie): small and kept forever so cookie reuse can be counted. */
+struct anim_key {
+	uint32_t pid;
+	int64_t cookie;
+	struct name_acc *name;
+	uint32_t starts;
+	struct anim_run *run; /* non-NULL while running */
+};
+
+struct anim_run {
+	struct anim a;
+	struct anim_key *key;
+	struct anim_run *prev, *next; /* the process's running list */
+};
+
+struct frame_st {
+	struct frame f;
+	uint64_t *ids;
+	size_t n_ids, cap_ids;
+	bool live; /* open (cur) or waiting for its draw (done) */
+};
+
+struct proc {
+	uint32_t pid;
+	char name[AT_PROC_MAX];
+	struct anim_run *running, *running_tail; /* in start order */
+	uint64_t seq;
+	struct frame_st cur;  /* the doFrame in progress */
+	struct frame_st done; /* ended, waiting for its DrawFrame(s) */
+};
+
+enum slice_kind { SLICE_OTHER, SLICE_DOFRAME, SLICE_PHASE, SLICE_DRAW };
+
+struct slice {
+	uint8_t kind;
+	uint8_t phase;
+	int64_t vsync;
+	uint64_t start_ns;
+};
+
+struct thread {
+	uint32_t tid, pid;
+	struct slice *st;
+	size_t depth, cap;
+};
+
+struct engine {
+	struct engine_opts opts;
+	struct sink sink;
+	struct htab keys, names, procs, threads;
+	struct proc **proc_list; /* creation order, for deterministic flushing */
+	size_t n_procs, cap_procs;
+	struct name_acc **name_list;
+	size_t n_names, cap_names;
+	struct anim longest[LONGEST_MAX];
+	int n_longest;
+	uint64_t first_ns, last_ns, started, ended, frames, markers, rejected;
+	bool seen;
+};
+
+/* ---- lookups ------------------------------------------------------------------------- */
+
+static bool name_eq(const void *v, const void *key)
+{
+	return !strcmp(((const struct name_acc *)v)->name, key);
+}
+
+static struct name_acc *name_get(struct engine *e, const char *name)
+{
+	uint64_t h = hash_str(name, 0);
+	struct name_acc *n = htab_find(&e->names, h, name_eq, name);
+
+	if (n)
+		return n;
+	n = calloc(1, sizeof(*n));
+	if (!n)
+		return NULL;
+	strcpy(n->name, name);
+	struct name_acc **slot = vec_push((void **)&e->name_list, &e->n_names, &e->cap_names,
+					  sizeof(*slot));
+	if (!slot || htab_add(&e->names, h, n)) {
+		if (slot)
+			e->n_names--;
+		free(n);
+		return NULL;
+	}
+	*slot = n;
+	return n;
+}
+
+struct key_q {
+	uint32_t pid;
+	int64_t cookie;
+	const struct name_acc *name;
+};
+
+static bool key_eq(const void *v, const void *key)
+{
+	const struct anim_key *k = v;
+	const struct key_q *q = key;
+
+	return k->pid == q->pid && k->cookie == q->cookie && k->name == q->name;
+}
+
+static struct anim_key *key_get(struct engine *e, uint32_t pid, struct name_acc *n,
+				int64_t cookie)
+{
+	struct key_q q = { pid, cookie, n };
+	uint64_t h = mix64(((uint64_t)pid << 32) ^ (uint64_t)cookie ^ (uintptr_t)n);
+	struct anim_key *k = htab_find(&e->keys, h, key_eq, &q);
+
+	if (k)
+		return k;
+	k = calloc(1, sizeof(*k));
+	if (!k)
+		return NULL;
+	k->pid = pid;
+	k->cookie = cookie;
+	k->name = n;
+	if (htab_add(&e->keys, h, k)) {
+		free(k);
+		return NULL;
+	}
+	return k;
+}
+
+static bool proc_eq(const void *v, const void *key)
+{
+	return ((const struct proc *)v)->pid == *(const uint32_t *)key;
+}
+
+static struct proc *proc_find(struct engine *e, uint32_t pid)
+{
+	return htab_find(&e->procs, mix64(pid), proc_eq, &pid);
+}
+
+/* Finds or creates the process; a non-empty name replaces the one known so far. */
+static struct proc *proc_get(struct engine *e, uint32_t pid, const char *process)
+{
+	struct proc *p = proc_find(e, pid);
+
+	if (!p) {
+		p = calloc(1, sizeof(*p));
+		if (!p)
+			return NULL;
+		p->pid = pid;
+		struct proc **slot = vec_push((void **)&e->proc_list, &e->n_procs, &e->cap_procs,
+					      sizeof(*slot));
+		if (!slot || htab_add(&e->procs, mix64(pid), p)) {
+			if (slot)
+				e->n_procs--;
+			free(p);
+			return NULL;
+		}
+		*slot = p;
+	}
+	if (process && *process)
+		snprintf(p->name, sizeof(p->name), "%s", process);
+	return p;
+}
+
+static bool thread_eq(const void *v, const void *key)
+{
+	return ((const struct thread *)v)->tid == *(const uint32_t *)key;
+}
+
+static struct thread *thread_find(struct engine *e, uint32_t tid)
+{
+	return htab_find(&e->threads, mix64(tid), thread_eq, &tid);
+}
+
+/* Threads are keyed by tid alone: a bare "E" has no tgid. A reused tid starts afresh. */
+static struct thread *thread_get(struct engine *e, uint32_t pid, uint32_t tid)
+{
+	struct thread *t = thread_find(e, tid);
+
+	if (!t) {
+		t = calloc(1, sizeof(*t));
+		if (!t)
+			return NULL;
+		t->tid = tid;
+		t->pid = pid;
+		if (htab_add(&e->threads, mix64(tid), t)) {
+			free(t);
+			return NULL;
+		}
+	}
+	if (t->pid != pid) {
+		t->pid = pid;
+		t->depth = 0;
+	}
+	return t;
+}
+
+/* ---- frames -------------------------------------------------------------------------- */
+
+static int frame_add_id(struct frame_st *fs, uint64_t id)
+{
+	for (size_t i = 0; i < fs->n_ids; i++)
+		if (fs->ids[i] == id)
+			return 0;
+	uint64_t *slot = vec_push((void **)&fs->ids, &fs->n_ids, &fs->cap_ids, sizeof(*slot));
+
+	if (!slot)
+		return -ENOMEM;
+	*slot = id;
+	return 0;
+}
+
+static void frame_emit(struct engine *e, struct proc *p, struct frame_st *fs)
+{
+	if (!fs->live)
+		return;
+	fs->live = false;
+	memcpy(fs->f.process, p->name, sizeof(fs->f.process));
+	fs->f.n_anims = (int)fs->n_ids;
+	fs->f.anim_ids = fs->ids;
+	e->frames++;
+	if (e->sink.ops && e->sink.ops->frame)
+		e->sink.ops->frame(e->sink.ctx, &fs->f);
+}
+
+/* The doFrame slice ended: it now waits (as `done`) for the RenderThread draw. */
+static void frame_close(struct engine *e, struct proc *p, uint64_t ts_ns)
+{
+	struct frame_st tmp;
+
+	if (!p->cur.live)
+		return;
+	frame_emit(e, p, &p->done);
+	p->cur.f.dur_ns = ts_ns > p->cur.f.start_ns ? ts_ns - p->cur.f.start_ns : 0;
+	/* Swap rather than copy so both id buffers are reused. */
+	tmp = p->done;
+	p->done = p->cur;
+	p->cur = tmp;
+	p->cur.live = false;
+}
+
+static void frame_open(struct engine *e, struct proc *p, uint32_t tid, int64_t vsync,
+		       uint64_t ts_ns)
+{
+	frame_close(e, p, ts_ns); /* a doFrame still open on another thread */
+	frame_emit(e, p, &p->done);
+	memset(&p->cur.f, 0, sizeof(p->cur.f));
+	p->cur.f.pid = p->pid;
+	p->cur.f.tid = tid;
+	p->cur.f.seq = ++p->seq;
+	p->cur.f.vsync_id = vsync;
+	p->cur.f.start_ns = ts_ns;
+	p->cur.n_ids = 0;
+	p->cur.live = true;
+	for (struct anim_run *r = p->running; r; r = r->next) {
+		r->a.frames++;
+		frame_add_id(&p->cur, r->a.id);
+	}
+}
+
+/* A DrawFrame(s) slice ended on a thread other than the UI thread. */
+static void frame_draw(struct engine *e, struct proc *p, uint32_t tid, int64_t vsync,
+		       uint64_t dur_ns)
+{
+	struct frame_st *fs = &p->done;
+
+	if (!fs->live || fs->f.tid == tid)
+		return;
+	if (vsync >= 0 && fs->f.vsync_id >= 0 && vsync != fs->f.vsync_id)
+		return;
+	fs->f.phase_ns[PHASE_DRAW] += dur_ns;
+	frame_emit(e, p, fs);
+}
+
+static void frames_flush(struct engine *e, struct proc *p, uint64_t ts_ns)
+{
+	frame_emit(e, p, &p->done);
+	frame_close(e, p, ts_ns);
+	frame_emit(e, p, &p->done);
+}
+
+/* ---- slices (B/E) -------------------------------------------------------------------- */
+
+static const char *const phase_names[] = {
+	[PHASE_INPUT] = "input",
+	[PHASE_ANIMATION] = "animation",
+	[PHASE_INSETS_ANIMATION] = "insets_animation",
+	[PHASE_TRAVERSAL] = "traversal",
+	[PHASE_COMMIT] = "commit",
+};
+
+/* "<prefix>" -> -1, "<prefix> <digits>" -> digits; false for anything else. */
+static bool match_id_suffix(struct strv v, const char *prefix, int64_t *id)
+{
+	size_t n = strlen(prefix);
+	int64_t x = 0;
+
+	if (!strv_starts_with(v, prefix))
+		return false;
+	if (v.len == n) {
+		*id = -1;
+		return true;
+	}
+	if (v.p[n] != ' ' || v.len == n + 1)
+		return false;
+	for (size_t i = n + 1; i < v.len; i++) {
+		if (v.p[i] < '0' || v.p[i] > '9' || x > (INT64_MAX - 9) / 10)
+			return false;
+		x = x * 10 + (v.p[i] - '0');
+	}
+	*id = x;
+	return true;
+}
+
+static void slice_classify(struct strv name, struct slice *s)
+{
+	s->kind = SLICE_OTHER;
+	s->vsync = -1;
+	if (match_id_suffix(name, "Choreographer#doFrame", &s->vsync)) {
+		s->kind = SLICE_DOFRAME;
+		return;
+	}
+	if (strv_eq(name, "DrawFrame") || match_id_suffix(name, "DrawFrames", &s->vsync)) {
+		s->kind = SLICE_DRAW;
+		return;
+	}
+	for (int i = 0; i < PHASE_DRAW; i++) {
+		if (strv_eq(name, phase_names[i])) {
+			s->kind = SLICE_PHASE;
+			s->phase = (uint8_t)i;
+			return;
+		}
+	}
+}
+
+static void slice_begin(struct engine *e, struct proc *p, struct thread *t, uint64_t ts_ns,
+			struct strv name)
+{
+	struct slice *s = vec_push((void **)&t->st, &t->depth, &t->cap, sizeof(*s));
+
+	if (!s)
+		return;
+	slice_classify(name, s);
+	s->start_ns = ts_ns;
+	if (s->kind == SLICE_DOFRAME)
+		frame_open(e, p, t->tid, s->vsync, ts_ns);
+}
+
+static void slice_end(struct engine *e, struct thread *t, uint64_t ts_ns)
+{
+	struct slice s;
+	struct proc *p;
+	uint64_t dur;
+
+	if (!t || !t->depth)
+		return; /* E without B: the capture started inside the slice */
+	s = t->st[--t->depth];
+	p = proc_find(e, t->pid);
+	if (!p)
+		return;
+	dur = ts_ns > s.start_ns ? ts_ns - s.start_ns : 0;
+	switch (s.kind) {
+	case SLICE_DOFRAME:
+		if (p->cur.live && p->cur.f.tid == t->tid)
+			frame_close(e, p, ts_ns);
+		break;
+	case SLICE_PHASE:
+		if (p->cur.live && p->cur.f.tid == t->tid)
+			p->cur.f.phase_ns[s.phase] += dur;
+		break;
+	case SLICE_DRAW:
+		frame_draw(e, p, t->tid, s.vsync, dur);
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- animators ----------------------------------------------------------------------- */
+
+static bool is_animator(struct strv name)
+{
+	return strv_eq(name, "animator") || strv_starts_with(name, "animator:");
+}
+
+/* "animator:a,b" -> kind ObjectAnimator, props {a, b}; names are already truncated. */
+static void anim_set_name(struct anim *a, const char *name)
+{
+	const char *p = name + strlen("animator");
+
+	snprintf(a->name, sizeof(a->name), "%s", name);
+	a->kind = *p == ':' ? ANIM_OBJECT : ANIM_VALUE;
+	a->n_props = 0;
+	if (*p != ':')
+		return;
+	for (p++; *p && a->n_props < AT_MAX_PROPS;) {
+		size_t n = strcspn(p, ",");
+
+		if (n) {
+			snprintf(a->props[a->n_props], sizeof(a->props[0]), "%.*s", (int)n, p);
+			a->n_props++;
+		}
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+}
+
+static void longest_add(struct engine *e, const struct anim *a)
+{
+	uint64_t d = a->end_ns - a->start_ns;
+	int i = e->n_longest < LONGEST_MAX ? e->n_longest++ : LONGEST_MAX;
+
+	/* Ties keep the earlier one first: only strictly longer animators move up. */
+	while (i > 0 && e->longest[i - 1].end_ns - e->longest[i - 1].start_ns < d) {
+		if (i < LONGEST_MAX)
+			e->longest[i] = e->longest[i - 1];
+		i--;
+	}
+	if (i < LONGEST_MAX)
+		e->longest[i] = *a;
+}
+
+static void stats_end(struct engine *e, struct name_acc *n, const struct anim *a)
+{
+	if (a->reason == END_CANCEL || a->reason == END_CANCEL_BEFORE_START)
+		n->cancels++;
+	if (!a->start_ns)
+		return;
+	uint64_t d = a->end_ns - a->start_ns;
+	uint64_t *slot = vec_push((void **)&n->durs, &n->n_durs, &n->cap_durs, sizeof(*slot));
+
+	if (slot)
+		*slot = d;
+	n->total_ns += d;
+	if (d > n->max_ns)
+		n->max_ns = d;
+	longest_add(e, a);
+}
+
+static void anim_report_end(struct engine *e, struct anim_key *k, const struct anim *a)
+{
+	e->ended++;
+	stats_end(e, k->name, a);
+	if (e->sink.ops && e->sink.ops->anim_end)
+		e->sink.ops->anim_end(e->sink.ctx, a);
+}
+
+static void anim_end_run(struct engine *e, struct proc *p, struct anim_run *r, uint64_t ts_ns,
+			 uint32_t tid, enum end_reason reason)
+{
+	if (r->prev)
+		r->prev->next = r->next;
+	else
+		p->running = r->next;
+	if (r->next)
+		r->next->prev = r->prev;
+	else
+		p->running_tail = r->prev;
+	r->key->run = NULL;
+	r->a.end_ns = ts_ns < r->a.start_ns ? r->a.start_ns : ts_ns;
+	r->a.end_tid = tid;
+	r->a.reason = reason;
+	r->a.reason_source = REASON_INFERRED;
+	memcpy(r->a.process, p->name, sizeof(r->a.process));
+	anim_report_end(e, r->key, &r->a);
+	free(r);
+}
+
+static void anim_start(struct engine *e, struct proc *p, struct anim_key *k, uint64_t ts_ns,
+		       uint32_t tid)
+{
+	struct anim_run *r;
+
+	if (k->run) /* S again without F: the old run is over */
+		anim_end_run(e, p, k->run, ts_ns, tid, END_ENDED);
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return;
+	anim_set_name(&r->a, k->name->name);
+	r->a.id = (uint64_t)k->cookie;
+	r->a.pid = p->pid;
+	r->a.start_tid = tid;
+	r->a.start_ns = ts_ns;
+	r->a.restarts = k->starts++;
+	memcpy(r->a.process, p->name, sizeof(r->a.process));
+	r->key = k;
+	k->run = r;
+	r->prev = p->running_tail;
+	if (p->running_tail)
+		p->running_tail->next = r;
+	else
+		p->running = r;
+	p->running_tail = r;
+	if (p->cur.live) { /* an S inside a doFrame counts that frame */
+		r->a.frames = 1;
+		frame_add_id(&p->cur, r->a.id);
+	}
+	k->name->count++;
+	e->started++;
+	if (e->sink.ops && e->sink.ops->anim_start)
+		e->sink.ops->anim_start(e->sink.ctx, &r->a);
+}
+
+static void anim_finish(struct engine *e, struct proc *p, struct anim_key *k, uint64_t ts_ns,
+			uint32_t tid)
+{
+	struct anim a;
+
+	if (k->run) {
+		uint64_t start = k->run->a.start_ns;
+		bool instant = ts_ns - start < e->opts.instant_ns || ts_ns < start;
+
+		anim_end_run(e, p, k->run, ts_ns, tid, instant ? END_FORCE_END : END_ENDED);
+		return;
+	}
+	/* F without S: cancel() during the start delay. */
+	memset(&a, 0, sizeof(a));
+	anim_set_name(&a, k->name->name);
+	a.id = (uint64_t)k->cookie;
+	a.pid = p->pid;
+	a.end_tid = tid;
+	a.end_ns = ts_ns;
+	a.restarts = k->starts;
+	a.reason = END_CANCEL_BEFORE_START;
+	a.reason_source = REASON_INFERRED;
+	memcpy(a.process, p->name, sizeof(a.process));
+	k->name->count++;
+	anim_report_end(e, k, &a);
+}
+
+static void on_async(struct engine *e, struct proc *p, uint64_t ts_ns, uint32_t tid,
+		     const struct marker *m)
+{
+	char name[AT_NAME_MAX];
+	struct name_acc *n;
+	struct anim_key *k;
+
+	if (!is_animator(m->name))
+		return;
+	snprintf(name, sizeof(name), "%.*s", (int)m->name.len, m->name.p);
+	n = name_get(e, name);
+	k = n ? key_get(e, p->pid, n, m->value) : NULL;
+	if (!k)
+		return;
+	if (m->type == MARKER_ASYNC_BEGIN)
+		anim_start(e, p, k, ts_ns, tid);
+	else
+		anim_finish(e, p, k, ts_ns, tid);
+}
+
+/* ---- public API ---------------------------------------------------------------------- */
+
+struct engine *engine__new(const struct engine_opts *opts, struct sink sink)
+{
+	struct engine *e = calloc(1, sizeof(*e));
+
+	if (!e) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (opts)
+		e->opts = *opts;
+	if (!e->opts.instant_ns)
+		e->opts.instant_ns = DEFAULT_INSTANT_NS;
+	e->sink = sink;
+	return e;
+}
+
+static void note_time(struct engine *e, uint64_t ts_ns)
+{
+	if (!e->seen || ts_ns < e->first_ns)
+		e->first_ns = ts_ns;
+	if (!e->seen || ts_ns > e->last_ns)
+		e->last_ns = ts_ns;
+	e->seen = true;
+}
+
+void engine__marker(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid,
+		    const char *process, const struct marker *m)
+{
+	struct proc *p;
+	struct thread *t;
+
+	e->markers++;
+	note_time(e, ts_ns);
+	if (m->type == MARKER_END) { /* may be a bare "E": the thread knows its process */
+		slice_end(e, thread_find(e, tid), ts_ns);
+		if (process && *process)
+			proc_get(e, pid, process);
+		return;
+	}
+	p = proc_get(e, pid, process);
+	if (!p)
+		return;
+	switch (m->type) {
+	case MARKER_BEGIN:
+		t = thread_get(e, pid, tid);
+		if (t)
+			slice_begin(e, p, t, ts_ns, m->name);
+		break;
+	case MARKER_ASYNC_BEGIN:
+	case MARKER_ASYNC_END:
+		on_async(e, p, ts_ns, tid, m);
+		break;
+	default:
+		break;
+	}
+}
+
+void engine__rejected(struct engine *e)
+{
+	e->rejected++;
+}
+
+void engine__process_exit(struct engine *e, uint64_t ts_ns, uint32_t pid)
+{
+	struct proc *p = proc_find(e, pid);
+
+	note_time(e, ts_ns);
+	if (!p)
+		return;
+	frames_flush(e, p, ts_ns);
+	while (p->running)
+		anim_end_run(e, p, p->running, ts_ns, 0, END_PROCESS_EXIT);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_name_stat(const void *a, const void *b)
+{
+	const struct name_stat *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static int cmp_running(const void *a, const void *b)
+{
+	const struct anim *x = a, *y = b;
+
+	if (x->start_ns != y->start_ns)
+		return x->start_ns < y->start_ns ? -1 : 1;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* Median of the ended durations; the mean of the two middle ones when the count is even. */
+static uint64_t median(uint64_t *d, size_t n)
+{
+	if (!n)
+		return 0;
+	qsort(d, n, sizeof(*d), cmp_u64);
+	if (n % 2)
+		return d[n / 2];
+	return d[n / 2 - 1] + (d[n / 2] - d[n / 2 - 1]) / 2;
+}
+
+static struct name_stat *build_names(struct engine *e)
+{
+	struct name_stat *ns = calloc(e->n_names ? e->n_names : 1, sizeof(*ns));
+
+	if (!ns)
+		return NULL;
+	for (size_t i = 0; i < e->n_names; i++) {
+		struct name_acc *n = e->name_list[i];
+
+		memcpy(ns[i].name, n->name, sizeof(ns[i].name));
+		ns[i].count = n->count;
+		ns[i].cancels = n->cancels;
+		ns[i].running = n->running;
+		ns[i].total_ns = n->total_ns;
+		ns[i].max_ns = n->max_ns;
+		ns[i].median_ns = median(n->durs, n->n_durs);
+	}
+	qsort(ns, e->n_names, sizeof(*ns), cmp_name_stat);
+	return ns;
+}
+
+/* Collects the animators still running; each counts as running in its name's stats. */
+static struct anim *build_running(struct engine *e, size_t *n_out)
+{
+	size_t n = 0, cap = 0;
+	struct anim *arr = NULL;
+
+	for (size_t i = 0; i < e->n_procs; i++) {
+		struct proc *p = e->proc_list[i];
+
+		for (struct anim_run *r = p->running; r; r = r->next) {
+			struct anim *a = vec_push((void **)&arr, &n, &cap, sizeof(*a));
+
+			if (!a)
+				break;
+			*a = r->a;
+			a->reason = END_RUNNING_AT_EXIT;
+			a->reason_source = REASON_INFERRED;
+			memcpy(a->process, p->name, sizeof(a->process));
+			r->key->name->running++;
+		}
+	}
+	if (n)
+		qsort(arr, n, sizeof(*arr), cmp_running);
+	*n_out = n;
+	return arr;
+}
+
+void engine__finish(struct engine *e, uint64_t ts_ns, uint64_t drops, uint64_t truncated)
+{
+	struct summary s = { 0 };
+	struct name_stat *names;
+	struct anim *running;
+	size_t n_running = 0;
+
+	if (ts_ns)
+		note_time(e, ts_ns);
+	for (size_t i = 0; i < e->n_procs; i++)
+		frames_flush(e, e->proc_list[i], ts_ns > e->last_ns ? ts_ns : e->last_ns);
+	running = build_running(e, &n_running);
+	names = build_names(e);
+	s.first_ns = e->first_ns;
+	s.last_ns = e->last_ns;
+	s.anims_started = e->started;
+	s.anims_ended = e->ended;
+	s.frames = e->frames;
+	s.markers = e->markers;
+	s.markers_rejected = e->rejected;
+	s.n_names = names ? (int)e->n_names : 0;
+	s.names = names;
+	s.n_longest = e->n_longest;
+	s.longest = e->longest;
+	s.n_running = (int)n_running;
+	s.running = running;
+	s.drops = drops;
+	s.truncated = truncated;
+	if (e->sink.ops && e->sink.ops->summary)
+		e->sink.ops->summary(e->sink.ctx, &s);
+	free(names);
+	free(running);
+}
+
+static void free_table(struct htab *t)
+{
+	for (size_t i = 0; i < t->cap; i++)
+		free(t->s[i].v);
+	free(t->s);
+}
+
+void engine__free(struct engine *e)
+{
+	if (!e)
+		return;
+	for (size_t i = 0; i < e->n_procs; i++) {
+		struct proc *p = e->proc_list[i];
+
+		while (p->running) {
+			struct anim_run *r = p->running;
+
+			p->running = r->next;
+			free(r);
+		}
+		free(p->cur.ids);
+		free(p->done.ids);
+	}
+	for (size_t i = 0; i < e->n_names; i++)
+		free(e->name_list[i]->durs);
+	for (size_t i = 0; i < e->threads.cap; i++)
+		if (e->threads.s[i].v)
+			free(((struct thread *)e->threads.s[i].v)->st);
+	free_table(&e->keys);
+	free_table(&e->names);
+	free_table(&e->procs);
+	free_table(&e->threads);
+	free(e->proc_list);
+	free(e->name_list);
+	free(e);
+}

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Stable names for the model enums: sinks print them and JSON consumers match on them. */
+#include "model.h"
+
+const char *end_reason_str(enum end_reason r)
+{
+	static const char *const names[] = {
+		[END_NONE] = "none",
+		[END_COMPLETE] = "complete",
+		[END_CANCEL] = "cancel",
+		[END_FORCE_END] = "force_end",
+		[END_ENDED] = "ended",
+		[END_CANCEL_BEFORE_START] = "cancel_before_start",
+		[END_PROCESS_EXIT] = "process_exit",
+		[END_RUNNING_AT_EXIT] = "running_at_exit",
+	};
+
+	if ((unsigned int)r >= sizeof(names) / sizeof(names[0]))
+		return "unknown";
+	return names[r];
+}
+
+const char *reason_source_str(enum reason_source s)
+{
+	return s == REASON_ART ? "art" : "inferred";
+}
+
+const char *anim_kind_str(enum anim_kind k)
+{
+	return k == ANIM_OBJECT ? "ObjectAnimator" : "ValueAnimator";
+}
+
+const char *frame_phase_str(enum frame_phase p)
+{
+	static const char *const names[] = {
+		[PHASE_INPUT] = "input",
+		[PHASE_ANIMATION] = "animation",
+		[PHASE_INSETS_ANIMATION] = "insets_animation",
+		[PHASE_TRAVERSAL] = "traversal",
+		[PHASE_COMMIT] = "commit",
+		[PHASE_DRAW] = "draw",
+	};
+
+	if ((unsigned int)p >= PHASE_COUNT)
+		return "unknown";
+	return names[p];
+}

@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Boxed text sink. Names come from other processes' markers: control bytes are replaced
+ * before printing so a hostile name cannot move the cursor or fake a box.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sink_box.h"
+
+#define BOX_WIDTH 64
+
+#define ANSI_GREEN "\033[32m"
+#define ANSI_RED "\033[31m"
+#define ANSI_YELLOW "\033[33m"
+#define ANSI_DIM "\033[2m"
+#define ANSI_BOLD "\033[1m"
+#define ANSI_RESET "\033[0m"
+
+struct glyphs {
+	const char *tl, *h, *v, *bl;
+};
+
+static const struct glyphs glyphs_utf8 = { "┌", "─", "│", "└" };
+static const struct glyphs glyphs_ascii = { "+", "-", "|", "`" };
+
+struct sink_box {
+	FILE *out;
+	struct sink_box_opts o;
+	const struct glyphs *g;
+};
+
+/* Copies src into dst replacing C0 controls and DEL with '?'. */
+static const char *clean(char *dst, size_t size, const char *src)
+{
+	size_t i = 0;
+
+	for (; src[i] && i + 1 < size; i++) {
+		unsigned char c = (unsigned char)src[i];
+
+		dst[i] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+	}
+	dst[i] = '\0';
+	return dst;
+}
+
+static void fmt_sec(char *buf, size_t size, uint64_t ns)
+{
+	snprintf(buf, size, "%llu.%06llu s", (unsigned long long)(ns / 1000000000ull),
+		 (unsigned long long)(ns % 1000000000ull / 1000));
+}
+
+static void fmt_ms(char *buf, size_t size, uint64_t ns)
+{
+	snprintf(buf, size, "%llu.%03llu ms", (unsigned long long)(ns / 1000000ull),
+		 (unsigned long long)(ns % 1000000ull / 1000));
+}
+
+static const char *color_on(struct sink_box *b, const char *code)
+{
+	return b->o.color ? code : "";
+}
+
+/* "┌── <title> ────…" padded to BOX_WIDTH columns (for ASCII titles). */
+static void box_open(struct sink_box *b, const char *color, const char *title)
+{
+	int fill = BOX_WIDTH - 5 - (int)strlen(title);
+
+	fprintf(b->out, "%s%s%s%s %s ", color_on(b, color), b->g->tl, b->g->h, b->g->h, title);
+	for (int i = 0; i < (fill < 3 ? 3 : fill); i++)
+		fputs(b->g->h, b->out);
+	fprintf(b->out, "%s\n", color_on(b, ANSI_RESET));
+}
+
+static void box_close(struct sink_box *b)
+{
+	fprintf(b->out, "%s%s%s\n", b->g->bl, b->g->h, b->g->h);
+}
+
+static void __attribute__((format(printf, 2, 3))) box_line(struct sink_box *b, const char *fmt,
+							   ...)
+{
+	va_list ap;
+
+	fprintf(b->out, "%s ", b->g->v);
+	va_start(ap, fmt);
+	vfprintf(b->out, fmt, ap);
+	va_end(ap);
+	fputc('\n', b->out);
+}
+
+static void box_blank(struct sink_box *b)
+{
+	fprintf(b->out, "%s\n", b->g->v);
+}
+
+static void reason_text(char *buf, size_t size, const struct anim *a)
+{
+	const char *r = end_reason_str(a->reason);
+	bool art = a->reason_source == REASON_ART;
+
+	switch (a->reason) {
+	case END_ENDED:
+		snprintf(buf, size, "%s%s", r,
+			 art ? "" : " (complete or cancel; inferred from markers: ART probes off)");
+		break;
+	case END_FORCE_END:
+		snprintf(buf, size, "%s (%s)", r,
+			 art ? "ART probe" : "inferred: S and F within 1 ms");
+		break;
+	case END_CANCEL_BEFORE_START:
+		snprintf(buf, size, "%s (%s)", r, art ? "ART probe" : "inferred: F without S");
+		break;
+	case END_COMPLETE:
+	case END_CANCEL:
+		snprintf(buf, size, "%s (%s)", r, art ? "ART probe" : "inferred");
+		break;
+	case END_RUNNING_AT_EXIT:
+		snprintf(buf, size, "%s (leaked animator?)", r);
+		break;
+	default:
+		snprintf(buf, size, "%s", r);
+		break;
+	}
+}
+
+/* The lines every animator box starts with: identity, kind, properties, process. */
+static void anim_head(struct sink_box *b, const struct anim *a, uint32_t tid)
+{
+	char proc[AT_PROC_MAX], prop[32], props[AT_MAX_PROPS * 34] = "";
+
+	box_line(b, "ID:         %llu", (unsigned long long)a->id);
+	box_line(b, "Type:       %s", anim_kind_str(a->kind));
+	for (int i = 0; i < a->n_props; i++) {
+		if (i)
+			strcat(props, ", ");
+		strcat(props, clean(prop, sizeof(prop), a->props[i]));
+	}
+	if (a->n_props)
+		box_line(b, "Properties: %s", props);
+	if (a->restarts)
+		box_line(b, "Restarts:   %u", a->restarts);
+	clean(proc, sizeof(proc), a->process);
+	if (tid)
+		box_line(b, "Process:    %s%s(pid %u, tid %u)", proc, *proc ? " " : "", a->pid,
+			 tid);
+	else
+		box_line(b, "Process:    %s%s(pid %u)", proc, *proc ? " " : "", a->pid);
+}
+
+static void on_anim_start(void *ctx, const struct anim *a)
+{
+	struct sink_box *b = ctx;
+	char title[AT_NAME_MAX + 16], name[AT_NAME_MAX], t[32];
+
+	snprintf(title, sizeof(title), "Begin %s", clean(name, sizeof(name), a->name));
+	box_open(b, ANSI_GREEN, title);
+	anim_head(b, a, a->start_tid);
+	fmt_sec(t, sizeof(t), a->start_ns);
+	box_line(b, "Start:      %s", t);
+	box_close(b);
+}
+
+static bool is_bad_end(enum end_reason r)
+{
+	return r == END_CANCEL || r == END_CANCEL_BEFORE_START || r == END_PROCESS_EXIT ||
+	       r == END_RUNNING_AT_EXIT;
+}
+
+static void on_anim_end(void *ctx, const struct anim *a)
+{
+	struct sink_box *b = ctx;
+	char title[AT_NAME_MAX + 16], name[AT_NAME_MAX], t[32], reason[128];
+
+	snprintf(title, sizeof(title), "End %s", clean(name, sizeof(name), a->name));
+	box_open(b, is_bad_end(a->reason) ? ANSI_RED : ANSI_YELLOW, title);
+	anim_head(b, a, a->end_tid);
+	if (a->start_ns)
+		fmt_sec(t, sizeof(t), a->start_ns);
+	box_line(b, "Start:      %s", a->start_ns ? t : "- (no S marker)");
+	fmt_sec(t, sizeof(t), a->end_ns);
+	box_line(b, "End:        %s", t);
+	if (a->start_ns)
+		fmt_ms(t, sizeof(t), a->end_ns - a->start_ns);
+	box_line(b, "Duration:   %s", a->start_ns ? t : "-");
+	box_line(b, "Frames:     %u", a->frames);
+	reason_text(reason, sizeof(reason), a);
+	box_line(b, "Reason:     %s", reason);
+	box_close(b);
+}
+
+/* Tenths of a millisecond, rounded: "16.7". */
+static void fmt_ms1(char *buf, size_t size, uint64_t ns)
+{
+	uint64_t tenths = (ns + 50000) / 100000;
+
+	snprintf(buf, size, "%llu.%llu", (unsigned long long)(tenths / 10),
+		 (unsigned long long)(tenths % 10));
+}
+
+static void on_frame(void *ctx, const struct frame *f)
+{
+	static const char *const short_names[PHASE_COUNT] = {
+		"input", "anim", "insets", "traversal", "commit", "draw",
+	};
+	struct sink_box *b = ctx;
+	char ms[32];
+	bool any = false;
+
+	if (!b->o.frames)
+		return;
+	fmt_ms1(ms, sizeof(ms), f->dur_ns);
+	fprintf(b->out, "%s%s frame %llu", color_on(b, ANSI_DIM), b->g->v,
+		(unsigned long long)f->seq);
+	if (f->vsync_id >= 0)
+		fprintf(b->out, " vsync %lld", (long long)f->vsync_id);
+	fprintf(b->out, " %s ms", ms);
+	for (int p = 0; p < PHASE_COUNT; p++) {
+		if (!f->phase_ns[p])
+			continue;
+		fmt_ms1(ms, sizeof(ms), f->phase_ns[p]);
+		fprintf(b->out, "%s%s %s", any ? " " : " [", short_names[p], ms);
+		any = true;
+	}
+	fprintf(b->out, "%s anims: %d%s\n", any ? "]" : "", f->n_anims, color_on(b, ANSI_RESET));
+}
+
+static void summary_counts(struct sink_box *b, const struct summary *s)
+{
+	char t0[32], t1[32];
+	uint64_t span = s->last_ns > s->first_ns ? s->last_ns - s->first_ns : 0;
+
+	fmt_sec(t0, sizeof(t0), s->first_ns);
+	fmt_sec(t1, sizeof(t1), s->last_ns);
+	box_line(b, "Session:    %s .. %s (%llu.%03llu s)", t0, t1,
+		 (unsigned long long)(span / 1000000000ull),
+		 (unsigned long long)(span % 1000000000ull / 1000000));
+	box_line(b, "Animators:  %llu started, %llu ended, %d running",
+		 (unsigned long long)s->anims_started, (unsigned long long)s->anims_ended,
+		 s->n_running);
+	box_line(b, "Frames:     %llu", (unsigned long long)s->frames);
+	box_line(b, "Markers:    %llu", (unsigned long long)s->markers);
+	box_line(b, "Rejected:   %llu", (unsigned long long)s->markers_rejected);
+	box_line(b, "Drops:      %llu", (unsigned long long)s->drops);
+	box_line(b, "Truncated:  %llu", (unsigned long long)s->truncated);
+}
+
+static void summary_names(struct sink_box *b, const struct summary *s)
+{
+	char name[AT_NAME_MAX], tot[32], med[32], max[32];
+	int w = 4;
+
+	for (int i = 0; i < s->n_names; i++)
+		if ((int)strlen(s->names[i].name) > w)
+			w = (int)strlen(s->names[i].name);
+	box_blank(b);
+	box_line(b, "%-*s %7s %7s %7s %12s %12s %12s", w, "name", "count", "cancels", "running",
+		 "total ms", "median ms", "max ms");
+	for (int i = 0; i < s->n_names; i++) {
+		const struct name_stat *n = &s->names[i];
+
+		/* fmt_ms appends " ms": the header already says so, cut it. */
+		fmt_ms(tot, sizeof(tot), n->total_ns);
+		fmt_ms(med, sizeof(med), n->median_ns);
+		fmt_ms(max, sizeof(max), n->max_ns);
+		tot[strlen(tot) - 3] = med[strlen(med) - 3] = max[strlen(max) - 3] = '\0';
+		clean(name, sizeof(name), n->name);
+		box_line(b, "%-*s %7u %7u %7u %12s %12s %12s", w, name, n->count, n->cancels,
+			 n->running, tot, med, max);
+	}
+}
+
+static void summary_longest(struct sink_box *b, const struct summary *s)
+{
+	char name[AT_NAME_MAX], proc[AT_PROC_MAX], d[32], t[32], where[AT_PROC_MAX + 24];
+
+	box_blank(b);
+	box_line(b, "Longest:");
+	for (int i = 0; i < s->n_longest; i++) {
+		const struct anim *a = &s->longest[i];
+
+		fmt_ms(d, sizeof(d), a->end_ns - a->start_ns);
+		fmt_sec(t, sizeof(t), a->start_ns);
+		clean(proc, sizeof(proc), a->process);
+		snprintf(where, sizeof(where), "%s%s(pid %u)", proc, *proc ? " " : "", a->pid);
+		box_line(b, "  %d. %s  %s #%llu  %s  start %s", i + 1, d,
+			 clean(name, sizeof(name), a->name), (unsigned long long)a->id, where, t);
+	}
+}
+
+static void running_box(struct sink_box *b, const struct anim *a, uint64_t last_ns)
+{
+	char title[AT_NAME_MAX + 32], name[AT_NAME_MAX], t[32], reason[128];
+
+	snprintf(title, sizeof(title), "Still running at exit: %s",
+		 clean(name, sizeof(name), a->name));
+	box_open(b, ANSI_RED, title);
+	anim_head(b, a, a->start_tid);
+	fmt_sec(t, sizeof(t), a->start_ns);
+	box_line(b, "Start:      %s", t);
+	fmt_ms(t, sizeof(t), last_ns > a->start_ns ? last_ns - a->start_ns : 0);
+	box_line(b, "Running:    %s at exit", t);
+	box_line(b, "Frames:     %u", a->frames);
+	reason_text(reason, sizeof(reason), a);
+	box_line(b, "Reason:     %s", reason);
+	box_close(b);
+}
+
+static void on_summary(void *ctx, const struct summary *s)
+{
+	struct sink_box *b = ctx;
+
+	box_open(b, ANSI_BOLD, "Summary");
+	summary_counts(b, s);
+	if (s->n_names)
+		summary_names(b, s);
+	if (s->n_longest)
+		summary_longest(b, s);
+	box_close(b);
+	for (int i = 0; i < s->n_running; i++)
+		running_box(b, &s->running[i], s->last_ns);
+}
+
+static void on_note(void *ctx, const char *msg)
+{
+	struct sink_box *b = ctx;
+	char *line = strdup(msg);
+
+	/* Fall back to the raw text rather than lose a note on allocation failure. */
+	fprintf(b->out, "note: %s\n", line ? clean(line, strlen(line) + 1, msg) : msg);
+	free(line);
+}
+
+static const struct sink_ops box_ops = {
+	.anim_start = on_anim_start,
+	.anim_end = on_anim_end,
+	.frame = on_frame,
+	.summary = on_summary,
+	.note = on_note,
+};
+
+struct sink_box *sink_box__new(FILE *out, const struct sink_box_opts *o)
+{
+	struct sink_box *b;
+
+	if (!out) {
+		errno = EINVAL;
+		return NULL;
+	}
+	b = calloc(1, sizeof(*b));
+	if (!b) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	b->out = out;
+	if (o)
+		b->o = *o;
+	b->g = b->o.utf8 ? &glyphs_utf8 : &glyphs_ascii;
+	return b;
+}
+
+struct sink sink_box__sink(struct sink_box *b)
+{
+	return (struct sink){ .ops = &box_ops, .ctx = b };
+}
+
+void sink_box__free(struct sink_box *b)
+{
+	free(b);
+}

@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * JSON lines sink. Keys are written in a fixed order so output can be diffed and
+ * golden-tested; numbers are integers (nanoseconds), never floats.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sink_json.h"
+
+struct sink_json {
+	FILE *out;
+	uint64_t last_ns; /* notes carry no time of their own */
+};
+
+/* Length of the valid UTF-8 sequence at s (n bytes left), or 0 when it is invalid. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t len;
+	uint32_t cp;
+
+	if (s[0] < 0xc2 || s[0] > 0xf4)
+		return 0; /* continuation byte, overlong lead, or beyond U+10FFFF */
+	len = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
+	if (n < len)
+		return 0;
+	cp = s[0] & (0x7f >> len);
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+/* Writes s as a JSON string: RFC 8259 escapes, invalid UTF-8 bytes become U+FFFD. */
+static void put_str(FILE *out, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n = strlen(str);
+
+	fputc('"', out);
+	for (size_t i = 0; i < n;) {
+		size_t len;
+
+		if (s[i] == '"' || s[i] == '\\') {
+			fputc('\\', out);
+			fputc(s[i++], out);
+		} else if (s[i] < 0x20) {
+			fprintf(out, "\\u%04x", s[i++]);
+		} else if (s[i] < 0x80) {
+			fputc(s[i++], out);
+		} else if ((len = utf8_len(s + i, n - i))) {
+			fwrite(s + i, 1, len, out);
+			i += len;
+		} else {
+			fputs("\\ufffd", out);
+			i++;
+		}
+	}
+	fputc('"', out);
+}
+
+static void put_u64(FILE *out, const char *key, uint64_t v)
+{
+	fprintf(out, ",\"%s\":%llu", key, (unsigned long long)v);
+}
+
+/* The four keys every record starts with, after "type". */
+static void put_common(FILE *out, uint64_t ts_ns, uint32_t pid, uint32_t tid, const char *proc)
+{
+	fprintf(out, ",\"ts_ns\":%llu,\"pid\":%u,\"tid\":%u,\"process\":",
+		(unsigned long long)ts_ns, pid, tid);
+	put_str(out, proc);
+}
+
+/* Identity keys of an animator: id, name, kind, properties, restarts. */
+static void put_anim_id(FILE *out, const struct anim *a)
+{
+	put_u64(out, "id", a->id);
+	fputs(",\"name\":", out);
+	put_str(out, a->name);
+	fprintf(out, ",\"kind\":\"%s\",\"properties\":[", anim_kind_str(a->kind));
+	for (int i = 0; i < a->n_props; i++) {
+		if (i)
+			fputc(',', out);
+		put_str(out, a->props[i]);
+	}
+	fprintf(out, "],\"restarts\":%u", a->restarts);
+}
+
+/* The end keys: start_ns, duration_ns (null without a start or while running), ... */
+static void put_anim_end(FILE *out, const struct anim *a)
+{
+	if (a->start_ns)
+		put_u64(out, "start_ns", a->start_ns);
+	else
+		fputs(",\"start_ns\":null", out);
+	if (a->start_ns && a->end_ns)
+		put_u64(out, "duration_ns", a->end_ns - a->start_ns);
+	else
+		fputs(",\"duration_ns\":null", out);
+	put_u64(out, "frames", a->frames);
+	fprintf(out, ",\"reason\":\"%s\",\"reason_source\":\"%s\"", end_reason_str(a->reason),
+		reason_source_str(a->reason_source));
+}
+
+static void note_ts(struct sink_json *j, uint64_t ts_ns)
+{
+	if (ts_ns > j->last_ns)
+		j->last_ns = ts_ns;
+}
+
+static void on_anim_start(void *ctx, const struct anim *a)
+{
+	struct sink_json *j = ctx;
+
+	note_ts(j, a->start_ns);
+	fputs("{\"type\":\"animator_start\"", j->out);
+	put_common(j->out, a->start_ns, a->pid, a->start_tid, a->process);
+	put_anim_id(j->out, a);
+	fputs("}\n", j->out);
+}
+
+static void on_anim_end(void *ctx, const struct anim *a)
+{
+	struct sink_json *j = ctx;
+
+	note_ts(j, a->end_ns);
+	fputs("{\"type\":\"animator_end\"", j->out);
+	put_common(j->out, a->end_ns, a->pid, a->end_tid, a->process);
+	put_anim_id(j->out, a);
+	put_anim_end(j->out, a);
+	fputs("}\n", j->out);
+}
+
+static void on_frame(void *ctx, const struct frame *f)
+{
+	struct sink_json *j = ctx;
+	bool first = true;
+
+	note_ts(j, f->start_ns);
+	fputs("{\"type\":\"frame\"", j->out);
+	put_common(j->out, f->start_ns, f->pid, f->tid, f->process);
+	put_u64(j->out, "seq", f->seq);
+	if (f->vsync_id >= 0)
+		fprintf(j->out, ",\"vsync_id\":%lld", (long long)f->vsync_id);
+	else
+		fputs(",\"vsync_id\":null", j->out);
+	put_u64(j->out, "duration_ns", f->dur_ns);
+	fputs(",\"phases\":{", j->out);
+	for (int p = 0; p < PHASE_COUNT; p++) {
+		if (!f->phase_ns[p])
+			continue;
+		fprintf(j->out, "%s\"%s\":%llu", first ? "" : ",", frame_phase_str(p),
+			(unsigned long long)f->phase_ns[p]);
+		first = false;
+	}
+	fputs("},\"animators\":[", j->out);
+	for (int i = 0; i < f->n_anims; i++)
+		fprintf(j->out, "%s%llu", i ? "," : "", (unsigned long long)f->anim_ids[i]);
+	fputs("]}\n", j->out);
+}
+
+/* An animator inside the summary: the animator_end keys without "type". */
+static void put_anim_obj(FILE *out, const struct anim *a)
+{
+	uint64_t ts = a->end_ns ? a->end_ns : a->start_ns;
+
+	fprintf(out, "{\"ts_ns\":%llu,\"pid\":%u,\"tid\":%u,\"process\":", (unsigned long long)ts,
+		a->pid, a->end_ns ? a->end_tid : a->start_tid);
+	put_str(out, a->process);
+	put_anim_id(out, a);
+	put_anim_end(out, a);
+	fputc('}', out);
+}
+
+static void put_names(FILE *out, const struct summary *s)
+{
+	fputs(",\"names\":[", out);
+	for (int i = 0; i < s->n_names; i++) {
+		const struct name_stat *n = &s->names[i];
+
+		fputs(i ? ",{\"name\":" : "{\"name\":", out);
+		put_str(out, n->name);
+		fprintf(out, ",\"count\":%u,\"cancels\":%u,\"running\":%u", n->count, n->cancels,
+			n->running);
+		put_u64(out, "total_ns", n->total_ns);
+		put_u64(out, "median_ns", n->median_ns);
+		put_u64(out, "max_ns", n->max_ns);
+		fputc('}', out);
+	}
+	fputc(']', out);
+}
+
+static void on_summary(void *ctx, const struct summary *s)
+{
+	struct sink_json *j = ctx;
+	FILE *out = j->out;
+
+	note_ts(j, s->last_ns);
+	fputs("{\"type\":\"summary\"", out);
+	put_common(out, s->last_ns, 0, 0, "");
+	put_u64(out, "first_ns", s->first_ns);
+	put_u64(out, "last_ns", s->last_ns);
+	put_u64(out, "animators_started", s->anims_started);
+	put_u64(out, "animators_ended", s->anims_ended);
+	put_u64(out, "frames", s->frames);
+	put_u64(out, "markers", s->markers);
+	put_u64(out, "markers_rejected", s->markers_rejected);
+	put_names(out, s);
+	fputs(",\"longest\":[", out);
+	for (int i = 0; i < s->n_longest; i++) {
+		if (i)
+			fputc(',', out);
+		put_anim_obj(out, &s->longest[i]);
+	}
+	fputs("],\"running\":[", out);
+	for (int i = 0; i < s->n_running; i++) {
+		if (i)
+			fputc(',', out);
+		put_anim_obj(out, &s->running[i]);
+	}
+	fputc(']', out);
+	put_u64(out, "drops", s->drops);
+	put_u64(out, "truncated", s->truncated);
+	fputs("}\n", out);
+}
+
+static void on_note(void *ctx, const char *msg)
+{
+	struct sink_json *j = ctx;
+
+	fputs("{\"type\":\"note\"", j->out);
+	put_common(j->out, j->last_ns, 0, 0, "");
+	fputs(",\"message\":", j->out);
+	put_str(j->out, msg);
+	fputs("}\n", j->out);
+}
+
+static const struct sink_ops json_ops = {
+	.anim_start = on_anim_start,
+	.anim_end = on_anim_end,
+	.frame = on_frame,
+	.summary = on_summary,
+	.note = on_note,
+};
+
+struct sink_json *sink_json__new(FILE *out)
+{
+	struct sink_json *j;
+
+	if (!out) {
+		errno = EINVAL;
+		return NULL;
+	}
+	j = calloc(1, sizeof(*j));
+	if (!j) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	j->out = out;
+	return j;
+}
+
+struct sink sink_json__sink(struct sink_json *j)
+{
+	return (struct sink){ .ops = &json_ops, .ctx = j };
+}
+
+void sink_json__free(struct sink_json *j)
+{
+	free(j);
+}

@@ -1,0 +1,599 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Lifecycle engine: hand-built marker sequences into a sink that records everything. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "engine.h"
+
+#define MS 1000000ull
+#define PERIOD 16666667ull /* 60 Hz */
+#define CAP_MAX 64
+#define IDS_MAX 8
+
+struct rec {
+	struct anim starts[CAP_MAX], ends[CAP_MAX];
+	int n_starts, n_ends;
+	struct frame frames[CAP_MAX];
+	uint64_t frame_ids[CAP_MAX][IDS_MAX];
+	int n_frames;
+	uint64_t frames_total; /* also counts the ones past CAP_MAX */
+	int n_summaries;
+	struct summary sum;
+	struct name_stat names[8];
+	struct anim longest[5], running[8];
+	char order[256]; /* s, e, f per callback: checks interleaving */
+	int n_order;
+};
+
+static struct rec rec;
+
+static void rec_order(char c)
+{
+	if (rec.n_order < (int)sizeof(rec.order) - 1)
+		rec.order[rec.n_order++] = c;
+}
+
+static void on_start(void *ctx, const struct anim *a)
+{
+	if (rec.n_starts < CAP_MAX)
+		rec.starts[rec.n_starts++] = *a;
+	rec_order('s');
+}
+
+static void on_end(void *ctx, const struct anim *a)
+{
+	if (rec.n_ends < CAP_MAX)
+		rec.ends[rec.n_ends++] = *a;
+	rec_order('e');
+}
+
+static void on_frame(void *ctx, const struct frame *f)
+{
+	rec.frames_total++;
+	if (rec.n_frames >= CAP_MAX)
+		return;
+	cr_assert(f->n_anims <= IDS_MAX);
+	rec.frames[rec.n_frames] = *f;
+	if (f->n_anims)
+		memcpy(rec.frame_ids[rec.n_frames], f->anim_ids, f->n_anims * sizeof(uint64_t));
+	rec.frames[rec.n_frames].anim_ids = rec.frame_ids[rec.n_frames];
+	rec.n_frames++;
+	rec_order('f');
+}
+
+static void on_summary(void *ctx, const struct summary *s)
+{
+	rec.n_summaries++;
+	rec.sum = *s;
+	cr_assert(s->n_names <= 8 && s->n_running <= 8 && s->n_longest <= 5);
+	if (s->n_names)
+		memcpy(rec.names, s->names, s->n_names * sizeof(*s->names));
+	if (s->n_longest)
+		memcpy(rec.longest, s->longest, s->n_longest * sizeof(*s->longest));
+	if (s->n_running)
+		memcpy(rec.running, s->running, s->n_running * sizeof(*s->running));
+}
+
+static const struct sink_ops rec_ops = {
+	.anim_start = on_start,
+	.anim_end = on_end,
+	.frame = on_frame,
+	.summary = on_summary,
+};
+
+static struct engine *eng;
+
+static void setup(void)
+{
+	memset(&rec, 0, sizeof(rec));
+	eng = engine__new(NULL, (struct sink){ &rec_ops, NULL });
+	cr_assert_not_null(eng);
+}
+
+static void teardown(void)
+{
+	engine__free(eng);
+}
+
+TestSuite(engine, .init = setup, .fini = teardown);
+
+static void mark(uint64_t ts, uint32_t pid, uint32_t tid, const char *proc, char type,
+		 const char *name, int64_t cookie)
+{
+	struct marker m = { .type = (enum marker_type)type, .tgid = (int32_t)pid };
+
+	m.name.p = name ? name : "";
+	m.name.len = name ? strlen(name) : 0;
+	m.value = cookie;
+	engine__marker(eng, ts, pid, tid, proc, &m);
+}
+
+static void B(uint64_t ts, uint32_t pid, uint32_t tid, const char *name)
+{
+	mark(ts, pid, tid, "", 'B', name, 0);
+}
+
+static void E(uint64_t ts, uint32_t pid, uint32_t tid)
+{
+	mark(ts, pid, tid, "", 'E', NULL, 0);
+}
+
+static void S(uint64_t ts, uint32_t pid, const char *name, int64_t cookie)
+{
+	mark(ts, pid, pid, "com.example.anim", 'S', name, cookie);
+}
+
+static void F(uint64_t ts, uint32_t pid, const char *name, int64_t cookie)
+{
+	mark(ts, pid, pid, "com.example.anim", 'F', name, cookie);
+}
+
+/* doFrame at t: animation phase [t+0.5, t+1.5] ms, traversal [t+2, t+5] ms, ends at t+8. */
+static void frame_begin(uint64_t t, uint32_t pid, int64_t vsync)
+{
+	char name[64];
+
+	if (vsync < 0)
+		snprintf(name, sizeof(name), "Choreographer#doFrame");
+	else
+		snprintf(name, sizeof(name), "Choreographer#doFrame %lld", (long long)vsync);
+	B(t, pid, pid, name);
+	B(t + MS / 2, pid, pid, "animation");
+}
+
+static void frame_end(uint64_t t, uint32_t pid)
+{
+	E(t + 3 * MS / 2, pid, pid);
+	B(t + 2 * MS, pid, pid, "traversal");
+	E(t + 5 * MS, pid, pid);
+	E(t + 8 * MS, pid, pid);
+}
+
+static void frame60(uint64_t t, uint32_t pid, int64_t vsync)
+{
+	frame_begin(t, pid, vsync);
+	frame_end(t, pid);
+}
+
+Test(engine, an_object_animator_of_300_ms_spans_18_frames_at_60_hz)
+{
+	const uint64_t T = 1000 * MS, f0 = T + 15666661;
+
+	S(T, 1234, "animator:alpha", 44292905);
+	for (int k = 0; k < 20; k++) {
+		uint64_t t = f0 + k * PERIOD;
+
+		frame_begin(t, 1234, -1);
+		if (k == 17) {
+			cr_assert_eq(t, T + 299 * MS);
+			F(T + 300 * MS, 1234, "animator:alpha", 44292905);
+		}
+		frame_end(t, 1234);
+	}
+	engine__finish(eng, T + 400 * MS, 0, 0);
+
+	cr_assert_eq(rec.n_starts, 1);
+	cr_assert_eq(rec.starts[0].kind, ANIM_OBJECT);
+	cr_assert_eq(rec.starts[0].n_props, 1);
+	cr_assert_str_eq(rec.starts[0].props[0], "alpha");
+	cr_assert_str_eq(rec.starts[0].name, "animator:alpha");
+	cr_assert_str_eq(rec.starts[0].process, "com.example.anim");
+	cr_assert_eq(rec.starts[0].id, 44292905);
+	cr_assert_eq(rec.starts[0].start_ns, T);
+	cr_assert_eq(rec.starts[0].frames, 0);
+	cr_assert_eq(rec.n_ends, 1);
+	cr_assert_eq(rec.ends[0].end_ns - rec.ends[0].start_ns, 300 * MS);
+	cr_assert_eq(rec.ends[0].frames, 18);
+	cr_assert_eq(rec.ends[0].reason, END_ENDED);
+	cr_assert_eq(rec.ends[0].reason_source, REASON_INFERRED);
+	cr_assert_eq(rec.ends[0].restarts, 0);
+	cr_assert_eq(rec.n_frames, 20);
+	for (int k = 0; k < 20; k++) {
+		cr_assert_eq(rec.frames[k].seq, (uint64_t)k + 1);
+		cr_assert_eq(rec.frames[k].vsync_id, -1);
+		cr_assert_eq(rec.frames[k].start_ns, f0 + k * PERIOD);
+		cr_assert_eq(rec.frames[k].dur_ns, 8 * MS);
+		cr_assert_eq(rec.frames[k].phase_ns[PHASE_ANIMATION], 1 * MS);
+		cr_assert_eq(rec.frames[k].phase_ns[PHASE_TRAVERSAL], 3 * MS);
+		cr_assert_eq(rec.frames[k].phase_ns[PHASE_DRAW], 0);
+		cr_assert_eq(rec.frames[k].n_anims, k < 18 ? 1 : 0, "frame %d", k);
+	}
+	cr_assert_eq(rec.frame_ids[17][0], 44292905);
+	cr_assert_eq(rec.n_summaries, 1);
+	cr_assert_eq(rec.sum.anims_started, 1);
+	cr_assert_eq(rec.sum.anims_ended, 1);
+	cr_assert_eq(rec.sum.frames, 20);
+	cr_assert_eq(rec.sum.markers, 2 + 20 * 6);
+	cr_assert_eq(rec.sum.first_ns, T);
+	cr_assert_eq(rec.sum.last_ns, T + 400 * MS);
+	cr_assert_eq(rec.sum.n_names, 1);
+	cr_assert_str_eq(rec.names[0].name, "animator:alpha");
+	cr_assert_eq(rec.names[0].count, 1);
+	cr_assert_eq(rec.names[0].total_ns, 300 * MS);
+	cr_assert_eq(rec.names[0].median_ns, 300 * MS);
+	cr_assert_eq(rec.names[0].max_ns, 300 * MS);
+	cr_assert_eq(rec.sum.n_longest, 1);
+	cr_assert_eq(rec.longest[0].id, 44292905);
+	cr_assert_eq(rec.sum.n_running, 0);
+}
+
+Test(engine, an_s_inside_a_do_frame_counts_that_frame)
+{
+	frame_begin(100 * MS, 7, 1);
+	S(100 * MS + MS, 7, "animator", 5);
+	frame_end(100 * MS, 7);
+	frame60(100 * MS + PERIOD, 7, 2);
+	F(100 * MS + 2 * PERIOD, 7, "animator", 5);
+	engine__finish(eng, 200 * MS, 0, 0);
+	cr_assert_eq(rec.starts[0].frames, 1);
+	cr_assert_eq(rec.starts[0].kind, ANIM_VALUE);
+	cr_assert_eq(rec.starts[0].n_props, 0);
+	cr_assert_eq(rec.ends[0].frames, 2);
+	cr_assert_eq(rec.n_frames, 2);
+	cr_assert_eq(rec.frames[0].n_anims, 1);
+	cr_assert_eq(rec.frames[0].vsync_id, 1);
+	cr_assert_eq(rec.frames[1].n_anims, 1);
+	cr_assert_eq(rec.frames[1].vsync_id, 2);
+}
+
+Test(engine, f_without_s_is_a_cancel_before_start)
+{
+	F(5 * MS, 42, "animator:scaleX", 77);
+	engine__finish(eng, 10 * MS, 0, 0);
+	cr_assert_eq(rec.n_starts, 0);
+	cr_assert_eq(rec.n_ends, 1);
+	cr_assert_eq(rec.ends[0].reason, END_CANCEL_BEFORE_START);
+	cr_assert_eq(rec.ends[0].start_ns, 0);
+	cr_assert_eq(rec.ends[0].end_ns, 5 * MS);
+	cr_assert_eq(rec.ends[0].end_tid, 42);
+	cr_assert_eq(rec.ends[0].frames, 0);
+	cr_assert_eq(rec.sum.anims_started, 0);
+	cr_assert_eq(rec.sum.anims_ended, 1);
+	cr_assert_eq(rec.names[0].count, 1);
+	cr_assert_eq(rec.names[0].cancels, 1);
+	cr_assert_eq(rec.names[0].total_ns, 0);
+	cr_assert_eq(rec.sum.n_longest, 0);
+}
+
+Test(engine, s_and_f_closer_than_1_ms_are_a_force_end)
+{
+	S(10 * MS, 1, "animator", 1);
+	F(10 * MS + 200000, 1, "animator", 1);
+	S(20 * MS, 1, "animator", 2);
+	F(21 * MS, 1, "animator", 2); /* exactly 1 ms: an ordinary end */
+	engine__finish(eng, 30 * MS, 0, 0);
+	cr_assert_eq(rec.n_ends, 2);
+	cr_assert_eq(rec.ends[0].reason, END_FORCE_END);
+	cr_assert_eq(rec.ends[0].end_ns - rec.ends[0].start_ns, 200000);
+	cr_assert_eq(rec.ends[1].reason, END_ENDED);
+	cr_assert_eq(rec.names[0].cancels, 0);
+}
+
+Test(engine, the_force_end_window_follows_opts_instant_ns)
+{
+	struct engine_opts o = { .instant_ns = 5 * MS };
+
+	engine__free(eng);
+	eng = engine__new(&o, (struct sink){ &rec_ops, NULL });
+	S(10 * MS, 1, "animator", 1);
+	F(14 * MS, 1, "animator", 1);
+	engine__finish(eng, 30 * MS, 0, 0);
+	cr_assert_eq(rec.ends[0].reason, END_FORCE_END);
+}
+
+Test(engine, cookie_reuse_after_f_counts_restarts)
+{
+	S(0 + 1 * MS, 9, "animator:alpha", 3);
+	F(101 * MS, 9, "animator:alpha", 3);
+	S(200 * MS, 9, "animator:alpha", 3);
+	F(500 * MS, 9, "animator:alpha", 3);
+	S(600 * MS, 9, "animator:alpha", 3);
+	F(650 * MS, 9, "animator:alpha", 3);
+	engine__finish(eng, 700 * MS, 0, 0);
+	cr_assert_eq(rec.n_starts, 3);
+	cr_assert_eq(rec.starts[0].restarts, 0);
+	cr_assert_eq(rec.starts[1].restarts, 1);
+	cr_assert_eq(rec.starts[2].restarts, 2);
+	cr_assert_eq(rec.ends[2].restarts, 2);
+	cr_assert_eq(rec.names[0].count, 3);
+	cr_assert_eq(rec.names[0].total_ns, 450 * MS);
+	cr_assert_eq(rec.names[0].median_ns, 100 * MS);
+	cr_assert_eq(rec.names[0].max_ns, 300 * MS);
+	cr_assert_eq(rec.sum.n_longest, 3);
+	cr_assert_eq(rec.longest[0].start_ns, 200 * MS);
+	cr_assert_eq(rec.longest[1].start_ns, 1 * MS);
+	cr_assert_eq(rec.longest[2].start_ns, 600 * MS);
+}
+
+Test(engine, an_even_count_median_is_the_mean_of_the_middle_two)
+{
+	S(0 + 1 * MS, 9, "animator", 3);
+	F(101 * MS, 9, "animator", 3);
+	S(200 * MS, 9, "animator", 3);
+	F(501 * MS, 9, "animator", 3);
+	engine__finish(eng, 700 * MS, 0, 0);
+	cr_assert_eq(rec.names[0].median_ns, 200500000);
+}
+
+Test(engine, s_while_running_ends_the_old_run_and_starts_again)
+{
+	S(10 * MS, 9, "animator", 3);
+	S(50 * MS, 9, "animator", 3);
+	F(90 * MS, 9, "animator", 3);
+	engine__finish(eng, 100 * MS, 0, 0);
+	cr_assert_str_eq(rec.order, "sese");
+	cr_assert_eq(rec.ends[0].reason, END_ENDED);
+	cr_assert_eq(rec.ends[0].start_ns, 10 * MS);
+	cr_assert_eq(rec.ends[0].end_ns, 50 * MS);
+	cr_assert_eq(rec.ends[0].restarts, 0);
+	cr_assert_eq(rec.starts[1].restarts, 1);
+	cr_assert_eq(rec.ends[1].start_ns, 50 * MS);
+	cr_assert_eq(rec.ends[1].end_ns, 90 * MS);
+	cr_assert_eq(rec.sum.anims_started, 2);
+	cr_assert_eq(rec.sum.anims_ended, 2);
+}
+
+Test(engine, the_same_cookie_under_two_names_is_two_animators)
+{
+	S(10 * MS, 9, "animator:alpha", 3);
+	S(11 * MS, 9, "animator:scaleX", 3);
+	engine__finish(eng, 100 * MS, 0, 0);
+	cr_assert_eq(rec.n_ends, 0);
+	cr_assert_eq(rec.sum.n_running, 2);
+	cr_assert_eq(rec.starts[1].restarts, 0);
+}
+
+Test(engine, process_exit_ends_only_that_process_animators)
+{
+	S(10 * MS, 100, "animator:alpha", 1);
+	S(20 * MS, 100, "animator", 2);
+	S(30 * MS, 200, "animator", 3);
+	engine__process_exit(eng, 40 * MS, 100);
+	engine__finish(eng, 50 * MS, 0, 0);
+	cr_assert_eq(rec.n_ends, 2);
+	cr_assert_eq(rec.ends[0].id, 1);
+	cr_assert_eq(rec.ends[0].reason, END_PROCESS_EXIT);
+	cr_assert_eq(rec.ends[0].end_ns, 40 * MS);
+	cr_assert_eq(rec.ends[0].end_tid, 0);
+	cr_assert_eq(rec.ends[1].id, 2);
+	cr_assert_eq(rec.ends[1].reason, END_PROCESS_EXIT);
+	cr_assert_eq(rec.sum.n_running, 1);
+	cr_assert_eq(rec.running[0].id, 3);
+	cr_assert_eq(rec.running[0].pid, 200);
+}
+
+Test(engine, finish_reports_running_animators_in_the_summary_only)
+{
+	S(10 * MS, 6, "animator:alpha", 12);
+	S(20 * MS, 5, "animator", 13);
+	S(30 * MS, 5, "animator:alpha", 11);
+	frame60(40 * MS, 5, -1);
+	engine__finish(eng, 100 * MS, 7, 3);
+	cr_assert_eq(rec.n_ends, 0);
+	cr_assert_eq(rec.sum.anims_started, 3);
+	cr_assert_eq(rec.sum.anims_ended, 0);
+	cr_assert_eq(rec.sum.n_running, 3);
+	cr_assert_eq(rec.running[0].id, 12);
+	cr_assert_eq(rec.running[1].id, 13);
+	cr_assert_eq(rec.running[2].id, 11);
+	cr_assert_eq(rec.running[2].reason, END_RUNNING_AT_EXIT);
+	cr_assert_eq(rec.running[2].end_ns, 0);
+	cr_assert_eq(rec.running[2].frames, 1);
+	cr_assert_eq(rec.running[0].frames, 0);
+	cr_assert_eq(rec.sum.drops, 7);
+	cr_assert_eq(rec.sum.truncated, 3);
+	cr_assert_eq(rec.sum.n_names, 2);
+	cr_assert_str_eq(rec.names[0].name, "animator:alpha");
+	cr_assert_eq(rec.names[0].count, 2);
+	cr_assert_eq(rec.names[0].running, 2);
+	cr_assert_str_eq(rec.names[1].name, "animator");
+	cr_assert_eq(rec.names[1].running, 1);
+	cr_assert_eq(rec.frames[0].n_anims, 2);
+	cr_assert_eq(rec.frame_ids[0][0], 13);
+	cr_assert_eq(rec.frame_ids[0][1], 11);
+}
+
+Test(engine, draw_frames_with_vsync_ids_match_their_frame)
+{
+	const uint64_t t = 1000 * MS;
+
+	frame60(t, 10, 100);
+	B(t + 8 * MS + 500000, 10, 12, "DrawFrames 100");
+	B(t + 9 * MS, 10, 12, "syncFrameState");
+	E(t + 10 * MS, 10, 12);
+	E(t + 14 * MS + 500000, 10, 12);
+	cr_assert_eq(rec.n_frames, 1); /* emitted as soon as its draw ended */
+	frame60(t + PERIOD, 10, 101);
+	B(t + PERIOD + 9 * MS, 10, 12, "DrawFrames 999");
+	E(t + PERIOD + 10 * MS, 10, 12);
+	cr_assert_eq(rec.n_frames, 1); /* another vsync's draw does not complete 101 */
+	frame60(t + 2 * PERIOD, 10, 102);
+	cr_assert_eq(rec.n_frames, 2);
+	engine__finish(eng, t + 100 * MS, 0, 0);
+	cr_assert_eq(rec.n_frames, 3);
+	cr_assert_eq(rec.frames[0].vsync_id, 100);
+	cr_assert_eq(rec.frames[0].phase_ns[PHASE_DRAW], 6 * MS);
+	cr_assert_eq(rec.frames[0].tid, 10);
+	cr_assert_eq(rec.frames[1].vsync_id, 101);
+	cr_assert_eq(rec.frames[1].phase_ns[PHASE_DRAW], 0);
+	cr_assert_eq(rec.frames[2].vsync_id, 102);
+	cr_assert_eq(rec.frames[2].seq, 3);
+	cr_assert_eq(rec.sum.frames, 3);
+}
+
+Test(engine, draw_frame_without_ids_matches_the_last_ended_frame)
+{
+	const uint64_t t = 1000 * MS;
+
+	frame60(t, 10, -1);
+	B(t + 9 * MS, 10, 10, "DrawFrame"); /* on the UI thread: not RenderThread */
+	E(t + 10 * MS, 10, 10);
+	cr_assert_eq(rec.n_frames, 0);
+	B(t + 10 * MS, 10, 11, "DrawFrame");
+	E(t + 13 * MS, 10, 11);
+	cr_assert_eq(rec.n_frames, 1);
+	cr_assert_eq(rec.frames[0].phase_ns[PHASE_DRAW], 3 * MS);
+	B(t + 14 * MS, 10, 11, "DrawFrame"); /* no frame waiting: ignored */
+	E(t + 15 * MS, 10, 11);
+	engine__finish(eng, t + 100 * MS, 0, 0);
+	cr_assert_eq(rec.n_frames, 1);
+}
+
+Test(engine, nested_phases_are_summed_per_frame)
+{
+	const uint64_t t = 1000 * MS;
+
+	B(t - 2 * MS, 3, 3, "traversal"); /* outside any doFrame */
+	E(t - 1 * MS, 3, 3);
+	B(t, 3, 3, "Choreographer#doFrame 5");
+	B(t + 1 * MS, 3, 3, "input");
+	B(t + 1 * MS + 100, 3, 3, "deliverInputEvent");
+	E(t + 2 * MS, 3, 3);
+	E(t + 2 * MS, 3, 3);
+	B(t + 2 * MS, 3, 3, "animation");
+	B(t + 2 * MS, 3, 3, "insets_animation");
+	E(t + 3 * MS, 3, 3);
+	E(t + 4 * MS, 3, 3);
+	B(t + 4 * MS, 3, 3, "traversal");
+	B(t + 4 * MS, 3, 3, "measure");
+	E(t + 5 * MS, 3, 3);
+	E(t + 5 * MS, 3, 3);
+	B(t + 6 * MS, 3, 3, "traversal");
+	E(t + 8 * MS, 3, 3);
+	B(t + 8 * MS, 3, 3, "commit");
+	E(t + 8 * MS + 250000, 3, 3);
+	B(t + 9 * MS, 3, 3, "Traversal"); /* names match exactly */
+	E(t + 10 * MS, 3, 3);
+	E(t + 11 * MS, 3, 3);
+	engine__finish(eng, t + 100 * MS, 0, 0);
+	cr_assert_eq(rec.n_frames, 1);
+	cr_assert_eq(rec.frames[0].dur_ns, 11 * MS);
+	cr_assert_eq(rec.frames[0].phase_ns[PHASE_INPUT], 1 * MS);
+	cr_assert_eq(rec.frames[0].phase_ns[PHASE_ANIMATION], 2 * MS);
+	cr_assert_eq(rec.frames[0].phase_ns[PHASE_INSETS_ANIMATION], 1 * MS);
+	cr_assert_eq(rec.frames[0].phase_ns[PHASE_TRAVERSAL], 3 * MS);
+	cr_assert_eq(rec.frames[0].phase_ns[PHASE_COMMIT], 250000);
+	cr_assert_eq(rec.frames[0].phase_ns[PHASE_DRAW], 0);
+}
+
+Test(engine, an_unbalanced_e_is_ignored)
+{
+	const uint64_t t = 1000 * MS;
+	struct marker bare = { .type = MARKER_END, .tgid = -1 };
+
+	E(t - 1 * MS, 3, 3); /* the capture started inside a slice */
+	frame60(t, 3, -1);
+	E(t + 9 * MS, 3, 3);
+	E(t + 10 * MS, 3, 3);
+	B(t + PERIOD, 3, 3, "Choreographer#doFrame");
+	engine__marker(eng, t + PERIOD + 4 * MS, 0, 3, NULL, &bare); /* bare E, unknown pid */
+	engine__finish(eng, t + 100 * MS, 0, 0);
+	cr_assert_eq(rec.n_frames, 2);
+	cr_assert_eq(rec.frames[0].dur_ns, 8 * MS);
+	cr_assert_eq(rec.frames[1].dur_ns, 4 * MS);
+	cr_assert_eq(rec.frames[1].pid, 3);
+	cr_assert_eq(rec.sum.markers, 6 + 3 + 2);
+}
+
+Test(engine, a_do_frame_never_ended_is_flushed_at_finish)
+{
+	B(10 * MS, 3, 3, "Choreographer#doFrame 9");
+	engine__finish(eng, 30 * MS, 0, 0);
+	cr_assert_eq(rec.n_frames, 1);
+	cr_assert_eq(rec.frames[0].dur_ns, 20 * MS);
+	cr_assert_eq(rec.frames[0].vsync_id, 9);
+}
+
+Test(engine, two_interleaved_processes_keep_separate_frames_and_animators)
+{
+	const uint64_t t = 1000 * MS;
+
+	mark(t, 1, 1, "", 'S', "animator:alpha", 101);
+	mark(t + 1, 2, 2, "", 'S', "animator", 202);
+	for (int k = 0; k < 3; k++) {
+		frame_begin(t + MS + k * PERIOD, 1, 10 + k);
+		frame_begin(t + 2 * MS + k * PERIOD, 2, -1);
+		frame_end(t + MS + k * PERIOD, 1);
+		frame_end(t + 2 * MS + k * PERIOD, 2);
+	}
+	mark(t + 3 * PERIOD, 1, 1, "com.a", 'F', "animator:alpha", 101);
+	mark(t + 3 * PERIOD, 2, 2, "com.b", 'F', "animator", 202);
+	engine__finish(eng, t + 100 * MS, 0, 0);
+	cr_assert_eq(rec.n_frames, 6);
+	for (int i = 0; i < 6; i++) {
+		uint32_t pid = rec.frames[i].pid;
+
+		cr_assert_eq(rec.frames[i].n_anims, 1);
+		cr_assert_eq(rec.frame_ids[i][0], pid == 1 ? 101u : 202u);
+		if (i >= 4)
+			cr_assert_str_eq(rec.frames[i].process, pid == 1 ? "com.a" : "com.b");
+		else
+			cr_assert_str_eq(rec.frames[i].process, "", "emitted before the name came");
+	}
+	cr_assert_eq(rec.frames[4].pid, 1);
+	cr_assert_eq(rec.frames[4].seq, 3);
+	cr_assert_eq(rec.frames[4].vsync_id, 12);
+	cr_assert_eq(rec.frames[5].pid, 2);
+	cr_assert_eq(rec.frames[5].seq, 3);
+	cr_assert_str_eq(rec.starts[0].process, "");
+	cr_assert_str_eq(rec.ends[0].process, "com.a");
+	cr_assert_str_eq(rec.ends[1].process, "com.b");
+	cr_assert_eq(rec.ends[0].frames, 3);
+	cr_assert_eq(rec.ends[1].frames, 3);
+}
+
+Test(engine, only_animator_names_are_animators)
+{
+	S(1 * MS, 1, "animatorX", 1);
+	S(2 * MS, 1, "Animator", 2);
+	S(3 * MS, 1, "launch", 3);
+	S(4 * MS, 1, "animator:translationX,translationY", 4);
+	S(5 * MS, 1, "animator:null", 5);
+	engine__finish(eng, 10 * MS, 0, 0);
+	cr_assert_eq(rec.n_starts, 2);
+	cr_assert_eq(rec.starts[0].n_props, 2);
+	cr_assert_str_eq(rec.starts[0].props[0], "translationX");
+	cr_assert_str_eq(rec.starts[0].props[1], "translationY");
+	cr_assert_eq(rec.starts[1].kind, ANIM_OBJECT);
+	cr_assert_str_eq(rec.starts[1].props[0], "null");
+	cr_assert_eq(rec.sum.markers, 5);
+}
+
+Test(engine, rejected_payloads_are_counted)
+{
+	engine__rejected(eng);
+	engine__rejected(eng);
+	engine__finish(eng, 0, 0, 0);
+	cr_assert_eq(rec.sum.markers_rejected, 2);
+	cr_assert_eq(rec.sum.markers, 0);
+}
+
+Test(engine, a_long_capture_with_many_animators_is_handled)
+{
+	/* 100k frames plus 50k animator lifecycles with unique cookies. */
+	for (int k = 0; k < 100000; k++) {
+		uint64_t t = MS + k * PERIOD;
+
+		if (k >= 3 && (k - 3) % 2 == 0)
+			F(t, 1, "animator", k - 3);
+		if (k % 2 == 0)
+			S(t, 1, "animator", k);
+		frame60(t + MS, 1, k);
+	}
+	engine__finish(eng, 100000 * PERIOD + 10 * MS, 0, 0);
+	cr_assert_eq(rec.frames_total, 100000);
+	cr_assert_eq(rec.sum.anims_started, 50000);
+	cr_assert_eq(rec.sum.anims_ended, 49999);
+	cr_assert_eq(rec.sum.n_running, 1);
+	cr_assert_eq(rec.running[0].id, 99998);
+	cr_assert_eq(rec.running[0].frames, 2);
+	cr_assert_eq(rec.names[0].count, 50000);
+	cr_assert_eq(rec.names[0].median_ns, 3 * PERIOD);
+	cr_assert_eq(rec.sum.markers, 100000 * 6 + 100000 - 1);
+}
+
+Test(engine, free_accepts_null)
+{
+	engine__free(NULL);
+}

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Boxed text sink: golden files in tests/golden/ (run with AT_UPDATE_GOLDEN=1 to rewrite
+ * them after an intended format change, then review the diff).
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sink_box.h"
+
+#define S_NS 1000000000ull
+#define MS_NS 1000000ull
+
+static struct anim box_anim(uint64_t id, const char *name, uint32_t pid, const char *proc)
+{
+	struct anim a = { .id = id, .pid = pid, .start_tid = pid, .end_tid = pid };
+	const char *p = strchr(name, ':');
+
+	snprintf(a.name, sizeof(a.name), "%s", name);
+	snprintf(a.process, sizeof(a.process), "%s", proc);
+	a.kind = p ? ANIM_OBJECT : ANIM_VALUE;
+	while (p && *p && a.n_props < AT_MAX_PROPS) {
+		size_t n = strcspn(++p, ",");
+
+		snprintf(a.props[a.n_props++], sizeof(a.props[0]), "%.*s", (int)n, p);
+		p += n;
+	}
+	return a;
+}
+
+/* A fixed session touching every callback and every reason the engine produces. */
+static void box_scenario(struct sink s)
+{
+	struct anim a = box_anim(44292905, "animator:alpha", 1234, "com.example.anim");
+	struct anim b = box_anim(7, "animator", 1234, "com.example.anim");
+	struct anim c = box_anim(99, "animator:translationX,translationY", 1234,
+				 "com.example.anim");
+	struct anim d = box_anim(8, "animator", 1300, "");
+	struct anim r = box_anim(5, "animator:scaleX", 1234, "com.example.anim");
+	const uint64_t ids[] = { 44292905, 7 };
+	struct frame f1 = { .pid = 1234, .tid = 1234, .process = "com.example.anim", .seq = 12,
+			    .vsync_id = 3456, .start_ns = 12400 * MS_NS, .dur_ns = 16700000,
+			    .n_anims = 2, .anim_ids = ids };
+	struct frame f2 = { .pid = 1234, .tid = 1234, .process = "com.example.anim", .seq = 13,
+			    .vsync_id = -1, .start_ns = 12417 * MS_NS, .dur_ns = 4049999 };
+	struct name_stat names[] = {
+		{ .name = "animator", .count = 2, .cancels = 1, .total_ns = 300 * MS_NS,
+		  .max_ns = 300 * MS_NS, .median_ns = 300 * MS_NS },
+		{ .name = "animator:alpha", .count = 1, .total_ns = 300 * MS_NS,
+		  .max_ns = 300 * MS_NS, .median_ns = 300 * MS_NS },
+		{ .name = "animator:scaleX", .count = 1, .running = 1 },
+		{ .name = "animator:translationX,translationY", .count = 1, .total_ns = 200000,
+		  .max_ns = 200000, .median_ns = 200000 },
+	};
+	struct anim longest[3];
+	struct summary sum = { .first_ns = 12 * S_NS, .last_ns = 15 * S_NS, .anims_started = 4,
+			       .anims_ended = 4, .frames = 2, .markers = 1000,
+			       .markers_rejected = 3, .n_names = 4, .names = names,
+			       .n_longest = 3, .longest = longest, .n_running = 1,
+			       .running = &r };
+
+	a.start_ns = 12345678901ull;
+	s.ops->anim_start(s.ctx, &a);
+	s.ops->note(s.ctx, "reasons are inferred from markers (ART probes off)");
+	f1.phase_ns[PHASE_ANIMATION] = 3100000;
+	f1.phase_ns[PHASE_TRAVERSAL] = 5000000;
+	f1.phase_ns[PHASE_DRAW] = 6200000;
+	s.ops->frame(s.ctx, &f1);
+	s.ops->frame(s.ctx, &f2);
+	a.end_ns = a.start_ns + 300 * MS_NS;
+	a.frames = 18;
+	a.reason = END_ENDED;
+	s.ops->anim_end(s.ctx, &a);
+	b.end_tid = 1240;
+	b.end_ns = 13 * S_NS;
+	b.reason = END_CANCEL_BEFORE_START;
+	s.ops->anim_end(s.ctx, &b);
+	c.restarts = 2;
+	c.start_ns = 13100 * MS_NS;
+	c.end_ns = c.start_ns + 200000;
+	c.reason = END_FORCE_END;
+	s.ops->anim_start(s.ctx, &c);
+	s.ops->anim_end(s.ctx, &c);
+	d.start_ns = 13200 * MS_NS;
+	d.end_ns = 13500 * MS_NS;
+	d.end_tid = 0;
+	d.frames = 3;
+	d.reason = END_PROCESS_EXIT;
+	s.ops->anim_end(s.ctx, &d);
+	r.start_ns = 14 * S_NS;
+	r.frames = 60;
+	r.reason = END_RUNNING_AT_EXIT;
+	longest[0] = a;
+	longest[1] = d;
+	longest[2] = c;
+	s.ops->summary(s.ctx, &sum);
+}
+
+/* Renders the scenario with opts into a malloc'd string. */
+static char *box_render(bool color, bool frames, bool utf8)
+{
+	struct sink_box_opts o = { .color = color, .frames = frames, .utf8 = utf8 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	struct sink_box *b;
+
+	cr_assert_not_null(out);
+	b = sink_box__new(out, &o);
+	cr_assert_not_null(b);
+	box_scenario(sink_box__sink(b));
+	sink_box__free(b);
+	fclose(out);
+	return buf;
+}
+
+static void box_golden(const char *file, const char *got)
+{
+	char path[256], *want = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "tests/golden/%s", file);
+	if (getenv("AT_UPDATE_GOLDEN")) {
+		f = fopen(path, "w");
+		cr_assert_not_null(f, "cannot write %s", path);
+		fputs(got, f);
+		fclose(f);
+		return;
+	}
+	f = fopen(path, "r");
+	cr_assert_not_null(f, "missing %s (AT_UPDATE_GOLDEN=1 creates it)", path);
+	n = getdelim(&want, &cap, '\0', f);
+	fclose(f);
+	cr_assert(n >= 0);
+	cr_assert_str_eq(got, want, "%s differs; AT_UPDATE_GOLDEN=1 rewrites it", path);
+	free(want);
+}
+
+Test(sink_box, utf8_boxes_with_frames_match_the_golden_file)
+{
+	char *got = box_render(false, true, true);
+
+	box_golden("box_utf8_frames.txt", got);
+	free(got);
+}
+
+Test(sink_box, ascii_boxes_without_frames_match_the_golden_file)
+{
+	char *got = box_render(false, false, false);
+
+	box_golden("box_ascii.txt", got);
+	free(got);
+}
+
+Test(sink_box, colour_output_matches_the_golden_file)
+{
+	char *got = box_render(true, true, true);
+
+	box_golden("box_color.txt", got);
+	free(got);
+}
+
+Test(sink_box, colour_off_writes_no_escape_sequences)
+{
+	char *got = box_render(false, true, true);
+
+	cr_assert_null(strchr(got, '\033'));
+	free(got);
+}
+
+Test(sink_box, colour_on_paints_begin_green_end_red_or_yellow_and_frames_dim)
+{
+	char *got = box_render(true, true, true);
+
+	cr_assert_not_null(strstr(got, "\033[32m┌── Begin animator:alpha "));
+	cr_assert_not_null(strstr(got, "\033[33m┌── End animator:alpha "));
+	cr_assert_not_null(strstr(got, "\033[31m┌── End animator "));
+	cr_assert_not_null(strstr(got, "\033[2m│ frame 12 vsync 3456 16.7 ms"));
+	free(got);
+}
+
+Test(sink_box, ascii_mode_writes_only_ascii)
+{
+	char *got = box_render(false, true, false);
+
+	for (const char *p = got; *p; p++)
+		cr_assert((unsigned char)*p < 0x80, "non-ASCII byte at %zu", (size_t)(p - got));
+	cr_assert_not_null(strstr(got, "+-- Begin animator:alpha ---"));
+	cr_assert_not_null(strstr(got, "\n`--\n"));
+	free(got);
+}
+
+Test(sink_box, frames_are_printed_only_when_asked)
+{
+	char *with = box_render(false, true, true), *without = box_render(false, false, true);
+
+	cr_assert_not_null(strstr(with, "│ frame 12 vsync 3456 16.7 ms [anim 3.1 traversal 5.0 "
+					"draw 6.2] anims: 2\n"));
+	cr_assert_not_null(strstr(with, "│ frame 13 4.0 ms anims: 0\n"));
+	cr_assert_null(strstr(without, "frame 12"));
+	free(with);
+	free(without);
+}
+
+Test(sink_box, control_bytes_in_names_are_replaced)
+{
+	struct anim a = box_anim(1, "animator:\033[2Jx", 5, "evil\napp");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	struct sink_box *b = sink_box__new(out, NULL);
+	struct sink s = sink_box__sink(b);
+
+	a.start_ns = 1500 * MS_NS;
+	s.ops->anim_start(s.ctx, &a);
+	s.ops->note(s.ctx, "two\nlines");
+	sink_box__free(b);
+	fclose(out);
+	cr_assert_str_eq(buf, "+-- Begin animator:?[2Jx ---------------------------------------\n"
+			      "| ID:         1\n"
+			      "| Type:       ObjectAnimator\n"
+			      "| Properties: ?[2Jx\n"
+			      "| Process:    evil?app (pid 5, tid 5)\n"
+			      "| Start:      1.500000 s\n"
+			      "`--\n"
+			      "note: two?lines\n");
+	free(buf);
+}
+
+Test(sink_box, new_rejects_a_null_stream_and_free_accepts_null)
+{
+	cr_assert_null(sink_box__new(NULL, NULL));
+	sink_box__free(NULL);
+}

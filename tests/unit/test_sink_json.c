@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * JSON lines sink: a golden file (AT_UPDATE_GOLDEN=1 rewrites it), every line parsed back
+ * with json-c, and RFC 8259 escaping of hostile names.
+ */
+#include <criterion/criterion.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sink_json.h"
+
+#define S_NS 1000000000ull
+#define MS_NS 1000000ull
+
+static struct anim json_anim(uint64_t id, const char *name, const char *prop, uint32_t pid)
+{
+	struct anim a = { .id = id, .pid = pid, .start_tid = pid, .end_tid = pid };
+
+	snprintf(a.name, sizeof(a.name), "%s", name);
+	snprintf(a.process, sizeof(a.process), "com.example.anim");
+	a.kind = prop ? ANIM_OBJECT : ANIM_VALUE;
+	if (prop) {
+		snprintf(a.props[0], sizeof(a.props[0]), "%s", prop);
+		a.n_props = 1;
+	}
+	return a;
+}
+
+static void json_scenario(struct sink s)
+{
+	struct anim a = json_anim(44292905, "animator:alpha", "alpha", 1234);
+	struct anim b = json_anim(7, "animator", NULL, 1234);
+	struct anim r = json_anim(5, "animator:scaleX", "scaleX", 1234);
+	const uint64_t ids[] = { 44292905, 7 };
+	struct frame f1 = { .pid = 1234, .tid = 1234, .process = "com.example.anim", .seq = 12,
+			    .vsync_id = 3456, .start_ns = 12400 * MS_NS, .dur_ns = 16700000,
+			    .n_anims = 2, .anim_ids = ids };
+	struct frame f2 = { .pid = 1234, .tid = 1234, .seq = 13, .vsync_id = -1,
+			    .start_ns = 12417 * MS_NS, .dur_ns = 4049999 };
+	struct name_stat names[] = {
+		{ .name = "animator:alpha", .count = 1, .total_ns = 300 * MS_NS,
+		  .max_ns = 300 * MS_NS, .median_ns = 300 * MS_NS },
+		{ .name = "animator", .count = 1, .cancels = 1 },
+		{ .name = "animator:scaleX", .count = 1, .running = 1 },
+	};
+	struct summary sum = { .first_ns = 12 * S_NS, .last_ns = 15 * S_NS, .anims_started = 2,
+			       .anims_ended = 2, .frames = 2, .markers = 1000,
+			       .markers_rejected = 3, .n_names = 3, .names = names,
+			       .n_longest = 1, .longest = &a, .n_running = 1, .running = &r,
+			       .drops = 4, .truncated = 1 };
+
+	a.start_ns = 12345678901ull;
+	s.ops->anim_start(s.ctx, &a);
+	f1.phase_ns[PHASE_ANIMATION] = 3100000;
+	f1.phase_ns[PHASE_DRAW] = 6200000;
+	s.ops->frame(s.ctx, &f1);
+	s.ops->frame(s.ctx, &f2);
+	a.end_ns = a.start_ns + 300 * MS_NS;
+	a.frames = 18;
+	a.reason = END_ENDED;
+	s.ops->anim_end(s.ctx, &a);
+	b.end_tid = 1240;
+	b.end_ns = 13 * S_NS;
+	b.restarts = 1;
+	b.reason = END_CANCEL_BEFORE_START;
+	s.ops->anim_end(s.ctx, &b);
+	s.ops->note(s.ctx, "reasons are \"inferred\"");
+	r.start_ns = 14 * S_NS;
+	r.frames = 60;
+	r.reason = END_RUNNING_AT_EXIT;
+	s.ops->summary(s.ctx, &sum);
+}
+
+/* Runs fn against a JSON sink and returns what it wrote (malloc'd). */
+static char *json_render(void (*fn)(struct sink s))
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	struct sink_json *j;
+
+	cr_assert_not_null(out);
+	j = sink_json__new(out);
+	cr_assert_not_null(j);
+	fn(sink_json__sink(j));
+	sink_json__free(j);
+	fclose(out);
+	return buf;
+}
+
+Test(sink_json, the_scenario_matches_the_golden_file)
+{
+	const char *path = "tests/golden/sink.jsonl";
+	char *got = json_render(json_scenario), *want = NULL;
+	size_t cap = 0;
+	FILE *f;
+
+	if (getenv("AT_UPDATE_GOLDEN")) {
+		f = fopen(path, "w");
+		cr_assert_not_null(f);
+		fputs(got, f);
+		fclose(f);
+	}
+	f = fopen(path, "r");
+	cr_assert_not_null(f, "missing %s (AT_UPDATE_GOLDEN=1 creates it)", path);
+	cr_assert(getdelim(&want, &cap, '\0', f) >= 0);
+	fclose(f);
+	cr_assert_str_eq(got, want, "%s differs; AT_UPDATE_GOLDEN=1 rewrites it", path);
+	free(want);
+	free(got);
+}
+
+/* Parses every line; returns how many there were, each one a JSON object. */
+static int parse_lines(char *text, struct json_object **objs, int max)
+{
+	int n = 0;
+
+	for (char *save = NULL, *line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		enum json_tokener_error err;
+		struct json_object *o = json_tokener_parse_verbose(line, &err);
+
+		cr_assert_not_null(o, "line %d does not parse (%s): %s", n + 1,
+				   json_tokener_error_desc(err), line);
+		cr_assert(json_object_is_type(o, json_type_object));
+		cr_assert(n < max);
+		objs[n++] = o;
+	}
+	return n;
+}
+
+static struct json_object *get(struct json_object *o, const char *key)
+{
+	struct json_object *v = NULL;
+
+	cr_assert(json_object_object_get_ex(o, key, &v), "no key %s", key);
+	return v;
+}
+
+Test(sink_json, every_line_parses_with_the_contract_fields)
+{
+	char *text = json_render(json_scenario);
+	struct json_object *o[16];
+	int n = parse_lines(text, o, 16);
+
+	cr_assert_eq(n, 7);
+	for (int i = 0; i < n; i++) {
+		get(o[i], "ts_ns");
+		get(o[i], "pid");
+		get(o[i], "tid");
+		get(o[i], "process");
+	}
+	cr_assert_str_eq(json_object_get_string(get(o[0], "type")), "animator_start");
+	cr_assert_eq(json_object_get_int64(get(o[1], "vsync_id")), 3456);
+	cr_assert_eq(json_object_get_int64(get(get(o[1], "phases"), "draw")), 6200000);
+	cr_assert_eq(json_object_array_length(get(o[1], "animators")), 2);
+	cr_assert(json_object_is_type(get(o[2], "vsync_id"), json_type_null));
+	cr_assert_eq(json_object_get_int64(get(o[3], "duration_ns")), 300 * MS_NS);
+	cr_assert_str_eq(json_object_get_string(get(o[3], "reason")), "ended");
+	cr_assert_str_eq(json_object_get_string(get(o[3], "reason_source")), "inferred");
+	cr_assert(json_object_is_type(get(o[4], "start_ns"), json_type_null));
+	cr_assert(json_object_is_type(get(o[4], "duration_ns"), json_type_null));
+	cr_assert_str_eq(json_object_get_string(get(o[4], "reason")), "cancel_before_start");
+	cr_assert_str_eq(json_object_get_string(get(o[5], "message")), "reasons are \"inferred\"");
+	cr_assert_str_eq(json_object_get_string(get(o[6], "type")), "summary");
+	cr_assert_eq(json_object_array_length(get(o[6], "names")), 3);
+	cr_assert_str_eq(json_object_get_string(get(json_object_array_get_idx(get(o[6],
+		"running"), 0), "reason")), "running_at_exit");
+	cr_assert_eq(json_object_get_int64(get(o[6], "drops")), 4);
+	for (int i = 0; i < n; i++)
+		json_object_put(o[i]);
+	free(text);
+}
+
+static void nasty_scenario(struct sink s)
+{
+	struct anim a = json_anim(1, "", "p\"q", 2);
+
+	/* quote, backslash, newline, ESC, DEL, é, €, U+1F600, then invalid: lone continuation,
+	 * overlong '/', a surrogate, a truncated 3-byte sequence at the end */
+	snprintf(a.name, sizeof(a.name), "animator:a\"b\\c\nd\033e\x7f"
+					 "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"
+					 "|\x80|\xc0\xaf|\xed\xa0\x80|\xe2\x82");
+	snprintf(a.process, sizeof(a.process), "tab\there");
+	a.start_ns = 1;
+	s.ops->anim_start(s.ctx, &a);
+}
+
+Test(sink_json, nasty_names_are_escaped_per_rfc_8259)
+{
+	char *text = json_render(nasty_scenario);
+	struct json_object *o[2];
+
+	cr_assert_str_eq(text, "{\"type\":\"animator_start\",\"ts_ns\":1,\"pid\":2,\"tid\":2,"
+			       "\"process\":\"tab\\u0009here\",\"id\":1,"
+			       "\"name\":\"animator:a\\\"b\\\\c\\u000ad\\u001be\x7f"
+			       "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"
+			       "|\\ufffd|\\ufffd\\ufffd|\\ufffd\\ufffd\\ufffd|\\ufffd\\ufffd\","
+			       "\"kind\":\"ObjectAnimator\",\"properties\":[\"p\\\"q\"],"
+			       "\"restarts\":0}\n");
+	cr_assert_eq(parse_lines(text, o, 2), 1);
+	cr_assert_str_eq(json_object_get_string(get(o[0], "process")), "tab\there");
+	json_object_put(o[0]);
+	free(text);
+}
+
+static void note_scenario(struct sink s)
+{
+	struct anim a = json_anim(1, "animator", NULL, 2);
+
+	a.start_ns = 5 * S_NS;
+	s.ops->note(s.ctx, "first");
+	s.ops->anim_start(s.ctx, &a);
+	s.ops->note(s.ctx, "line\nbreak");
+}
+
+Test(sink_json, notes_carry_the_last_time_seen)
+{
+	char *text = json_render(note_scenario);
+
+	cr_assert_not_null(strstr(text, "{\"type\":\"note\",\"ts_ns\":0,\"pid\":0,\"tid\":0,"
+					"\"process\":\"\",\"message\":\"first\"}\n"));
+	cr_assert_not_null(strstr(text, "{\"type\":\"note\",\"ts_ns\":5000000000,\"pid\":0,"
+					"\"tid\":0,\"process\":\"\","
+					"\"message\":\"line\\u000abreak\"}\n"));
+	free(text);
+}
+
+Test(sink_json, new_rejects_a_null_stream_and_free_accepts_null)
+{
+	cr_assert_null(sink_json__new(NULL));
+	sink_json__free(NULL);
+}
