@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * atrace_setup against the fake getprop/setprop/service in tests/fakes, which keep each
+ * property as a file in $AT_FAKE_PROPS and log every call to $AT_FAKE_LOG.
+ */
+#include <criterion/criterion.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "atrace_setup.h"
+#include "procfilter.h"
+
+#define FLAGS "debug.atrace.tags.enableflags"
+#define POKE "service call activity 1599295570\n"
+
+static char fake_dir[64];
+static char props_dir[96];
+static char log_path[96];
+
+static void use_path(const char *bin_dir)
+{
+	char path[PATH_MAX + 32];
+
+	snprintf(path, sizeof(path), "%s:/usr/bin:/bin", bin_dir);
+	cr_assert_eq(setenv("PATH", path, 1), 0);
+}
+
+static void make_fakes(void)
+{
+	char cwd[PATH_MAX], bin[PATH_MAX + 16];
+
+	strcpy(fake_dir, "/tmp/at_fakeXXXXXX");
+	cr_assert_not_null(mkdtemp(fake_dir));
+	snprintf(props_dir, sizeof(props_dir), "%s/props", fake_dir);
+	snprintf(log_path, sizeof(log_path), "%s/log", fake_dir);
+	cr_assert_eq(mkdir(props_dir, 0755), 0);
+	setenv("AT_FAKE_PROPS", props_dir, 1);
+	setenv("AT_FAKE_LOG", log_path, 1);
+	cr_assert_not_null(getcwd(cwd, sizeof(cwd)));
+	snprintf(bin, sizeof(bin), "%s/tests/fakes", cwd);
+	use_path(bin);
+}
+
+static void remove_fakes(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "/bin/rm -rf '%s'", fake_dir);
+	cr_assert_eq(system(cmd), 0);
+}
+
+TestSuite(atrace_setup, .init = make_fakes, .fini = remove_fakes);
+
+static void put(const char *name, const char *val)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", props_dir, name);
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs(val, f);
+	fclose(f);
+}
+
+/* The property's value, or "<unset>" when it was never set. */
+static const char *get(const char *name)
+{
+	static char val[128];
+	char path[256];
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/%s", props_dir, name);
+	f = fopen(path, "r");
+	if (!f)
+		return "<unset>";
+	n = fread(val, 1, sizeof(val) - 1, f);
+	val[n] = '\0';
+	fclose(f);
+	return val;
+}
+
+/* The setprop and service calls logged since the last call (getprop reads left out). */
+static const char *writes(void)
+{
+	static char out[4096];
+	char line[256];
+	FILE *f = fopen(log_path, "r");
+
+	out[0] = '\0';
+	if (!f)
+		return out;
+	while (fgets(line, sizeof(line), f))
+		if (strncmp(line, "getprop ", 8))
+			strcat(out, line);
+	fclose(f);
+	unlink(log_path);
+	return out;
+}
+
+static struct atrace_setup *started(const char *const *apps, size_t n)
+{
+	struct atrace_setup *s = atrace_setup__new_apps(apps, n);
+
+	cr_assert_not_null(s);
+	cr_assert_eq(atrace_setup__state(s), ATRACE_SETUP_ACTIVE, "%s", atrace_setup__status(s));
+	cr_assert(atrace_setup__active(s));
+	return s;
+}
+
+Test(atrace_setup, the_view_tag_is_ored_into_the_flags_and_restored)
+{
+	struct atrace_setup *s;
+
+	put(FLAGS, "0x1002");
+	s = started(NULL, 0);
+	cr_assert_str_eq(get(FLAGS), "0x100a");
+	cr_assert_str_eq(writes(), "setprop " FLAGS " 0x100a\n" POKE);
+	cr_assert_str_eq(atrace_setup__status(s), "atrace: enableflags 0x1002 -> 0x100a");
+	cr_assert_str_eq(get("debug.atrace.app_number"), "<unset>");
+
+	cr_assert_eq(atrace_setup__restore(s), 0);
+	cr_assert_eq(atrace_setup__state(s), ATRACE_SETUP_RESTORED);
+	cr_assert_not(atrace_setup__active(s));
+	cr_assert_str_eq(get(FLAGS), "0x1002");
+	cr_assert_str_eq(writes(), "setprop " FLAGS " 0x1002\n" POKE);
+	cr_assert_str_eq(atrace_setup__status(s), "atrace: previous tracing properties restored");
+
+	cr_assert_eq(atrace_setup__restore(s), 0, "a second restore is a no-op");
+	cr_assert_str_eq(writes(), "");
+	atrace_setup__free(s);
+	cr_assert_str_eq(writes(), "");
+}
+
+Test(atrace_setup, unset_flags_become_0x8_and_are_restored_to_empty)
+{
+	struct atrace_setup *s = started(NULL, 0);
+
+	cr_assert_str_eq(get(FLAGS), "0x8");
+	cr_assert_str_eq(atrace_setup__status(s), "atrace: enableflags (unset) -> 0x8");
+	cr_assert_eq(atrace_setup__restore(s), 0);
+	cr_assert_str_eq(get(FLAGS), "");
+	cr_assert_str_eq(writes(), "setprop " FLAGS " 0x8\n" POKE "setprop " FLAGS " \n" POKE);
+	atrace_setup__free(s);
+}
+
+Test(atrace_setup, decimal_flags_are_parsed_like_libcutils_does)
+{
+	struct atrace_setup *s;
+
+	put(FLAGS, "4096");
+	s = started(NULL, 0);
+	cr_assert_str_eq(get(FLAGS), "0x1008");
+	atrace_setup__free(s);
+	cr_assert_str_eq(get(FLAGS), "4096", "free restores what is still active");
+	cr_assert_str_eq(writes(),
+			 "setprop " FLAGS " 0x1008\n" POKE "setprop " FLAGS " 4096\n" POKE);
+}
+
+Test(atrace_setup, flags_that_already_have_the_view_tag_are_not_touched)
+{
+	struct atrace_setup *s;
+
+	put(FLAGS, "0xa");
+	s = started(NULL, 0);
+	cr_assert_str_eq(atrace_setup__status(s),
+			 "atrace: enableflags 0xa already has the view tag");
+	cr_assert_eq(atrace_setup__restore(s), 0);
+	cr_assert_str_eq(get(FLAGS), "0xa");
+	cr_assert_str_eq(writes(), "", "no setprop, no poke");
+	atrace_setup__free(s);
+}
+
+Test(atrace_setup, proc_names_are_appended_to_the_app_list_and_restored)
+{
+	const char *apps[] = { "com.foo:*", "com.bar", "com.other", "com.bar" };
+	struct atrace_setup *s;
+
+	put(FLAGS, "0x1002");
+	put("debug.atrace.app_number", "1");
+	put("debug.atrace.app_0", "com.other");
+	put("debug.atrace.app_1", "old.stale");
+	s = started(apps, 4);
+	cr_assert_str_eq(get("debug.atrace.app_number"), "4");
+	cr_assert_str_eq(get("debug.atrace.app_0"), "com.other");
+	cr_assert_str_eq(get("debug.atrace.app_1"), "com.foo");
+	cr_assert_str_eq(get("debug.atrace.app_2"), "com.foo:*");
+	cr_assert_str_eq(get("debug.atrace.app_3"), "com.bar");
+	cr_assert_str_eq(writes(), "setprop debug.atrace.app_1 com.foo\n"
+				   "setprop debug.atrace.app_2 com.foo:*\n"
+				   "setprop debug.atrace.app_3 com.bar\n"
+				   "setprop debug.atrace.app_number 4\n"
+				   "setprop " FLAGS " 0x100a\n" POKE);
+	cr_assert_str_eq(atrace_setup__status(s), "atrace: enableflags 0x1002 -> 0x100a; "
+						    "3 apps added to debug.atrace.app_*");
+
+	cr_assert_eq(atrace_setup__restore(s), 0);
+	cr_assert_str_eq(writes(), "setprop " FLAGS " 0x1002\n"
+				   "setprop debug.atrace.app_number 1\n"
+				   "setprop debug.atrace.app_3 \n"
+				   "setprop debug.atrace.app_2 \n"
+				   "setprop debug.atrace.app_1 old.stale\n" POKE);
+	cr_assert_str_eq(get("debug.atrace.app_number"), "1");
+	cr_assert_str_eq(get("debug.atrace.app_1"), "old.stale");
+	cr_assert_str_eq(get("debug.atrace.app_2"), "");
+	atrace_setup__free(s);
+}
+
+Test(atrace_setup, unset_app_number_is_restored_to_empty)
+{
+	const char *apps[] = { "com.foo" };
+	struct atrace_setup *s;
+
+	put(FLAGS, "0x8");
+	s = started(apps, 1);
+	cr_assert_str_eq(writes(), "setprop debug.atrace.app_0 com.foo\n"
+				   "setprop debug.atrace.app_number 1\n" POKE);
+	cr_assert_str_eq(atrace_setup__status(s),
+			 "atrace: enableflags 0x8 already has the view tag; "
+			 "1 app added to debug.atrace.app_*");
+	cr_assert_eq(atrace_setup__restore(s), 0);
+	cr_assert_str_eq(writes(), "setprop debug.atrace.app_number \n"
+				   "setprop debug.atrace.app_0 \n" POKE);
+	atrace_setup__free(s);
+}
+
+Test(atrace_setup, apps_an_existing_pattern_already_matches_are_not_added)
+{
+	const char *apps[] = { "com.foo", "com.foo:*" };
+	struct atrace_setup *s;
+
+	put(FLAGS, "0x8");
+	put("debug.atrace.app_number", "1");
+	put("debug.atrace.app_0", "*");
+	s = started(apps, 2);
+	cr_assert_str_eq(writes(), "");
+	cr_assert_str_eq(get("debug.atrace.app_number"), "1");
+	atrace_setup__free(s);
+}
+
+Test(atrace_setup, names_too_long_for_a_property_are_left_out)
+{
+	char longname[100];
+	const char *apps[] = { longname, "com.ok" };
+	struct atrace_setup *s;
+
+	memset(longname, 'a', 92);
+	longname[92] = '\0';
+	put(FLAGS, "0x8");
+	s = started(apps, 2);
+	cr_assert_str_eq(writes(), "setprop debug.atrace.app_0 com.ok\n"
+				   "setprop debug.atrace.app_number 1\n" POKE);
+	atrace_setup__free(s);
+}
+
+Test(atrace_setup, reassert_sets_our_values_again_after_an_external_rewrite)
+{
+	const char *apps[] = { "com.foo" };
+	struct atrace_setup *s;
+
+	put(FLAGS, "0x1002");
+	s = started(apps, 1);
+	writes();
+	cr_assert_eq(atrace_setup__reassert(s), 0, "nothing changed yet");
+	cr_assert_str_eq(writes(), "");
+
+	/* Another session ends and puts back what it found before it started. */
+	put(FLAGS, "0x1002");
+	put("debug.atrace.app_number", "0");
+	cr_assert_eq(atrace_setup__reassert(s), 2);
+	cr_assert_str_eq(writes(), "setprop debug.atrace.app_number 1\n"
+				   "setprop " FLAGS " 0x100a\n" POKE);
+	cr_assert_str_eq(get(FLAGS), "0x100a");
+
+	/* A session that has the view tag on too is left alone; one without gets it ORed in. */
+	put(FLAGS, "0x400a");
+	cr_assert_eq(atrace_setup__reassert(s), 0);
+	put(FLAGS, "0x4000");
+	cr_assert_eq(atrace_setup__reassert(s), 1);
+	cr_assert_str_eq(get(FLAGS), "0x4008");
+	cr_assert_str_eq(writes(), "setprop " FLAGS " 0x4008\n" POKE);
+
+	cr_assert_eq(atrace_setup__restore(s), 0);
+	cr_assert_str_eq(get(FLAGS), "0x1002");
+	cr_assert_str_eq(get("debug.atrace.app_number"), "");
+	cr_assert_str_eq(get("debug.atrace.app_0"), "");
+	cr_assert_eq(atrace_setup__reassert(s), 0, "nothing after restore");
+	cr_assert_str_eq(writes(), "setprop " FLAGS " 0x1002\n"
+				   "setprop debug.atrace.app_number \n"
+				   "setprop debug.atrace.app_0 \n" POKE);
+	atrace_setup__free(s);
+}
+
+Test(atrace_setup, reassert_restores_flags_it_did_not_change_at_start)
+{
+	struct atrace_setup *s;
+
+	put(FLAGS, "0x8");
+	s = started(NULL, 0);
+	put(FLAGS, "");
+	cr_assert_eq(atrace_setup__reassert(s), 1);
+	cr_assert_str_eq(get(FLAGS), "0x8");
+	cr_assert_eq(atrace_setup__restore(s), 0);
+	cr_assert_str_eq(get(FLAGS), "0x8", "the value from before we started");
+	cr_assert_str_eq(writes(), "setprop " FLAGS " 0x8\n" POKE "setprop " FLAGS " 0x8\n" POKE);
+	atrace_setup__free(s);
+}
+
+Test(atrace_setup, a_failing_setprop_undoes_what_start_wrote)
+{
+	const char *apps[] = { "com.foo" };
+	struct atrace_setup *s;
+
+	put(FLAGS, "0x2");
+	put(".fail." FLAGS, "");
+	s = atrace_setup__new_apps(apps, 1);
+	cr_assert_eq(atrace_setup__state(s), ATRACE_SETUP_FAILED);
+	cr_assert_not(atrace_setup__active(s));
+	cr_assert_str_eq(atrace_setup__status(s), "atrace: could not set tracing properties "
+						    "(Input/output error); changes undone");
+	cr_assert_str_eq(writes(), "setprop debug.atrace.app_0 com.foo\n"
+				   "setprop debug.atrace.app_number 1\n"
+				   "setprop " FLAGS " 0xa\n"
+				   "setprop " FLAGS " 0x2\n"
+				   "setprop debug.atrace.app_number \n"
+				   "setprop debug.atrace.app_0 \n" POKE);
+	cr_assert_str_eq(get("debug.atrace.app_0"), "");
+	cr_assert_eq(atrace_setup__restore(s), 0);
+	cr_assert_eq(atrace_setup__reassert(s), 0);
+	atrace_setup__free(s);
+	cr_assert_str_eq(writes(), "", "nothing more after a failed start");
+}
+
+Test(atrace_setup, a_failing_poke_is_reported_but_not_fatal)
+{
+	struct atrace_setup *s;
+
+	put(".fail.service", "");
+	s = started(NULL, 0);
+	cr_assert_str_eq(get(FLAGS), "0x8");
+	cr_assert_str_eq(atrace_setup__status(s),
+			 "atrace: enableflags (unset) -> 0x8; sysprops poke failed");
+	atrace_setup__free(s);
+}
+
+Test(atrace_setup, without_getprop_on_path_it_is_not_android_and_runs_nothing)
+{
+	char bin[PATH_MAX], lnk[PATH_MAX + 16], target[PATH_MAX + 32], cwd[PATH_MAX];
+	const char *apps[] = { "com.foo" };
+	struct atrace_setup *s;
+
+	/* setprop and service are there; only getprop is missing */
+	cr_assert_not_null(getcwd(cwd, sizeof(cwd)));
+	snprintf(bin, sizeof(bin), "%s/bin", fake_dir);
+	cr_assert_eq(mkdir(bin, 0755), 0);
+	for (int i = 0; i < 2; i++) {
+		const char *prog = i ? "service" : "setprop";
+
+		snprintf(lnk, sizeof(lnk), "%s/%s", bin, prog);
+		snprintf(target, sizeof(target), "%s/tests/fakes/%s", cwd, prog);
+		cr_assert_eq(symlink(target, lnk), 0);
+	}
+	cr_assert_eq(setenv("PATH", bin, 1), 0);
+
+	s = atrace_setup__new_apps(apps, 1);
+	cr_assert_eq(atrace_setup__state(s), ATRACE_SETUP_NOT_ANDROID);
+	cr_assert_not(atrace_setup__active(s));
+	cr_assert_str_eq(atrace_setup__status(s),
+			 "not Android (no getprop on PATH): tracing properties left alone");
+	cr_assert_eq(atrace_setup__reassert(s), 0);
+	cr_assert_eq(atrace_setup__restore(s), 0);
+	atrace_setup__free(s);
+	cr_assert_eq(access(log_path, F_OK), -1, "no fake program ran");
+	cr_assert_str_eq(get(FLAGS), "<unset>");
+}
+
+Test(atrace_setup, the_proc_names_of_a_filter_become_apps)
+{
+	struct procfilter *f = procfilter__new();
+	struct atrace_setup *s;
+
+	cr_assert_eq(procfilter__add_names(f, "com.foo:*,com.bar"), 0);
+	cr_assert_eq(procfilter__add_pids(f, "42"), 0);
+	put(FLAGS, "0x8");
+	s = atrace_setup__new(f);
+	cr_assert(atrace_setup__active(s));
+	cr_assert_str_eq(writes(), "setprop debug.atrace.app_0 com.foo\n"
+				   "setprop debug.atrace.app_1 com.foo:*\n"
+				   "setprop debug.atrace.app_2 com.bar\n"
+				   "setprop debug.atrace.app_number 3\n" POKE);
+	atrace_setup__free(s);
+	procfilter__free(f);
+	cr_assert_str_eq(get("debug.atrace.app_number"), "");
+}
+
+Test(atrace_setup, no_filter_only_sets_the_flags)
+{
+	struct atrace_setup *s = atrace_setup__new(NULL);
+
+	cr_assert(atrace_setup__active(s));
+	cr_assert_str_eq(writes(), "setprop " FLAGS " 0x8\n" POKE);
+	atrace_setup__free(s);
+	atrace_setup__free(NULL);
+	cr_assert_eq(atrace_setup__restore(NULL), 0);
+}
