@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "atrace_setup.h"
+#include "engine.h"
+#include "live.h"
+#include "marker.h"
+#include "probes.h"
+#include "procfilter.h"
+#include "proctab.h"
+#include "tracefs.h"
+
+#define PENDING_MAX 1024
+#define TICK_MS 100
+/* How long a forked child is re-checked: zygote renames it within tens of ms, but give a
+ * loaded device some slack. Renames and execs are re-checked once, right away. */
+#define FORK_WATCH_NS (5ULL * 1000000000ULL)
+
+volatile int live_stop;
+
+struct pending {
+	uint32_t tgid;
+	uint64_t until_ns;
+};
+
+struct live {
+	const struct live_opts *o;
+	struct engine *e;
+	struct probes *p;
+	struct proctab *procs; /* allowed tgid -> argv[0] */
+	struct pending pend[PENDING_MAX];
+	int n_pend;
+	bool trace_all;
+	uint64_t markers, truncated;
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts); /* bpf_ktime_get_ns() uses the same clock */
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* argv[0] of pid, or -errno when it is gone. */
+static int read_argv0(const struct live *l, uint32_t pid, char *buf, size_t cap, int *len)
+{
+	int n = procfilter__read_cmdline(l->o->proc_root, (int)pid, buf, cap);
+
+	if (n < 0)
+		return n;
+	*len = n;
+	return 0;
+}
+
+static void allow(struct live *l, uint32_t tgid, const char *argv0)
+{
+	if (proctab__name(l->procs, tgid))
+		return;
+	if (probes__allow(l->p, tgid, true)) {
+		fprintf(l->o->diag, "animtrace: cannot trace pid %u: allow map full\n", tgid);
+		return;
+	}
+	proctab__set_name(l->procs, tgid, argv0, strlen(argv0));
+	fprintf(l->o->diag, "animtrace: tracing %s (pid %u)\n", argv0, tgid);
+}
+
+/* Returns true when pid is decided (allowed, or gone) and need not be checked again. */
+static bool check_pid(struct live *l, uint32_t pid)
+{
+	char buf[4096];
+	int len;
+
+	if (proctab__name(l->procs, pid))
+		return true;
+	if (read_argv0(l, pid, buf, sizeof(buf) - 1, &len))
+		return true;
+	buf[len] = '\0';
+	if (!procfilter__match_cmdline(l->o->filter, buf, len))
+		return false;
+	allow(l, pid, buf); /* argv[0] ends at the first NUL */
+	return true;
+}
+
+static int scan_cb(void *ctx, int pid, const char *argv0)
+{
+	allow(ctx, (uint32_t)pid, argv0);
+	return 0;
+}
+
+static void pend_add(struct live *l, uint32_t tgid, uint64_t until)
+{
+	for (int i = 0; i < l->n_pend; i++)
+		if (l->pend[i].tgid == tgid) {
+			if (l->pend[i].until_ns < until)
+				l->pend[i].until_ns = until;
+			return;
+		}
+	if (l->n_pend == PENDING_MAX) /* a fork storm: forget the oldest */
+		memmove(l->pend, l->pend + 1, (--l->n_pend) * sizeof(l->pend[0]));
+	l->pend[l->n_pend++] = (struct pending){ tgid, until };
+}
+
+static void pend_check(struct live *l, uint64_t now)
+{
+	int j = 0;
+
+	for (int i = 0; i < l->n_pend; i++)
+		if (!check_pid(l, l->pend[i].tgid) && l->pend[i].until_ns > now)
+			l->pend[j++] = l->pend[i];
+	l->n_pend = j;
+}
+
+static const char *process_name(struct live *l, uint32_t tgid)
+{
+	const char *name = proctab__name(l->procs, tgid);
+	char buf[256];
+	int len;
+
+	if (name || !l->trace_all || read_argv0(l, tgid, buf, sizeof(buf) - 1, &len))
+		return name;
+	buf[len] = '\0';
+	proctab__set_name(l->procs, tgid, buf, strlen(buf));
+	return proctab__name(l->procs, tgid);
+}
+
+static void on_marker(struct live *l, const struct at_marker_rec *r)
+{
+	struct marker m;
+
+	l->markers++;
+	if (r->req_len > r->len)
+		l->truncated++;
+	if (marker_parse(r->data, r->len, &m)) {
+		engine__rejected(l->e);
+		return;
+	}
+	engine__marker(l->e, r->hdr.ts_ns, r->hdr.tgid, r->hdr.tid,
+		       process_name(l, r->hdr.tgid), &m);
+}
+
+static void on_proc(struct live *l, const struct at_proc_rec *r)
+{
+	uint64_t now = now_ns();
+	const char *name;
+
+	switch (r->event) {
+	case AT_PROC_FORK:
+		pend_add(l, r->child, now + FORK_WATCH_NS);
+		break;
+	case AT_PROC_EXEC:
+	case AT_PROC_RENAME:
+		pend_add(l, r->hdr.tgid, now);
+		break;
+	case AT_PROC_EXIT:
+		name = proctab__name(l->procs, r->hdr.tgid);
+		if (!name)
+			break;
+		fprintf(l->o->diag, "animtrace: %s (pid %u) exited\n", name, r->hdr.tgid);
+		engine__process_exit(l->e, r->hdr.ts_ns, r->hdr.tgid);
+		if (!l->trace_all)
+			probes__allow(l->p, r->hdr.tgid, false);
+		proctab__remove(l->procs, r->hdr.tgid);
+		break;
+	}
+}
+
+static void on_record(void *ctx, const struct at_hdr *h, size_t size)
+{
+	struct live *l = ctx;
+
+	if (h->kind == AT_REC_MARKER)
+		on_marker(l, (const struct at_marker_rec *)h);
+	else if (h->kind == AT_REC_PROC)
+		on_proc(l, (const struct at_proc_rec *)h);
+}
+
+/* What live tracing needs, checked up front so the user gets one clear line. */
+static int preflight(const struct live_opts *o)
+{
+	if (geteuid() != 0) {
+		fprintf(o->diag, "animtrace: live tracing needs root (adb shell su -c ...); "
+				 "--replay FILE works without\n");
+		return -EPERM;
+	}
+	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
+		fprintf(o->diag, "animtrace: this kernel has no BTF (/sys/kernel/btf/vmlinux): "
+				 "CO-RE probes need CONFIG_DEBUG_INFO_BTF=y\n");
+		return -ENOTSUP;
+	}
+	return 0;
+}
+
+static void warn_missing_pids(struct live *l)
+{
+	const int *pids;
+	size_t n = procfilter__pids(l->o->filter, &pids);
+
+	for (size_t i = 0; i < n; i++)
+		if (!proctab__name(l->procs, (uint32_t)pids[i]))
+			fprintf(l->o->diag, "animtrace: pid %d: no such process\n", pids[i]);
+}
+
+static int start(struct live *l, struct marker_file *mf)
+{
+	const struct live_opts *o = l->o;
+	char err[256];
+	int n = tracefs_find_markers(mf, TRACEFS_MAX_MARKERS, 1);
+
+	if (n < 0) {
+		fprintf(o->diag, "animtrace: no trace_marker file (tracefs at /sys/kernel/tracing "
+				 "could not be mounted: %s)\n", strerror(-n));
+		return n;
+	}
+	struct probes_opts po = {
+		.markers = mf, .n_markers = n, .trace_all = l->trace_all,
+		.track_procs = !l->trace_all && procfilter__has_names(o->filter),
+		.ringbuf_bytes = o->ringbuf_bytes, .on_record = on_record, .ctx = l,
+	};
+	l->p = probes__load(&po, err, sizeof(err));
+	if (!l->p) {
+		n = -errno;
+		fprintf(o->diag, "animtrace: %s\n", err);
+		return n;
+	}
+	/* Attach before the scan: a process that starts in between is then seen forking. */
+	if ((n = probes__attach(l->p, err, sizeof(err)))) {
+		fprintf(o->diag, "animtrace: %s\n", err);
+		return n;
+	}
+	if (l->trace_all)
+		return 0;
+	procfilter__scan(o->filter, o->proc_root, scan_cb, l);
+	warn_missing_pids(l);
+	return 0;
+}
+
+static uint64_t total_drops(struct live *l, struct at_drops *d)
+{
+	if (probes__drops(l->p, d, NULL, 0) < 0)
+		memset(d, 0, sizeof(*d));
+	return d->marker_ringbuf_full + d->proc_ringbuf_full + d->prop_ringbuf_full +
+	       d->art_ringbuf_full + d->marker_read_fault;
+}
+
+static void print_stats(struct live *l, uint64_t *last_markers)
+{
+	struct at_drops d;
+	uint64_t lost = total_drops(l, &d);
+
+	fprintf(l->o->diag, "stats: %llu markers/s, %llu markers, %llu truncated, %llu lost "
+		"(ring full %llu, read faults %llu)\n",
+		(unsigned long long)(l->markers - *last_markers), (unsigned long long)l->markers,
+		(unsigned long long)l->truncated, (unsigned long long)lost,
+		(unsigned long long)d.marker_ringbuf_full,
+		(unsigned long long)d.marker_read_fault);
+	*last_markers = l->markers;
+}
+
+static void print_cpu_drops(struct live *l)
+{
+	int ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	struct at_drops total, *cpu = calloc(ncpu > 0 ? ncpu : 1, sizeof(*cpu));
+
+	if (!cpu)
+		return;
+	ncpu = probes__drops(l->p, &total, cpu, ncpu);
+	for (int i = 0; i < ncpu; i++)
+		fprintf(l->o->diag, "stats: cpu %d: ring full %llu, read faults %llu\n", i,
+			(unsigned long long)cpu[i].marker_ringbuf_full,
+			(unsigned long long)cpu[i].marker_read_fault);
+	free(cpu);
+}
+
+static bool output_broken(const struct live_opts *o)
+{
+	return o->out && (ferror(o->out) || fflush(o->out) == EOF);
+}
+
+static void loop(struct live *l, struct atrace_setup *as)
+{
+	const struct live_opts *o = l->o;
+	uint64_t t0 = now_ns(), last_stats = t0, last_assert = t0, seen = 0;
+	uint64_t end = o->duration_s > 0 ? t0 + (uint64_t)(o->duration_s * 1e9) : UINT64_MAX;
+
+	while (!live_stop) {
+		int n = probes__poll(l->p, TICK_MS);
+		uint64_t now = now_ns();
+
+		if (n < 0) {
+			fprintf(o->diag, "animtrace: reading the ring buffer failed: %s\n",
+				strerror(-n));
+			break;
+		}
+		pend_check(l, now);
+		if (o->stats && now - last_stats >= 1000000000ULL) {
+			print_stats(l, &seen);
+			last_stats = now;
+		}
+		if (as && now - last_assert >= 2000000000ULL) {
+			atrace_setup__reassert(as);
+			last_assert = now;
+		}
+		if (now >= end || output_broken(o))
+			break;
+	}
+	while (probes__poll(l->p, 0) > 0) /* drain what is already in the ring */
+		;
+}
+
+static struct atrace_setup *android_setup(const struct live_opts *o)
+{
+	struct atrace_setup *as;
+
+	if (!o->atrace_setup)
+		return NULL;
+	as = atrace_setup__new(o->filter);
+	if (as && !atrace_setup__active(as)) {
+		fprintf(o->diag, "animtrace: %s\n", atrace_setup__status(as));
+		atrace_setup__free(as);
+		return NULL;
+	}
+	return as;
+}
+
+int live_run(const struct live_opts *o, struct engine *e)
+{
+	struct live *l = calloc(1, sizeof(*l));
+	struct marker_file mf[TRACEFS_MAX_MARKERS];
+	struct atrace_setup *as = NULL;
+	struct at_drops d;
+	int ret;
+
+	if (!l)
+		return -ENOMEM;
+	l->o = o;
+	l->e = e;
+	l->trace_all = !o->filter || procfilter__empty(o->filter);
+	l->procs = proctab__new();
+	ret = l->procs ? preflight(o) : -ENOMEM;
+	if (!ret)
+		ret = start(l, mf);
+	if (ret)
+		goto out;
+	as = android_setup(o);
+	fprintf(o->diag, "animtrace: ready: tracing %s; Ctrl-C to stop\n",
+		l->trace_all ? "every process" : "the selected processes");
+	loop(l, as);
+	engine__finish(e, now_ns(), total_drops(l, &d), l->truncated);
+	if (o->stats)
+		print_cpu_drops(l);
+out:
+	atrace_setup__restore(as);
+	atrace_setup__free(as);
+	probes__free(l->p);
+	proctab__free(l->procs);
+	free(l);
+	return ret;
+}

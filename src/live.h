@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Live driver: finds trace_marker, loads and attaches the probes, keeps the BPF allow
+ * list in step with the processes the filter selects (including ones that start later,
+ * forked from zygote and renamed without exec), and feeds records to the engine until
+ * the duration ends or a signal arrives.
+ */
+#ifndef ANIMTRACE_LIVE_H
+#define ANIMTRACE_LIVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+struct engine;
+struct procfilter;
+
+struct live_opts {
+	const struct procfilter *filter; /* NULL or empty: every process */
+	bool atrace_setup;   /* set and restore debug.atrace.* on Android */
+	double duration_s;   /* 0: until a signal */
+	bool stats;          /* a stats line every second and per-CPU drops at exit */
+	size_t ringbuf_bytes;
+	const char *proc_root; /* "/proc" unless testing */
+	FILE *diag;          /* status lines (ready, stats, warnings): stderr */
+	FILE *out;           /* the sink's stream: tracing stops when writing to it failed (EPIPE) */
+};
+
+/* Set by the signal handler; live_run returns soon after it becomes non-zero. */
+extern volatile int live_stop;
+
+/*
+ * Traces until stopped, then calls engine__finish. Returns 0, or a negative errno after
+ * printing one line saying what is missing (not root, no BTF, no tracefs, ...).
+ */
+int live_run(const struct live_opts *o, struct engine *e);
+
+#endif

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* animtrace: argument parsing and wiring. */
+#include <argp.h>
+#include <errno.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine.h"
+#include "live.h"
+#include "procfilter.h"
+#include "replay.h"
+#include "sink_box.h"
+#include "sink_json.h"
+
+#ifndef ANIMTRACE_VERSION
+#define ANIMTRACE_VERSION "0.1.0"
+#endif
+
+const char *argp_program_version = "animtrace " ANIMTRACE_VERSION;
+const char *argp_program_bug_address = "the animtrace issue tracker";
+
+static const char doc[] =
+	"animtrace -- every animator and frame of an Android process, live, from an unmodified "
+	"rooted device (eBPF), or offline from an old capture.\n"
+	"\n"
+	"Examples:\n"
+	"  animtrace --proc com.android.systemui            boxed logs, live, until Ctrl-C\n"
+	"  animtrace --proc com.android.systemui --frames   plus one line per frame\n"
+	"  animtrace --pid 1234 --format json -o anim.jsonl  JSON lines to a file\n"
+	"  animtrace --proc 'com.google.android.gms:*'      a package and its :subprocesses\n"
+	"  animtrace --replay trace.html --proc com.foo     an old systrace/atrace capture\n"
+	"\n"
+	"Live tracing needs root and a kernel with BTF, uprobes and the BPF ring buffer "
+	"(Android GKI 5.10+). Without ART probes, cancel and natural completion look the "
+	"same in markers: such ends are reported as 'ended' with reason_source 'inferred'."
+	"\vExit status: 0 on success, 1 on a runtime error, 2 on bad arguments.";
+
+enum { OPT_COLOR = 0x100, OPT_NO_ATRACE, OPT_STATS, OPT_BUFFER };
+
+static const struct argp_option options[] = {
+	{ 0, 0, 0, 0, "What to trace:", 1 },
+	{ "proc", 'p', "NAME[,NAME]", 0,
+	  "Processes whose argv[0] is NAME (NAME:* also takes NAME:subprocess); processes "
+	  "that start later are picked up", 1 },
+	{ "pid", 'P', "PID[,PID]", 0, "Processes by id", 1 },
+	{ "replay", 'r', "FILE", 0,
+	  "Read an ftrace text or systrace .html capture instead of tracing live", 1 },
+	{ "duration", 'd', "SEC", 0, "Stop after SEC seconds (default: until Ctrl-C)", 1 },
+	{ 0, 0, 0, 0, "Output:", 2 },
+	{ "format", 'f', "box|json", 0, "Boxed logs (default) or one JSON object per line", 2 },
+	{ "output", 'o', "FILE", 0, "Write to FILE instead of standard output", 2 },
+	{ "frames", 'F', 0, 0, "Box format: one line per frame", 2 },
+	{ "color", OPT_COLOR, "WHEN", OPTION_ARG_OPTIONAL, "auto (default), always or never", 2 },
+	{ "stats", OPT_STATS, 0, 0, "Live: a stats line per second and per-CPU drops at exit", 2 },
+	{ 0, 0, 0, 0, "Device set-up:", 3 },
+	{ "no-atrace-setup", OPT_NO_ATRACE, 0, 0,
+	  "Do not set debug.atrace.tags.enableflags / debug.atrace.app_* (they are restored "
+	  "on exit otherwise)", 3 },
+	{ "buffer-size", OPT_BUFFER, "MB", 0, "Ring buffer size (default 8)", 3 },
+	{ 0 },
+};
+
+struct cli {
+	struct procfilter *filter;
+	const char *replay, *output;
+	double duration;
+	int json, frames, color, stats, no_atrace;
+	size_t ringbuf_bytes;
+};
+
+static int parse_color(const char *arg)
+{
+	if (!arg || !strcmp(arg, "auto"))
+		return -1;
+	if (!strcmp(arg, "always"))
+		return 1;
+	if (!strcmp(arg, "never"))
+		return 0;
+	return -2;
+}
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct cli *c = state->input;
+	char *end;
+
+	switch (key) {
+	case 'p':
+	case 'P':
+		if ((key == 'p' ? procfilter__add_names : procfilter__add_pids)(c->filter, arg))
+			argp_error(state, "%s", procfilter__error(c->filter));
+		break;
+	case 'r':
+		c->replay = arg;
+		break;
+	case 'd':
+		c->duration = strtod(arg, &end);
+		if (*end || c->duration <= 0)
+			argp_error(state, "--duration wants a positive number of seconds, not '%s'",
+				   arg);
+		break;
+	case 'f':
+		if (strcmp(arg, "box") && strcmp(arg, "json"))
+			argp_error(state, "--format is box or json, not '%s'", arg);
+		c->json = !strcmp(arg, "json");
+		break;
+	case 'o':
+		c->output = arg;
+		break;
+	case 'F':
+		c->frames = 1;
+		break;
+	case OPT_COLOR:
+		if ((c->color = parse_color(arg)) == -2)
+			argp_error(state, "--color is auto, always or never, not '%s'", arg);
+		break;
+	case OPT_STATS:
+		c->stats = 1;
+		break;
+	case OPT_NO_ATRACE:
+		c->no_atrace = 1;
+		break;
+	case OPT_BUFFER:
+		c->ringbuf_bytes = strtoul(arg, &end, 10) << 20;
+		if (*end || c->ringbuf_bytes == 0 || c->ringbuf_bytes > (1UL << 30))
+			argp_error(state, "--buffer-size is 1 to 1024 MB, not '%s'", arg);
+		break;
+	case ARGP_KEY_ARG:
+		argp_error(state, "unexpected argument '%s'", arg);
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static void on_signal(int sig)
+{
+	live_stop = 1;
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN); /* a closed pipe shows as EPIPE on the output stream */
+}
+
+struct output {
+	FILE *f;
+	struct sink_box *box;
+	struct sink_json *json;
+	struct sink sink;
+};
+
+static int open_output(const struct cli *c, struct output *out)
+{
+	out->f = c->output ? fopen(c->output, "w") : stdout;
+	if (!out->f) {
+		fprintf(stderr, "animtrace: %s: %s\n", c->output, strerror(errno));
+		return -1;
+	}
+	if (c->json) {
+		out->json = sink_json__new(out->f);
+		if (out->json)
+			out->sink = sink_json__sink(out->json);
+		return out->json ? 0 : -1;
+	}
+	const char *cs = nl_langinfo(CODESET);
+	struct sink_box_opts o = {
+		.color = c->color == -1 ? isatty(fileno(out->f)) : c->color,
+		.frames = c->frames,
+		.utf8 = cs && !strcmp(cs, "UTF-8"),
+	};
+	out->box = sink_box__new(out->f, &o);
+	if (out->box)
+		out->sink = sink_box__sink(out->box);
+	return out->box ? 0 : -1;
+}
+
+static void close_output(struct output *out)
+{
+	sink_box__free(out->box);
+	sink_json__free(out->json);
+	if (out->f && out->f != stdout)
+		fclose(out->f);
+	else if (out->f)
+		fflush(out->f);
+}
+
+static int run_replay(const struct cli *c, struct engine *e)
+{
+	struct replay_stats st;
+	char msg[768] = "";
+	int ret = replay_run(c->replay, c->filter, e, &st, msg, sizeof(msg));
+
+	if (ret) {
+		fprintf(stderr, "animtrace: %s\n", msg);
+		return ret;
+	}
+	if (st.malformed)
+		fprintf(stderr, "animtrace: %llu malformed lines skipped\n",
+			(unsigned long long)st.malformed);
+	engine__finish(e, st.last_ns, 0, 0);
+	return 0;
+}
+
+static int run_live(const struct cli *c, struct engine *e, FILE *out)
+{
+	struct live_opts o = {
+		.filter = c->filter,
+		.atrace_setup = !c->no_atrace,
+		.duration_s = c->duration,
+		.stats = c->stats,
+		.ringbuf_bytes = c->ringbuf_bytes,
+		.proc_root = "/proc",
+		.diag = stderr,
+		.out = out,
+	};
+
+	install_signals();
+	return live_run(&o, e);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct argp argp = { .options = options, .parser = parse_opt, .doc = doc };
+	struct cli c = { .color = -1 };
+	struct output out = { 0 };
+	struct engine *e = NULL;
+	int ret = 1;
+
+	setlocale(LC_CTYPE, "");
+	c.filter = procfilter__new();
+	if (!c.filter || argp_parse(&argp, argc, argv, 0, NULL, &c))
+		return 2;
+	if (open_output(&c, &out))
+		goto out;
+	e = engine__new(&(struct engine_opts){ 0 }, out.sink);
+	if (!e)
+		goto out;
+	ret = (c.replay ? run_replay(&c, e) : run_live(&c, e, out.f)) ? 1 : 0;
+out:
+	engine__free(e);
+	close_output(&out);
+	procfilter__free(c.filter);
+	return ret;
+}
