@@ -1,0 +1,118 @@
+#!/bin/bash
+# Checks the console log of an arm64 guest run (tests/arm64/run.sh) for exact results:
+# every smoke check passed, and, when the scenario ran, animtrace's JSON lines hold the
+# expected values and nothing of the decoy. Prints one line per check and a closing
+# "N passed, N failed"; exits non-zero on any failure.
+#   tests/arm64/check.sh [--smoke-only] CONSOLE_LOG
+# --smoke-only: the run had no animtrace (make arm64-smoke).
+set -uo pipefail
+
+smoke_only=0
+if [ "${1:-}" = --smoke-only ]; then
+	smoke_only=1
+	shift
+fi
+log=${1:?usage: check.sh [--smoke-only] CONSOLE_LOG}
+passed=0
+failed=0
+
+ok() {
+	passed=$((passed + 1))
+	echo "check: ok   $1"
+}
+
+bad() {
+	failed=$((failed + 1))
+	echo "check: FAIL $1"
+}
+
+# section FILE: the text init printed between the begin/end lines of `cat FILE`.
+section() {
+	sed -n "\\|^----- begin $1 -----\$|,\\|^----- end $1 -----\$|p" "$log" | sed '1d;$d'
+}
+
+[ "$(grep -c '^ANIMTRACE-E2E-RC=0$' "$log")" = 1 ] && ok "the guest script passed" ||
+	bad "the guest script passed (ANIMTRACE-E2E-RC=0)"
+# smoke marker has 2 checks, smoke bpf 7 (tests/arm64/smoke/smoke.c).
+[ "$(grep -c '^smoke: ok ' "$log")" = 9 ] && ok "all 9 smoke checks passed" ||
+	bad "all 9 smoke checks passed: $(grep '^smoke: FAIL' "$log" | tr '\n' ';')"
+if [ "$smoke_only" = 1 ]; then
+	echo "$passed passed, $failed failed"
+	[ "$failed" = 0 ]
+	exit
+fi
+# LEAD: the --version line is a guess ("animtrace <version>").
+grep -q '^animtrace ' "$log" && ok "animtrace --version ran on arm64" ||
+	bad "animtrace --version printed a line starting 'animtrace '"
+
+if ! grep -q '^e2e: bg animtrace ' "$log"; then
+	echo "check: scenario not run (no arm64 simulator yet): smoke checks only"
+	echo "$passed passed, $failed failed"
+	[ "$failed" = 0 ]
+	exit
+fi
+
+out=$(section /tmp/animtrace.jsonl)
+[ -n "$out" ] && ok "animtrace printed JSON lines" || bad "animtrace printed JSON lines"
+nonjson=$(printf '%s\n' "$out" | grep -vc '^{.*}$')
+[ "$nonjson" = 0 ] && ok "every output line is a JSON object" ||
+	bad "every output line is a JSON object ($nonjson are not)"
+printf '%s\n' "$out" | grep -q 'com\.example\.decoy' && bad "the decoy does not appear" ||
+	ok "the decoy does not appear"
+
+# count TYPE N: exactly N output lines of "type":"TYPE".
+count() {
+	local n
+	n=$(printf '%s\n' "$out" | grep -cF "\"type\":\"$1\"")
+	[ "$n" = "$2" ] && ok "$2 $1 lines" || bad "$2 $1 lines (got $n)"
+}
+
+# has LINE: some output line holds every " ... "-separated fixed fragment of LINE, in order.
+has() {
+	printf '%s\n' "$out" | awk -v want="$1" '
+		BEGIN { n = split(want, frag, / \.\.\. /) }
+		{
+			rest = $0
+			for (i = 1; i <= n; i++) {
+				at = index(rest, frag[i])
+				if (!at)
+					next
+				rest = substr(rest, at + length(frag[i]))
+			}
+			found = 1
+			exit
+		}
+		END { exit !found }'
+}
+
+# ---- LEAD: FINALISE THIS LIST --------------------------------------------------------------
+# What animtrace printed for the animsim scenario in the arm64 guest (animtrace 0.1.0, 3 runs
+# alike). Only values the simulator fixes: ids (cookies), names, frame counts, end reasons,
+# totals; no timestamps or durations. Compare with the x86_64 e2e expectations.
+# NOTE: animsim's --expect says animator 168950275 ends with "cancel" at frame 9; animtrace
+# reports "ended" (inferred), so that line asserts today's output: confirm which is right.
+count frame 24
+count animator_start 5
+count animator_end 6
+count summary 1
+EXPECTED=$(cat <<'EOF'
+"type":"animator_end" ... "id":168950273,"name":"animator:alpha","kind":"ObjectAnimator","properties":["alpha"],"restarts":0, ... "frames":18,"reason":"ended"
+"type":"animator_end" ... "id":168950274,"name":"animator:translationY","kind":"ObjectAnimator","properties":["translationY"],"restarts":0, ... "frames":18,"reason":"ended"
+"type":"animator_end" ... "id":168950275,"name":"animator","kind":"ValueAnimator","properties":[],"restarts":0, ... "frames":8,"reason":"ended"
+"type":"animator_end" ... "id":168950276,"name":"animator:scaleX","kind":"ObjectAnimator","properties":["scaleX"],"restarts":0,"start_ns":null,"duration_ns":null,"frames":0,"reason":"cancel_before_start"
+"type":"animator_end" ... "id":168950277,"name":"animator:scaleY","kind":"ObjectAnimator","properties":["scaleY"],"restarts":0, ... "frames":1,"reason":"force_end"
+"type":"animator_end" ... "id":168950278,"name":"animator:rotation","kind":"ObjectAnimator","properties":["rotation"],"restarts":0, ... "frames":21,"reason":"process_exit"
+"type":"frame" ... "process":"com.example.anim","seq":1,"vsync_id":1000, ... "animators":[168950273,168950274]}
+"type":"frame" ... "process":"com.example.anim","seq":24,"vsync_id":1023, ... "animators":[168950278]}
+"type":"summary" ... "animators_started":5,"animators_ended":6,"frames":24,"markers":250,"markers_rejected":0,
+"type":"summary" ... "running":[],"drops":0,"truncated":0}
+EOF
+)
+# ---- end of the list ------------------------------------------------------------------------
+while IFS= read -r want; do
+	[ -n "$want" ] || continue
+	has "$want" && ok "output has $want" || bad "output has $want"
+done <<< "$EXPECTED"
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
