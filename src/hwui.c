@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "elfsym.h"
+#include "hwui.h"
+#include "insn.h"
+
+/* JNI function suffixes in libs/hwui/jni/android_graphics_RenderNode.cpp (AOSP). */
+static const char *const jni_names[AT_PROP_COUNT] = {
+	[AT_PROP_ALPHA] = "Alpha",
+	[AT_PROP_TRANSLATION_X] = "TranslationX",
+	[AT_PROP_TRANSLATION_Y] = "TranslationY",
+	[AT_PROP_TRANSLATION_Z] = "TranslationZ",
+	[AT_PROP_ELEVATION] = "Elevation",
+	[AT_PROP_ROTATION] = "Rotation",
+	[AT_PROP_ROTATION_X] = "RotationX",
+	[AT_PROP_ROTATION_Y] = "RotationY",
+	[AT_PROP_SCALE_X] = "ScaleX",
+	[AT_PROP_SCALE_Y] = "ScaleY",
+};
+
+static const char *const prop_names[AT_PROP_COUNT] = {
+	"alpha", "translationX", "translationY", "translationZ", "elevation",
+	"rotation", "rotationX", "rotationY", "scaleX", "scaleY",
+};
+
+const char *hwui_prop_name(enum at_prop p)
+{
+	return (unsigned)p < AT_PROP_COUNT ? prop_names[p] : "?";
+}
+
+/*
+ * Static functions in namespace android: _ZN7androidL<len><name><params>, where setters
+ * take (jlong, float) -> "Elf" and getters (jlong) -> "El".
+ */
+static void mangle(char *buf, size_t cap, const char *verb, enum at_prop p)
+{
+	char fn[64];
+
+	snprintf(fn, sizeof(fn), "android_view_RenderNode_%s%s", verb, jni_names[p]);
+	snprintf(buf, cap, "_ZN7androidL%zu%s%s", strlen(fn), fn, verb[0] == 's' ? "Elf" : "El");
+}
+
+int hwui_find_library(const char *proc_root, int pid, char *path, size_t cap)
+{
+	static const char *const libs[] = { "/libhwui.so", "/libandroid_runtime.so" };
+	char maps[64], line[1024], found[2][512] = { "", "" };
+	FILE *f;
+
+	snprintf(maps, sizeof(maps), "%s/%d/maps", proc_root, pid);
+	f = fopen(maps, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = strchr(line, '/');
+		size_t n;
+
+		if (!p)
+			continue;
+		n = strcspn(p, "\n");
+		p[n] = '\0';
+		for (int i = 0; i < 2; i++)
+			if (!found[i][0] && n >= strlen(libs[i]) &&
+			    !strcmp(p + n - strlen(libs[i]), libs[i]))
+				snprintf(found[i], sizeof(found[i]), "%s", p);
+	}
+	fclose(f);
+	for (int i = 0; i < 2; i++)
+		if (found[i][0]) {
+			snprintf(path, cap, "%s", found[i]);
+			return 0;
+		}
+	return -ENOENT;
+}
+
+static void warnf(hwui_warn_fn warn, void *ctx, const char *fmt, const char *a, const char *b)
+{
+	char msg[256];
+
+	if (!warn)
+		return;
+	snprintf(msg, sizeof(msg), fmt, a, b);
+	warn(ctx, msg);
+}
+
+static void resolve_prop(struct elfsym *s, enum at_prop p, struct hwui_lib *out,
+			 hwui_warn_fn warn, void *ctx)
+{
+	struct elfsym_hit set, get;
+	char sname[96], gname[96];
+	uint8_t code[16];
+
+	mangle(sname, sizeof(sname), "set", p);
+	mangle(gname, sizeof(gname), "get", p);
+	if (elfsym__find(s, sname, &set) || set.offset == ELFSYM_NO_OFFSET) {
+		warnf(warn, ctx, "%s: setter %s not found: property disabled", prop_names[p], sname);
+		return;
+	}
+	out->setter_off[p] = set.offset;
+	if (out->field_off[p]) /* given by --hwui-offsets */
+		goto ok;
+	if (elfsym__find(s, gname, &get) || elfsym__read(s, get.vaddr, code, sizeof(code)) ||
+	    insn_getter_offset(out->machine, code, sizeof(code), &out->field_off[p])) {
+		warnf(warn, ctx, "%s: getter %s is not a single load + ret: property disabled "
+			  "(use --hwui-offsets)", prop_names[p], gname);
+		return;
+	}
+ok:
+	out->ok_mask |= 1u << p;
+}
+
+static int parse_overrides(const char *spec, struct hwui_lib *out)
+{
+	char *copy, *tok, *save = NULL;
+	int ret = 0;
+
+	if (!spec || !*spec)
+		return 0;
+	copy = strdup(spec);
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(tok, '='), *end;
+		int p;
+
+		ret = -EINVAL;
+		if (!eq)
+			break;
+		*eq = '\0';
+		for (p = 0; p < AT_PROP_COUNT && strcmp(prop_names[p], tok); p++)
+			;
+		unsigned long v = strtoul(eq + 1, &end, 0);
+
+		if (p == AT_PROP_COUNT || *end || end == eq + 1 || v == 0 || v > 0xffff)
+			break;
+		out->field_off[p] = (uint32_t)v;
+		ret = 0;
+	}
+	free(copy);
+	return ret;
+}
+
+int hwui_resolve(const char *path, const char *overrides, struct hwui_lib *out,
+		 hwui_warn_fn warn, void *ctx)
+{
+	struct elfsym *s;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(out->path, sizeof(out->path), "%s", path);
+	if ((ret = parse_overrides(overrides, out)))
+		return ret;
+	s = elfsym__open(path);
+	if (!s)
+		return -errno;
+	out->machine = elfsym__machine(s);
+	if (elfsym__debugdata_err(s))
+		warnf(warn, ctx, "%s: MiniDebugInfo unreadable (%s): static setters may be missing",
+		      path, strerror(-elfsym__debugdata_err(s)));
+	for (int p = 0; p < AT_PROP_COUNT; p++)
+		resolve_prop(s, p, out, warn, ctx);
+	elfsym__free(s);
+	return out->ok_mask ? 0 : -ENOENT;
+}
