@@ -14,6 +14,7 @@
 
 #define LONGEST_MAX 5
 #define DEFAULT_INSTANT_NS 1000000ull
+#define FRAME_NODES_MAX 256 /* nodes per frame_props; more are counted, not reported */
 
 /* ---- open-addressing hash table of pointers, no deletion ---------------------------- */
 
@@ -90,6 +91,13 @@ static int htab_add(struct htab *t, uint64_t h, void *v)
 	return 0;
 }
 
+static void free_table(struct htab *t)
+{
+	for (size_t i = 0; i < t->cap; i++)
+		free(t->s[i].v);
+	free(t->s);
+}
+
 /* Appends to a growable array of elem-sized items; returns the new slot or NULL. */
 static void *vec_push(void **arr, size_t *n, size_t *cap, size_t elem)
 {
@@ -139,6 +147,24 @@ struct frame_st {
 	bool live; /* open (cur) or waiting for its draw (done) */
 };
 
+/* A RenderNode of one process: its name and the last value seen per property. */
+struct node_st {
+	uint64_t node;
+	char name[64];
+	uint32_t known; /* bit per enum view_prop: val[] holds a value seen earlier */
+	float val[PROP_COUNT];
+	uint64_t gen;   /* the batch generation idx belongs to */
+	int idx;        /* slot in that batch, -1 when the batch was full */
+};
+
+/* The property changes of the current frame (or since the last one) of a process. */
+struct prop_batch {
+	struct frame_props fp;
+	struct node_props *nodes;
+	size_t n, cap;
+	uint64_t gen; /* bumped at every flush, so node_st.idx goes stale without a walk */
+};
+
 struct proc {
 	uint32_t pid;
 	char name[AT_PROC_MAX];
@@ -146,6 +172,8 @@ struct proc {
 	uint64_t seq;
 	struct frame_st cur;  /* the doFrame in progress */
 	struct frame_st done; /* ended, waiting for its DrawFrame(s) */
+	struct htab nodes;    /* node_st by RenderNode pointer */
+	struct prop_batch pb;
 };
 
 enum slice_kind { SLICE_OTHER, SLICE_DOFRAME, SLICE_PHASE, SLICE_DRAW };
@@ -174,6 +202,7 @@ struct engine {
 	struct anim longest[LONGEST_MAX];
 	int n_longest;
 	uint64_t first_ns, last_ns, started, ended, frames, markers, rejected;
+	uint64_t nodes_dropped; /* node-frames beyond FRAME_NODES_MAX */
 	bool seen;
 };
 
@@ -263,6 +292,7 @@ static struct proc *proc_get(struct engine *e, uint32_t pid, const char *process
 		if (!p)
 			return NULL;
 		p->pid = pid;
+		p->pb.gen = 1; /* node_st.gen 0 is in no batch */
 		struct proc **slot = vec_push((void **)&e->proc_list, &e->n_procs, &e->cap_procs,
 					      sizeof(*slot));
 		if (!slot || htab_add(&e->procs, mix64(pid), p)) {
@@ -311,6 +341,155 @@ static struct thread *thread_get(struct engine *e, uint32_t pid, uint32_t tid)
 	return t;
 }
 
+/* ---- property changes ------------------------------------------------------------- */
+
+/* Sends the batch (if any change is in it) and starts the next one. */
+static void props_flush(struct engine *e, struct proc *p)
+{
+	struct prop_batch *b = &p->pb;
+
+	if (!b->n)
+		return;
+	memcpy(b->fp.process, p->name, sizeof(b->fp.process));
+	b->fp.n_nodes = (int)b->n;
+	b->fp.nodes = b->nodes;
+	if (e->sink.ops && e->sink.ops->frame_props)
+		e->sink.ops->frame_props(e->sink.ctx, &b->fp);
+	b->n = 0;
+	b->gen++;
+}
+
+/* The first change of a batch fixes its header: the open doFrame, or this change. */
+static void batch_head(struct proc *p, uint64_t ts_ns, uint32_t tid)
+{
+	struct frame_props *fp = &p->pb.fp;
+
+	memset(fp, 0, sizeof(*fp));
+	fp->pid = p->pid;
+	fp->in_frame = p->cur.live;
+	if (fp->in_frame) {
+		fp->tid = p->cur.f.tid;
+		fp->ts_ns = p->cur.f.start_ns;
+		fp->frame_seq = p->cur.f.seq;
+		fp->vsync_id = p->cur.f.vsync_id;
+	} else {
+		fp->tid = tid;
+		fp->ts_ns = ts_ns;
+		fp->vsync_id = -1;
+	}
+}
+
+/* Records the change in the node's slot of the batch: last value wins, writes are counted. */
+static void batch_add(struct engine *e, struct proc *p, struct node_st *n, uint64_t ts_ns,
+		      uint32_t tid, enum view_prop prop, float value)
+{
+	struct prop_batch *b = &p->pb;
+	struct node_props *np;
+
+	if (!b->n)
+		batch_head(p, ts_ns, tid);
+	if (n->gen != b->gen) {
+		n->gen = b->gen;
+		n->idx = -1;
+		np = b->n < FRAME_NODES_MAX ?
+			     vec_push((void **)&b->nodes, &b->n, &b->cap, sizeof(*np)) : NULL;
+		if (!np) {
+			e->nodes_dropped++;
+			return;
+		}
+		memset(np, 0, sizeof(*np));
+		np->node = n->node;
+		n->idx = (int)(b->n - 1);
+	}
+	if (n->idx < 0)
+		return;
+	np = &b->nodes[n->idx];
+	memcpy(np->node_name, n->name, sizeof(np->node_name));
+	np->set_mask |= 1u << prop;
+	np->values[prop] = value;
+	if (np->sets[prop] < UINT16_MAX)
+		np->sets[prop]++;
+}
+
+static bool node_eq(const void *v, const void *key)
+{
+	return ((const struct node_st *)v)->node == *(const uint64_t *)key;
+}
+
+static void node_fallback_name(char *buf, size_t size, uint64_t node)
+{
+	snprintf(buf, size, "RenderNode@%04x", (unsigned int)(node & 0xffff));
+}
+
+/*
+ * Finds or creates the node. A name, once known, sticks when later calls pass none; a
+ * different name means the address now holds another node, whose old values are no "from".
+ */
+static struct node_st *node_get(struct proc *p, uint64_t node, const char *name)
+{
+	uint64_t h = mix64(node);
+	struct node_st *n = htab_find(&p->nodes, h, node_eq, &node);
+	char fallback[32];
+
+	if (!n) {
+		n = calloc(1, sizeof(*n));
+		if (!n)
+			return NULL;
+		n->node = node;
+		if (htab_add(&p->nodes, h, n)) {
+			free(n);
+			return NULL;
+		}
+		node_fallback_name(n->name, sizeof(n->name), node);
+	}
+	if (!name || !*name || !strncmp(n->name, name, sizeof(n->name) - 1))
+		return n;
+	node_fallback_name(fallback, sizeof(fallback), node);
+	if (strcmp(n->name, fallback))
+		n->known = 0;
+	snprintf(n->name, sizeof(n->name), "%s", name);
+	return n;
+}
+
+static bool anim_has_prop(const struct anim *a, enum view_prop prop)
+{
+	const char *name = view_prop_str(prop);
+
+	for (int i = 0; i < a->n_props; i++)
+		if (!strcmp(a->props[i], name))
+			return true;
+	return false;
+}
+
+/*
+ * A running animator that names prop takes the first node seen changing it as its target;
+ * from is the value the node had before (or this first value when none was seen).
+ */
+static void anim_link(struct anim *a, const struct node_st *n, enum view_prop prop, float value)
+{
+	int i;
+
+	if (!anim_has_prop(a, prop))
+		return;
+	if (!a->target_node) {
+		a->target_node = n->node;
+		a->target_inferred = true;
+	} else if (a->target_node != n->node) {
+		return;
+	}
+	memcpy(a->target_name, n->name, sizeof(a->target_name));
+	for (i = 0; i < a->n_changes && a->changes[i].prop != prop; i++)
+		;
+	if (i == a->n_changes) {
+		if (i == AT_MAX_PROPS)
+			return;
+		a->n_changes++;
+		a->changes[i].prop = prop;
+		a->changes[i].from = n->known & (1u << prop) ? n->val[prop] : value;
+	}
+	a->changes[i].to = value;
+}
+
 /* ---- frames -------------------------------------------------------------------------- */
 
 static int frame_add_id(struct frame_st *fs, uint64_t id)
@@ -347,6 +526,7 @@ static void frame_close(struct engine *e, struct proc *p, uint64_t ts_ns)
 	if (!p->cur.live)
 		return;
 	frame_emit(e, p, &p->done);
+	props_flush(e, p); /* this frame's values, before its own frame record */
 	p->cur.f.dur_ns = ts_ns > p->cur.f.start_ns ? ts_ns - p->cur.f.start_ns : 0;
 	/* Swap rather than copy so both id buffers are reused. */
 	tmp = p->done;
@@ -360,6 +540,7 @@ static void frame_open(struct engine *e, struct proc *p, uint32_t tid, int64_t v
 {
 	frame_close(e, p, ts_ns); /* a doFrame still open on another thread */
 	frame_emit(e, p, &p->done);
+	props_flush(e, p); /* changes made since the last doFrame ended */
 	memset(&p->cur.f, 0, sizeof(p->cur.f));
 	p->cur.f.pid = p->pid;
 	p->cur.f.tid = tid;
@@ -393,6 +574,7 @@ static void frames_flush(struct engine *e, struct proc *p, uint64_t ts_ns)
 	frame_emit(e, p, &p->done);
 	frame_close(e, p, ts_ns);
 	frame_emit(e, p, &p->done);
+	props_flush(e, p);
 }
 
 /* ---- slices (B/E) -------------------------------------------------------------------- */
@@ -724,6 +906,30 @@ void engine__marker(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid
 	}
 }
 
+void engine__prop(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid, uint64_t node,
+		  const char *node_name, enum view_prop prop, float value, const float *prev)
+{
+	struct proc *p;
+	struct node_st *n;
+
+	if (!node || (unsigned int)prop >= PROP_COUNT)
+		return;
+	note_time(e, ts_ns);
+	p = proc_get(e, pid, NULL);
+	n = p ? node_get(p, node, node_name) : NULL;
+	if (!n)
+		return;
+	if (prev && !(n->known & (1u << prop))) {
+		n->val[prop] = *prev;
+		n->known |= 1u << prop;
+	}
+	batch_add(e, p, n, ts_ns, tid, prop, value);
+	for (struct anim_run *r = p->running; r; r = r->next)
+		anim_link(&r->a, n, prop, value);
+	n->val[prop] = value;
+	n->known |= 1u << prop;
+}
+
 void engine__rejected(struct engine *e)
 {
 	e->rejected++;
@@ -739,6 +945,9 @@ void engine__process_exit(struct engine *e, uint64_t ts_ns, uint32_t pid)
 	frames_flush(e, p, ts_ns);
 	while (p->running)
 		anim_end_run(e, p, p->running, ts_ns, 0, END_PROCESS_EXIT);
+	/* Its RenderNodes are gone; the addresses may come back as other nodes. */
+	free_table(&p->nodes);
+	memset(&p->nodes, 0, sizeof(p->nodes));
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -829,6 +1038,19 @@ static struct anim *build_running(struct engine *e, size_t *n_out)
 	return arr;
 }
 
+/* Nodes beyond FRAME_NODES_MAX are not in any frame_props: say how many were left out. */
+static void note_dropped(struct engine *e)
+{
+	char msg[128];
+
+	if (!e->nodes_dropped || !e->sink.ops || !e->sink.ops->note)
+		return;
+	snprintf(msg, sizeof(msg),
+		 "property changes of %llu node-frames not reported (over %d nodes in a frame)",
+		 (unsigned long long)e->nodes_dropped, FRAME_NODES_MAX);
+	e->sink.ops->note(e->sink.ctx, msg);
+}
+
 void engine__finish(struct engine *e, uint64_t ts_ns, uint64_t drops, uint64_t truncated)
 {
 	struct summary s = { 0 };
@@ -857,17 +1079,11 @@ void engine__finish(struct engine *e, uint64_t ts_ns, uint64_t drops, uint64_t t
 	s.running = running;
 	s.drops = drops;
 	s.truncated = truncated;
+	note_dropped(e);
 	if (e->sink.ops && e->sink.ops->summary)
 		e->sink.ops->summary(e->sink.ctx, &s);
 	free(names);
 	free(running);
-}
-
-static void free_table(struct htab *t)
-{
-	for (size_t i = 0; i < t->cap; i++)
-		free(t->s[i].v);
-	free(t->s);
 }
 
 void engine__free(struct engine *e)
@@ -885,6 +1101,8 @@ void engine__free(struct engine *e)
 		}
 		free(p->cur.ids);
 		free(p->done.ids);
+		free(p->pb.nodes);
+		free_table(&p->nodes);
 	}
 	for (size_t i = 0; i < e->n_names; i++)
 		free(e->name_list[i]->durs);

@@ -29,6 +29,18 @@ struct engine *engine__new(const struct engine_opts *opts, struct sink sink);
 void engine__marker(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid,
 		    const char *process, const struct marker *m);
 
+/*
+ * A RenderNode setter of thread tid changed prop of node to value. node_name may be NULL
+ * (the engine then names it "RenderNode@<low 16 bits>"). Changes are grouped per frame of
+ * the process's UI thread and sent as frame_props when the frame ends; changes outside a
+ * doFrame are sent flagged (in_frame false). An animator whose name carries prop and that
+ * runs in the same process while the node changes gets that node as its (inferred) target.
+ * prev, when not NULL, is the value the property had before this change (read by the probe
+ * at the setter's entry): it is where an animation that starts here started from.
+ */
+void engine__prop(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid, uint64_t node,
+		  const char *node_name, enum view_prop prop, float value, const float *prev);
+
 /* Counts a payload that failed marker_parse (for the summary). */
 void engine__rejected(struct engine *e);
 

@@ -19,6 +19,27 @@ enum anim_kind {
 	ANIM_OBJECT = 1, /* "animator:<props>": ObjectAnimator */
 };
 
+/* View properties whose RenderNode setters are probed (order = enum at_prop in wire.h). */
+enum view_prop {
+	PROP_ALPHA = 0,
+	PROP_TRANSLATION_X,
+	PROP_TRANSLATION_Y,
+	PROP_TRANSLATION_Z,
+	PROP_ELEVATION,
+	PROP_ROTATION,
+	PROP_ROTATION_X,
+	PROP_ROTATION_Y,
+	PROP_SCALE_X,
+	PROP_SCALE_Y,
+	PROP_COUNT,
+};
+
+/* A property an animator moved on its target view, first and last value seen. */
+struct prop_change {
+	enum view_prop prop;
+	float from, to;
+};
+
 enum end_reason {
 	END_NONE = 0,        /* still running */
 	END_COMPLETE,        /* ran to its end */
@@ -50,6 +71,12 @@ struct anim {
 	uint32_t restarts;  /* times this cookie started before (cookie reuse) */
 	enum end_reason reason;
 	enum reason_source reason_source;
+	/* Set at the end when property probes ran: the view the animator moved. */
+	uint64_t target_node;            /* RenderNode pointer; 0 when unknown */
+	char target_name[64];            /* see node_props.node_name */
+	bool target_inferred;            /* linked by property and thread, not by identity */
+	int n_changes;
+	struct prop_change changes[AT_MAX_PROPS];
 };
 
 enum frame_phase {
@@ -71,6 +98,27 @@ struct frame {
 	uint64_t phase_ns[PHASE_COUNT]; /* 0 when the phase did not run */
 	int n_anims;         /* animators running during this frame */
 	const uint64_t *anim_ids;
+};
+
+/* One node's property values in one frame: last value wins, sets counts the writes. */
+struct node_props {
+	uint64_t node;
+	char node_name[64];   /* the View class, or "RenderNode@<low 16 bits>" */
+	uint32_t set_mask;    /* bit per enum view_prop that changed in this frame */
+	float values[PROP_COUNT];
+	uint16_t sets[PROP_COUNT]; /* > 1: the property was written more than once ("fighting") */
+};
+
+/* The property changes of one process in one frame (or outside any frame). */
+struct frame_props {
+	uint32_t pid, tid;
+	char process[AT_PROC_MAX];
+	uint64_t ts_ns;      /* the frame's start, or the first change outside a frame */
+	uint64_t frame_seq;  /* 0 when the changes happened outside any doFrame */
+	int64_t vsync_id;    /* -1 when none */
+	bool in_frame;
+	int n_nodes;
+	const struct node_props *nodes;
 };
 
 struct name_stat {
@@ -101,6 +149,7 @@ struct sink_ops {
 	void (*anim_end)(void *ctx, const struct anim *a);
 	void (*frame)(void *ctx, const struct frame *f);
 	void (*summary)(void *ctx, const struct summary *s);
+	void (*frame_props)(void *ctx, const struct frame_props *fp);
 	void (*note)(void *ctx, const char *msg); /* informational line (e.g. "reasons are inferred") */
 };
 
@@ -113,5 +162,6 @@ const char *end_reason_str(enum end_reason r);       /* "complete", "cancel", ..
 const char *reason_source_str(enum reason_source s); /* "inferred", "art" */
 const char *anim_kind_str(enum anim_kind k);         /* "ValueAnimator", "ObjectAnimator" */
 const char *frame_phase_str(enum frame_phase p);     /* "input", ..., "draw" */
+const char *view_prop_str(enum view_prop p);         /* "alpha", "translationX", ... */
 
 #endif

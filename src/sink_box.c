@@ -4,6 +4,7 @@
  * before printing so a hostile name cannot move the cursor or fake a box.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,16 +21,24 @@
 #define ANSI_RESET "\033[0m"
 
 struct glyphs {
-	const char *tl, *h, *v, *bl;
+	const char *tl, *h, *v, *bl, *arrow;
 };
 
-static const struct glyphs glyphs_utf8 = { "┌", "─", "│", "└" };
-static const struct glyphs glyphs_ascii = { "+", "-", "|", "`" };
+static const struct glyphs glyphs_utf8 = { "┌", "─", "│", "└", "→" };
+static const struct glyphs glyphs_ascii = { "+", "-", "|", "`", "->" };
+
+/* A frame's property values, held until the frame's own line is printed. */
+struct pending {
+	struct frame_props fp;
+	struct node_props *nodes; /* owned copy of fp.nodes */
+};
 
 struct sink_box {
 	FILE *out;
 	struct sink_box_opts o;
 	const struct glyphs *g;
+	struct pending *pend; /* at most one per process: the frame waiting for its draw */
+	size_t n_pend, cap_pend;
 };
 
 /* Copies src into dst replacing C0 controls and DEL with '?'. */
@@ -126,18 +135,54 @@ static void reason_text(char *buf, size_t size, const struct anim *a)
 	}
 }
 
-/* The lines every animator box starts with: identity, kind, properties, process. */
+/* "NotificationRow@51c0", or "RenderNode@51c0" when the node has no name. */
+static const char *node_label(char *buf, size_t size, const char *name, uint64_t node)
+{
+	char fallback[32], clean_name[64];
+
+	snprintf(fallback, sizeof(fallback), "RenderNode@%04x", (unsigned int)(node & 0xffff));
+	if (!*name || !strcmp(name, fallback))
+		snprintf(buf, size, "%s", fallback);
+	else
+		snprintf(buf, size, "%s@%04x", clean(clean_name, sizeof(clean_name), name),
+			 (unsigned int)(node & 0xffff));
+	return buf;
+}
+
+/* "alpha: 1 → 0, scaleX" : the animator's properties with the values its target went through. */
+static void props_text(struct sink_box *b, char *buf, size_t size, const struct anim *a)
+{
+	char prop[32];
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < a->n_props && len < size; i++) {
+		len += snprintf(buf + len, size - len, "%s%s", i ? ", " : "",
+				clean(prop, sizeof(prop), a->props[i]));
+		for (int j = 0; j < a->n_changes && len < size; j++) {
+			const struct prop_change *c = &a->changes[j];
+
+			if (strcmp(view_prop_str(c->prop), a->props[i]))
+				continue;
+			len += snprintf(buf + len, size - len, ": %g %s %g", (double)c->from,
+					b->g->arrow, (double)c->to);
+			break;
+		}
+	}
+}
+
+/* The lines every animator box starts with: identity, kind, target, properties, process. */
 static void anim_head(struct sink_box *b, const struct anim *a, uint32_t tid)
 {
-	char proc[AT_PROC_MAX], prop[32], props[AT_MAX_PROPS * 34] = "";
+	char proc[AT_PROC_MAX], props[1024], node[96];
 
 	box_line(b, "ID:         %llu", (unsigned long long)a->id);
 	box_line(b, "Type:       %s", anim_kind_str(a->kind));
-	for (int i = 0; i < a->n_props; i++) {
-		if (i)
-			strcat(props, ", ");
-		strcat(props, clean(prop, sizeof(prop), a->props[i]));
-	}
+	if (a->target_node)
+		box_line(b, "Target:     %s%s",
+			 node_label(node, sizeof(node), a->target_name, a->target_node),
+			 a->target_inferred ? " (inferred)" : "");
+	props_text(b, props, sizeof(props), a);
 	if (a->n_props)
 		box_line(b, "Properties: %s", props);
 	if (a->restarts)
@@ -200,12 +245,129 @@ static void fmt_ms1(char *buf, size_t size, uint64_t ns)
 		 (unsigned long long)(tenths % 10));
 }
 
+/* "│   NotificationRow@51c0 alpha=0.750(x2) transY=-45.000", one line per node. */
+static void node_lines(struct sink_box *b, const struct frame_props *fp)
+{
+	static const char *const short_names[PROP_COUNT] = {
+		"alpha", "transX", "transY", "transZ", "elev",
+		"rot",   "rotX",   "rotY",   "scaleX", "scaleY",
+	};
+	char node[96];
+
+	for (int i = 0; i < fp->n_nodes; i++) {
+		const struct node_props *np = &fp->nodes[i];
+
+		fprintf(b->out, "%s%s   %s", color_on(b, ANSI_DIM), b->g->v,
+			node_label(node, sizeof(node), np->node_name, np->node));
+		for (int p = 0; p < PROP_COUNT; p++) {
+			if (!(np->set_mask & 1u << p))
+				continue;
+			double v = np->values[p];
+
+			/* "-0.000" reads like a sign that matters: a tiny negative is 0 here. */
+			fprintf(b->out, " %s=%.3f", short_names[p], fabs(v) < 0.0005 ? 0.0 : v);
+			if (np->sets[p] > 1)
+				fprintf(b->out, "(x%u)", np->sets[p]);
+		}
+		fprintf(b->out, "%s\n", color_on(b, ANSI_RESET));
+	}
+}
+
+/* Values that belong to no frame line: a header of their own, then the node lines. */
+static void orphan_lines(struct sink_box *b, const struct frame_props *fp)
+{
+	char t[32];
+
+	fmt_sec(t, sizeof(t), fp->ts_ns);
+	if (fp->in_frame)
+		fprintf(b->out, "%s%s frame %llu values%s\n", color_on(b, ANSI_DIM), b->g->v,
+			(unsigned long long)fp->frame_seq, color_on(b, ANSI_RESET));
+	else
+		fprintf(b->out, "%s%s outside any frame %s (pid %u, tid %u)%s\n",
+			color_on(b, ANSI_DIM), b->g->v, t, fp->pid, fp->tid,
+			color_on(b, ANSI_RESET));
+	node_lines(b, fp);
+}
+
+static struct pending *pending_find(struct sink_box *b, uint32_t pid)
+{
+	for (size_t i = 0; i < b->n_pend; i++)
+		if (b->pend[i].fp.pid == pid)
+			return &b->pend[i];
+	return NULL;
+}
+
+static void pending_drop(struct sink_box *b, struct pending *pd)
+{
+	free(pd->nodes);
+	*pd = b->pend[--b->n_pend];
+}
+
+/* Keeps a copy of fp for its frame line; false when that cannot be done. */
+static bool pending_add(struct sink_box *b, const struct frame_props *fp)
+{
+	struct pending *pd;
+	size_t size = (size_t)fp->n_nodes * sizeof(*fp->nodes);
+
+	if (b->n_pend == b->cap_pend) {
+		size_t ncap = b->cap_pend ? b->cap_pend * 2 : 4;
+		struct pending *np = realloc(b->pend, ncap * sizeof(*np));
+
+		if (!np)
+			return false;
+		b->pend = np;
+		b->cap_pend = ncap;
+	}
+	pd = &b->pend[b->n_pend];
+	pd->nodes = malloc(size ? size : 1);
+	if (!pd->nodes)
+		return false;
+	memcpy(pd->nodes, fp->nodes, size);
+	pd->fp = *fp;
+	pd->fp.nodes = pd->nodes;
+	b->n_pend++;
+	return true;
+}
+
+/*
+ * The engine sends a frame's values when its doFrame ends, before the frame line (which
+ * waits for the draw): hold them so they print under that line.
+ */
+static void on_frame_props(void *ctx, const struct frame_props *fp)
+{
+	struct sink_box *b = ctx;
+	struct pending *old;
+
+	if (!b->o.frames)
+		return;
+	if (!fp->in_frame) {
+		orphan_lines(b, fp);
+		return;
+	}
+	old = pending_find(b, fp->pid);
+	if (old) { /* its frame line never came */
+		orphan_lines(b, &old->fp);
+		pending_drop(b, old);
+	}
+	if (!pending_add(b, fp))
+		orphan_lines(b, fp);
+}
+
+static void pending_flush(struct sink_box *b)
+{
+	while (b->n_pend) {
+		orphan_lines(b, &b->pend[0].fp);
+		pending_drop(b, &b->pend[0]);
+	}
+}
+
 static void on_frame(void *ctx, const struct frame *f)
 {
 	static const char *const short_names[PHASE_COUNT] = {
 		"input", "anim", "insets", "traversal", "commit", "draw",
 	};
 	struct sink_box *b = ctx;
+	struct pending *pd;
 	char ms[32];
 	bool any = false;
 
@@ -225,6 +387,11 @@ static void on_frame(void *ctx, const struct frame *f)
 		any = true;
 	}
 	fprintf(b->out, "%s anims: %d%s\n", any ? "]" : "", f->n_anims, color_on(b, ANSI_RESET));
+	pd = pending_find(b, f->pid);
+	if (pd && pd->fp.frame_seq == f->seq) {
+		node_lines(b, &pd->fp);
+		pending_drop(b, pd);
+	}
 }
 
 static void summary_counts(struct sink_box *b, const struct summary *s)
@@ -312,6 +479,7 @@ static void on_summary(void *ctx, const struct summary *s)
 {
 	struct sink_box *b = ctx;
 
+	pending_flush(b);
 	box_open(b, ANSI_BOLD, "Summary");
 	summary_counts(b, s);
 	if (s->n_names)
@@ -338,6 +506,7 @@ static const struct sink_ops box_ops = {
 	.anim_end = on_anim_end,
 	.frame = on_frame,
 	.summary = on_summary,
+	.frame_props = on_frame_props,
 	.note = on_note,
 };
 
@@ -368,5 +537,10 @@ struct sink sink_box__sink(struct sink_box *b)
 
 void sink_box__free(struct sink_box *b)
 {
+	if (!b)
+		return;
+	for (size_t i = 0; i < b->n_pend; i++)
+		free(b->pend[i].nodes);
+	free(b->pend);
 	free(b);
 }

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * JSON lines sink. Keys are written in a fixed order so output can be diffed and
- * golden-tested; numbers are integers (nanoseconds), never floats.
+ * golden-tested; times are integers (nanoseconds); the only floats are View property
+ * values, printed with %.9g so each parses back to the exact float.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,6 +95,38 @@ static void put_anim_id(FILE *out, const struct anim *a)
 	fprintf(out, "],\"restarts\":%u", a->restarts);
 }
 
+/* A float that parses back bit-exactly; JSON has no NaN or infinity, those become null. */
+static void put_float(FILE *out, float v)
+{
+	if (isfinite(v))
+		fprintf(out, "%.9g", (double)v);
+	else
+		fputs("null", out);
+}
+
+/* The target keys of an animator_end: what the animator moved, from which value to which. */
+static void put_anim_target(FILE *out, const struct anim *a)
+{
+	if (!a->target_node) {
+		fputs(",\"target\":null,\"target_name\":null,\"target_source\":null,\"changes\":{}",
+		      out);
+		return;
+	}
+	fprintf(out, ",\"target\":\"0x%llx\",\"target_name\":", (unsigned long long)a->target_node);
+	put_str(out, a->target_name);
+	fprintf(out, ",\"target_source\":%s,\"changes\":{",
+		a->target_inferred ? "\"inferred\"" : "null");
+	for (int i = 0; i < a->n_changes; i++) {
+		fprintf(out, "%s\"%s\":{\"from\":", i ? "," : "",
+			view_prop_str(a->changes[i].prop));
+		put_float(out, a->changes[i].from);
+		fputs(",\"to\":", out);
+		put_float(out, a->changes[i].to);
+		fputc('}', out);
+	}
+	fputc('}', out);
+}
+
 /* The end keys: start_ns, duration_ns (null without a start or while running), ... */
 static void put_anim_end(FILE *out, const struct anim *a)
 {
@@ -107,6 +141,7 @@ static void put_anim_end(FILE *out, const struct anim *a)
 	put_u64(out, "frames", a->frames);
 	fprintf(out, ",\"reason\":\"%s\",\"reason_source\":\"%s\"", end_reason_str(a->reason),
 		reason_source_str(a->reason_source));
+	put_anim_target(out, a);
 }
 
 static void note_ts(struct sink_json *j, uint64_t ts_ns)
@@ -164,6 +199,52 @@ static void on_frame(void *ctx, const struct frame *f)
 	for (int i = 0; i < f->n_anims; i++)
 		fprintf(j->out, "%s%llu", i ? "," : "", (unsigned long long)f->anim_ids[i]);
 	fputs("]}\n", j->out);
+}
+
+/* One node's values in one frame: "values" (last value) and "sets" (writes) by property. */
+static void put_node_props(FILE *out, const struct node_props *np)
+{
+	bool first = true;
+
+	fprintf(out, ",\"node\":\"0x%llx\",\"node_name\":", (unsigned long long)np->node);
+	put_str(out, np->node_name);
+	fputs(",\"values\":{", out);
+	for (int p = 0; p < PROP_COUNT; p++) {
+		if (!(np->set_mask & 1u << p))
+			continue;
+		fprintf(out, "%s\"%s\":", first ? "" : ",", view_prop_str(p));
+		put_float(out, np->values[p]);
+		first = false;
+	}
+	fputs("},\"sets\":{", out);
+	first = true;
+	for (int p = 0; p < PROP_COUNT; p++) {
+		if (!(np->set_mask & 1u << p))
+			continue;
+		fprintf(out, "%s\"%s\":%u", first ? "" : ",", view_prop_str(p), np->sets[p]);
+		first = false;
+	}
+	fputc('}', out);
+}
+
+/* One record per node: consumers filter by node without unpacking a frame. */
+static void on_frame_props(void *ctx, const struct frame_props *fp)
+{
+	struct sink_json *j = ctx;
+
+	note_ts(j, fp->ts_ns);
+	for (int i = 0; i < fp->n_nodes; i++) {
+		fputs("{\"type\":\"frame_props\"", j->out);
+		put_common(j->out, fp->ts_ns, fp->pid, fp->tid, fp->process);
+		put_u64(j->out, "frame_seq", fp->frame_seq);
+		if (fp->vsync_id >= 0)
+			fprintf(j->out, ",\"frame_vsync_id\":%lld", (long long)fp->vsync_id);
+		else
+			fputs(",\"frame_vsync_id\":null", j->out);
+		fprintf(j->out, ",\"in_frame\":%s", fp->in_frame ? "true" : "false");
+		put_node_props(j->out, &fp->nodes[i]);
+		fputs("}\n", j->out);
+	}
 }
 
 /* An animator inside the summary: the animator_end keys without "type". */
@@ -247,6 +328,7 @@ static const struct sink_ops json_ops = {
 	.anim_end = on_anim_end,
 	.frame = on_frame,
 	.summary = on_summary,
+	.frame_props = on_frame_props,
 	.note = on_note,
 };
 

@@ -22,8 +22,12 @@ struct rec {
 	struct summary sum;
 	struct name_stat names[8];
 	struct anim longest[5], running[8];
-	char order[256]; /* s, e, f per callback: checks interleaving */
+	char order[256]; /* s, e, f, p per callback: checks interleaving */
 	int n_order;
+	struct frame_props fps[CAP_MAX];
+	struct node_props fp_nodes[CAP_MAX][IDS_MAX];
+	int n_fps;
+	char note[256];
 };
 
 static struct rec rec;
@@ -75,11 +79,30 @@ static void on_summary(void *ctx, const struct summary *s)
 		memcpy(rec.running, s->running, s->n_running * sizeof(*s->running));
 }
 
+static void on_frame_props(void *ctx, const struct frame_props *fp)
+{
+	rec_order('p');
+	if (rec.n_fps >= CAP_MAX)
+		return;
+	rec.fps[rec.n_fps] = *fp;
+	memcpy(rec.fp_nodes[rec.n_fps], fp->nodes,
+	       (fp->n_nodes < IDS_MAX ? fp->n_nodes : IDS_MAX) * sizeof(*fp->nodes));
+	rec.fps[rec.n_fps].nodes = rec.fp_nodes[rec.n_fps];
+	rec.n_fps++;
+}
+
+static void on_note(void *ctx, const char *msg)
+{
+	snprintf(rec.note, sizeof(rec.note), "%s", msg);
+}
+
 static const struct sink_ops rec_ops = {
 	.anim_start = on_start,
 	.anim_end = on_end,
 	.frame = on_frame,
 	.summary = on_summary,
+	.frame_props = on_frame_props,
+	.note = on_note,
 };
 
 static struct engine *eng;
@@ -596,4 +619,314 @@ Test(engine, a_long_capture_with_many_animators_is_handled)
 Test(engine, free_accepts_null)
 {
 	engine__free(NULL);
+}
+
+/* ---- per-frame View property values ------------------------------------------------ */
+
+#define NODE_A 0x7b0a51c0ull
+#define NODE_B 0x7b0a9e08ull
+
+static void prop(uint64_t ts, uint32_t pid, uint32_t tid, uint64_t node, const char *name,
+		 enum view_prop p, float v)
+{
+	engine__prop(eng, ts, pid, tid, node, name, p, v, NULL);
+}
+
+Test(engine, changes_in_a_do_frame_are_sent_per_node_before_the_frame_record)
+{
+	const uint64_t t = 1000 * MS;
+
+	frame_begin(t, 10, 77);
+	prop(t + MS, 10, 10, NODE_A, "NotificationRow", PROP_ALPHA, 0.75f);
+	prop(t + MS, 10, 10, NODE_B, "ScrimView", PROP_TRANSLATION_Y, -45.0f);
+	prop(t + MS, 10, 10, NODE_A, "NotificationRow", PROP_SCALE_X, 2.0f);
+	frame_end(t, 10);
+	cr_assert_str_eq(rec.order, "p", "sent at the doFrame end; its record waits for a draw");
+	engine__finish(eng, t + 100 * MS, 0, 0);
+	cr_assert_str_eq(rec.order, "pf");
+	cr_assert_eq(rec.n_fps, 1);
+	cr_assert_eq(rec.fps[0].pid, 10);
+	cr_assert_eq(rec.fps[0].tid, 10);
+	cr_assert_eq(rec.fps[0].ts_ns, t);
+	cr_assert_eq(rec.fps[0].frame_seq, 1);
+	cr_assert_eq(rec.fps[0].vsync_id, 77);
+	cr_assert(rec.fps[0].in_frame);
+	cr_assert_eq(rec.fps[0].n_nodes, 2);
+	cr_assert_eq(rec.fp_nodes[0][0].node, NODE_A);
+	cr_assert_str_eq(rec.fp_nodes[0][0].node_name, "NotificationRow");
+	cr_assert_eq(rec.fp_nodes[0][0].set_mask, 1u << PROP_ALPHA | 1u << PROP_SCALE_X);
+	cr_assert_eq(rec.fp_nodes[0][0].values[PROP_ALPHA], 0.75f);
+	cr_assert_eq(rec.fp_nodes[0][0].values[PROP_SCALE_X], 2.0f);
+	cr_assert_eq(rec.fp_nodes[0][0].sets[PROP_ALPHA], 1);
+	cr_assert_eq(rec.fp_nodes[0][0].sets[PROP_TRANSLATION_Y], 0);
+	cr_assert_eq(rec.fp_nodes[0][1].node, NODE_B);
+	cr_assert_eq(rec.fp_nodes[0][1].set_mask, 1u << PROP_TRANSLATION_Y);
+	cr_assert_eq(rec.fp_nodes[0][1].values[PROP_TRANSLATION_Y], -45.0f);
+	cr_assert_eq(rec.sum.first_ns, t);
+}
+
+Test(engine, the_last_value_of_a_frame_wins_and_a_second_write_counts_two)
+{
+	const uint64_t t = 1000 * MS;
+
+	frame_begin(t, 10, -1);
+	prop(t + MS, 10, 10, NODE_A, "NotificationRow", PROP_ALPHA, 0.75f);
+	prop(t + MS + 1, 10, 10, NODE_A, "NotificationRow", PROP_ALPHA, 0.5f);
+	frame_end(t, 10);
+	frame_begin(t + PERIOD, 10, -1);
+	prop(t + PERIOD + MS, 10, 10, NODE_A, "NotificationRow", PROP_ALPHA, 0.25f);
+	frame_end(t + PERIOD, 10);
+	engine__finish(eng, t + 100 * MS, 0, 0);
+	cr_assert_str_eq(rec.order, "pfpf");
+	cr_assert_eq(rec.n_fps, 2);
+	cr_assert_eq(rec.fps[0].n_nodes, 1);
+	cr_assert_eq(rec.fps[0].vsync_id, -1);
+	cr_assert_eq(rec.fp_nodes[0][0].values[PROP_ALPHA], 0.5f);
+	cr_assert_eq(rec.fp_nodes[0][0].sets[PROP_ALPHA], 2);
+	cr_assert_eq(rec.fps[1].frame_seq, 2);
+	cr_assert_eq(rec.fp_nodes[1][0].values[PROP_ALPHA], 0.25f);
+	cr_assert_eq(rec.fp_nodes[1][0].sets[PROP_ALPHA], 1);
+}
+
+Test(engine, frames_without_changes_send_no_frame_props)
+{
+	frame60(1000 * MS, 10, 1);
+	frame60(1000 * MS + PERIOD, 10, 2);
+	engine__finish(eng, 1100 * MS, 0, 0);
+	cr_assert_eq(rec.n_fps, 0);
+	cr_assert_str_eq(rec.order, "ff");
+}
+
+Test(engine, changes_outside_a_frame_are_flushed_flagged_at_the_next_do_frame)
+{
+	const uint64_t t = 1000 * MS;
+
+	frame60(t, 10, 1);
+	prop(t + 10 * MS, 10, 12, NODE_A, NULL, PROP_ROTATION, 90.0f);
+	prop(t + 11 * MS, 10, 10, NODE_A, NULL, PROP_ROTATION, 45.0f);
+	cr_assert_eq(rec.n_fps, 0);
+	frame_begin(t + PERIOD, 10, 2);
+	cr_assert_str_eq(rec.order, "fp", "the done frame first, then the changes after it");
+	prop(t + PERIOD + MS, 10, 10, NODE_A, NULL, PROP_ROTATION, 30.0f);
+	frame_end(t + PERIOD, 10);
+	prop(t + PERIOD + 9 * MS, 10, 10, NODE_A, NULL, PROP_ROTATION, 0.0f);
+	engine__finish(eng, t + 100 * MS, 0, 0);
+	cr_assert_str_eq(rec.order, "fppfp");
+	cr_assert_eq(rec.n_fps, 3);
+	cr_assert(!rec.fps[0].in_frame);
+	cr_assert_eq(rec.fps[0].frame_seq, 0);
+	cr_assert_eq(rec.fps[0].vsync_id, -1);
+	cr_assert_eq(rec.fps[0].ts_ns, t + 10 * MS);
+	cr_assert_eq(rec.fps[0].tid, 12);
+	cr_assert_eq(rec.fp_nodes[0][0].values[PROP_ROTATION], 45.0f);
+	cr_assert_eq(rec.fp_nodes[0][0].sets[PROP_ROTATION], 2);
+	cr_assert(rec.fps[1].in_frame);
+	cr_assert_eq(rec.fps[1].frame_seq, 2);
+	cr_assert_eq(rec.fps[1].vsync_id, 2);
+	cr_assert(!rec.fps[2].in_frame, "flushed at finish");
+	cr_assert_eq(rec.fps[2].ts_ns, t + PERIOD + 9 * MS);
+	cr_assert_eq(rec.fp_nodes[2][0].values[PROP_ROTATION], 0.0f);
+}
+
+Test(engine, a_change_by_another_thread_during_a_do_frame_belongs_to_it)
+{
+	const uint64_t t = 1000 * MS;
+
+	frame_begin(t, 10, 5);
+	prop(t + MS, 10, 13, NODE_A, "A", PROP_ELEVATION, 4.0f);
+	frame_end(t, 10);
+	engine__finish(eng, t + 100 * MS, 0, 0);
+	cr_assert_eq(rec.n_fps, 1);
+	cr_assert(rec.fps[0].in_frame);
+	cr_assert_eq(rec.fps[0].tid, 10, "the frame's UI thread");
+	cr_assert_eq(rec.fps[0].frame_seq, 1);
+}
+
+Test(engine, nodes_without_a_name_are_named_by_the_low_16_bits_and_stay_stable)
+{
+	const uint64_t t = 1000 * MS;
+
+	prop(t, 10, 10, NODE_A, NULL, PROP_ALPHA, 0.5f);
+	prop(t, 10, 10, 0xffff00000000beefull, "", PROP_ALPHA, 0.5f);
+	prop(t, 10, 10, NODE_B, "ScrimView", PROP_ALPHA, 0.5f);
+	frame_begin(t + MS, 10, -1);
+	prop(t + 2 * MS, 10, 10, NODE_B, NULL, PROP_ALPHA, 0.25f);
+	prop(t + 2 * MS, 10, 10, NODE_A, NULL, PROP_ALPHA, 0.25f);
+	prop(t + 2 * MS, 10, 10, 0, "null node", PROP_ALPHA, 0.25f);
+	frame_end(t + MS, 10);
+	engine__finish(eng, t + 100 * MS, 0, 0);
+	cr_assert_eq(rec.n_fps, 2);
+	cr_assert_eq(rec.fps[0].n_nodes, 3);
+	cr_assert_str_eq(rec.fp_nodes[0][0].node_name, "RenderNode@51c0");
+	cr_assert_str_eq(rec.fp_nodes[0][1].node_name, "RenderNode@beef");
+	cr_assert_str_eq(rec.fp_nodes[0][2].node_name, "ScrimView");
+	cr_assert_eq(rec.fps[1].n_nodes, 2, "node 0 is ignored");
+	cr_assert_str_eq(rec.fp_nodes[1][0].node_name, "ScrimView", "the name sticks");
+	cr_assert_str_eq(rec.fp_nodes[1][1].node_name, "RenderNode@51c0");
+}
+
+Test(engine, two_processes_keep_separate_property_batches)
+{
+	const uint64_t t = 1000 * MS;
+
+	mark(t, 1, 1, "com.a", 'S', "animator:alpha", 101);
+	mark(t, 2, 2, "com.b", 'S', "animator:alpha", 202);
+	frame_begin(t + MS, 1, 10);
+	frame_begin(t + 2 * MS, 2, 20);
+	prop(t + 3 * MS, 1, 1, NODE_A, "RowA", PROP_ALPHA, 0.5f);
+	prop(t + 3 * MS, 2, 2, NODE_A, "RowB", PROP_ALPHA, 0.75f);
+	prop(t + 4 * MS, 2, 2, NODE_A, NULL, PROP_ALPHA, 0.5f);
+	frame_end(t + MS, 1);
+	frame_end(t + 2 * MS, 2);
+	mark(t + PERIOD, 1, 1, "com.a", 'F', "animator:alpha", 101);
+	mark(t + PERIOD, 2, 2, "com.b", 'F', "animator:alpha", 202);
+	engine__finish(eng, t + 100 * MS, 0, 0);
+	cr_assert_eq(rec.n_fps, 2);
+	cr_assert_eq(rec.fps[0].pid, 1);
+	cr_assert_str_eq(rec.fps[0].process, "com.a");
+	cr_assert_eq(rec.fps[0].vsync_id, 10);
+	cr_assert_str_eq(rec.fp_nodes[0][0].node_name, "RowA");
+	cr_assert_eq(rec.fp_nodes[0][0].sets[PROP_ALPHA], 1);
+	cr_assert_eq(rec.fps[1].pid, 2);
+	cr_assert_eq(rec.fps[1].vsync_id, 20);
+	cr_assert_str_eq(rec.fp_nodes[1][0].node_name, "RowB");
+	cr_assert_eq(rec.fp_nodes[1][0].values[PROP_ALPHA], 0.5f);
+	cr_assert_eq(rec.fp_nodes[1][0].sets[PROP_ALPHA], 2);
+	cr_assert_str_eq(rec.ends[0].target_name, "RowA");
+	cr_assert_eq(rec.ends[0].changes[0].from, 0.5f);
+	cr_assert_str_eq(rec.ends[1].target_name, "RowB");
+	cr_assert_eq(rec.ends[1].changes[0].from, 0.75f);
+	cr_assert_eq(rec.ends[1].changes[0].to, 0.5f);
+}
+
+/* The simulator's alpha animator: 18 frames, alpha 1 - i/17, unchanged in frame 1. */
+Test(engine, a_running_alpha_animator_takes_the_changed_node_as_its_inferred_target)
+{
+	const uint64_t t = 1000 * MS;
+
+	for (int i = 0; i < 18; i++) {
+		uint64_t f = t + i * PERIOD;
+
+		frame_begin(f, 10, 1000 + i);
+		if (i == 0) {
+			S(f + MS / 2, 10, "animator:alpha", 168950273);
+			S(f + MS / 2, 10, "animator:translationY", 168950274);
+			S(f + MS / 2, 10, "animator", 3);
+		}
+		if (i > 0) {
+			prop(f + MS, 10, 10, NODE_A, "NotificationRow", PROP_ALPHA, 1 - i / 17.0f);
+			prop(f + MS, 10, 10, NODE_B, "ScrimView", PROP_TRANSLATION_Y,
+			     -100.0f * i / 17);
+		}
+		if (i == 17) {
+			F(f + MS, 10, "animator:alpha", 168950273);
+			F(f + MS, 10, "animator:translationY", 168950274);
+			F(f + MS, 10, "animator", 3);
+		}
+		frame_end(f, 10);
+	}
+	engine__finish(eng, t + 400 * MS, 0, 0);
+	cr_assert_eq(rec.n_fps, 17);
+	cr_assert_eq(rec.n_ends, 3);
+	cr_assert_eq(rec.starts[0].target_node, 0, "not known at the start");
+	cr_assert_eq(rec.ends[0].target_node, NODE_A);
+	cr_assert_str_eq(rec.ends[0].target_name, "NotificationRow");
+	cr_assert(rec.ends[0].target_inferred);
+	cr_assert_eq(rec.ends[0].n_changes, 1);
+	cr_assert_eq(rec.ends[0].changes[0].prop, PROP_ALPHA);
+	cr_assert_eq(rec.ends[0].changes[0].from, 1 - 1 / 17.0f, "the first value seen");
+	cr_assert_eq(rec.ends[0].changes[0].to, 0.0f);
+	cr_assert_eq(rec.ends[1].target_node, NODE_B);
+	cr_assert_eq(rec.ends[1].changes[0].prop, PROP_TRANSLATION_Y);
+	cr_assert_eq(rec.ends[1].changes[0].to, -100.0f);
+	cr_assert_eq(rec.ends[2].target_node, 0, "a ValueAnimator names no property");
+	cr_assert_eq(rec.ends[2].n_changes, 0);
+}
+
+Test(engine, from_is_the_value_the_node_had_before_the_animator_changed_it)
+{
+	const uint64_t t = 1000 * MS;
+
+	prop(t, 10, 10, NODE_A, "Row", PROP_ALPHA, 1.0f);
+	prop(t, 10, 10, NODE_A, "Row", PROP_SCALE_X, 3.0f);
+	S(t + MS, 10, "animator:alpha,scaleX", 1);
+	S(t + MS, 10, "animator:alpha", 2);
+	prop(t + 2 * MS, 10, 10, NODE_B, "Other", PROP_SCALE_Y, 0.5f); /* not named: no link */
+	prop(t + 3 * MS, 10, 10, NODE_A, "Row", PROP_ALPHA, 0.5f);
+	prop(t + 4 * MS, 10, 10, NODE_B, "Other", PROP_ALPHA, 0.5f); /* first node wins */
+	prop(t + 5 * MS, 10, 10, NODE_A, "Row", PROP_SCALE_X, 2.0f);
+	prop(t + 6 * MS, 10, 10, NODE_A, "Row", PROP_ALPHA, 0.0f);
+	prop(t + 7 * MS, 11, 11, NODE_A, "Row", PROP_ALPHA, 0.75f); /* another process */
+	F(t + 10 * MS, 10, "animator:alpha,scaleX", 1);
+	prop(t + 11 * MS, 10, 10, NODE_A, "Row", PROP_ALPHA, 0.25f); /* after its end */
+	F(t + 12 * MS, 10, "animator:alpha", 2);
+	engine__finish(eng, t + 100 * MS, 0, 0);
+	cr_assert_eq(rec.ends[0].target_node, NODE_A);
+	cr_assert_eq(rec.ends[0].n_changes, 2);
+	cr_assert_eq(rec.ends[0].changes[0].prop, PROP_ALPHA);
+	cr_assert_eq(rec.ends[0].changes[0].from, 1.0f);
+	cr_assert_eq(rec.ends[0].changes[0].to, 0.0f);
+	cr_assert_eq(rec.ends[0].changes[1].prop, PROP_SCALE_X);
+	cr_assert_eq(rec.ends[0].changes[1].from, 3.0f);
+	cr_assert_eq(rec.ends[0].changes[1].to, 2.0f);
+	cr_assert_eq(rec.ends[1].target_node, NODE_A);
+	cr_assert_eq(rec.ends[1].n_changes, 1);
+	cr_assert_eq(rec.ends[1].changes[0].to, 0.25f);
+	cr_assert_eq(rec.n_fps, 2, "all outside frames: one batch per process");
+	cr_assert_eq(rec.fps[0].n_nodes, 2);
+}
+
+Test(engine, the_value_before_the_first_change_seen_is_where_the_animation_started)
+{
+	const uint64_t t = 1000 * MS;
+	const float before = 1.0f, later = 0.5f;
+
+	S(t, 10, "animator:alpha", 1);
+	/* The probe read 1.0 at the setter's entry: the unchanged frame-1 set left no record. */
+	engine__prop(eng, t + MS, 10, 10, NODE_A, "Row", PROP_ALPHA, 1 - 1 / 17.0f, &before);
+	/* Once the node's value is known, prev does not override it. */
+	engine__prop(eng, t + 2 * MS, 10, 10, NODE_A, "Row", PROP_ALPHA, 0.0f, &later);
+	F(t + 3 * MS, 10, "animator:alpha", 1);
+	engine__finish(eng, t + 100 * MS, 0, 0);
+	cr_assert_eq(rec.ends[0].changes[0].from, 1.0f);
+	cr_assert_eq(rec.ends[0].changes[0].to, 0.0f);
+}
+
+Test(engine, a_running_animator_at_finish_carries_its_target_in_the_summary)
+{
+	S(1 * MS, 10, "animator:rotation", 6);
+	prop(2 * MS, 10, 10, NODE_A, NULL, PROP_ROTATION, 10.0f);
+	engine__finish(eng, 100 * MS, 0, 0);
+	cr_assert_eq(rec.sum.n_running, 1);
+	cr_assert_eq(rec.running[0].target_node, NODE_A);
+	cr_assert_str_eq(rec.running[0].target_name, "RenderNode@51c0");
+	cr_assert_eq(rec.running[0].changes[0].from, 10.0f);
+}
+
+Test(engine, process_exit_flushes_its_changes_and_forgets_its_nodes)
+{
+	prop(1 * MS, 10, 10, NODE_A, "Row", PROP_ALPHA, 0.5f);
+	engine__process_exit(eng, 2 * MS, 10);
+	cr_assert_eq(rec.n_fps, 1);
+	S(3 * MS, 10, "animator:alpha", 1);
+	prop(4 * MS, 10, 10, NODE_A, NULL, PROP_ALPHA, 0.25f);
+	F(5 * MS, 10, "animator:alpha", 1);
+	engine__finish(eng, 10 * MS, 0, 0);
+	cr_assert_str_eq(rec.ends[0].target_name, "RenderNode@51c0");
+	cr_assert_eq(rec.ends[0].changes[0].from, 0.25f, "no value from the dead process");
+}
+
+Test(engine, more_than_256_nodes_in_a_frame_are_counted_in_a_note)
+{
+	frame_begin(10 * MS, 10, -1);
+	for (int i = 0; i < 300; i++) {
+		prop(11 * MS, 10, 10, 0x1000 + 16 * i, NULL, PROP_ALPHA, 0.5f);
+		prop(11 * MS, 10, 10, 0x1000 + 16 * i, NULL, PROP_SCALE_X, 0.5f);
+	}
+	frame_end(10 * MS, 10);
+	engine__finish(eng, 100 * MS, 0, 0);
+	cr_assert_eq(rec.n_fps, 1);
+	cr_assert_eq(rec.fps[0].n_nodes, 256);
+	cr_assert_str_eq(rec.note, "property changes of 44 node-frames not reported "
+				   "(over 256 nodes in a frame)");
 }

@@ -30,6 +30,35 @@ static struct anim box_anim(uint64_t id, const char *name, uint32_t pid, const c
 	return a;
 }
 
+/* Frame 12's values (two nodes, alpha written twice) and one change outside any frame. */
+static void box_props(struct sink s, bool in_frame)
+{
+	struct node_props nodes[2] = {
+		{ .node = 0x7b0a51c0, .node_name = "NotificationRow",
+		  .set_mask = 1u << PROP_ALPHA | 1u << PROP_TRANSLATION_Y },
+		{ .node = 0x7b0a9e08, .set_mask = 1u << PROP_SCALE_X | 1u << PROP_ROTATION },
+	};
+	struct frame_props fp = { .pid = 1234, .tid = 1234, .process = "com.example.anim",
+				  .ts_ns = 12400 * MS_NS, .frame_seq = 12, .vsync_id = 3456,
+				  .in_frame = true, .n_nodes = 2, .nodes = nodes };
+
+	snprintf(nodes[1].node_name, sizeof(nodes[1].node_name), "RenderNode@9e08");
+	nodes[0].values[PROP_ALPHA] = 0.75f;
+	nodes[0].sets[PROP_ALPHA] = 2;
+	nodes[0].values[PROP_TRANSLATION_Y] = -45.0f;
+	nodes[0].sets[PROP_TRANSLATION_Y] = 1;
+	nodes[1].values[PROP_SCALE_X] = 1.0f / 3;
+	nodes[1].sets[PROP_SCALE_X] = 1;
+	nodes[1].values[PROP_ROTATION] = -0.0004f;
+	nodes[1].sets[PROP_ROTATION] = 1;
+	if (!in_frame) {
+		fp = (struct frame_props){ .pid = 1234, .tid = 1240, .process = "com.example.anim",
+					   .ts_ns = 12420 * MS_NS, .vsync_id = -1, .n_nodes = 1,
+					   .nodes = &nodes[1] };
+	}
+	s.ops->frame_props(s.ctx, &fp);
+}
+
 /* A fixed session touching every callback and every reason the engine produces. */
 static void box_scenario(struct sink s)
 {
@@ -67,11 +96,19 @@ static void box_scenario(struct sink s)
 	f1.phase_ns[PHASE_ANIMATION] = 3100000;
 	f1.phase_ns[PHASE_TRAVERSAL] = 5000000;
 	f1.phase_ns[PHASE_DRAW] = 6200000;
+	box_props(s, true);
 	s.ops->frame(s.ctx, &f1);
 	s.ops->frame(s.ctx, &f2);
+	box_props(s, false);
 	a.end_ns = a.start_ns + 300 * MS_NS;
 	a.frames = 18;
 	a.reason = END_ENDED;
+	a.target_node = 0x7b0a51c0;
+	snprintf(a.target_name, sizeof(a.target_name), "NotificationRow");
+	a.target_inferred = true;
+	a.n_changes = 1;
+	a.changes[0] = (struct prop_change){ PROP_ALPHA, 1.0f, 0.0f };
+
 	s.ops->anim_end(s.ctx, &a);
 	b.end_tid = 1240;
 	b.end_ns = 13 * S_NS;
@@ -82,6 +119,11 @@ static void box_scenario(struct sink s)
 	c.end_ns = c.start_ns + 200000;
 	c.reason = END_FORCE_END;
 	s.ops->anim_start(s.ctx, &c);
+	c.target_node = 0x7b0a9e08;
+	snprintf(c.target_name, sizeof(c.target_name), "RenderNode@9e08");
+	c.target_inferred = true;
+	c.n_changes = 1;
+	c.changes[0] = (struct prop_change){ PROP_TRANSLATION_Y, 0.0f, -100.0f };
 	s.ops->anim_end(s.ctx, &c);
 	d.start_ns = 13200 * MS_NS;
 	d.end_ns = 13500 * MS_NS;
@@ -235,4 +277,78 @@ Test(sink_box, new_rejects_a_null_stream_and_free_accepts_null)
 {
 	cr_assert_null(sink_box__new(NULL, NULL));
 	sink_box__free(NULL);
+}
+
+/* Runs fn against a box sink with frames on (UTF-8, no colour) into a malloc'd string. */
+static char *box_run(void (*fn)(struct sink s), bool frames)
+{
+	struct sink_box_opts o = { .frames = frames, .utf8 = true };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	struct sink_box *b = sink_box__new(out, &o);
+
+	cr_assert_not_null(b);
+	fn(sink_box__sink(b));
+	sink_box__free(b);
+	fclose(out);
+	return buf;
+}
+
+static struct node_props one_node(uint64_t node, const char *name, enum view_prop p, float v,
+				  uint16_t sets)
+{
+	struct node_props np = { .node = node, .set_mask = 1u << p };
+
+	snprintf(np.node_name, sizeof(np.node_name), "%s", name);
+	np.values[p] = v;
+	np.sets[p] = sets;
+	return np;
+}
+
+/* Two processes: each frame's values wait for that frame's own line. */
+static void two_pid_scenario(struct sink s)
+{
+	struct node_props a = one_node(0x1234abcd, "Row\033", PROP_ALPHA, 0.5f, 1);
+	struct node_props b = one_node(0x5678, "", PROP_TRANSLATION_X, -12.3456f, 3);
+	struct frame_props fa = { .pid = 1, .tid = 1, .frame_seq = 4, .vsync_id = -1,
+				  .in_frame = true, .n_nodes = 1, .nodes = &a };
+	struct frame_props fb = { .pid = 2, .tid = 2, .frame_seq = 9, .vsync_id = -1,
+				  .in_frame = true, .n_nodes = 1, .nodes = &b };
+	struct frame f1 = { .pid = 1, .tid = 1, .seq = 4, .vsync_id = -1, .dur_ns = MS_NS };
+	struct frame f2 = { .pid = 2, .tid = 2, .seq = 9, .vsync_id = -1, .dur_ns = MS_NS };
+	struct summary sum = { 0 };
+
+	s.ops->frame_props(s.ctx, &fa);
+	s.ops->frame_props(s.ctx, &fb);
+	a.values[PROP_ALPHA] = 0.25f; /* the sink keeps its own copy */
+	s.ops->frame(s.ctx, &f2);
+	s.ops->frame(s.ctx, &f1);
+	fa.frame_seq = 5;
+	s.ops->frame_props(s.ctx, &fa); /* its frame line never comes: printed at the summary */
+	s.ops->summary(s.ctx, &sum);
+}
+
+Test(sink_box, property_values_print_under_their_own_frame_line)
+{
+	char *got = box_run(two_pid_scenario, true);
+	const char *want = "│ frame 9 1.0 ms anims: 0\n"
+			   "│   RenderNode@5678 transX=-12.346(x3)\n"
+			   "│ frame 4 1.0 ms anims: 0\n"
+			   "│   Row?@abcd alpha=0.500\n"
+			   "│ frame 5 values\n"
+			   "│   Row?@abcd alpha=0.250\n"
+			   "┌── Summary ";
+
+	cr_assert(!strncmp(got, want, strlen(want)), "got:\n%s", got);
+	free(got);
+}
+
+Test(sink_box, property_values_are_printed_only_with_frames)
+{
+	char *got = box_run(two_pid_scenario, false);
+	const char *want = "┌── Summary ";
+
+	cr_assert(!strncmp(got, want, strlen(want)), "got:\n%s", got);
+	free(got);
 }

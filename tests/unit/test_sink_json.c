@@ -5,6 +5,7 @@
  */
 #include <criterion/criterion.h>
 #include <json-c/json.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,38 @@ static struct anim json_anim(uint64_t id, const char *name, const char *prop, ui
 		a.n_props = 1;
 	}
 	return a;
+}
+
+static const float prop_values[] = { 1 - 1 / 17.0f, -100.0f * 4 / 17, 1.0f / 3, 1e-7f,
+				      -3.4028235e38f };
+
+/* One frame of two nodes: alpha written twice on the first, odd floats on the second. */
+static void json_props(struct sink s)
+{
+	struct node_props nodes[2] = {
+		{ .node = 0x7b0a51c0, .node_name = "NotificationRow",
+		  .set_mask = 1u << PROP_ALPHA | 1u << PROP_TRANSLATION_Y },
+		{ .node = 0xb400007b0a9e08, .node_name = "RenderNode@9e08",
+		  .set_mask = 1u << PROP_SCALE_X | 1u << PROP_ROTATION_Y | 1u << PROP_ELEVATION },
+	};
+	struct frame_props fp = { .pid = 1234, .tid = 1234, .process = "com.example.anim",
+				  .ts_ns = 12400 * MS_NS, .frame_seq = 12, .vsync_id = 3456,
+				  .in_frame = true, .n_nodes = 2, .nodes = nodes };
+
+	nodes[0].values[PROP_ALPHA] = prop_values[0];
+	nodes[0].sets[PROP_ALPHA] = 2;
+	nodes[0].values[PROP_TRANSLATION_Y] = prop_values[1];
+	nodes[0].sets[PROP_TRANSLATION_Y] = 1;
+	nodes[1].values[PROP_SCALE_X] = prop_values[2];
+	nodes[1].sets[PROP_SCALE_X] = 1;
+	nodes[1].values[PROP_ROTATION_Y] = prop_values[3];
+	nodes[1].sets[PROP_ROTATION_Y] = 1;
+	nodes[1].values[PROP_ELEVATION] = prop_values[4];
+	nodes[1].sets[PROP_ELEVATION] = 3;
+	s.ops->frame_props(s.ctx, &fp);
+	fp = (struct frame_props){ .pid = 1234, .tid = 1240, .ts_ns = 12420 * MS_NS,
+				   .vsync_id = -1, .n_nodes = 1, .nodes = nodes };
+	s.ops->frame_props(s.ctx, &fp);
 }
 
 static void json_scenario(struct sink s)
@@ -55,11 +88,17 @@ static void json_scenario(struct sink s)
 	s.ops->anim_start(s.ctx, &a);
 	f1.phase_ns[PHASE_ANIMATION] = 3100000;
 	f1.phase_ns[PHASE_DRAW] = 6200000;
+	json_props(s);
 	s.ops->frame(s.ctx, &f1);
 	s.ops->frame(s.ctx, &f2);
 	a.end_ns = a.start_ns + 300 * MS_NS;
 	a.frames = 18;
 	a.reason = END_ENDED;
+	a.target_node = 0x7b0a51c0;
+	snprintf(a.target_name, sizeof(a.target_name), "NotificationRow");
+	a.target_inferred = true;
+	a.n_changes = 1;
+	a.changes[0] = (struct prop_change){ PROP_ALPHA, 1 - 1 / 17.0f, 0.0f };
 	s.ops->anim_end(s.ctx, &a);
 	b.end_tid = 1240;
 	b.end_ns = 13 * S_NS;
@@ -145,7 +184,7 @@ Test(sink_json, every_line_parses_with_the_contract_fields)
 	struct json_object *o[16];
 	int n = parse_lines(text, o, 16);
 
-	cr_assert_eq(n, 7);
+	cr_assert_eq(n, 10);
 	for (int i = 0; i < n; i++) {
 		get(o[i], "ts_ns");
 		get(o[i], "pid");
@@ -153,24 +192,116 @@ Test(sink_json, every_line_parses_with_the_contract_fields)
 		get(o[i], "process");
 	}
 	cr_assert_str_eq(json_object_get_string(get(o[0], "type")), "animator_start");
-	cr_assert_eq(json_object_get_int64(get(o[1], "vsync_id")), 3456);
-	cr_assert_eq(json_object_get_int64(get(get(o[1], "phases"), "draw")), 6200000);
-	cr_assert_eq(json_object_array_length(get(o[1], "animators")), 2);
-	cr_assert(json_object_is_type(get(o[2], "vsync_id"), json_type_null));
-	cr_assert_eq(json_object_get_int64(get(o[3], "duration_ns")), 300 * MS_NS);
-	cr_assert_str_eq(json_object_get_string(get(o[3], "reason")), "ended");
-	cr_assert_str_eq(json_object_get_string(get(o[3], "reason_source")), "inferred");
-	cr_assert(json_object_is_type(get(o[4], "start_ns"), json_type_null));
-	cr_assert(json_object_is_type(get(o[4], "duration_ns"), json_type_null));
-	cr_assert_str_eq(json_object_get_string(get(o[4], "reason")), "cancel_before_start");
-	cr_assert_str_eq(json_object_get_string(get(o[5], "message")), "reasons are \"inferred\"");
-	cr_assert_str_eq(json_object_get_string(get(o[6], "type")), "summary");
-	cr_assert_eq(json_object_array_length(get(o[6], "names")), 3);
-	cr_assert_str_eq(json_object_get_string(get(json_object_array_get_idx(get(o[6],
+	cr_assert_str_eq(json_object_get_string(get(o[1], "type")), "frame_props");
+	cr_assert_eq(json_object_get_int64(get(o[4], "vsync_id")), 3456);
+	cr_assert_eq(json_object_get_int64(get(get(o[4], "phases"), "draw")), 6200000);
+	cr_assert_eq(json_object_array_length(get(o[4], "animators")), 2);
+	cr_assert(json_object_is_type(get(o[5], "vsync_id"), json_type_null));
+	cr_assert_eq(json_object_get_int64(get(o[6], "duration_ns")), 300 * MS_NS);
+	cr_assert_str_eq(json_object_get_string(get(o[6], "reason")), "ended");
+	cr_assert_str_eq(json_object_get_string(get(o[6], "reason_source")), "inferred");
+	cr_assert(json_object_is_type(get(o[7], "start_ns"), json_type_null));
+	cr_assert(json_object_is_type(get(o[7], "duration_ns"), json_type_null));
+	cr_assert_str_eq(json_object_get_string(get(o[7], "reason")), "cancel_before_start");
+	cr_assert_str_eq(json_object_get_string(get(o[8], "message")), "reasons are \"inferred\"");
+	cr_assert_str_eq(json_object_get_string(get(o[9], "type")), "summary");
+	cr_assert_eq(json_object_array_length(get(o[9], "names")), 3);
+	cr_assert_str_eq(json_object_get_string(get(json_object_array_get_idx(get(o[9],
 		"running"), 0), "reason")), "running_at_exit");
-	cr_assert_eq(json_object_get_int64(get(o[6], "drops")), 4);
+	cr_assert_eq(json_object_get_int64(get(o[9], "drops")), 4);
 	for (int i = 0; i < n; i++)
 		json_object_put(o[i]);
+	free(text);
+}
+
+/* The value of key in obj parsed back as a float, compared bit for bit. */
+static void assert_float_key(struct json_object *obj, const char *key, float want)
+{
+	float got = (float)json_object_get_double(get(obj, key));
+
+	cr_assert(json_object_is_type(get(obj, key), json_type_double) ||
+		  json_object_is_type(get(obj, key), json_type_int));
+	cr_assert(!memcmp(&got, &want, sizeof(got)), "%s: %.9g != %.9g", key, (double)got,
+		  (double)want);
+}
+
+Test(sink_json, frame_props_records_have_one_node_each_and_floats_round_trip_exactly)
+{
+	char *text = json_render(json_scenario);
+	struct json_object *o[16], *v;
+
+	cr_assert_eq(parse_lines(text, o, 16), 10);
+	cr_assert_eq(json_object_get_int64(get(o[1], "frame_seq")), 12);
+	cr_assert_eq(json_object_get_int64(get(o[1], "frame_vsync_id")), 3456);
+	cr_assert(json_object_get_boolean(get(o[1], "in_frame")));
+	cr_assert_str_eq(json_object_get_string(get(o[1], "node")), "0x7b0a51c0");
+	cr_assert_str_eq(json_object_get_string(get(o[1], "node_name")), "NotificationRow");
+	v = get(o[1], "values");
+	cr_assert_eq(json_object_object_length(v), 2);
+	assert_float_key(v, "alpha", prop_values[0]);
+	assert_float_key(v, "translationY", prop_values[1]);
+	cr_assert_eq(json_object_get_int(get(get(o[1], "sets"), "alpha")), 2);
+	cr_assert_eq(json_object_get_int(get(get(o[1], "sets"), "translationY")), 1);
+	cr_assert_str_eq(json_object_get_string(get(o[2], "node")), "0xb400007b0a9e08");
+	v = get(o[2], "values");
+	assert_float_key(v, "scaleX", prop_values[2]);
+	assert_float_key(v, "rotationY", prop_values[3]);
+	assert_float_key(v, "elevation", prop_values[4]);
+	cr_assert_eq(json_object_get_int(get(get(o[2], "sets"), "elevation")), 3);
+	cr_assert(!json_object_get_boolean(get(o[3], "in_frame")));
+	cr_assert_eq(json_object_get_int64(get(o[3], "frame_seq")), 0);
+	cr_assert(json_object_is_type(get(o[3], "frame_vsync_id"), json_type_null));
+	cr_assert_eq(json_object_get_int64(get(o[3], "tid")), 1240);
+	for (int i = 0; i < 10; i++)
+		json_object_put(o[i]);
+	free(text);
+}
+
+Test(sink_json, animator_end_carries_the_target_and_its_changes)
+{
+	char *text = json_render(json_scenario);
+	struct json_object *o[16], *ch;
+
+	cr_assert_eq(parse_lines(text, o, 16), 10);
+	cr_assert_str_eq(json_object_get_string(get(o[6], "target")), "0x7b0a51c0");
+	cr_assert_str_eq(json_object_get_string(get(o[6], "target_name")), "NotificationRow");
+	cr_assert_str_eq(json_object_get_string(get(o[6], "target_source")), "inferred");
+	ch = get(get(o[6], "changes"), "alpha");
+	assert_float_key(ch, "from", prop_values[0]);
+	assert_float_key(ch, "to", 0.0f);
+	cr_assert(json_object_is_type(get(o[7], "target"), json_type_null));
+	cr_assert(json_object_is_type(get(o[7], "target_name"), json_type_null));
+	cr_assert(json_object_is_type(get(o[7], "target_source"), json_type_null));
+	cr_assert_eq(json_object_object_length(get(o[7], "changes")), 0);
+	for (int i = 0; i < 10; i++)
+		json_object_put(o[i]);
+	free(text);
+}
+
+static void nonfinite_scenario(struct sink s)
+{
+	struct node_props np = { .node = 0x10, .node_name = "V",
+				 .set_mask = 1u << PROP_TRANSLATION_X | 1u << PROP_SCALE_Y };
+	struct frame_props fp = { .pid = 1, .tid = 1, .vsync_id = -1, .n_nodes = 1, .nodes = &np };
+
+	np.values[PROP_TRANSLATION_X] = NAN;
+	np.values[PROP_SCALE_Y] = -INFINITY;
+	np.sets[PROP_TRANSLATION_X] = np.sets[PROP_SCALE_Y] = 1;
+	s.ops->frame_props(s.ctx, &fp);
+}
+
+Test(sink_json, non_finite_values_are_written_as_null)
+{
+	char *text = json_render(nonfinite_scenario);
+	struct json_object *o[2];
+
+	cr_assert_str_eq(text, "{\"type\":\"frame_props\",\"ts_ns\":0,\"pid\":1,\"tid\":1,"
+			       "\"process\":\"\",\"frame_seq\":0,\"frame_vsync_id\":null,"
+			       "\"in_frame\":false,\"node\":\"0x10\",\"node_name\":\"V\","
+			       "\"values\":{\"translationX\":null,\"scaleY\":null},"
+			       "\"sets\":{\"translationX\":1,\"scaleY\":1}}\n");
+	cr_assert_eq(parse_lines(text, o, 2), 1);
+	json_object_put(o[0]);
 	free(text);
 }
 
