@@ -200,4 +200,116 @@ int BPF_PROG(at_exit, struct task_struct *task)
 	return 0;
 }
 
+/*
+ * libhwui RenderNode setters. pt_regs holds no FP registers, so the float argument cannot
+ * be read at entry: entry remembers (node, property) per thread, and return reads the
+ * float the setter stored at node + offset, only when it returned true (value changed).
+ */
+struct setter_call {
+	__u64 node;
+	__u32 prop;
+	__u32 old_bits; /* the field before the setter ran: where an animation started from */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32); /* tid */
+	__type(value, struct setter_call);
+} setter_calls SEC(".maps");
+
+/* Field offsets inside RenderNode, learnt from the getters by userspace. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, AT_PROP_COUNT);
+	__type(key, __u32);
+	__type(value, __u32);
+} prop_offsets SEC(".maps");
+
+/* arm64 top-byte tags (MTE/TBI heap pointers, e.g. 0xb4...) must go before a read. */
+#define AT_UNTAG(p) ((p) & 0x00ffffffffffffffULL)
+
+static __always_inline int setter_entry(__u64 node, __u32 prop)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct setter_call c = { .node = node, .prop = prop };
+	struct at_drops *d;
+	__u32 *off;
+
+	if (!allowed(bpf_get_current_pid_tgid() >> 32))
+		return 0;
+	off = bpf_map_lookup_elem(&prop_offsets, &prop);
+	if (off)
+		bpf_probe_read_user(&c.old_bits, sizeof(c.old_bits),
+				    (const void *)(AT_UNTAG(node) + *off));
+	if (bpf_map_update_elem(&setter_calls, &tid, &c, BPF_ANY)) {
+		d = drops_slot();
+		if (d)
+			d->prop_stash_full++;
+	}
+	return 0;
+}
+
+#define AT_SETTER(name, prop)                                   \
+	SEC("uprobe")                                           \
+	int BPF_KPROBE(at_set_##name, __u64 node)               \
+	{                                                       \
+		return setter_entry(node, prop);                \
+	}
+
+AT_SETTER(alpha, AT_PROP_ALPHA)
+AT_SETTER(translation_x, AT_PROP_TRANSLATION_X)
+AT_SETTER(translation_y, AT_PROP_TRANSLATION_Y)
+AT_SETTER(translation_z, AT_PROP_TRANSLATION_Z)
+AT_SETTER(elevation, AT_PROP_ELEVATION)
+AT_SETTER(rotation, AT_PROP_ROTATION)
+AT_SETTER(rotation_x, AT_PROP_ROTATION_X)
+AT_SETTER(rotation_y, AT_PROP_ROTATION_Y)
+AT_SETTER(scale_x, AT_PROP_SCALE_X)
+AT_SETTER(scale_y, AT_PROP_SCALE_Y)
+
+SEC("uretprobe")
+int BPF_KRETPROBE(at_set_ret, long ret)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct setter_call *c = bpf_map_lookup_elem(&setter_calls, &tid);
+	struct at_prop_rec *r;
+	struct at_drops *d;
+	__u32 prop, old_bits, *off;
+	__u64 node;
+
+	if (!c)
+		return 0;
+	node = c->node;
+	prop = c->prop;
+	old_bits = c->old_bits;
+	bpf_map_delete_elem(&setter_calls, &tid);
+	if (!(ret & 0xff) || prop >= AT_PROP_COUNT) /* jboolean false: nothing changed */
+		return 0;
+	off = bpf_map_lookup_elem(&prop_offsets, &prop);
+	d = drops_slot();
+	if (!off || !d)
+		return 0;
+	r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
+	if (!r) {
+		d->prop_ringbuf_full++;
+		return 0;
+	}
+	if (bpf_probe_read_user(&r->value_bits, sizeof(r->value_bits),
+				(const void *)(AT_UNTAG(node) + *off))) {
+		d->prop_read_fault++;
+		bpf_ringbuf_discard(r, 0);
+		return 0;
+	}
+	fill_hdr(&r->hdr, AT_REC_PROP, sizeof(*r));
+	r->node = node;
+	r->prop = prop;
+	r->old_bits = old_bits;
+	bpf_ringbuf_submit(r, 0);
+	return 0;
+}
+
+/* ART-compiled framework methods (ValueAnimator.start/cancel/end): entry probes only. */
+#include "art.bpf.h"
+
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

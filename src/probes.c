@@ -20,6 +20,8 @@ struct probes {
 static const uint16_t min_size[] = {
 	[AT_REC_MARKER] = offsetof(struct at_marker_rec, data),
 	[AT_REC_PROC] = sizeof(struct at_proc_rec),
+	[AT_REC_PROP] = sizeof(struct at_prop_rec),
+	[AT_REC_ART] = sizeof(struct at_art_rec),
 };
 
 static int on_sample(void *ctx, void *data, size_t size)
@@ -122,6 +124,134 @@ int probes__poll(struct probes *p, int timeout_ms)
 	return n == -EINTR ? 0 : n;
 }
 
+struct setter_links {
+	struct bpf_link *links[2 * AT_PROP_COUNT];
+	int n;
+};
+
+static struct bpf_program *setter_prog(struct animtrace_bpf *skel, enum at_prop p)
+{
+	struct bpf_program *progs[AT_PROP_COUNT] = {
+		skel->progs.at_set_alpha,      skel->progs.at_set_translation_x,
+		skel->progs.at_set_translation_y, skel->progs.at_set_translation_z,
+		skel->progs.at_set_elevation,  skel->progs.at_set_rotation,
+		skel->progs.at_set_rotation_x, skel->progs.at_set_rotation_y,
+		skel->progs.at_set_scale_x,    skel->progs.at_set_scale_y,
+	};
+
+	return progs[p];
+}
+
+static int publish_offsets(struct probes *p, const struct hwui_lib *lib)
+{
+	int fd = bpf_map__fd(p->skel->maps.prop_offsets);
+
+	for (uint32_t i = 0; i < AT_PROP_COUNT; i++)
+		if ((lib->ok_mask & (1u << i)) && bpf_map_update_elem(fd, &i, &lib->field_off[i], 0))
+			return -errno;
+	return 0;
+}
+
+static int attach_one(struct setter_links *l, struct bpf_program *prog, bool ret, int pid,
+		      const char *path, uint64_t off)
+{
+	LIBBPF_OPTS(bpf_uprobe_opts, o, .retprobe = ret);
+	struct bpf_link *link = bpf_program__attach_uprobe_opts(prog, pid, path, off, &o);
+
+	if (!link)
+		return -errno;
+	l->links[l->n++] = link;
+	return 0;
+}
+
+struct setter_links *probes__attach_setters(struct probes *p, int pid, const struct hwui_lib *lib,
+					    char *err, size_t errlen)
+{
+	struct setter_links *l = calloc(1, sizeof(*l));
+	int ret = l ? publish_offsets(p, lib) : -ENOMEM;
+
+	for (int i = 0; !ret && i < AT_PROP_COUNT; i++) {
+		if (!(lib->ok_mask & (1u << i)))
+			continue;
+		ret = attach_one(l, setter_prog(p->skel, i), false, pid, lib->path,
+				 lib->setter_off[i]);
+		if (!ret)
+			ret = attach_one(l, p->skel->progs.at_set_ret, true, pid, lib->path,
+					 lib->setter_off[i]);
+		if (ret)
+			snprintf(err, errlen, "attaching the %s setter probe in %s failed: %s",
+				 hwui_prop_name(i), lib->path, strerror(-ret));
+	}
+	if (!ret)
+		return l;
+	setter_links__free(l);
+	errno = -ret;
+	return NULL;
+}
+
+void setter_links__free(struct setter_links *l)
+{
+	if (!l)
+		return;
+	for (int i = 0; i < l->n; i++)
+		bpf_link__destroy(l->links[i]);
+	free(l);
+}
+
+struct art_links {
+	struct bpf_link *links[AT_ART_METHOD_COUNT * ART_MAX_ADDRS];
+	int n;
+};
+
+static struct bpf_program *art_prog(struct animtrace_bpf *skel, enum at_art_method m)
+{
+	struct bpf_program *progs[AT_ART_METHOD_COUNT] = {
+		skel->progs.at_art_va_start,  skel->progs.at_art_va_cancel,
+		skel->progs.at_art_va_end,    skel->progs.at_art_dyn_start,
+		skel->progs.at_art_dyn_cancel,
+	};
+
+	return progs[m];
+}
+
+struct art_links *probes__attach_art(struct probes *p, int pid, const struct art_oat *oat,
+				     char *err, size_t errlen)
+{
+	struct art_links *l = calloc(1, sizeof(*l));
+	int ret = l ? 0 : -ENOMEM;
+
+	for (int k = 0; !ret && k < AT_ART_METHOD_COUNT; k++) {
+		for (int i = 0; !ret && i < oat->n[k] && i < ART_MAX_ADDRS; i++) {
+			LIBBPF_OPTS(bpf_uprobe_opts, o, .retprobe = false);
+			struct bpf_link *link = bpf_program__attach_uprobe_opts(
+				art_prog(p->skel, k), pid, oat->path, oat->addr[k][i].offset, &o);
+
+			if (link) {
+				l->links[l->n++] = link;
+				continue;
+			}
+			ret = -errno;
+			snprintf(err, errlen, "attaching the %s probe at 0x%llx in %s failed: %s",
+				 art_method_name(k), (unsigned long long)oat->addr[k][i].offset,
+				 oat->path, strerror(-ret));
+		}
+	}
+	if (!ret)
+		return l;
+	art_links__free(l);
+	errno = -ret;
+	return NULL;
+}
+
+void art_links__free(struct art_links *l)
+{
+	if (!l)
+		return;
+	for (int i = 0; i < l->n; i++)
+		bpf_link__destroy(l->links[i]);
+	free(l);
+}
+
 static void add_drops(struct at_drops *t, const struct at_drops *c)
 {
 	t->marker_ringbuf_full += c->marker_ringbuf_full;
@@ -129,6 +259,8 @@ static void add_drops(struct at_drops *t, const struct at_drops *c)
 	t->prop_ringbuf_full += c->prop_ringbuf_full;
 	t->art_ringbuf_full += c->art_ringbuf_full;
 	t->marker_read_fault += c->marker_read_fault;
+	t->prop_read_fault += c->prop_read_fault;
+	t->prop_stash_full += c->prop_stash_full;
 }
 
 int probes__drops(struct probes *p, struct at_drops *total, struct at_drops *per_cpu, int n_cpu)

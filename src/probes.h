@@ -11,6 +11,8 @@
 #include <stdint.h>
 
 #include "animtrace/wire.h"
+#include "art.h"
+#include "hwui.h"
 #include "tracefs.h"
 
 struct probes;
@@ -39,6 +41,31 @@ int probes__attach(struct probes *p, char *err, size_t errlen);
 
 /* Lets tgid's markers through (allow) or stops them. */
 int probes__allow(struct probes *p, uint32_t tgid, bool allow);
+
+struct setter_links;
+
+/*
+ * Attaches the RenderNode setter probes of lib (entry and return) for pid only, and
+ * publishes lib's field offsets to BPF. Returns NULL and sets errno; err says which.
+ */
+struct setter_links *probes__attach_setters(struct probes *p, int pid, const struct hwui_lib *lib,
+					    char *err, size_t errlen);
+
+/* Detaches; accepts NULL. */
+void setter_links__free(struct setter_links *l);
+
+struct art_links;
+
+/*
+ * Attaches the ART entry probes (never return probes: ART's stack walker reads return
+ * addresses) at every address in oat->ok_mask's methods, for pid only. Returns NULL and
+ * sets errno; err says which method failed.
+ */
+struct art_links *probes__attach_art(struct probes *p, int pid, const struct art_oat *oat,
+				     char *err, size_t errlen);
+
+/* Detaches; accepts NULL. */
+void art_links__free(struct art_links *l);
 
 /* Waits up to timeout_ms and dispatches records. Returns records handled or -errno. */
 int probes__poll(struct probes *p, int timeout_ms);

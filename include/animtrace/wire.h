@@ -53,6 +53,58 @@ struct at_proc_rec {
 	char comm[AT_COMM_LEN];
 };
 
+/* RenderNode properties with probed setters; the order matches enum view_prop (src/model.h). */
+enum at_prop {
+	AT_PROP_ALPHA = 0,
+	AT_PROP_TRANSLATION_X,
+	AT_PROP_TRANSLATION_Y,
+	AT_PROP_TRANSLATION_Z,
+	AT_PROP_ELEVATION,
+	AT_PROP_ROTATION,
+	AT_PROP_ROTATION_X,
+	AT_PROP_ROTATION_Y,
+	AT_PROP_SCALE_X,
+	AT_PROP_SCALE_Y,
+	AT_PROP_COUNT,
+};
+
+/* A setter returned true (the value changed); value is the float read back from the node. */
+struct at_prop_rec {
+	struct at_hdr hdr;
+	__u64 node;       /* RenderNode pointer as the app passed it (tag bits kept) */
+	__u32 prop;       /* enum at_prop */
+	__u32 value_bits; /* the IEEE-754 float, bit for bit */
+	__u32 old_bits;   /* the value before the call, read at entry */
+	__u32 pad;
+};
+
+/* Which probed ART method was entered: one BPF program per kind (src/art.h names them). */
+enum at_art_method {
+	AT_ART_VA_START = 0,	/* android.animation.ValueAnimator.start (every overload) */
+	AT_ART_VA_CANCEL,	/* android.animation.ValueAnimator.cancel */
+	AT_ART_VA_END,		/* android.animation.ValueAnimator.end */
+	AT_ART_DYN_START,	/* framework DynamicAnimation.start and SpringAnimation.start */
+	AT_ART_DYN_CANCEL,	/* ...dynamicanimation.animation.DynamicAnimation.cancel */
+	AT_ART_METHOD_COUNT,
+};
+
+/* ART lock word (object + 4): state in the top two bits; "hash" holds the identity hash. */
+#define AT_ART_LOCK_WORD_OFF 4
+#define AT_ART_LOCK_STATE_SHIFT 30
+#define AT_ART_LOCK_STATE_HASH 2
+#define AT_ART_HASH_MASK 0x0fffffffu
+
+/* An ART-compiled method was entered with `this` = obj (entry probe only). */
+struct at_art_rec {
+	struct at_hdr hdr;
+	__u64 obj;       /* `this`: the 32-bit heap reference from the second argument register */
+	__u32 method;    /* enum at_art_method */
+	__u32 cookie;    /* identity hash = the S/F marker cookie; valid when has_cookie */
+	__u32 lock_word; /* raw lock word (0 when it could not be read) */
+	__u8 has_cookie; /* the lock word was readable and in the hash state */
+	__u8 pad[3];
+};
+
 /* Ring-buffer drop counters, one slot per CPU in a per-CPU array map (index 0). */
 struct at_drops {
 	__u64 marker_ringbuf_full;
@@ -60,6 +112,8 @@ struct at_drops {
 	__u64 prop_ringbuf_full;
 	__u64 art_ringbuf_full;
 	__u64 marker_read_fault; /* bpf_probe_read_user of the payload failed */
+	__u64 prop_read_fault;   /* the node's float could not be read at return */
+	__u64 prop_stash_full;   /* no room to remember a setter's arguments until it returns */
 };
 
 #endif

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Where a process's ART-compiled animator methods are: the oat file that maps framework.jar
+ * code (boot-framework.oat), and the file offsets of ValueAnimator.start/cancel/end (and the
+ * framework's DynamicAnimation/SpringAnimation start/cancel) in its MiniDebugInfo. ART names
+ * compiled methods without a signature, so overloads share a name: every address counts.
+ */
+#ifndef ANIMTRACE_ART_H
+#define ANIMTRACE_ART_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "animtrace/wire.h"
+
+/* Addresses kept per method kind: every overload of every name of that kind. */
+#define ART_MAX_ADDRS 8
+
+struct art_addr {
+	uint64_t vaddr;
+	uint64_t offset; /* file offset for a uprobe */
+};
+
+struct art_oat {
+	char path[512];
+	uint16_t machine; /* EM_AARCH64 or EM_X86_64 */
+	int n[AT_ART_METHOD_COUNT]; /* addresses kept per kind (0: not compiled) */
+	struct art_addr addr[AT_ART_METHOD_COUNT][ART_MAX_ADDRS];
+	uint32_t ok_mask; /* bit per enum at_art_method with at least one address */
+};
+
+/* "start", "cancel", "end": what the engine calls the kind. */
+const char *art_method_kind(enum at_art_method m);
+
+/* The symbol name probed for m, e.g. "android.animation.ValueAnimator.cancel". */
+const char *art_method_name(enum at_art_method m);
+
+/*
+ * Finds the oat file of pid that holds framework code in <proc_root>/<pid>/maps (a path
+ * ending in boot-framework.oat). 0 with path set, -ENOENT when none is mapped, or -errno
+ * when maps cannot be read.
+ */
+int art_find_oat(const char *proc_root, int pid, char *path, size_t cap);
+
+/*
+ * Every address of the compiled method called name in the ELF at path, in vaddr order:
+ * fills up to max and returns how many there are (0 when not compiled), or -errno when
+ * the file cannot be read (-EINVAL: not ELF).
+ */
+int art_find_method(const char *path, const char *name, struct art_addr *out, int max);
+
+/*
+ * Resolves every method kind in the oat at path. 0 when at least one is compiled,
+ * -ENOENT when none is, -errno when the file cannot be read. Methods left out of ok_mask
+ * are not AOT-compiled on this device (they run interpreted or JIT: nothing to probe).
+ */
+int art_resolve(const char *path, struct art_oat *out);
+
+/* Comma-separated names of the ValueAnimator methods missing from o ("" when none). */
+void art_missing(const struct art_oat *o, char *buf, size_t cap);
+
+#endif
