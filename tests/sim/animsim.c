@@ -5,8 +5,9 @@
  * Like zygote, the parent forks one child per package name and each child renames itself
  * without exec (comm and /proc/<pid>/cmdline). Each child then writes libcutils-format
  * trace_marker text for 60 Hz frames and a scripted set of animators, and calls the fixture
- * libhwui's RenderNode setters, recording what it did as JSON lines (--expect) so tests can
- * compare animtrace's output exactly. See tests/sim/README.md.
+ * libhwui's RenderNode setters and the ART fixture's ValueAnimator methods, recording what it
+ * did as JSON lines (--expect) so tests can compare animtrace's output exactly. See
+ * tests/sim/README.md.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "art_load.h"
 #include "hwui_load.h"
 
 #define PKG_MAX 128
@@ -50,6 +52,7 @@ struct opts {
 	char decoy[PKG_MAX];
 	char expect[PATH_MAX];
 	char hwui[PATH_MAX];
+	char art[PATH_MAX];
 	char scenario[32];
 	long start_delay_ms, linger_ms, frames;
 };
@@ -61,6 +64,7 @@ struct anim_def {
 	int start_frame;       /* 0: never starts (cancel during the start delay) */
 	int end_frame;         /* 0: never ends (left running) */
 	const char *end_kind;  /* how it ends: "complete", "cancel", "end" or NULL */
+	enum art_call start_call; /* which ValueAnimator.start overload starts it */
 };
 
 /* An animator driving one property linearly from its start frame to its end frame. */
@@ -91,12 +95,12 @@ struct scenario {
 };
 
 static const struct anim_def basic_anims[] = {
-	{ "animator:alpha", 1, 1, 18, "complete" },
-	{ "animator:translationY", 2, 1, 18, "complete" },
-	{ "animator", 3, 2, 9, "cancel" },
-	{ "animator:scaleX", 4, 0, 3, "cancel" },
-	{ "animator:scaleY", 5, 7, 7, "end" },
-	{ "animator:rotation", 6, 4, 0, NULL },
+	{ "animator:alpha", 1, 1, 18, "complete", ART_CALL_START },
+	{ "animator:translationY", 2, 1, 18, "complete", ART_CALL_START_BOOL },
+	{ "animator", 3, 2, 9, "cancel", ART_CALL_START },
+	{ "animator:scaleX", 4, 0, 3, "cancel", ART_CALL_START },
+	{ "animator:scaleY", 5, 7, 7, "end", ART_CALL_START },
+	{ "animator:rotation", 6, 4, 0, NULL, ART_CALL_START },
 };
 
 static const struct track_def basic_tracks[] = {
@@ -136,12 +140,14 @@ struct app {
 	const struct opts *opts;
 	const struct scenario *sc;
 	const struct hwui_fixture_methods *hwui;
+	const struct art_fixture_methods *art;
 	const char *pkg;
 	enum role role;
 	int tgid;
 	int marker_fd, expect_fd;
 	bool expect_failed;
 	int64_t node[NODE_COUNT];
+	uint32_t art_obj[MAX_ANIMS]; /* the animators as ART objects, hash = cookie */
 	int started[MAX_ANIMS], ended[MAX_ANIMS]; /* frame numbers, 0 when it did not happen */
 	struct render_thread rt;
 };
@@ -309,6 +315,39 @@ static void run_pokes(struct app *app, int frame)
 	}
 }
 
+/* ---- ART calls: what the app's Java code does to its animators ---- */
+
+static void art_call(struct app *app, int frame, int anim, enum art_call call)
+{
+	const struct art_fixture_methods *m = app->art;
+	char stack[LINE_MAX_LEN / 2];
+	size_t len = 0;
+
+	if (!m)
+		return;
+	m->call[call](app->art_obj[anim]);
+	stack[0] = '\0';
+	for (int i = 0; i < ART_STACK_MAX && m->stack[call][i]; i++)
+		len += snprintf(stack + len, sizeof(stack) - len, "%s\"%s\"", i ? "," : "",
+				m->stack[call][i]);
+	expect_line(app,
+		    "{\"type\":\"art\",\"pid\":%d,\"process\":\"%s\",\"role\":\"%s\",\"frame\":%d,"
+		    "\"method\":\"%s\",\"cookie\":%" PRId32 ",\"stack\":[%s]}",
+		    app->tgid, app->pkg, role_name[app->role], frame, m->method[call],
+		    cookie_of(app, &app->sc->anims[anim]), stack);
+}
+
+/* cancel() or end() right before the F marker they cause; completion calls nothing. */
+static void art_end_call(struct app *app, int frame, int anim)
+{
+	const char *kind = app->sc->anims[anim].end_kind;
+
+	if (kind && !strcmp(kind, "cancel"))
+		art_call(app, frame, anim, ART_CALL_CANCEL);
+	else if (kind && !strcmp(kind, "end"))
+		art_call(app, frame, anim, ART_CALL_END);
+}
+
 /* ---- one frame ---- */
 
 /* AnimationHandler's work: starts, this frame's values, then ends (after the last value). */
@@ -322,9 +361,11 @@ static void animation_phase(struct app *app, int frame)
 
 		if (a->start_frame != frame)
 			continue;
+		art_call(app, frame, i, a->start_call);
 		marker(app, "S|%d|%s|%" PRId32, app->tgid, a->name, cookie_of(app, a));
 		app->started[i] = frame;
 		if (a->end_frame == frame) { /* end() before it ever ran: S, F back to back */
+			art_end_call(app, frame, i);
 			marker(app, "F|%d|%s|%" PRId32, app->tgid, a->name, cookie_of(app, a));
 			app->ended[i] = frame;
 		}
@@ -338,6 +379,7 @@ static void animation_phase(struct app *app, int frame)
 
 		if (a->end_frame != frame || app->ended[i])
 			continue;
+		art_end_call(app, frame, i);
 		marker(app, "F|%d|%s|%" PRId32, app->tgid, a->name, cookie_of(app, a));
 		app->ended[i] = frame;
 	}
@@ -482,6 +524,18 @@ static int create_nodes(struct app *app)
 	return 0;
 }
 
+static int create_art_objects(struct app *app)
+{
+	for (int i = 0; i < app->sc->n_anims; i++) {
+		uint32_t cookie = (uint32_t)cookie_of(app, &app->sc->anims[i]);
+
+		app->art_obj[i] = app->art->new_object(cookie);
+		if (!app->art_obj[i])
+			return -errno;
+	}
+	return 0;
+}
+
 static void free_app(struct app *app)
 {
 	for (int i = 0; app->hwui && i < NODE_COUNT; i++)
@@ -502,8 +556,14 @@ static int app_setup(struct app *app)
 		return app->marker_fd;
 	}
 	err = app->hwui ? create_nodes(app) : 0;
-	if (err < 0)
+	if (err < 0) {
 		fprintf(stderr, "animsim: %s: cannot create nodes: %s\n", app->pkg, strerror(-err));
+		return err;
+	}
+	err = app->art ? create_art_objects(app) : 0;
+	if (err < 0)
+		fprintf(stderr, "animsim: %s: cannot create ART objects: %s\n", app->pkg,
+			strerror(-err));
 	return err;
 }
 
@@ -634,7 +694,8 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: animsim --name PKG [--decoy PKG2] [--start-delay-ms N] "
 		   "[--linger-ms N] [--expect FILE]\n"
-		   "               [--frames N] [--hwui PATH|none] [--scenario basic|idle]\n");
+		   "               [--frames N] [--hwui PATH|none] [--art PATH|none]\n"
+		   "               [--scenario basic|idle]\n");
 }
 
 /* Names go into markers and JSON unescaped, as app package names can be. */
@@ -674,6 +735,7 @@ static int parse_opt(struct opts *o, int c, const char *arg)
 	case 'e': return copy_str(o->expect, sizeof(o->expect), arg);
 	case 'f': return parse_long(&o->frames, arg, 0, 1000000);
 	case 'w': return copy_str(o->hwui, sizeof(o->hwui), arg);
+	case 'a': return copy_str(o->art, sizeof(o->art), arg);
 	case 'c': return copy_str(o->scenario, sizeof(o->scenario), arg);
 	case 'p': return 0;
 	default: return -EINVAL;
@@ -690,6 +752,7 @@ static int parse_opts(struct opts *o, int argc, char **argv)
 		{ "expect", required_argument, NULL, 'e' },
 		{ "frames", required_argument, NULL, 'f' },
 		{ "hwui", required_argument, NULL, 'w' },
+		{ "art", required_argument, NULL, 'a' },
 		{ "scenario", required_argument, NULL, 'c' },
 		{ "pad", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
@@ -739,6 +802,21 @@ static const struct hwui_fixture_methods *load_hwui(struct opts *o)
 	return m;
 }
 
+static const struct art_fixture_methods *load_art(struct opts *o)
+{
+	const struct art_fixture_methods *m;
+	char err[PATH_MAX + 64];
+
+	if (!o->art[0] && art_default_path(o->art, sizeof(o->art)) < 0) {
+		fprintf(stderr, "animsim: cannot find boot-framework.oat; give --art\n");
+		return NULL;
+	}
+	m = art_load(o->art, err, sizeof(err));
+	if (!m)
+		fprintf(stderr, "animsim: %s\n", err);
+	return m;
+}
+
 static int start_parent(struct opts *o, struct app *proto, int argc, char **argv)
 {
 	size_t need = strlen(o->name) > strlen(o->decoy) ? strlen(o->name) : strlen(o->decoy);
@@ -763,6 +841,12 @@ static int start_parent(struct opts *o, struct app *proto, int argc, char **argv
 	if (strcmp(o->hwui, "none") != 0) {
 		proto->hwui = load_hwui(o);
 		if (!proto->hwui)
+			return -ENOENT;
+	}
+	/* The boot image is mapped by zygote too, before any app exists. */
+	if (strcmp(o->art, "none") != 0) {
+		proto->art = load_art(o);
+		if (!proto->art)
 			return -ENOENT;
 	}
 	return 0;

@@ -71,9 +71,33 @@ for p in $PROPS; do
 	check "get${p%%:*} is one load plus ret" getter_shape "${p%%:*}" "${p##*:}" \
 		"$(echo "$p" | cut -d: -f2)"
 done
+# The ART fixture: stripped, and its MiniDebugInfo names methods the way ART does.
+art_names() { # FILE -> sorted ART-style names in its .gnu_debugdata
+	${X}objcopy --dump-section .gnu_debugdata="$tmp/ad.xz" "$1" "$tmp/scratch" &&
+		xz -dc "$tmp/ad.xz" >"$tmp/ad.elf" &&
+		${X}nm "$tmp/ad.elf" | awk '$3 ~ /^(android|com)\./ {print $3}' | sort
+}
+cat >"$tmp/artwant" <<'EOF'
+android.animation.ValueAnimator.cancel
+android.animation.ValueAnimator.end
+android.animation.ValueAnimator.start
+android.animation.ValueAnimator.start
+com.example.anim.NotificationPanel.collapse
+com.example.anim.NotificationPanel.expand
+com.example.anim.NotificationPanel.flip
+com.example.anim.PanelAnimator.play
+com.example.anim.PanelAnimator.reverse
+com.example.anim.PanelAnimator.stop
+com.example.anim.ScaleController.finish
+EOF
+art_match() { art_names "$1" | diff "$tmp/artwant" -; }
+check "stripped boot-framework.oat has no symbols" no_symbols "$dir/boot-framework.oat"
+check "boot-framework.oat's MiniDebugInfo holds the ART names, start twice" \
+	art_match "$dir/boot-framework.oat"
 if ! readelf -d "$dir/animsim" | grep -q NEEDED; then # static: setters live in animsim
 	check "static animsim has no symbols" no_symbols "$dir/animsim"
 	check "static animsim's MiniDebugInfo holds the setters" names_match "$dir/animsim"
+	check "static animsim's MiniDebugInfo holds the ART names" art_match "$dir/animsim"
 fi
 
 run_sim() { # runs the x86 or the arm64 (qemu-user) simulator
@@ -88,7 +112,13 @@ if [ "$(id -u)" = 0 ]; then
 	check "animsim exits 0" run_sim --name com.android.systemui --decoy com.example.decoy \
 		--start-delay-ms 0 --expect "$tmp/expect.jsonl"
 	count() { grep -c "$1" "$tmp/expect.jsonl"; }
-	check "expect has 90 lines" test "$(wc -l <"$tmp/expect.jsonl")" -eq 90
+	check "expect has 90 lines besides the ART calls" \
+		test "$(grep -vc '"type":"art"' "$tmp/expect.jsonl")" -eq 90
+	check "expect has 16 ART calls" test "$(count '"type":"art"')" -eq 16
+	check "the target's animator 168950275 is cancelled by ART at frame 9" grep -q \
+		'"target","frame":9,"method":"cancel","cookie":168950275,' "$tmp/expect.jsonl"
+	check "the target's scaleY is end()ed at frame 7" grep -q \
+		'"target","frame":7,"method":"end","cookie":168950277,' "$tmp/expect.jsonl"
 	check "expect has 12 animators" test "$(count '"type":"animator"')" -eq 12
 	check "the target's alpha cookie is 0x0a11fa01" \
 		grep -q '"target","name":"animator:alpha","cookie":168950273,' "$tmp/expect.jsonl"
@@ -111,6 +141,8 @@ if [ "$(id -u)" = 0 ]; then
 		check "the child's cmdline is NUL after the name" \
 			test "$(tr -d '\0' </proc/$child/cmdline)" = com.android.systemui
 		check "the child maps libhwui.so" grep -q '/libhwui\.so$' /proc/$child/maps
+		check "the child maps boot-framework.oat" \
+			grep -q '/boot-framework\.oat$' /proc/$child/maps
 		wait $sim
 	fi
 else

@@ -13,10 +13,16 @@ SIM_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -D_GNU_SOURCE -I$(SIM_SRC)
 # -O2 makes each getter one load plus ret, the shape animtrace decodes for field offsets.
 SIM_CXXFLAGS := -std=gnu++17 -O2 -g -fPIC -fvisibility=hidden -fno-exceptions -fno-rtti \
 	-Wall -Wextra -I$(SIM_SRC)
-SIM_HDRS := $(SIM_SRC)/hwui_fixture.h $(SIM_SRC)/hwui_load.h
+SIM_HDRS := $(SIM_SRC)/hwui_fixture.h $(SIM_SRC)/hwui_load.h $(SIM_SRC)/art_fixture.h \
+	$(SIM_SRC)/art_load.h
+# ART fixture: callers must stay real frames (no sibling calls) and no two methods may be
+# folded into one address (no identical code folding).
+SIM_ART_CFLAGS := $(SIM_CFLAGS) -fPIC -fvisibility=hidden -fno-optimize-sibling-calls \
+	-fno-ipa-icf -fno-omit-frame-pointer
 SIM_STRIP := $(SIM_SRC)/minidebuginfo.sh
 
-SIM_TARGETS := $(SIM_DIR)/libhwui.so $(SIM_DIR)/libhwui.unstripped.so $(SIM_DIR)/animsim
+SIM_TARGETS := $(SIM_DIR)/libhwui.so $(SIM_DIR)/libhwui.unstripped.so $(SIM_DIR)/animsim \
+	$(SIM_DIR)/boot-framework.oat $(SIM_DIR)/boot-framework.unstripped.oat
 
 .PHONY: sim sim-check
 sim: $(SIM_TARGETS)
@@ -38,9 +44,22 @@ $(SIM_DIR)/libhwui.unstripped.so: $(SIM_DIR)/hwui_fixture.o
 $(SIM_DIR)/libhwui.so: $(SIM_DIR)/libhwui.unstripped.so $(SIM_STRIP)
 	$(Q)$(SIM_STRIP) $< $@
 
-SIM_OBJS_dl := $(SIM_SRC)/hwui_load_dl.c
+# The ART fixture: ART-named methods in an ELF .so named like the boot image's oat file.
+SIM_ART_OBJS := $(SIM_DIR)/art_fixture.o $(SIM_DIR)/art_fixture_overload.o
+
+$(SIM_ART_OBJS): $(SIM_DIR)/%.o: $(SIM_SRC)/%.c $(SIM_SRC)/art_fixture.h | $(SIM_DIR)
+	$(Q)$(CC) $(SIM_ART_CFLAGS) -c $< -o $@
+
+$(SIM_DIR)/boot-framework.unstripped.oat: $(SIM_ART_OBJS)
+	$(Q)$(CC) -shared -Wl,-soname,boot-framework.oat $^ -o $@
+
+$(SIM_DIR)/boot-framework.oat: $(SIM_DIR)/boot-framework.unstripped.oat $(SIM_STRIP)
+	$(Q)$(SIM_STRIP) $< $@
+
+SIM_OBJS_dl := $(SIM_SRC)/hwui_load_dl.c $(SIM_SRC)/art_load_dl.c
 SIM_LIBS_dl := -ldl -lpthread
-SIM_OBJS_linked := $(SIM_SRC)/hwui_load_linked.c $(SIM_DIR)/hwui_fixture.o
+SIM_OBJS_linked := $(SIM_SRC)/hwui_load_linked.c $(SIM_DIR)/hwui_fixture.o \
+	$(SIM_SRC)/art_load_linked.c $(SIM_ART_OBJS)
 SIM_LIBS_linked := -lpthread
 
 $(SIM_DIR)/animsim.unstripped: $(SIM_SRC)/animsim.c $(SIM_OBJS_$(SIM_HWUI)) $(SIM_HDRS) \

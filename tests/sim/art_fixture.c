@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * boot-framework.oat stand-in (see art_fixture.h). Every method is a local symbol named with
+ * an asm label, as ART's MiniDebugInfo names compiled code; the second ValueAnimator.start
+ * overload lives in art_fixture_overload.c so the name appears twice in the symbol table.
+ * Built with -fno-optimize-sibling-calls -fno-ipa-icf: the callers must stay real frames and
+ * no two methods may be folded into one address.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/mman.h>
+
+#include "art_fixture.h"
+
+#define EXPORT __attribute__((visibility("default")))
+#define METHOD __attribute__((noinline, used))
+#define ARENA_SIZE 4096u
+#define OBJ_SIZE 16u
+
+/* Stand-ins for the ArtMethod* the quick ABI passes in the first register. */
+struct art_method {
+	uint32_t declaring_class;
+	uint32_t access_flags;
+	uint32_t dex_method_index;
+	uint32_t method_index;
+};
+
+static struct art_method m_start = { 1, 1, 100, 0 };
+static struct art_method m_cancel = { 1, 1, 101, 1 };
+static struct art_method m_end = { 1, 1, 102, 2 };
+/* What the methods touch, so their bodies differ and the calls have an effect. */
+static volatile uint32_t last_seen[4];
+
+static unsigned char *arena;
+static size_t arena_used;
+
+/* art_fixture_overload.c: the caller of the start(boolean) overload */
+void panel_flip(uint32_t obj) __asm__("com.example.anim.NotificationPanel.flip");
+
+/* ---- framework methods (quick ABI: ArtMethod* in rdi/x0, this in esi/w1) ---- */
+
+static METHOD void va_start(const struct art_method *m, uint32_t self)
+	__asm__("android.animation.ValueAnimator.start");
+static void va_start(const struct art_method *m, uint32_t self)
+{
+	last_seen[0] = self + m->dex_method_index;
+}
+
+static METHOD void va_cancel(const struct art_method *m, uint32_t self)
+	__asm__("android.animation.ValueAnimator.cancel");
+static void va_cancel(const struct art_method *m, uint32_t self)
+{
+	last_seen[1] = self ^ m->dex_method_index;
+}
+
+static METHOD void va_end(const struct art_method *m, uint32_t self)
+	__asm__("android.animation.ValueAnimator.end");
+static void va_end(const struct art_method *m, uint32_t self)
+{
+	last_seen[2] = self - m->dex_method_index;
+}
+
+/* ---- app-level callers (the frames an unwinder names) ---- */
+
+static METHOD void panel_play(uint32_t obj) __asm__("com.example.anim.PanelAnimator.play");
+static void panel_play(uint32_t obj)
+{
+	va_start(&m_start, obj);
+	__asm__ volatile("" ::: "memory"); /* not a tail call: keep this frame */
+}
+
+static METHOD void panel_expand(uint32_t obj) __asm__("com.example.anim.NotificationPanel.expand");
+static void panel_expand(uint32_t obj)
+{
+	panel_play(obj);
+	__asm__ volatile("" ::: "memory");
+}
+
+static METHOD void panel_stop(uint32_t obj) __asm__("com.example.anim.PanelAnimator.stop");
+static void panel_stop(uint32_t obj)
+{
+	va_cancel(&m_cancel, obj);
+	__asm__ volatile("" ::: "memory");
+}
+
+static METHOD void panel_collapse(uint32_t obj)
+	__asm__("com.example.anim.NotificationPanel.collapse");
+static void panel_collapse(uint32_t obj)
+{
+	panel_stop(obj);
+	__asm__ volatile("" ::: "memory");
+}
+
+static METHOD void scale_finish(uint32_t obj) __asm__("com.example.anim.ScaleController.finish");
+static void scale_finish(uint32_t obj)
+{
+	va_end(&m_end, obj);
+	__asm__ volatile("" ::: "memory");
+}
+
+/* ---- objects below 4 GiB: ART heap references are 32-bit addresses ---- */
+
+#ifdef MAP_32BIT
+static void *map_low(size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT,
+		       -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+#else
+static void *map_low(size_t len)
+{
+	/* No MAP_32BIT (arm64): ask for an address under 4 GiB and check what we got. */
+	for (uintptr_t hint = 0x40000000u; hint < 0xf0000000u; hint += 0x10000000u) {
+		void *p = mmap((void *)hint, len, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (p == MAP_FAILED)
+			return NULL;
+		if ((uintptr_t)p + len <= 0x100000000ull)
+			return p;
+		munmap(p, len);
+	}
+	return NULL;
+}
+#endif
+
+static uint32_t new_object(uint32_t cookie)
+{
+	uint32_t *obj;
+
+	if (cookie > ART_HASH_MASK) {
+		errno = EINVAL;
+		return 0;
+	}
+	if (!arena)
+		arena = map_low(ARENA_SIZE);
+	if (!arena || arena_used + OBJ_SIZE > ARENA_SIZE) {
+		errno = ENOMEM;
+		return 0;
+	}
+	obj = (uint32_t *)(arena + arena_used);
+	arena_used += OBJ_SIZE;
+	obj[0] = 0x70000000u; /* klass reference: any value */
+	obj[ART_LOCK_WORD_OFF / 4] = ART_LOCK_HASH_STATE | cookie;
+	return (uint32_t)(uintptr_t)obj;
+}
+
+static const struct art_fixture_methods methods = {
+	.method = { "start", "start", "cancel", "end" },
+	.stack = {
+		{ "com.example.anim.PanelAnimator.play",
+		  "com.example.anim.NotificationPanel.expand" },
+		{ "com.example.anim.PanelAnimator.reverse",
+		  "com.example.anim.NotificationPanel.flip" },
+		{ "com.example.anim.PanelAnimator.stop",
+		  "com.example.anim.NotificationPanel.collapse" },
+		{ "com.example.anim.ScaleController.finish" },
+	},
+	.call = { panel_expand, panel_flip, panel_collapse, scale_finish },
+	.new_object = new_object,
+};
+
+EXPORT const struct art_fixture_methods *art_fixture_methods(void)
+{
+	return &methods;
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The simulator's stand-in for ART's boot-framework.oat: functions named like compiled
+ * framework methods (android.animation.ValueAnimator.start/cancel/end, no signature, overloads
+ * sharing a name) called with the quick ABI (ArtMethod* first, the 32-bit `this` reference
+ * second), on objects below 4 GiB whose lock word holds the identity hash. Each call comes
+ * through a chain of app-level callers with Java-style names, so an unwinder has frames.
+ */
+#ifndef ANIMSIM_ART_FIXTURE_H
+#define ANIMSIM_ART_FIXTURE_H
+
+#include <stdint.h>
+
+/* Lock word state "hash" (top two bits 10): the low 28 bits are System.identityHashCode. */
+#define ART_LOCK_HASH_STATE (2u << 30)
+#define ART_HASH_MASK 0x0fffffffu
+#define ART_LOCK_WORD_OFF 4
+
+enum art_call {
+	ART_CALL_START = 0,	/* ValueAnimator.start() */
+	ART_CALL_START_BOOL,	/* ValueAnimator.start(boolean): the overload, same name */
+	ART_CALL_CANCEL,	/* ValueAnimator.cancel() */
+	ART_CALL_END,		/* ValueAnimator.end() */
+	ART_CALL_COUNT,
+};
+
+#define ART_STACK_MAX 4
+
+struct art_fixture_methods {
+	const char *method[ART_CALL_COUNT]; /* "start", "start", "cancel", "end" */
+	/* The app-level callers of each call, innermost first, NULL-terminated. */
+	const char *stack[ART_CALL_COUNT][ART_STACK_MAX];
+	/* Calls the method on obj through its caller chain. */
+	void (*call[ART_CALL_COUNT])(uint32_t obj);
+	/* A new animator object whose identity hash is cookie (< 2^28); 0 with errno set. */
+	uint32_t (*new_object)(uint32_t cookie);
+};
+
+/* The registration table; valid for the life of the library. */
+const struct art_fixture_methods *art_fixture_methods(void);
+
+#endif /* ANIMSIM_ART_FIXTURE_H */
