@@ -63,7 +63,7 @@ $(BUILD)/animtrace: $(OBJS)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 # ---- tests ----------------------------------------------------------------------------
-CRITERION_LIBS := $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriterion)
+CRITERION_LIBS := $(shell pkg-config --libs criterion json-c 2>/dev/null || echo -lcriterion -ljson-c)
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 REPLAY_SRCS := $(wildcard tests/replay/*.c)
 E2E_SRCS := $(wildcard tests/e2e/*.c)
@@ -76,14 +76,15 @@ $(BUILD)/tests/replay_tests: $(REPLAY_SRCS) $(LIB_OBJS) | $(BUILD)/tests
 $(BUILD)/tests/e2e_tests: $(E2E_SRCS) | $(BUILD)/tests
 	$(Q)$(CC) $(TEST_CFLAGS) $(LDFLAGS) $(E2E_SRCS) $(CRITERION_LIBS) -o $@
 
-# The simulator, its fixture libraries and their rules live beside them.
+# The simulator, its fixture libraries and their rules live beside them; so does arm64.
 include tests/sim/sim.mk
+-include tests/arm64/arm64.mk
 
-unit: $(BUILD)/tests/unit_tests
+unit: $(BUILD)/tests/unit_tests $(SIM_TARGETS)
 	$(Q)$< --jobs 2
 replay: $(BUILD)/tests/replay_tests $(BUILD)/animtrace
 	$(Q)$< --jobs 1
-e2e: $(BUILD)/tests/e2e_tests $(BUILD)/animtrace $(SIM_TARGETS) check-root
+e2e: $(BUILD)/tests/e2e_tests $(BUILD)/animtrace $(SIM_TARGETS) check-root sim-check
 	$(Q)$< --jobs 1
 
 # Unit and replay tests again under ASan+UBSan, in their own build tree.
@@ -104,6 +105,15 @@ test: deps
 	$(Q)$(MAKE) --no-print-directory replay
 	$(Q)$(MAKE) --no-print-directory asan
 	$(Q)$(MAKE) --no-print-directory e2e
+	$(Q)$(MAKE) --no-print-directory arm64-init-test
+	$(Q)$(MAKE) --no-print-directory e2e-arm64
+
+# The main job: the simulator traced live as root, else a replay of a real capture.
+DEMO_REPLAY := $(TESTDATA)/traces/antutu-2018.ftrace.txt
+demo: all $(SIM_TARGETS)
+	$(Q)if [ "$$(id -u)" = 0 ]; then tests/sim/demo.sh $(BUILD); else \
+		echo "demo: not root, replaying $(DEMO_REPLAY) instead"; \
+		$(BUILD)/animtrace --replay $(DEMO_REPLAY) --pid 24675; fi
 
 clean:
 	rm -rf build

@@ -8,6 +8,7 @@
 
 #include "atrace_setup.h"
 #include "engine.h"
+#include "hwui.h"
 #include "live.h"
 #include "marker.h"
 #include "probes.h"
@@ -16,16 +17,25 @@
 #include "tracefs.h"
 
 #define PENDING_MAX 1024
+#define PROBED_MAX 64
 #define TICK_MS 100
 /* How long a forked child is re-checked: zygote renames it within tens of ms, but give a
  * loaded device some slack. Renames and execs are re-checked once, right away. */
 #define FORK_WATCH_NS (5ULL * 1000000000ULL)
+
+_Static_assert((int)AT_PROP_COUNT == (int)PROP_COUNT, "wire.h at_prop != model.h view_prop");
 
 volatile int live_stop;
 
 struct pending {
 	uint32_t tgid;
 	uint64_t until_ns;
+};
+
+/* Setter probes attached for one traced process. */
+struct probed {
+	uint32_t tgid;
+	struct setter_links *links;
 };
 
 struct live {
@@ -36,7 +46,11 @@ struct live {
 	struct pending pend[PENDING_MAX];
 	int n_pend;
 	bool trace_all;
-	uint64_t markers, truncated;
+	uint64_t markers, truncated, props;
+	struct hwui_lib lib;   /* resolved once: every app maps the same libhwui */
+	int lib_state;         /* 0 not yet, 1 usable, < 0 failed (-errno) */
+	struct probed probed[PROBED_MAX];
+	int n_probed;
 };
 
 static uint64_t now_ns(void)
@@ -58,6 +72,59 @@ static int read_argv0(const struct live *l, uint32_t pid, char *buf, size_t cap,
 	return 0;
 }
 
+static void print_warning(void *ctx, const char *msg)
+{
+	fprintf(ctx, "animtrace: warning: %s\n", msg);
+}
+
+/* Resolves the setters in path once; later processes reuse the result. */
+static bool resolve_lib(struct live *l, const char *path)
+{
+	if (l->lib_state == 0 || (l->lib_state > 0 && strcmp(l->lib.path, path))) {
+		int ret = hwui_resolve(path, l->o->hwui_offsets, &l->lib, print_warning, l->o->diag);
+
+		l->lib_state = ret ? ret : 1;
+		if (ret)
+			fprintf(l->o->diag, "animtrace: no View property values: %s: %s\n", path,
+				ret == -ENOENT ? "no RenderNode setter found" : strerror(-ret));
+	}
+	return l->lib_state > 0;
+}
+
+static void probe_setters(struct live *l, uint32_t tgid)
+{
+	char path[512], err[256];
+	struct setter_links *links;
+
+	if (!l->o->props || l->n_probed == PROBED_MAX)
+		return;
+	if (l->o->hwui_path)
+		snprintf(path, sizeof(path), "%s", l->o->hwui_path);
+	else if (hwui_find_library(l->o->proc_root, (int)tgid, path, sizeof(path))) {
+		fprintf(l->o->diag, "animtrace: pid %u maps neither libhwui.so nor "
+				    "libandroid_runtime.so: no View property values\n", tgid);
+		return;
+	}
+	if (!resolve_lib(l, path))
+		return;
+	links = probes__attach_setters(l->p, (int)tgid, &l->lib, err, sizeof(err));
+	if (!links) {
+		fprintf(l->o->diag, "animtrace: %s\n", err);
+		return;
+	}
+	l->probed[l->n_probed++] = (struct probed){ tgid, links };
+}
+
+static void unprobe_setters(struct live *l, uint32_t tgid)
+{
+	for (int i = 0; i < l->n_probed; i++)
+		if (l->probed[i].tgid == tgid) {
+			setter_links__free(l->probed[i].links);
+			l->probed[i] = l->probed[--l->n_probed];
+			return;
+		}
+}
+
 static void allow(struct live *l, uint32_t tgid, const char *argv0)
 {
 	if (proctab__name(l->procs, tgid))
@@ -68,6 +135,7 @@ static void allow(struct live *l, uint32_t tgid, const char *argv0)
 	}
 	proctab__set_name(l->procs, tgid, argv0, strlen(argv0));
 	fprintf(l->o->diag, "animtrace: tracing %s (pid %u)\n", argv0, tgid);
+	probe_setters(l, tgid);
 }
 
 /* Returns true when pid is decided (allowed, or gone) and need not be checked again. */
@@ -144,6 +212,19 @@ static void on_marker(struct live *l, const struct at_marker_rec *r)
 		       process_name(l, r->hdr.tgid), &m);
 }
 
+static void on_prop(struct live *l, const struct at_prop_rec *r)
+{
+	float value, prev;
+
+	if (r->prop >= AT_PROP_COUNT)
+		return;
+	memcpy(&value, &r->value_bits, sizeof(value));
+	memcpy(&prev, &r->old_bits, sizeof(prev));
+	l->props++;
+	engine__prop(l->e, r->hdr.ts_ns, r->hdr.tgid, r->hdr.tid, r->node, NULL,
+		     (enum view_prop)r->prop, value, &prev);
+}
+
 static void on_proc(struct live *l, const struct at_proc_rec *r)
 {
 	uint64_t now = now_ns();
@@ -165,6 +246,7 @@ static void on_proc(struct live *l, const struct at_proc_rec *r)
 		engine__process_exit(l->e, r->hdr.ts_ns, r->hdr.tgid);
 		if (!l->trace_all)
 			probes__allow(l->p, r->hdr.tgid, false);
+		unprobe_setters(l, r->hdr.tgid);
 		proctab__remove(l->procs, r->hdr.tgid);
 		break;
 	}
@@ -178,6 +260,8 @@ static void on_record(void *ctx, const struct at_hdr *h, size_t size)
 		on_marker(l, (const struct at_marker_rec *)h);
 	else if (h->kind == AT_REC_PROC)
 		on_proc(l, (const struct at_proc_rec *)h);
+	else if (h->kind == AT_REC_PROP)
+		on_prop(l, (const struct at_prop_rec *)h);
 }
 
 /* What live tracing needs, checked up front so the user gets one clear line. */
@@ -245,7 +329,7 @@ static uint64_t total_drops(struct live *l, struct at_drops *d)
 	if (probes__drops(l->p, d, NULL, 0) < 0)
 		memset(d, 0, sizeof(*d));
 	return d->marker_ringbuf_full + d->proc_ringbuf_full + d->prop_ringbuf_full +
-	       d->art_ringbuf_full + d->marker_read_fault;
+	       d->art_ringbuf_full + d->marker_read_fault + d->prop_read_fault + d->prop_stash_full;
 }
 
 static void print_stats(struct live *l, uint64_t *last_markers)
@@ -253,9 +337,10 @@ static void print_stats(struct live *l, uint64_t *last_markers)
 	struct at_drops d;
 	uint64_t lost = total_drops(l, &d);
 
-	fprintf(l->o->diag, "stats: %llu markers/s, %llu markers, %llu truncated, %llu lost "
-		"(ring full %llu, read faults %llu)\n",
+	fprintf(l->o->diag, "stats: %llu markers/s, %llu markers, %llu property changes, "
+		"%llu truncated, %llu lost (ring full %llu, read faults %llu)\n",
 		(unsigned long long)(l->markers - *last_markers), (unsigned long long)l->markers,
+		(unsigned long long)l->props,
 		(unsigned long long)l->truncated, (unsigned long long)lost,
 		(unsigned long long)d.marker_ringbuf_full,
 		(unsigned long long)d.marker_read_fault);
@@ -357,6 +442,8 @@ int live_run(const struct live_opts *o, struct engine *e)
 out:
 	atrace_setup__restore(as);
 	atrace_setup__free(as);
+	while (l->n_probed)
+		unprobe_setters(l, l->probed[0].tgid);
 	probes__free(l->p);
 	proctab__free(l->procs);
 	free(l);

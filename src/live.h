@@ -22,6 +22,9 @@ struct live_opts {
 	bool stats;          /* a stats line every second and per-CPU drops at exit */
 	size_t ringbuf_bytes;
 	const char *proc_root; /* "/proc" unless testing */
+	bool props;          /* probe the RenderNode setters of each traced process */
+	const char *hwui_path;    /* the library holding the setters; NULL: from /proc/<pid>/maps */
+	const char *hwui_offsets; /* "prop=off,..." field offset overrides, or NULL */
 	FILE *diag;          /* status lines (ready, stats, warnings): stderr */
 	FILE *out;           /* the sink's stream: tracing stops when writing to it failed (EPIPE) */
 };

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "doctor.h"
 #include "engine.h"
 #include "live.h"
 #include "procfilter.h"
@@ -34,13 +35,15 @@ static const char doc[] =
 	"  animtrace --pid 1234 --format json -o anim.jsonl  JSON lines to a file\n"
 	"  animtrace --proc 'com.google.android.gms:*'      a package and its :subprocesses\n"
 	"  animtrace --replay trace.html --proc com.foo     an old systrace/atrace capture\n"
+	"  animtrace doctor --proc com.android.systemui     can this device be traced? what to fix\n"
 	"\n"
 	"Live tracing needs root and a kernel with BTF, uprobes and the BPF ring buffer "
 	"(Android GKI 5.10+). Without ART probes, cancel and natural completion look the "
 	"same in markers: such ends are reported as 'ended' with reason_source 'inferred'."
 	"\vExit status: 0 on success, 1 on a runtime error, 2 on bad arguments.";
 
-enum { OPT_COLOR = 0x100, OPT_NO_ATRACE, OPT_STATS, OPT_BUFFER };
+enum { OPT_COLOR = 0x100, OPT_NO_ATRACE, OPT_STATS, OPT_BUFFER, OPT_PROPS, OPT_NO_PROPS,
+       OPT_HWUI, OPT_HWUI_OFFSETS };
 
 static const struct argp_option options[] = {
 	{ 0, 0, 0, 0, "What to trace:", 1 },
@@ -57,17 +60,26 @@ static const struct argp_option options[] = {
 	{ "frames", 'F', 0, 0, "Box format: one line per frame", 2 },
 	{ "color", OPT_COLOR, "WHEN", OPTION_ARG_OPTIONAL, "auto (default), always or never", 2 },
 	{ "stats", OPT_STATS, 0, 0, "Live: a stats line per second and per-CPU drops at exit", 2 },
-	{ 0, 0, 0, 0, "Device set-up:", 3 },
+	{ 0, 0, 0, 0, "View property values (RenderNode setter probes):", 3 },
+	{ "props", OPT_PROPS, 0, 0, "Probe the setters (default when they are found)", 3 },
+	{ "no-props", OPT_NO_PROPS, 0, 0, "Do not probe the setters", 3 },
+	{ "hwui", OPT_HWUI, "PATH", 0,
+	  "The library holding the setters (default: libhwui.so, else libandroid_runtime.so, "
+	  "from the process's maps)", 3 },
+	{ "hwui-offsets", OPT_HWUI_OFFSETS, "PROP=OFF[,..]", 0,
+	  "RenderNode field offsets, when the getters cannot be decoded (alpha=0x4c,...)", 3 },
+	{ 0, 0, 0, 0, "Device set-up:", 4 },
 	{ "no-atrace-setup", OPT_NO_ATRACE, 0, 0,
 	  "Do not set debug.atrace.tags.enableflags / debug.atrace.app_* (they are restored "
-	  "on exit otherwise)", 3 },
-	{ "buffer-size", OPT_BUFFER, "MB", 0, "Ring buffer size (default 8)", 3 },
+	  "on exit otherwise)", 4 },
+	{ "buffer-size", OPT_BUFFER, "MB", 0, "Ring buffer size (default 8)", 4 },
 	{ 0 },
 };
 
 struct cli {
 	struct procfilter *filter;
-	const char *replay, *output;
+	const char *replay, *output, *hwui, *hwui_offsets;
+	int no_props;
 	double duration;
 	int json, frames, color, stats, no_atrace;
 	size_t ringbuf_bytes;
@@ -121,6 +133,16 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_STATS:
 		c->stats = 1;
+		break;
+	case OPT_PROPS:
+	case OPT_NO_PROPS:
+		c->no_props = key == OPT_NO_PROPS;
+		break;
+	case OPT_HWUI:
+		c->hwui = arg;
+		break;
+	case OPT_HWUI_OFFSETS:
+		c->hwui_offsets = arg;
 		break;
 	case OPT_NO_ATRACE:
 		c->no_atrace = 1;
@@ -222,6 +244,9 @@ static int run_live(const struct cli *c, struct engine *e, FILE *out)
 		.stats = c->stats,
 		.ringbuf_bytes = c->ringbuf_bytes,
 		.proc_root = "/proc",
+		.props = !c->no_props,
+		.hwui_path = c->hwui,
+		.hwui_offsets = c->hwui_offsets,
 		.diag = stderr,
 		.out = out,
 	};
@@ -239,6 +264,9 @@ int main(int argc, char **argv)
 	int ret = 1;
 
 	setlocale(LC_CTYPE, "");
+	if (argc > 1 && !strcmp(argv[1], "doctor"))
+		return doctor_main(argc - 1, argv + 1);
+	argp_err_exit_status = 2;
 	c.filter = procfilter__new();
 	if (!c.filter || argp_parse(&argp, argc, argv, 0, NULL, &c))
 		return 2;
