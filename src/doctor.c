@@ -1,0 +1,725 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* animtrace doctor: can this device be traced live? See doctor.h. */
+#include "doctor.h"
+#include "elfsym.h"
+#include "hwui.h"
+#include "procfilter.h"
+
+#include <argp.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#define NAME_W 22
+#define MAX_PIDS 64
+#define SHOW_PIDS 8
+#define GETPROP_TIMEOUT_MS 5000
+#define PROP_FLAGS "debug.atrace.tags.enableflags"
+#define VIEW_TAG 0x8ULL
+
+enum state { ST_OK, ST_MISSING, ST_WARN, ST_SKIP };
+
+static const char *const state_word[] = { "ok", "missing", "warn", "skip" };
+
+struct doctor {
+	const struct doctor_opts *o;
+	FILE *out;
+	const char *proc_root, *tracefs;
+	char release[65];
+	int n_failed; /* blocking checks that are missing */
+	int n_warn;   /* other lines that are not ok or skip */
+	char failed[160];
+};
+
+static void say(struct doctor *d, const char *name, enum state st, bool blocking,
+		const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* One aligned line; the details say what was found and, when not ok, what to do. */
+static void say(struct doctor *d, const char *name, enum state st, bool blocking,
+		const char *fmt, ...)
+{
+	size_t n = strlen(d->failed);
+	va_list ap;
+
+	fprintf(d->out, "%-*s %-7s  ", NAME_W, name, state_word[st]);
+	va_start(ap, fmt);
+	vfprintf(d->out, fmt, ap);
+	va_end(ap);
+	fputc('\n', d->out);
+	if (st == ST_OK || st == ST_SKIP)
+		return;
+	if (!blocking || st != ST_MISSING) {
+		d->n_warn++;
+		return;
+	}
+	d->n_failed++;
+	snprintf(d->failed + n, sizeof(d->failed) - n, "%s%s", n ? ", " : "", name);
+}
+
+/* First line of a small file, without its newline; 0 or -errno. */
+static int read_line(const char *path, char *buf, size_t cap)
+{
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return -errno;
+	if (!fgets(buf, (int)cap, f))
+		buf[0] = '\0';
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+/* ---- kernel and device ------------------------------------------------------------- */
+
+static void check_root(struct doctor *d)
+{
+	uid_t euid = geteuid();
+
+	if (!euid)
+		say(d, "root", ST_OK, true, "euid 0");
+	else
+		say(d, "root", ST_MISSING, true,
+		    "euid %u: run as root (su -c on a rooted device, adb root on userdebug)",
+		    (unsigned)euid);
+}
+
+static void check_selinux(struct doctor *d)
+{
+	const char *path = d->o->selinux ? d->o->selinux : "/sys/fs/selinux/enforce";
+	char mode[16];
+
+	if (read_line(path, mode, sizeof(mode)) == -ENOENT)
+		say(d, "SELinux", ST_OK, false, "absent");
+	else if (!strcmp(mode, "0"))
+		say(d, "SELinux", ST_OK, false, "permissive");
+	else if (!strcmp(mode, "1"))
+		say(d, "SELinux", ST_WARN, false,
+		    "enforcing: BPF may be denied: setenforce 0 or use Magisk/KernelSU");
+	else
+		say(d, "SELinux", ST_WARN, false, "cannot read %s: BPF may be denied", path);
+}
+
+static void check_kernel(struct doctor *d)
+{
+	unsigned int major = 0, minor = 0;
+
+	if (sscanf(d->release, "%u.%u", &major, &minor) != 2)
+		say(d, "kernel", ST_MISSING, true, "cannot parse release '%s'", d->release);
+	else if (major > 5 || (major == 5 && minor >= 8))
+		say(d, "kernel", ST_OK, true, "%s", d->release);
+	else
+		say(d, "kernel", ST_MISSING, true,
+		    "%s: the BPF ring buffer needs Linux 5.8+ (Android GKI 5.10 or later)",
+		    d->release);
+}
+
+static void check_btf(struct doctor *d)
+{
+	const char *path = d->o->btf ? d->o->btf : "/sys/kernel/btf/vmlinux";
+	struct btf *btf;
+	long err;
+
+	if (access(path, R_OK)) {
+		say(d, "BTF", ST_MISSING, true,
+		    "%s: %s: the kernel needs CONFIG_DEBUG_INFO_BTF=y (most GKI 5.10+ builds)",
+		    path, strerror(errno));
+		return;
+	}
+	btf = btf__parse(path, NULL);
+	err = libbpf_get_error(btf);
+	if (err) {
+		say(d, "BTF", ST_MISSING, true, "%s does not parse (%s): kernel BTF is broken",
+		    path, strerror((int)-err));
+		return;
+	}
+	btf__free(btf);
+	say(d, "BTF", ST_OK, true, "%s", path);
+}
+
+/* ---- kernel config ----------------------------------------------------------------- */
+
+static const struct cfg_opt {
+	const char *name, *alt, *why;
+} cfg_opts[] = {
+	{ "CONFIG_BPF_SYSCALL", NULL, "the bpf() syscall" },
+	{ "CONFIG_DEBUG_INFO_BTF", NULL, "/sys/kernel/btf/vmlinux" },
+	{ "CONFIG_UPROBE_EVENTS", "CONFIG_UPROBES", "property values and ART reasons (uprobes)" },
+	{ "CONFIG_BPF_EVENTS", NULL, "BPF programs on tracepoints and uprobes" },
+	{ "CONFIG_FTRACE_SYSCALLS", NULL, "the raw_syscalls tracepoints" },
+};
+
+#define N_CFG (sizeof(cfg_opts) / sizeof(cfg_opts[0]))
+
+/* The value of name in a "NAME=value" line, or NULL. */
+static const char *cfg_value(const char *line, const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strncmp(line, name, n) && line[n] == '=' ? line + n + 1 : NULL;
+}
+
+/* Records "=y"/"=m" of each option (and of its alternative) in val[i][0..1]. */
+static void scan_config(gzFile gz, char val[N_CFG][2][8])
+{
+	char line[512];
+
+	while (gzgets(gz, line, sizeof(line))) {
+		line[strcspn(line, "\n")] = '\0';
+		for (size_t i = 0; i < N_CFG; i++) {
+			const char *v = cfg_value(line, cfg_opts[i].name);
+			const char *a = cfg_opts[i].alt ? cfg_value(line, cfg_opts[i].alt) : NULL;
+
+			if (v && (*v == 'y' || *v == 'm'))
+				snprintf(val[i][0], sizeof(val[i][0]), "%s", v);
+			if (a && (*a == 'y' || *a == 'm'))
+				snprintf(val[i][1], sizeof(val[i][1]), "%s", a);
+		}
+	}
+}
+
+static gzFile open_config(struct doctor *d, char *path, size_t cap)
+{
+	gzFile gz;
+
+	if (d->o->config) {
+		snprintf(path, cap, "%s", d->o->config);
+		return gzopen(path, "rb");
+	}
+	/* gzopen also reads an uncompressed file, like /boot/config-*. */
+	snprintf(path, cap, "/proc/config.gz");
+	gz = gzopen(path, "rb");
+	if (gz)
+		return gz;
+	snprintf(path, cap, "/boot/config-%s", d->release);
+	return gzopen(path, "rb");
+}
+
+static void check_config(struct doctor *d)
+{
+	char path[PATH_MAX], val[N_CFG][2][8] = { { "" } };
+	gzFile gz = open_config(d, path, sizeof(path));
+
+	if (!gz) {
+		say(d, "kernel config", ST_SKIP, false, "cannot read %s: options not checked",
+		    path);
+		return;
+	}
+	scan_config(gz, val);
+	gzclose(gz);
+	for (size_t i = 0; i < N_CFG; i++) {
+		const struct cfg_opt *c = &cfg_opts[i];
+
+		if (val[i][0][0])
+			say(d, c->name, ST_OK, false, "=%s", val[i][0]);
+		else if (val[i][1][0])
+			say(d, c->name, ST_OK, false, "%s=%s", c->alt, val[i][1]);
+		else
+			say(d, c->name, ST_MISSING, false, "not set in %s: needed for %s", path,
+			    c->why);
+	}
+}
+
+/* ---- BPF and tracing --------------------------------------------------------------- */
+
+static void check_ringbuf(struct doctor *d)
+{
+	int r;
+
+	if (geteuid()) {
+		say(d, "ring buffer", ST_SKIP, true, "needs root to probe");
+		return;
+	}
+	r = libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, NULL);
+	if (r == 1)
+		say(d, "ring buffer", ST_OK, true, "BPF_MAP_TYPE_RINGBUF");
+	else if (r == 0)
+		say(d, "ring buffer", ST_MISSING, true,
+		    "no BPF_MAP_TYPE_RINGBUF in this kernel: needs Linux 5.8+");
+	else
+		say(d, "ring buffer", ST_MISSING, true,
+		    "bpf() failed (%s): SELinux or seccomp may deny it", strerror(-r));
+}
+
+static void check_uprobes(struct doctor *d)
+{
+	const char *path = d->o->uprobe_type ? d->o->uprobe_type
+					     : "/sys/bus/event_source/devices/uprobe/type";
+	char type[16];
+
+	if (!read_line(path, type, sizeof(type)) && type[0])
+		say(d, "uprobes", ST_OK, false, "perf event type %s", type);
+	else
+		say(d, "uprobes", ST_MISSING, false,
+		    "no %s: property values and ART reasons need CONFIG_UPROBE_EVENTS", path);
+}
+
+static bool tracefs_mounted(struct doctor *d, char *marker, size_t cap)
+{
+	struct stat st;
+
+	snprintf(marker, cap, "%s/trace_marker", d->tracefs);
+	return !stat(marker, &st);
+}
+
+static void check_raw_syscalls(struct doctor *d)
+{
+	char path[PATH_MAX], marker[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/events/raw_syscalls/sys_enter/id", d->tracefs);
+	if (!access(path, R_OK))
+		say(d, "raw_syscalls", ST_OK, true, "raw_syscalls:sys_enter");
+	else if (!tracefs_mounted(d, marker, sizeof(marker)))
+		say(d, "raw_syscalls", ST_MISSING, true,
+		    "no %s: tracefs is not mounted (see tracefs)", path);
+	else
+		say(d, "raw_syscalls", ST_MISSING, true,
+		    "no %s: the kernel needs CONFIG_FTRACE_SYSCALLS", path);
+}
+
+static void check_tracefs(struct doctor *d)
+{
+	char marker[PATH_MAX];
+
+	if (tracefs_mounted(d, marker, sizeof(marker)))
+		say(d, "tracefs", ST_OK, true, "%s", marker);
+	else
+		say(d, "tracefs", ST_MISSING, true, "no %s: mount -t tracefs nodev %s", marker,
+		    d->tracefs);
+}
+
+/* ---- Android properties ------------------------------------------------------------ */
+
+static bool on_path(const char *prog)
+{
+	const char *path = getenv("PATH"), *p, *end;
+	char file[PATH_MAX];
+	struct stat st;
+
+	for (p = path ? path : "/bin:/usr/bin"; p; p = *end ? end + 1 : NULL) {
+		end = strchrnul(p, ':');
+		if (snprintf(file, sizeof(file), "%.*s/%s", (int)(end - p), end == p ? "." : p,
+			     prog) >= (int)sizeof(file))
+			continue;
+		if (!stat(file, &st) && S_ISREG(st.st_mode) && !access(file, X_OK))
+			return true;
+	}
+	return false;
+}
+
+/* Reads the child's output until EOF; a getprop that hangs is killed. */
+static int read_child(int fd, pid_t pid, char *val, size_t cap)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	size_t got = 0;
+	ssize_t n = 1;
+
+	while (n > 0 && got + 1 < cap) {
+		if (poll(&pfd, 1, GETPROP_TIMEOUT_MS) == 0) {
+			kill(pid, SIGKILL);
+			return -ETIMEDOUT;
+		}
+		n = read(fd, val + got, cap - 1 - got);
+		if (n < 0 && errno == EINTR)
+			n = 1;
+		else if (n > 0)
+			got += (size_t)n;
+	}
+	val[got] = '\0';
+	val[strcspn(val, "\n")] = '\0';
+	return 0;
+}
+
+/* `getprop name` without a shell; 0 with its value, or -errno. */
+static int getprop(const char *name, char *val, size_t cap)
+{
+	char *argv[] = { "getprop", (char *)name, NULL };
+	int fds[2], err, st;
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC))
+		return -errno;
+	pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+
+		dup2(fds[1], 1);
+		if (null >= 0) {
+			dup2(null, 0);
+			dup2(null, 2);
+		}
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	err = pid < 0 ? -errno : 0;
+	close(fds[1]);
+	if (!err)
+		err = read_child(fds[0], pid, val, cap);
+	close(fds[0]);
+	if (pid > 0 && waitpid(pid, &st, 0) == pid && !err &&
+	    (!WIFEXITED(st) || WEXITSTATUS(st)))
+		err = -EIO;
+	return err;
+}
+
+static void check_atrace(struct doctor *d)
+{
+	char val[128];
+	int err;
+
+	if (!on_path("getprop")) {
+		say(d, "debug.atrace", ST_SKIP, false, "not Android (no getprop on PATH)");
+		return;
+	}
+	err = getprop(PROP_FLAGS, val, sizeof(val));
+	if (err) {
+		say(d, "debug.atrace", ST_WARN, false,
+		    "getprop " PROP_FLAGS " failed (%s): animtrace cannot turn on view markers",
+		    strerror(-err));
+		return;
+	}
+	if (strtoull(val, NULL, 0) & VIEW_TAG)
+		say(d, "debug.atrace", ST_OK, false, "enableflags %s, view tag 0x8 on", val);
+	else
+		say(d, "debug.atrace", ST_OK, false,
+		    "enableflags %s, view tag 0x8 off (animtrace turns it on while tracing)",
+		    val[0] ? val : "unset");
+}
+
+/* ---- the target process ------------------------------------------------------------ */
+
+struct pid_list {
+	int pids[MAX_PIDS];
+	int n;
+};
+
+static int collect_pid(void *ctx, int pid, const char *argv0)
+{
+	struct pid_list *l = ctx;
+
+	if (l->n < MAX_PIDS)
+		l->pids[l->n++] = pid;
+	return 0;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* "com.foo,com.bar pid 12" for messages. */
+static void describe_target(const struct procfilter *f, char *buf, size_t cap)
+{
+	const int *pids;
+	size_t n = procfilter__pids(f, &pids), len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < procfilter__name_count(f) && len < cap; i++)
+		len += snprintf(buf + len, cap - len, "%s%s", i ? "," : "",
+				procfilter__name(f, i));
+	for (size_t i = 0; i < n && len < cap; i++)
+		len += snprintf(buf + len, cap - len, "%s%d", i ? "," : len ? " pid " : "pid ",
+				pids[i]);
+}
+
+/* Returns the lowest selected pid (the main process of NAME:*), 0 when none. */
+static int check_process(struct doctor *d)
+{
+	struct pid_list l = { .n = 0 };
+	char target[256], list[128];
+	size_t len = 0;
+	int total = procfilter__scan(d->o->filter, d->proc_root, collect_pid, &l);
+
+	describe_target(d->o->filter, target, sizeof(target));
+	if (total < 0) {
+		say(d, "target process", ST_MISSING, true, "cannot read %s: %s", d->proc_root,
+		    strerror(-total));
+		return 0;
+	}
+	if (!total) {
+		say(d, "target process", ST_MISSING, true,
+		    "nothing matches %s: start it first (check the name with ps -A)", target);
+		return 0;
+	}
+	qsort(l.pids, (size_t)l.n, sizeof(l.pids[0]), cmp_int);
+	for (int i = 0; i < l.n && i < SHOW_PIDS; i++)
+		len += snprintf(list + len, sizeof(list) - len, "%s%d", i ? ", " : "", l.pids[i]);
+	if (total > SHOW_PIDS)
+		snprintf(list + len, sizeof(list) - len, " and %d more", total - SHOW_PIDS);
+	say(d, "target process", ST_OK, true, "%s%spid%s %s",
+	    procfilter__has_names(d->o->filter) ? target : "",
+	    procfilter__has_names(d->o->filter) ? ": " : "", total > 1 ? "s" : "", list);
+	return l.pids[0];
+}
+
+static void first_warning(void *ctx, const char *msg)
+{
+	char *first = ctx;
+
+	if (!first[0])
+		snprintf(first, 256, "%s", msg);
+}
+
+static void check_setters(struct doctor *d, int pid)
+{
+	char path[512], first[256] = "";
+	struct hwui_lib lib;
+	int err = hwui_find_library(d->proc_root, pid, path, sizeof(path)), n;
+
+	if (err == -ENOENT) {
+		say(d, "RenderNode setters", ST_WARN, false,
+		    "pid %d maps neither libhwui.so nor libandroid_runtime.so: no property values",
+		    pid);
+		return;
+	}
+	if (err) {
+		say(d, "RenderNode setters", ST_WARN, false, "cannot read %s/%d/maps: %s",
+		    d->proc_root, pid, strerror(-err));
+		return;
+	}
+	err = hwui_resolve(path, NULL, &lib, first_warning, first);
+	if (err) {
+		say(d, "RenderNode setters", ST_WARN, false, "%s: %s: no property values", path,
+		    first[0] ? first : strerror(-err));
+		return;
+	}
+	n = __builtin_popcount(lib.ok_mask);
+	if (n == AT_PROP_COUNT)
+		say(d, "RenderNode setters", ST_OK, false, "%d/%d properties in %s", n,
+		    AT_PROP_COUNT, path);
+	else
+		say(d, "RenderNode setters", ST_WARN, false,
+		    "%d/%d properties in %s (%s): --hwui-offsets may supply field offsets", n,
+		    AT_PROP_COUNT, path, first);
+}
+
+/* The first mapped file of pid whose path ends in suffix; 0, -ENOENT or -errno. */
+static int find_mapping(const char *proc_root, int pid, const char *suffix, char *path,
+			size_t cap)
+{
+	size_t want = strlen(suffix);
+	char maps[PATH_MAX], line[1024];
+	int err = -ENOENT;
+	FILE *f;
+
+	snprintf(maps, sizeof(maps), "%s/%d/maps", proc_root, pid);
+	f = fopen(maps, "re");
+	if (!f)
+		return -errno;
+	while (err && fgets(line, sizeof(line), f)) {
+		char *p = strchr(line, '/');
+		size_t n;
+
+		if (!p)
+			continue;
+		n = strcspn(p, "\n");
+		p[n] = '\0';
+		if (n >= want && !strcmp(p + n - want, suffix)) {
+			snprintf(path, cap, "%s", p);
+			err = 0;
+		}
+	}
+	fclose(f);
+	return err;
+}
+
+static void check_art(struct doctor *d, int pid)
+{
+	static const char *const methods[] = { "start", "cancel", "end" };
+	char path[512], name[96], absent[64] = "";
+	struct elfsym_hit hit;
+	struct elfsym *s;
+	int err = find_mapping(d->proc_root, pid, "/boot-framework.oat", path, sizeof(path));
+
+	if (err == -ENOENT) {
+		say(d, "ART methods", ST_WARN, false,
+		    "pid %d maps no boot-framework.oat: cancel and end are inferred", pid);
+		return;
+	}
+	if (err) {
+		say(d, "ART methods", ST_WARN, false, "cannot read %s/%d/maps: %s", d->proc_root,
+		    pid, strerror(-err));
+		return;
+	}
+	s = elfsym__open(path);
+	if (!s) {
+		say(d, "ART methods", ST_WARN, false, "%s: %s: cancel and end are inferred", path,
+		    strerror(errno));
+		return;
+	}
+	for (size_t i = 0; i < sizeof(methods) / sizeof(methods[0]); i++) {
+		size_t len = strlen(absent);
+
+		snprintf(name, sizeof(name), "android.animation.ValueAnimator.%s", methods[i]);
+		if (elfsym__find_all(s, name, &hit, 1) <= 0)
+			snprintf(absent + len, sizeof(absent) - len, "%s%s", len ? ", " : "",
+				 methods[i]);
+	}
+	elfsym__free(s);
+	if (!absent[0])
+		say(d, "ART methods", ST_OK, false,
+		    "ValueAnimator start, cancel, end compiled in %s", path);
+	else
+		say(d, "ART methods", ST_WARN, false,
+		    "ValueAnimator %s not compiled in %s (boot profile): cancel and end are "
+		    "inferred", absent, path);
+}
+
+static void check_target(struct doctor *d)
+{
+	int pid;
+
+	if (!d->o->filter || procfilter__empty(d->o->filter)) {
+		say(d, "target process", ST_SKIP, true, "no --proc or --pid given");
+		say(d, "RenderNode setters", ST_SKIP, false, "no target process");
+		say(d, "ART methods", ST_SKIP, false, "no target process");
+		return;
+	}
+	pid = check_process(d);
+	if (!pid) {
+		say(d, "RenderNode setters", ST_SKIP, false, "no target process");
+		say(d, "ART methods", ST_SKIP, false, "no target process");
+		return;
+	}
+	check_setters(d, pid);
+	check_art(d, pid);
+}
+
+/* ---- entry points ------------------------------------------------------------------ */
+
+static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	return 0;
+}
+
+int doctor_run(const struct doctor_opts *o, FILE *out)
+{
+	struct doctor d = { .o = o, .out = out };
+	libbpf_print_fn_t old = libbpf_set_print(quiet); /* modules never print */
+	struct utsname u;
+
+	d.proc_root = o->proc_root ? o->proc_root : "/proc";
+	d.tracefs = o->tracefs ? o->tracefs : "/sys/kernel/tracing";
+	if (o->release)
+		snprintf(d.release, sizeof(d.release), "%s", o->release);
+	else if (!uname(&u))
+		snprintf(d.release, sizeof(d.release), "%s", u.release);
+	check_root(&d);
+	check_selinux(&d);
+	check_kernel(&d);
+	check_btf(&d);
+	check_config(&d);
+	check_ringbuf(&d);
+	check_uprobes(&d);
+	check_raw_syscalls(&d);
+	check_tracefs(&d);
+	check_atrace(&d);
+	check_target(&d);
+	libbpf_set_print(old);
+	if (d.n_failed)
+		fprintf(out, "\nlive tracing will not work: fix %s\n", d.failed);
+	else
+		fprintf(out, "\nlive tracing should work (%d warning%s)\n", d.n_warn,
+			d.n_warn == 1 ? "" : "s");
+	return d.n_failed ? 1 : 0;
+}
+
+enum { OPT_BTF = 0x100, OPT_CONFIG, OPT_PROC_ROOT, OPT_TRACEFS, OPT_SELINUX };
+
+static const struct argp_option doctor_options[] = {
+	{ "proc", 'p', "NAME[,NAME]", 0, "Also check this process (NAME:* for subprocesses)", 0 },
+	{ "pid", 'P', "PID[,PID]", 0, "Also check these processes", 0 },
+	{ 0, 0, 0, 0, "Where to look (for tests):", 1 },
+	{ "btf", OPT_BTF, "PATH", 0, "Kernel BTF (default /sys/kernel/btf/vmlinux)", 1 },
+	{ "config", OPT_CONFIG, "PATH", 0,
+	  "Kernel config, gzipped or not (default /proc/config.gz, else /boot/config-RELEASE)",
+	  1 },
+	{ "proc-root", OPT_PROC_ROOT, "DIR", 0, "procfs (default /proc)", 1 },
+	{ "tracefs", OPT_TRACEFS, "DIR", 0, "tracefs (default /sys/kernel/tracing)", 1 },
+	{ "selinux", OPT_SELINUX, "PATH", 0, "SELinux mode (default /sys/fs/selinux/enforce)",
+	  1 },
+	{ 0 },
+};
+
+struct doctor_cli {
+	struct doctor_opts o;
+	struct procfilter *filter;
+};
+
+static error_t doctor_parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct doctor_cli *c = state->input;
+
+	switch (key) {
+	case 'p':
+	case 'P':
+		if ((key == 'p' ? procfilter__add_names : procfilter__add_pids)(c->filter, arg))
+			argp_error(state, "%s", procfilter__error(c->filter));
+		break;
+	case OPT_BTF:
+		c->o.btf = arg;
+		break;
+	case OPT_CONFIG:
+		c->o.config = arg;
+		break;
+	case OPT_PROC_ROOT:
+		c->o.proc_root = arg;
+		break;
+	case OPT_TRACEFS:
+		c->o.tracefs = arg;
+		break;
+	case OPT_SELINUX:
+		c->o.selinux = arg;
+		break;
+	case ARGP_KEY_ARG:
+		argp_error(state, "unexpected argument '%s'", arg);
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp doctor_argp = {
+	.options = doctor_options,
+	.parser = doctor_parse_opt,
+	.doc = "animtrace doctor -- can this device be traced live? One line per check: ok, "
+	       "missing, warn or skip, with what to do.\v"
+	       "Exit status: 0 when live tracing (of --proc/--pid) would work, 1 when not, 2 on "
+	       "bad arguments.",
+};
+
+int doctor_main(int argc, char **argv)
+{
+	static char name[] = "animtrace doctor"; /* for argp's usage and error lines */
+	struct doctor_cli c = { .filter = procfilter__new() };
+	int ret;
+
+	argp_err_exit_status = 2;
+	if (argc > 0)
+		argv[0] = name;
+	if (!c.filter || argp_parse(&doctor_argp, argc, argv, 0, NULL, &c)) {
+		procfilter__free(c.filter);
+		return 2;
+	}
+	c.o.filter = c.filter;
+	ret = doctor_run(&c.o, stdout);
+	procfilter__free(c.filter);
+	return ret;
+}
