@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * ftrace text and systrace .html captures. The whole file is mapped (or read once) and
- * lines are handed out as slices of it, so replay allocates nothing per line.
+ * ftrace text, systrace .html and Perfetto protobuf captures. The whole file is mapped
+ * (or read once) and lines are handed out as slices of it, so replay allocates nothing
+ * per line; a protobuf trace is indexed once by pftrace and its events are slices too.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "pftrace.h"
 
 #define CONST_STRLEN(s) (sizeof(s) - 1)
 
@@ -283,6 +285,9 @@ struct capture {
 	size_t cur; /* index into ranges */
 	size_t pos; /* offset into data of the next line */
 	size_t text_bytes;
+	struct pftrace *pf;  /* protobuf capture: its index; NULL for text */
+	size_t pf_thread;    /* next thread name to hand out */
+	size_t pf_print;     /* next print event to hand out */
 };
 
 static const char trace_data_tag[] = "<script class=\"trace-data\" type=\"application/text\">";
@@ -394,17 +399,44 @@ static int find_html_text(struct capture *c, const char *tag)
 	return c->n_ranges ? 0 : -EINVAL;
 }
 
+/*
+ * A Perfetto trace starts with field 1, wire type 2 (0x0a) and a well-formed packet.
+ * Text starting with a blank line could pass that by chance, but would also have to be
+ * free of NUL bytes and parse to the end without damage. Returns 1 when c is now a
+ * protobuf capture, 0 when the data is text after all, or a negative errno.
+ */
+static int open_protobuf(struct capture *c, bool has_nul)
+{
+	c->pf = pftrace__new(c->data, c->data_len);
+	if (!c->pf)
+		return -errno;
+	if (!has_nul && pftrace__malformed(c->pf)) {
+		pftrace__free(c->pf);
+		c->pf = NULL;
+		return 0;
+	}
+	c->text_bytes = c->data_len;
+	return 1;
+}
+
 static int find_text(struct capture *c)
 {
 	const char *tag;
 	size_t head = c->data_len < 4096 ? c->data_len : 4096;
+	int err;
 
 	if (c->data_len == 0)
 		return 0;
+	/* Checked first: protobuf can hold the html tag bytes in a print. */
+	if (pftrace_detect(c->data, c->data_len)) {
+		err = open_protobuf(c, memchr(c->data, '\0', head) != NULL);
+		if (err)
+			return err < 0 ? err : 0;
+	}
 	tag = memmem(c->data, c->data_len, trace_data_tag, CONST_STRLEN(trace_data_tag));
 	if (tag)
 		return find_html_text(c, tag);
-	/* Binary captures (Perfetto protobuf, gzip) are not text: say so up front. */
+	/* Other binary captures (gzip, a damaged trace) are not text: say so up front. */
 	if (memchr(c->data, '\0', head))
 		return -EINVAL;
 	return add_range(c, c->data, c->data + c->data_len);
@@ -461,10 +493,74 @@ int capture__next(struct capture *c, const char **line, size_t *len)
 	return 0;
 }
 
+static void clear_line(struct capture_line *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->tgid = -1;
+	out->comm = out->payload = (struct strv){ .p = "", .len = 0 };
+}
+
+static void fill_task(struct capture *c, int32_t tid, struct capture_line *out)
+{
+	const struct pf_thread *t = pftrace__thread(c->pf, tid);
+
+	out->tid = tid;
+	if (t) {
+		out->tgid = t->tgid;
+		out->comm = t->name;
+	}
+}
+
+/* Names first (they apply to the whole trace), then print events in time order. */
+static int next_pf_event(struct capture *c, struct capture_line *out)
+{
+	const struct pf_thread *t;
+	struct pf_print p;
+
+	clear_line(out);
+	if (c->pf_thread < pftrace__n_threads(c->pf)) {
+		t = pftrace__thread_at(c->pf, c->pf_thread++);
+		fill_task(c, t->tid, out);
+		return CAPTURE_SCHED;
+	}
+	if (pftrace__print(c->pf, c->pf_print, &p))
+		return CAPTURE_END;
+	c->pf_print++;
+	fill_task(c, p.tid, out);
+	out->ts_ns = p.ts_ns;
+	/* Like a text line: no trailing newline (writers add one; some pad with NULs). */
+	while (p.buf.len && (p.buf.p[p.buf.len - 1] == '\n' || p.buf.p[p.buf.len - 1] == '\0' ||
+			     p.buf.p[p.buf.len - 1] == '\r'))
+		p.buf.len--;
+	out->payload = p.buf;
+	return CAPTURE_MARKER;
+}
+
+int capture__next_event(struct capture *c, struct capture_line *out)
+{
+	const char *line;
+	size_t len;
+
+	if (c->pf)
+		return next_pf_event(c, out);
+	if (capture__next(c, &line, &len) != 1) {
+		clear_line(out);
+		return CAPTURE_END;
+	}
+	return capture_parse_line(line, len, out);
+}
+
+bool capture__is_protobuf(const struct capture *c)
+{
+	return c->pf != NULL;
+}
+
 void capture__rewind(struct capture *c)
 {
 	c->cur = 0;
 	c->pos = 0;
+	c->pf_thread = 0;
+	c->pf_print = 0;
 }
 
 size_t capture__size(const struct capture *c)
@@ -481,5 +577,6 @@ void capture__free(struct capture *c)
 	else
 		free(c->data);
 	free(c->ranges);
+	pftrace__free(c->pf);
 	free(c);
 }

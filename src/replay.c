@@ -85,20 +85,16 @@ static void feed_marker(struct replay *r, const struct capture_line *l)
 		       proctab__name(r->names, tgid), &m);
 }
 
-/* Runs fn over every parsed line of the capture. */
+/* Runs fn over every event of the capture (text lines or Perfetto print events). */
 static void each_line(struct replay *r, void (*fn)(struct replay *, const struct capture_line *,
 						 int kind))
 {
 	struct capture_line l;
-	const char *line;
-	size_t len;
+	int kind;
 
 	capture__rewind(r->cap);
-	while (capture__next(r->cap, &line, &len) == 1) {
-		int kind = capture_parse_line(line, len, &l);
-
+	while ((kind = capture__next_event(r->cap, &l)) != CAPTURE_END)
 		fn(r, &l, kind);
-	}
 }
 
 static void pass_names(struct replay *r, const struct capture_line *l, int kind)
@@ -181,7 +177,7 @@ int replay_run(const char *path, const struct procfilter *filter, struct engine 
 	if (!r.cap) {
 		ret = -errno;
 		snprintf(msg, msglen, "%s: %s", path,
-			 ret == -EINVAL ? "not an ftrace text or systrace .html capture" :
+			 ret == -EINVAL ? "not an ftrace text, systrace .html or Perfetto trace" :
 					  strerror(-ret));
 		return ret;
 	}

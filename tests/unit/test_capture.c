@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * capture_parse_line on real lines from the three ftrace captures, and capture__open on
- * temporary files and on the real antutu systrace .html.
+ * capture_parse_line on real lines from the three ftrace captures, and capture__open /
+ * capture__next_event on temporary files (text, html, a hand-built Perfetto trace) and
+ * on the real antutu systrace .html.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include <criterion/criterion.h>
 
 #include "capture.h"
+#include "pftrace.h"
 
 #define TRACES TESTDATA "/traces/"
 
@@ -412,11 +414,120 @@ Test(capture_file, fails_with_enoent_for_a_missing_file)
 	capture__free(NULL);
 }
 
-Test(capture_file, rejects_a_binary_perfetto_trace)
+Test(capture_file, rejects_binary_data_that_is_not_a_perfetto_trace)
 {
+	static const char gz[] = "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03";
+	char *path = write_temp(gz, sizeof(gz) - 1);
+
 	errno = 0;
-	cr_assert_null(capture__open(TRACES "pixel7pro-android13-nowinandroid.perfetto-trace"));
+	cr_assert_null(capture__open(path));
 	cr_assert_eq(errno, EINVAL);
+	unlink(path);
+	free(path);
+}
+
+/*
+ * A hand-built Perfetto trace: a process tree (pid 10 "com.example.app", thread 11
+ * "RenderThread") and one bundle with three prints out of time order, the last one
+ * NUL-padded.
+ */
+static const char pb_trace[] =
+	"\x0a\x2b\x12\x29\x0a\x13\x08\x0a\x1a\x0f\x63\x6f\x6d\x2e\x65\x78"
+	"\x61\x6d\x70\x6c\x65\x2e\x61\x70\x70\x12\x12\x08\x0b\x12\x0c\x52"
+	"\x65\x6e\x64\x65\x72\x54\x68\x72\x65\x61\x64\x18\x0a\x0a\x58\x0a"
+	"\x56\x08\x00\x12\x1a\x08\xc8\x01\x10\x0b\x1a\x13\x12\x11\x53\x7c"
+	"\x31\x30\x7c\x61\x6e\x69\x6d\x61\x74\x6f\x72\x7c\x34\x32\x0a\x12"
+	"\x25\x08\x64\x10\x0a\x1a\x1f\x12\x1d\x42\x7c\x31\x30\x7c\x43\x68"
+	"\x6f\x72\x65\x6f\x67\x72\x61\x70\x68\x65\x72\x23\x64\x6f\x46\x72"
+	"\x61\x6d\x65\x20\x31\x0a\x12\x0f\x08\xac\x02\x10\x0c\x1a\x08\x12"
+	"\x06\x45\x7c\x31\x30\x0a\x00";
+
+static void expect_event(struct capture *c, int kind, uint64_t ts_ns, int32_t tgid,
+			 int32_t tid, const char *comm, const char *payload)
+{
+	struct capture_line l;
+
+	cr_assert_eq(capture__next_event(c, &l), kind);
+	cr_assert_eq(l.ts_ns, ts_ns, "ts_ns %llu", (unsigned long long)l.ts_ns);
+	cr_assert_eq(l.tgid, tgid, "tgid %d", l.tgid);
+	cr_assert_eq(l.tid, tid, "tid %d", l.tid);
+	cap_expect_strv(l.comm, comm);
+	cap_expect_strv(l.payload, payload);
+	cr_assert_eq(l.n_extra, 0);
+}
+
+Test(capture_file, hands_out_names_then_prints_in_time_order_from_a_perfetto_trace)
+{
+	char *path = write_temp(pb_trace, sizeof(pb_trace) - 1);
+	struct capture *c = capture__open(path);
+	struct capture_line l;
+	const char *line;
+	size_t len;
+
+	cr_assert_not_null(c, "errno %d", errno);
+	cr_assert(capture__is_protobuf(c));
+	cr_assert_eq(capture__size(c), 135);
+	cr_assert_eq(capture__next(c, &line, &len), 0, "no text lines in protobuf");
+	for (int round = 0; round < 2; round++) {
+		expect_event(c, CAPTURE_SCHED, 0, 10, 10, "com.example.app", "");
+		expect_event(c, CAPTURE_SCHED, 0, 10, 11, "RenderThread", "");
+		expect_event(c, CAPTURE_MARKER, 100, 10, 10, "com.example.app",
+			     "B|10|Choreographer#doFrame 1");
+		expect_event(c, CAPTURE_MARKER, 200, 10, 11, "RenderThread", "S|10|animator|42");
+		expect_event(c, CAPTURE_MARKER, 300, -1, 12, "", "E|10");
+		cr_assert_eq(capture__next_event(c, &l), CAPTURE_END);
+		cr_assert_eq(capture__next_event(c, &l), CAPTURE_END);
+		capture__rewind(c);
+	}
+	capture__free(c);
+	unlink(path);
+	free(path);
+}
+
+/* 0x0a, length 32, then 16 valid varint fields: a first "packet" made of printable text. */
+Test(capture_file, reads_text_that_starts_like_a_protobuf_packet_as_text)
+{
+	static const char text[] = "\n (1(1(1(1(1(1(1(1(1(1(1(1(1(1(1(1\n"
+				   "a-1 [000] 1.000001: print: B|1|x\n";
+	char *path = write_temp(text, sizeof(text) - 1);
+	struct capture *c = capture__open(path);
+	static const char *const want[] = {
+		"",
+		" (1(1(1(1(1(1(1(1(1(1(1(1(1(1(1(1",
+		"a-1 [000] 1.000001: print: B|1|x",
+	};
+
+	cr_assert(pftrace_detect(text, sizeof(text) - 1), "the first packet must look valid");
+	cr_assert_not_null(c, "errno %d", errno);
+	cr_assert_not(capture__is_protobuf(c));
+	expect_lines(c, want, 3);
+	capture__free(c);
+	unlink(path);
+	free(path);
+}
+
+Test(capture_file, hands_out_parsed_text_lines_as_events)
+{
+	static const char text[] = "# tracer: nop\n"
+				   "a-1 [000] 1.000001: print: B|1|x\n"
+				   "garbage\n"
+				   "b-2 [001] 1.000002: sched_wakeup: comm=c pid=3 prio=120\n";
+	char *path = write_temp(text, sizeof(text) - 1);
+	struct capture *c = capture__open(path);
+	struct capture_line l;
+
+	cr_assert_not_null(c, "errno %d", errno);
+	cr_assert_not(capture__is_protobuf(c));
+	cr_assert_eq(capture__next_event(c, &l), CAPTURE_SKIP);
+	expect_event(c, CAPTURE_MARKER, 1000001000, -1, 1, "a", "B|1|x");
+	cr_assert_eq(capture__next_event(c, &l), -EINVAL);
+	cr_assert_eq(capture__next_event(c, &l), CAPTURE_SCHED);
+	cr_assert_eq(l.n_extra, 1);
+	cr_assert_eq(l.extra_tid[0], 3);
+	cr_assert_eq(capture__next_event(c, &l), CAPTURE_END);
+	capture__free(c);
+	unlink(path);
+	free(path);
 }
 
 struct marker_tally {
