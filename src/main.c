@@ -17,6 +17,7 @@
 #include "replay.h"
 #include "sink_box.h"
 #include "sink_json.h"
+#include "sink_trace.h"
 
 #ifndef ANIMTRACE_VERSION
 #define ANIMTRACE_VERSION "0.1.0"
@@ -42,7 +43,7 @@ static const char doc[] =
 	"same in markers: such ends are reported as 'ended' with reason_source 'inferred'."
 	"\vExit status: 0 on success, 1 on a runtime error, 2 on bad arguments.";
 
-enum { OPT_COLOR = 0x100, OPT_NO_ATRACE, OPT_STATS, OPT_BUFFER, OPT_PROPS, OPT_NO_PROPS,
+enum { OPT_TRACE_OUT = 0x200, OPT_COLOR = 0x100, OPT_NO_ATRACE, OPT_STATS, OPT_BUFFER, OPT_PROPS, OPT_NO_PROPS,
        OPT_HWUI, OPT_HWUI_OFFSETS };
 
 static const struct argp_option options[] = {
@@ -57,7 +58,10 @@ static const struct argp_option options[] = {
 	{ 0, 0, 0, 0, "Output:", 2 },
 	{ "format", 'f', "box|json", 0, "Boxed logs (default) or one JSON object per line", 2 },
 	{ "output", 'o', "FILE", 0, "Write to FILE instead of standard output", 2 },
-	{ "frames", 'F', 0, 0, "Box format: one line per frame", 2 },
+	{ "frames", 'F', 0, 0, "Box format: one line per frame, with its View property values", 2 },
+	{ "trace-out", OPT_TRACE_OUT, "FILE", 0,
+	  "Also write a trace the Perfetto UI and chrome://tracing open (Trace Event JSON; "
+	  "readable even when animtrace is killed)", 2 },
 	{ "color", OPT_COLOR, "WHEN", OPTION_ARG_OPTIONAL, "auto (default), always or never", 2 },
 	{ "stats", OPT_STATS, 0, 0, "Live: a stats line per second and per-CPU drops at exit", 2 },
 	{ 0, 0, 0, 0, "View property values (RenderNode setter probes):", 3 },
@@ -78,7 +82,7 @@ static const struct argp_option options[] = {
 
 struct cli {
 	struct procfilter *filter;
-	const char *replay, *output, *hwui, *hwui_offsets;
+	const char *replay, *output, *hwui, *hwui_offsets, *trace_out;
 	int no_props;
 	double duration;
 	int json, frames, color, stats, no_atrace;
@@ -126,6 +130,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case 'F':
 		c->frames = 1;
+		break;
+	case OPT_TRACE_OUT:
+		c->trace_out = arg;
 		break;
 	case OPT_COLOR:
 		if ((c->color = parse_color(arg)) == -2)
@@ -177,13 +184,31 @@ static void install_signals(void)
 }
 
 struct output {
-	FILE *f;
+	FILE *f, *trace_f;
 	struct sink_box *box;
 	struct sink_json *json;
+	struct sink_trace *trace;
 	struct sink sink;
 };
 
-static int open_output(const struct cli *c, struct output *out)
+/* --trace-out: the trace sink sees every record first, then passes it on. */
+static int open_trace(const struct cli *c, struct output *out)
+{
+	if (!c->trace_out)
+		return 0;
+	out->trace_f = fopen(c->trace_out, "w");
+	if (!out->trace_f) {
+		fprintf(stderr, "animtrace: %s: %s\n", c->trace_out, strerror(errno));
+		return -1;
+	}
+	out->trace = sink_trace__new(out->trace_f);
+	if (!out->trace)
+		return -1;
+	out->sink = sink_trace__sink_tee(out->trace, out->sink);
+	return 0;
+}
+
+static int open_sink(const struct cli *c, struct output *out)
 {
 	out->f = c->output ? fopen(c->output, "w") : stdout;
 	if (!out->f) {
@@ -208,8 +233,20 @@ static int open_output(const struct cli *c, struct output *out)
 	return out->box ? 0 : -1;
 }
 
+static int open_output(const struct cli *c, struct output *out)
+{
+	if (open_sink(c, out) || open_trace(c, out))
+		return -1;
+	if (!c->replay) /* live: each record as it happens, even into a pipe */
+		setvbuf(out->f, NULL, _IOLBF, 0);
+	return 0;
+}
+
 static void close_output(struct output *out)
 {
+	sink_trace__free(out->trace);
+	if (out->trace_f)
+		fclose(out->trace_f);
 	sink_box__free(out->box);
 	sink_json__free(out->json);
 	if (out->f && out->f != stdout)

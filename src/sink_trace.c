@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Chrome Trace Event JSON export. Every record is complete on its own line and flushed,
+ * so a file cut off at any record boundary loads. Numbers are formatted from integers:
+ * no float rounding in timestamps.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sink_trace.h"
+
+struct sink_trace {
+	FILE *out;
+	uint64_t records;
+	uint64_t last_ns;  /* notes carry no time of their own */
+	uint32_t *pids;    /* processes whose process_name record was written */
+	size_t n_pids, cap_pids;
+	struct sink next;  /* sink_trace__sink_tee: where every callback goes on to */
+};
+
+/* Length of the valid UTF-8 sequence at s (n bytes left), or 0 when it is invalid. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t len;
+	uint32_t cp;
+
+	if (s[0] < 0xc2 || s[0] > 0xf4)
+		return 0;
+	len = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
+	if (n < len)
+		return 0;
+	cp = s[0] & (0x7f >> len);
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+/* Writes s as a JSON string: RFC 8259 escapes, invalid UTF-8 bytes become U+FFFD. */
+static void put_str(FILE *out, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n = strlen(str), len;
+
+	fputc('"', out);
+	for (size_t i = 0; i < n;) {
+		if (s[i] == '"' || s[i] == '\\') {
+			fputc('\\', out);
+			fputc(s[i++], out);
+		} else if (s[i] < 0x20) {
+			fprintf(out, "\\u%04x", s[i++]);
+		} else if (s[i] < 0x80) {
+			fputc(s[i++], out);
+		} else if ((len = utf8_len(s + i, n - i))) {
+			fwrite(s + i, 1, len, out);
+			i += len;
+		} else {
+			fputs("\\ufffd", out);
+			i++;
+		}
+	}
+	fputc('"', out);
+}
+
+/* Nanoseconds as microseconds with three decimals: 12345678 -> 12345.678. */
+static void put_us(FILE *out, const char *key, uint64_t ns)
+{
+	fprintf(out, ",\"%s\":%llu.%03llu", key, (unsigned long long)(ns / 1000),
+		(unsigned long long)(ns % 1000));
+}
+
+/* The separator goes before a record, never after: every prefix plus ']' is valid. */
+static void begin(struct sink_trace *t, const char *ph, const char *name)
+{
+	fputs(t->records++ ? ",\n{\"ph\":\"" : "{\"ph\":\"", t->out);
+	fputs(ph, t->out);
+	fputs("\",\"name\":", t->out);
+	put_str(t->out, name);
+}
+
+static void end(struct sink_trace *t)
+{
+	fputc('}', t->out);
+	fflush(t->out);
+}
+
+static void put_task(struct sink_trace *t, uint32_t pid, uint32_t tid, uint64_t ts_ns)
+{
+	fprintf(t->out, ",\"pid\":%u,\"tid\":%u", pid, tid);
+	put_us(t->out, "ts", ts_ns);
+	if (ts_ns > t->last_ns)
+		t->last_ns = ts_ns;
+}
+
+/* process_name metadata, once per process that has a name. */
+static void name_process(struct sink_trace *t, uint32_t pid, const char *process)
+{
+	uint32_t *tmp;
+
+	if (!process[0])
+		return;
+	for (size_t i = 0; i < t->n_pids; i++)
+		if (t->pids[i] == pid)
+			return;
+	if (t->n_pids == t->cap_pids) {
+		tmp = realloc(t->pids, (t->cap_pids ? t->cap_pids * 2 : 16) * sizeof(*tmp));
+		if (!tmp)
+			return; /* the name is cosmetic: trace viewers show the pid instead */
+		t->pids = tmp;
+		t->cap_pids = t->cap_pids ? t->cap_pids * 2 : 16;
+	}
+	t->pids[t->n_pids++] = pid;
+	begin(t, "M", "process_name");
+	fprintf(t->out, ",\"pid\":%u,\"tid\":%u,\"args\":{\"name\":", pid, pid);
+	put_str(t->out, process);
+	fputc('}', t->out);
+	end(t);
+}
+
+static void on_anim_start(void *ctx, const struct anim *a)
+{
+	/* Async begin and end must share a name, and the name holds the duration: the
+	 * slice is written whole when the animator ends. */
+	name_process(ctx, a->pid, a->process);
+}
+
+static void put_anim_args(FILE *out, const struct anim *a)
+{
+	fprintf(out, ",\"args\":{\"reason\":\"%s\",\"reason_source\":\"%s\",\"kind\":\"%s\","
+		"\"properties\":[", end_reason_str(a->reason), reason_source_str(a->reason_source),
+		anim_kind_str(a->kind));
+	for (int i = 0; i < a->n_props && i < AT_MAX_PROPS; i++) {
+		if (i)
+			fputc(',', out);
+		put_str(out, a->props[i]);
+	}
+	fprintf(out, "],\"frames\":%u,\"restarts\":%u}", a->frames, a->restarts);
+}
+
+static void put_anim_event(struct sink_trace *t, const struct anim *a, const char *ph,
+			   const char *name, uint32_t tid, uint64_t ts_ns)
+{
+	begin(t, ph, name);
+	fprintf(t->out, ",\"cat\":\"animator\",\"id\":\"0x%llx\"", (unsigned long long)a->id);
+	put_task(t, a->pid, tid, ts_ns);
+	put_anim_args(t->out, a);
+	end(t);
+}
+
+static void on_anim_end(void *ctx, const struct anim *a)
+{
+	struct sink_trace *t = ctx;
+	char name[AT_NAME_MAX + 64];
+	uint64_t dur;
+
+	name_process(t, a->pid, a->process);
+	if (!a->start_ns) { /* cancelled before it started: an instant, no slice */
+		snprintf(name, sizeof(name), "Anim|%llu|%s|%s", (unsigned long long)a->id,
+			 a->name, end_reason_str(a->reason));
+		begin(t, "i", name);
+		fputs(",\"cat\":\"animator\",\"s\":\"t\"", t->out);
+		put_task(t, a->pid, a->end_tid, a->end_ns);
+		put_anim_args(t->out, a);
+		end(t);
+		return;
+	}
+	dur = a->end_ns > a->start_ns ? a->end_ns - a->start_ns : 0;
+	snprintf(name, sizeof(name), "Anim|%llu|%s|%llu.%03llums", (unsigned long long)a->id,
+		 a->name, (unsigned long long)(dur / 1000000),
+		 (unsigned long long)(dur / 1000 % 1000));
+	put_anim_event(t, a, "b", name, a->start_tid, a->start_ns);
+	put_anim_event(t, a, "e", name, a->end_tid, a->start_ns + dur);
+}
+
+static void on_frame(void *ctx, const struct frame *f)
+{
+	struct sink_trace *t = ctx;
+	char name[64];
+	bool first = true;
+
+	name_process(t, f->pid, f->process);
+	if (f->vsync_id >= 0)
+		snprintf(name, sizeof(name), "Choreographer#doFrame %lld", (long long)f->vsync_id);
+	else
+		snprintf(name, sizeof(name), "Choreographer#doFrame");
+	begin(t, "X", name);
+	fputs(",\"cat\":\"frame\"", t->out);
+	put_task(t, f->pid, f->tid, f->start_ns);
+	put_us(t->out, "dur", f->dur_ns);
+	fprintf(t->out, ",\"args\":{\"seq\":%llu,\"phases_ns\":{", (unsigned long long)f->seq);
+	for (int p = 0; p < PHASE_COUNT; p++) {
+		if (!f->phase_ns[p])
+			continue;
+		fprintf(t->out, "%s\"%s\":%llu", first ? "" : ",", frame_phase_str(p),
+			(unsigned long long)f->phase_ns[p]);
+		first = false;
+	}
+	fputs("},\"animators\":[", t->out);
+	for (int i = 0; i < f->n_anims; i++)
+		fprintf(t->out, "%s\"0x%llx\"", i ? "," : "", (unsigned long long)f->anim_ids[i]);
+	fputs("]}", t->out);
+	end(t);
+}
+
+int sink_trace__counter(struct sink_trace *t, uint64_t ts_ns, uint32_t pid, const char *name,
+			double value)
+{
+	if (!isfinite(value))
+		return -EINVAL;
+	begin(t, "C", name);
+	put_task(t, pid, pid, ts_ns);
+	/* %.9g round-trips a float exactly and is always a valid JSON number. */
+	fprintf(t->out, ",\"args\":{\"value\":%.9g}", value);
+	end(t);
+	return 0;
+}
+
+/* Each property a frame changed becomes one V|<node>|<property> counter sample. */
+static void on_frame_props(void *ctx, const struct frame_props *fp)
+{
+	struct sink_trace *t = ctx;
+	char name[AT_NAME_MAX];
+
+	name_process(t, fp->pid, fp->process);
+	for (int n = 0; n < fp->n_nodes; n++) {
+		const struct node_props *np = &fp->nodes[n];
+
+		for (int p = 0; p < PROP_COUNT; p++) {
+			if (!(np->set_mask & (1u << p)))
+				continue;
+			snprintf(name, sizeof(name), "V|%.*s|%s", (int)sizeof(np->node_name),
+				 np->node_name, view_prop_str(p));
+			sink_trace__counter(t, fp->ts_ns, fp->pid, name, np->values[p]);
+		}
+	}
+}
+
+static void on_note(void *ctx, const char *msg)
+{
+	struct sink_trace *t = ctx;
+
+	begin(t, "i", msg);
+	fputs(",\"cat\":\"note\",\"s\":\"g\",\"pid\":0,\"tid\":0", t->out);
+	put_us(t->out, "ts", t->last_ns);
+	end(t);
+}
+
+static const struct sink_ops trace_ops = {
+	.anim_start = on_anim_start,
+	.anim_end = on_anim_end,
+	.frame = on_frame,
+	.frame_props = on_frame_props,
+	.note = on_note,
+};
+
+/* The tee: the trace record first, then the next sink (whose callbacks may be NULL). */
+#define TEE(t, cb, arg)                                      \
+	do {                                                 \
+		if ((t)->next.ops && (t)->next.ops->cb)      \
+			(t)->next.ops->cb((t)->next.ctx, arg); \
+	} while (0)
+
+static void tee_anim_start(void *ctx, const struct anim *a)
+{
+	on_anim_start(ctx, a);
+	TEE((struct sink_trace *)ctx, anim_start, a);
+}
+
+static void tee_anim_end(void *ctx, const struct anim *a)
+{
+	on_anim_end(ctx, a);
+	TEE((struct sink_trace *)ctx, anim_end, a);
+}
+
+static void tee_frame(void *ctx, const struct frame *f)
+{
+	on_frame(ctx, f);
+	TEE((struct sink_trace *)ctx, frame, f);
+}
+
+static void tee_summary(void *ctx, const struct summary *s)
+{
+	TEE((struct sink_trace *)ctx, summary, s);
+}
+
+static void tee_frame_props(void *ctx, const struct frame_props *fp)
+{
+	on_frame_props(ctx, fp);
+	TEE((struct sink_trace *)ctx, frame_props, fp);
+}
+
+static void tee_note(void *ctx, const char *msg)
+{
+	on_note(ctx, msg);
+	TEE((struct sink_trace *)ctx, note, msg);
+}
+
+static const struct sink_ops tee_ops = {
+	.anim_start = tee_anim_start,
+	.anim_end = tee_anim_end,
+	.frame = tee_frame,
+	.summary = tee_summary,
+	.frame_props = tee_frame_props,
+	.note = tee_note,
+};
+
+struct sink_trace *sink_trace__new(FILE *out)
+{
+	struct sink_trace *t;
+
+	if (!out) {
+		errno = EINVAL;
+		return NULL;
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	t->out = out;
+	fputs("[\n", out);
+	fflush(out);
+	return t;
+}
+
+struct sink sink_trace__sink(struct sink_trace *t)
+{
+	return (struct sink){ .ops = &trace_ops, .ctx = t };
+}
+
+struct sink sink_trace__sink_tee(struct sink_trace *t, struct sink next)
+{
+	t->next = next;
+	return (struct sink){ .ops = &tee_ops, .ctx = t };
+}
+
+void sink_trace__free(struct sink_trace *t)
+{
+	if (!t)
+		return;
+	fputs("\n]\n", t->out);
+	fflush(t->out);
+	free(t->pids);
+	free(t);
+}

@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The Chrome Trace Event export: golden output for a hand-built sequence, strict JSON
+ * for the whole file, and strict JSON for every record-boundary prefix plus ']' (the
+ * property that makes a cut-off file loadable).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <criterion/criterion.h>
+#include <json-c/json.h>
+
+#include "sink_trace.h"
+
+struct st_out {
+	char *buf;
+	size_t len;
+	FILE *f;
+	struct sink_trace *t;
+	struct sink s;
+};
+
+static void st_open(struct st_out *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->f = open_memstream(&o->buf, &o->len);
+	cr_assert_not_null(o->f);
+	o->t = sink_trace__new(o->f);
+	cr_assert_not_null(o->t);
+	o->s = sink_trace__sink(o->t);
+}
+
+/* Closes the trace and returns the whole file (the caller frees it). */
+static char *st_close(struct st_out *o)
+{
+	sink_trace__free(o->t);
+	fclose(o->f);
+	return o->buf;
+}
+
+static struct anim st_anim(void)
+{
+	struct anim a = {
+		.id = 44292905, .kind = ANIM_OBJECT, .n_props = 1, .pid = 24675,
+		.start_tid = 24675, .end_tid = 24680, .start_ns = 69739902489000ull,
+		.end_ns = 69740314489123ull, .frames = 25, .restarts = 1,
+		.reason = END_ENDED, .reason_source = REASON_INFERRED,
+	};
+
+	strcpy(a.name, "animator:alpha");
+	strcpy(a.props[0], "alpha");
+	strcpy(a.process, "tutu.ABenchMark");
+	return a;
+}
+
+static const uint64_t st_ids[] = { 44292905 };
+
+static struct frame st_frame(void)
+{
+	struct frame f = {
+		.pid = 24675, .tid = 24675, .seq = 7, .vsync_id = 1234567,
+		.start_ns = 69739910000001ull, .dur_ns = 12345678, .n_anims = 1,
+		.anim_ids = st_ids,
+	};
+
+	f.phase_ns[PHASE_ANIMATION] = 1000000;
+	f.phase_ns[PHASE_TRAVERSAL] = 5000000;
+	strcpy(f.process, "tutu.ABenchMark");
+	return f;
+}
+
+/* The hand-built sequence: start, a frame, property values, the end, a note. */
+static void st_play(struct st_out *o)
+{
+	struct anim a = st_anim();
+	struct frame f = st_frame();
+	struct node_props np = { .node = 0x7f00, .set_mask = 1u << PROP_ALPHA };
+	struct frame_props fp = {
+		.pid = 24675, .tid = 24675, .ts_ns = 69739910000001ull, .frame_seq = 7,
+		.vsync_id = 1234567, .in_frame = true, .n_nodes = 1, .nodes = &np,
+	};
+
+	strcpy(np.node_name, "ImageView");
+	np.values[PROP_ALPHA] = 0.5f;
+	strcpy(fp.process, "tutu.ABenchMark");
+	o->s.ops->anim_start(o->s.ctx, &a);
+	o->s.ops->frame(o->s.ctx, &f);
+	o->s.ops->frame_props(o->s.ctx, &fp);
+	o->s.ops->anim_end(o->s.ctx, &a);
+	o->s.ops->note(o->s.ctx, "reasons are \"inferred\"");
+}
+
+static const char st_golden[] =
+	"[\n"
+	"{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":24675,\"tid\":24675,"
+	"\"args\":{\"name\":\"tutu.ABenchMark\"}},\n"
+	"{\"ph\":\"X\",\"name\":\"Choreographer#doFrame 1234567\",\"cat\":\"frame\","
+	"\"pid\":24675,\"tid\":24675,\"ts\":69739910000.001,\"dur\":12345.678,"
+	"\"args\":{\"seq\":7,\"phases_ns\":{\"animation\":1000000,\"traversal\":5000000},"
+	"\"animators\":[\"0x2a3db29\"]}},\n"
+	"{\"ph\":\"C\",\"name\":\"V|ImageView|alpha\",\"pid\":24675,\"tid\":24675,"
+	"\"ts\":69739910000.001,\"args\":{\"value\":0.5}},\n"
+	"{\"ph\":\"b\",\"name\":\"Anim|44292905|animator:alpha|412.000ms\",\"cat\":\"animator\","
+	"\"id\":\"0x2a3db29\",\"pid\":24675,\"tid\":24675,\"ts\":69739902489.000,"
+	"\"args\":{\"reason\":\"ended\",\"reason_source\":\"inferred\",\"kind\":\"ObjectAnimator\","
+	"\"properties\":[\"alpha\"],\"frames\":25,\"restarts\":1}},\n"
+	"{\"ph\":\"e\",\"name\":\"Anim|44292905|animator:alpha|412.000ms\",\"cat\":\"animator\","
+	"\"id\":\"0x2a3db29\",\"pid\":24675,\"tid\":24680,\"ts\":69740314489.123,"
+	"\"args\":{\"reason\":\"ended\",\"reason_source\":\"inferred\",\"kind\":\"ObjectAnimator\","
+	"\"properties\":[\"alpha\"],\"frames\":25,\"restarts\":1}},\n"
+	"{\"ph\":\"i\",\"name\":\"reasons are \\\"inferred\\\"\",\"cat\":\"note\",\"s\":\"g\","
+	"\"pid\":0,\"tid\":0,\"ts\":69740314489.123}\n"
+	"]\n";
+
+Test(sink_trace, writes_the_golden_file_for_a_hand_built_sequence)
+{
+	struct st_out o;
+	char *got;
+
+	st_open(&o);
+	st_play(&o);
+	got = st_close(&o);
+	cr_assert_str_eq(got, st_golden);
+	free(got);
+}
+
+static json_object *st_parse_strict(const char *text, size_t len)
+{
+	struct json_tokener *tok = json_tokener_new();
+	json_object *obj;
+
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+	obj = json_tokener_parse_ex(tok, text, (int)len);
+	cr_assert_eq(json_tokener_get_error(tok), json_tokener_success, "%s at %zu: %.*s",
+		     json_tokener_error_desc(json_tokener_get_error(tok)),
+		     json_tokener_get_parse_end(tok), (int)len, text);
+	cr_assert_eq(json_tokener_get_parse_end(tok), len, "trailing bytes after the JSON");
+	json_tokener_free(tok);
+	return obj;
+}
+
+Test(sink_trace, writes_strict_json_that_json_c_parses)
+{
+	enum json_tokener_error err;
+	json_object *arr, *ev, *v;
+	struct st_out o;
+	char *got;
+
+	st_open(&o);
+	st_play(&o);
+	got = st_close(&o);
+	arr = json_tokener_parse_verbose(got, &err);
+	cr_assert_eq(err, json_tokener_success, "%s", json_tokener_error_desc(err));
+	cr_assert(json_object_is_type(arr, json_type_array));
+	cr_assert_eq(json_object_array_length(arr), 6);
+	ev = json_object_array_get_idx(arr, 4);
+	cr_assert(json_object_object_get_ex(ev, "ts", &v));
+	cr_assert(json_object_is_type(v, json_type_double));
+	cr_assert_str_eq(json_object_get_string(json_object_object_get(ev, "ph")), "e");
+	json_object_put(arr);
+	arr = st_parse_strict(got, strlen(got));
+	json_object_put(arr);
+	free(got);
+}
+
+/* Cuts the file after each record ("}" before ",\n" or the end) and appends "]". */
+Test(sink_trace, every_record_boundary_prefix_with_a_closing_bracket_is_valid_json)
+{
+	struct st_out o;
+	size_t cuts = 0, records;
+	char *got, *copy, *p;
+	json_object *arr;
+
+	st_open(&o);
+	st_play(&o);
+	fflush(o.f);
+	/* Before free: the file as a crash would leave it (no closing bracket). */
+	got = strdup(o.buf);
+	free(st_close(&o));
+	cr_assert_not_null(got);
+	for (p = got; (p = strchr(p, '}')) != NULL; p++) {
+		size_t len = (size_t)(p + 1 - got);
+
+		if (!(p[1] == ',' && p[2] == '\n') && p[1] != '\0')
+			continue; /* inside a record */
+		copy = malloc(len + 2);
+		memcpy(copy, got, len);
+		memcpy(copy + len, "]", 2);
+		arr = st_parse_strict(copy, len + 1);
+		records = json_object_array_length(arr);
+		cr_assert_eq(records, cuts + 1, "cut %zu holds %zu records", cuts, records);
+		json_object_put(arr);
+		free(copy);
+		cuts++;
+	}
+	cr_assert_eq(cuts, 6);
+	free(got);
+}
+
+Test(sink_trace, an_empty_trace_is_an_empty_array)
+{
+	struct st_out o;
+	char *got;
+
+	st_open(&o);
+	got = st_close(&o);
+	cr_assert_str_eq(got, "[\n\n]\n");
+	free(got);
+}
+
+Test(sink_trace, marks_an_animator_cancelled_before_start_with_an_instant)
+{
+	struct anim a = st_anim();
+	struct st_out o;
+	char *got;
+
+	a.start_ns = 0;
+	a.reason = END_CANCEL_BEFORE_START;
+	st_open(&o);
+	o.s.ops->anim_end(o.s.ctx, &a);
+	got = st_close(&o);
+	cr_assert(strstr(got, "{\"ph\":\"i\",\"name\":\"Anim|44292905|animator:alpha|"
+			 "cancel_before_start\",\"cat\":\"animator\",\"s\":\"t\",\"pid\":24675,"
+			 "\"tid\":24680,\"ts\":69740314489.123,"),
+		  "%s", got);
+	cr_assert_null(strstr(got, "\"ph\":\"b\""));
+	free(got);
+}
+
+Test(sink_trace, names_a_process_once_and_escapes_names)
+{
+	struct anim a = st_anim();
+	struct st_out o;
+	char *got, *first;
+
+	strcpy(a.name, "animator:\x01\"q\"\xff");
+	st_open(&o);
+	o.s.ops->anim_start(o.s.ctx, &a);
+	o.s.ops->anim_end(o.s.ctx, &a);
+	o.s.ops->anim_end(o.s.ctx, &a);
+	got = st_close(&o);
+	first = strstr(got, "process_name");
+	cr_assert_not_null(first);
+	cr_assert_null(strstr(first + 1, "process_name"));
+	cr_assert(strstr(got, "\"name\":\"Anim|44292905|animator:"
+			 "\\u0001\\\"q\\\"\\ufffd|412.000ms\""),
+		  "%s", got);
+	free(got);
+}
+
+Test(sink_trace, writes_counters_with_exact_timestamps_and_rejects_non_finite_values)
+{
+	struct st_out o;
+	char *got;
+
+	st_open(&o);
+	cr_assert_eq(sink_trace__counter(o.t, 999, 7, "V|View|translationX", -12.25), 0);
+	cr_assert_eq(sink_trace__counter(o.t, 1000, 7, "V|View|alpha", NAN), -EINVAL);
+	cr_assert_eq(sink_trace__counter(o.t, 1000, 7, "V|View|alpha", INFINITY), -EINVAL);
+	got = st_close(&o);
+	cr_assert_str_eq(got, "[\n{\"ph\":\"C\",\"name\":\"V|View|translationX\",\"pid\":7,"
+			      "\"tid\":7,\"ts\":0.999,\"args\":{\"value\":-12.25}}\n]\n");
+	free(got);
+}
+
+Test(sink_trace, frees_null)
+{
+	sink_trace__free(NULL);
+	cr_assert_null(sink_trace__new(NULL));
+	cr_assert_eq(errno, EINVAL);
+}
+
+struct st_count {
+	int starts, ends, frames, summaries, notes;
+};
+
+static void cnt_start(void *ctx, const struct anim *a)
+{
+	((struct st_count *)ctx)->starts++;
+}
+
+static void cnt_end(void *ctx, const struct anim *a)
+{
+	((struct st_count *)ctx)->ends++;
+}
+
+static void cnt_frame(void *ctx, const struct frame *f)
+{
+	((struct st_count *)ctx)->frames++;
+}
+
+static void cnt_summary(void *ctx, const struct summary *s)
+{
+	((struct st_count *)ctx)->summaries++;
+}
+
+static void cnt_note(void *ctx, const char *m)
+{
+	((struct st_count *)ctx)->notes++;
+}
+
+static const struct sink_ops st_count_ops = {
+	.anim_start = cnt_start,
+	.anim_end = cnt_end,
+	.frame = cnt_frame,
+	.summary = cnt_summary,
+	.note = cnt_note, /* frame_props left NULL: the tee must skip it */
+};
+
+Test(sink_trace, a_tee_writes_the_same_file_and_forwards_every_callback)
+{
+	struct st_count n = { 0 };
+	struct summary sum = { .last_ns = 1 };
+	struct st_out o;
+	char *got;
+
+	st_open(&o);
+	o.s = sink_trace__sink_tee(o.t, (struct sink){ .ops = &st_count_ops, .ctx = &n });
+	st_play(&o);
+	o.s.ops->summary(o.s.ctx, &sum);
+	got = st_close(&o);
+	cr_assert_str_eq(got, st_golden);
+	cr_assert_eq(n.starts, 1);
+	cr_assert_eq(n.ends, 1);
+	cr_assert_eq(n.frames, 1);
+	cr_assert_eq(n.summaries, 1);
+	cr_assert_eq(n.notes, 1);
+	free(got);
+}
