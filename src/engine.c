@@ -174,6 +174,7 @@ struct proc {
 	struct frame_st done; /* ended, waiting for its DrawFrame(s) */
 	struct htab nodes;    /* node_st by RenderNode pointer */
 	struct prop_batch pb;
+	bool art;             /* ART probes on cancel/end: unexplained F means complete */
 };
 
 enum slice_kind { SLICE_OTHER, SLICE_DOFRAME, SLICE_PHASE, SLICE_DRAW };
@@ -185,10 +186,19 @@ struct slice {
 	uint64_t start_ns;
 };
 
+/* The last ValueAnimator.cancel/end this thread entered, waiting for its F. */
+struct art_pending {
+	bool valid;
+	enum art_call call;
+	uint32_t cookie;
+	uint64_t ts_ns;
+};
+
 struct thread {
 	uint32_t tid, pid;
 	struct slice *st;
 	size_t depth, cap;
+	struct art_pending art;
 };
 
 struct engine {
@@ -745,7 +755,7 @@ static void anim_report_end(struct engine *e, struct anim_key *k, const struct a
 }
 
 static void anim_end_run(struct engine *e, struct proc *p, struct anim_run *r, uint64_t ts_ns,
-			 uint32_t tid, enum end_reason reason)
+			 uint32_t tid, enum end_reason reason, enum reason_source source)
 {
 	if (r->prev)
 		r->prev->next = r->next;
@@ -759,7 +769,7 @@ static void anim_end_run(struct engine *e, struct proc *p, struct anim_run *r, u
 	r->a.end_ns = ts_ns < r->a.start_ns ? r->a.start_ns : ts_ns;
 	r->a.end_tid = tid;
 	r->a.reason = reason;
-	r->a.reason_source = REASON_INFERRED;
+	r->a.reason_source = source;
 	memcpy(r->a.process, p->name, sizeof(r->a.process));
 	anim_report_end(e, r->key, &r->a);
 	free(r);
@@ -771,7 +781,7 @@ static void anim_start(struct engine *e, struct proc *p, struct anim_key *k, uin
 	struct anim_run *r;
 
 	if (k->run) /* S again without F: the old run is over */
-		anim_end_run(e, p, k->run, ts_ns, tid, END_ENDED);
+		anim_end_run(e, p, k->run, ts_ns, tid, END_ENDED, REASON_INFERRED);
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return;
@@ -800,16 +810,46 @@ static void anim_start(struct engine *e, struct proc *p, struct anim_key *k, uin
 		e->sink.ops->anim_start(e->sink.ctx, &r->a);
 }
 
+/*
+ * cancel() and end() write their F synchronously, on the calling thread, microseconds
+ * after the probe: a pending call older than this belonged to an animator that was not
+ * running (no F), and must not explain a later one.
+ */
+#define ART_CALL_WINDOW_NS (10ULL * 1000000ULL)
+
+/* The ART call that caused this F, if any; consumes it. */
+static bool art_cause(struct engine *e, uint32_t tid, int64_t cookie, uint64_t ts_ns,
+		      enum art_call *call)
+{
+	struct thread *t = thread_find(e, tid);
+
+	if (!t || !t->art.valid)
+		return false;
+	t->art.valid = false;
+	if ((int64_t)t->art.cookie != cookie || ts_ns - t->art.ts_ns > ART_CALL_WINDOW_NS)
+		return false;
+	*call = t->art.call;
+	return true;
+}
+
 static void anim_finish(struct engine *e, struct proc *p, struct anim_key *k, uint64_t ts_ns,
 			uint32_t tid)
 {
+	enum art_call call;
+	bool by_art = art_cause(e, tid, k->cookie, ts_ns, &call);
 	struct anim a;
 
 	if (k->run) {
 		uint64_t start = k->run->a.start_ns;
 		bool instant = ts_ns - start < e->opts.instant_ns || ts_ns < start;
+		enum end_reason r = instant ? END_FORCE_END : END_ENDED;
 
-		anim_end_run(e, p, k->run, ts_ns, tid, instant ? END_FORCE_END : END_ENDED);
+		if (by_art)
+			r = call == ART_CALL_END ? END_FORCE_END : END_CANCEL;
+		else if (p->art)
+			r = END_COMPLETE;
+		anim_end_run(e, p, k->run, ts_ns, tid, r,
+			     by_art || p->art ? REASON_ART : REASON_INFERRED);
 		return;
 	}
 	/* F without S: cancel() during the start delay. */
@@ -821,7 +861,7 @@ static void anim_finish(struct engine *e, struct proc *p, struct anim_key *k, ui
 	a.end_ns = ts_ns;
 	a.restarts = k->starts;
 	a.reason = END_CANCEL_BEFORE_START;
-	a.reason_source = REASON_INFERRED;
+	a.reason_source = by_art ? REASON_ART : REASON_INFERRED;
 	memcpy(a.process, p->name, sizeof(a.process));
 	k->name->count++;
 	anim_report_end(e, k, &a);
@@ -930,6 +970,27 @@ void engine__prop(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid, 
 	n->known |= 1u << prop;
 }
 
+void engine__art_active(struct engine *e, uint32_t pid)
+{
+	struct proc *p = proc_get(e, pid, NULL);
+
+	if (p)
+		p->art = true;
+}
+
+void engine__art_call(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid,
+		      enum art_call call, bool has_cookie, uint32_t cookie)
+{
+	struct thread *t;
+
+	note_time(e, ts_ns);
+	if (call == ART_CALL_START || !has_cookie)
+		return;
+	t = thread_get(e, pid, tid);
+	if (t)
+		t->art = (struct art_pending){ true, call, cookie, ts_ns };
+}
+
 void engine__rejected(struct engine *e)
 {
 	e->rejected++;
@@ -944,7 +1005,7 @@ void engine__process_exit(struct engine *e, uint64_t ts_ns, uint32_t pid)
 		return;
 	frames_flush(e, p, ts_ns);
 	while (p->running)
-		anim_end_run(e, p, p->running, ts_ns, 0, END_PROCESS_EXIT);
+		anim_end_run(e, p, p->running, ts_ns, 0, END_PROCESS_EXIT, REASON_INFERRED);
 	/* Its RenderNodes are gone; the addresses may come back as other nodes. */
 	free_table(&p->nodes);
 	memset(&p->nodes, 0, sizeof(p->nodes));

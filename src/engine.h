@@ -6,6 +6,7 @@
 #ifndef ANIMTRACE_ENGINE_H
 #define ANIMTRACE_ENGINE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "marker.h"
@@ -40,6 +41,27 @@ void engine__marker(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid
  */
 void engine__prop(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid, uint64_t node,
 		  const char *node_name, enum view_prop prop, float value, const float *prev);
+
+/* ValueAnimator methods seen by the ART entry probes. */
+enum art_call {
+	ART_CALL_START = 0,
+	ART_CALL_CANCEL,
+	ART_CALL_END,
+};
+
+/*
+ * ART probes are attached to pid's ValueAnimator.cancel and .end: from now on an F that
+ * neither of them caused is a natural completion (reason_source "art").
+ */
+void engine__art_active(struct engine *e, uint32_t pid);
+
+/*
+ * Thread tid entered a ValueAnimator method on the animator whose identity hash is cookie
+ * (has_cookie false: the lock word held no hash, the call cannot be matched). A cancel or
+ * end followed on the same thread by the F of the same cookie gives that F its reason.
+ */
+void engine__art_call(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid,
+		      enum art_call call, bool has_cookie, uint32_t cookie);
 
 /* Counts a payload that failed marker_parse (for the summary). */
 void engine__rejected(struct engine *e);

@@ -8,6 +8,7 @@
 
 #include "atrace_setup.h"
 #include "engine.h"
+#include "art.h"
 #include "hwui.h"
 #include "live.h"
 #include "marker.h"
@@ -32,10 +33,11 @@ struct pending {
 	uint64_t until_ns;
 };
 
-/* Setter probes attached for one traced process. */
+/* Setter and ART probes attached for one traced process. */
 struct probed {
 	uint32_t tgid;
 	struct setter_links *links;
+	struct art_links *art;
 };
 
 struct live {
@@ -49,6 +51,8 @@ struct live {
 	uint64_t markers, truncated, props;
 	struct hwui_lib lib;   /* resolved once: every app maps the same libhwui */
 	int lib_state;         /* 0 not yet, 1 usable, < 0 failed (-errno) */
+	struct art_oat oat;    /* resolved once, like lib */
+	int oat_state;
 	struct probed probed[PROBED_MAX];
 	int n_probed;
 };
@@ -91,35 +95,89 @@ static bool resolve_lib(struct live *l, const char *path)
 	return l->lib_state > 0;
 }
 
-static void probe_setters(struct live *l, uint32_t tgid)
+static struct setter_links *probe_setters(struct live *l, uint32_t tgid)
 {
 	char path[512], err[256];
 	struct setter_links *links;
 
-	if (!l->o->props || l->n_probed == PROBED_MAX)
-		return;
+	if (!l->o->props)
+		return NULL;
 	if (l->o->hwui_path)
 		snprintf(path, sizeof(path), "%s", l->o->hwui_path);
 	else if (hwui_find_library(l->o->proc_root, (int)tgid, path, sizeof(path))) {
 		fprintf(l->o->diag, "animtrace: pid %u maps neither libhwui.so nor "
 				    "libandroid_runtime.so: no View property values\n", tgid);
-		return;
+		return NULL;
 	}
 	if (!resolve_lib(l, path))
-		return;
+		return NULL;
 	links = probes__attach_setters(l->p, (int)tgid, &l->lib, err, sizeof(err));
-	if (!links) {
+	if (!links)
 		fprintf(l->o->diag, "animtrace: %s\n", err);
-		return;
-	}
-	l->probed[l->n_probed++] = (struct probed){ tgid, links };
+	return links;
 }
 
-static void unprobe_setters(struct live *l, uint32_t tgid)
+/* Resolves the ValueAnimator methods in path once; says once what is not compiled. */
+static bool resolve_oat(struct live *l, const char *path)
+{
+	char missing[128];
+
+	if (l->oat_state == 0 || (l->oat_state > 0 && strcmp(l->oat.path, path))) {
+		int ret = art_resolve(path, &l->oat);
+
+		l->oat_state = ret ? ret : 1;
+		art_missing(&l->oat, missing, sizeof(missing));
+		if (ret || missing[0])
+			fprintf(l->o->diag, "animtrace: ValueAnimator %s not AOT-compiled on this "
+				"device (%s): end reasons will be inferred\n",
+				ret ? "start/cancel/end" : missing, path);
+	}
+	return l->oat_state > 0 &&
+	       (l->oat.ok_mask & (1u << AT_ART_VA_CANCEL)) && (l->oat.ok_mask & (1u << AT_ART_VA_END));
+}
+
+static struct art_links *probe_art(struct live *l, uint32_t tgid)
+{
+	char path[512], err[256];
+	struct art_links *links;
+
+	if (!l->o->art)
+		return NULL;
+	if (l->o->art_oat)
+		snprintf(path, sizeof(path), "%s", l->o->art_oat);
+	else if (art_find_oat(l->o->proc_root, (int)tgid, path, sizeof(path))) {
+		fprintf(l->o->diag, "animtrace: pid %u maps no boot-framework.oat: end reasons "
+				    "will be inferred\n", tgid);
+		return NULL;
+	}
+	if (!resolve_oat(l, path))
+		return NULL;
+	links = probes__attach_art(l->p, (int)tgid, &l->oat, err, sizeof(err));
+	if (!links)
+		fprintf(l->o->diag, "animtrace: %s\n", err);
+	else
+		engine__art_active(l->e, tgid);
+	return links;
+}
+
+static void probe_process(struct live *l, uint32_t tgid)
+{
+	struct probed pr = { tgid, NULL, NULL };
+
+	if (l->n_probed == PROBED_MAX)
+		return;
+	pr.links = probe_setters(l, tgid);
+	pr.art = probe_art(l, tgid);
+	if (pr.links || pr.art)
+		l->probed[l->n_probed++] = pr;
+}
+
+static void unprobe_process(struct live *l, uint32_t tgid)
 {
 	for (int i = 0; i < l->n_probed; i++)
 		if (l->probed[i].tgid == tgid) {
 			setter_links__free(l->probed[i].links);
+			art_links__free(l->probed[i].art);
 			l->probed[i] = l->probed[--l->n_probed];
 			return;
 		}
@@ -135,7 +193,7 @@ static void allow(struct live *l, uint32_t tgid, const char *argv0)
 	}
 	proctab__set_name(l->procs, tgid, argv0, strlen(argv0));
 	fprintf(l->o->diag, "animtrace: tracing %s (pid %u)\n", argv0, tgid);
-	probe_setters(l, tgid);
+	probe_process(l, tgid);
 }
 
 /* Returns true when pid is decided (allowed, or gone) and need not be checked again. */
@@ -225,6 +283,21 @@ static void on_prop(struct live *l, const struct at_prop_rec *r)
 		     (enum view_prop)r->prop, value, &prev);
 }
 
+static void on_art(struct live *l, const struct at_art_rec *r)
+{
+	static const enum art_call calls[] = {
+		[AT_ART_VA_START] = ART_CALL_START,
+		[AT_ART_VA_CANCEL] = ART_CALL_CANCEL,
+		[AT_ART_VA_END] = ART_CALL_END,
+	};
+
+	/* DynamicAnimation writes no markers: its calls explain no F. */
+	if (r->method >= sizeof(calls) / sizeof(calls[0]))
+		return;
+	engine__art_call(l->e, r->hdr.ts_ns, r->hdr.tgid, r->hdr.tid, calls[r->method],
+			 r->has_cookie, r->cookie);
+}
+
 static void on_proc(struct live *l, const struct at_proc_rec *r)
 {
 	uint64_t now = now_ns();
@@ -246,7 +319,7 @@ static void on_proc(struct live *l, const struct at_proc_rec *r)
 		engine__process_exit(l->e, r->hdr.ts_ns, r->hdr.tgid);
 		if (!l->trace_all)
 			probes__allow(l->p, r->hdr.tgid, false);
-		unprobe_setters(l, r->hdr.tgid);
+		unprobe_process(l, r->hdr.tgid);
 		proctab__remove(l->procs, r->hdr.tgid);
 		break;
 	}
@@ -262,6 +335,8 @@ static void on_record(void *ctx, const struct at_hdr *h, size_t size)
 		on_proc(l, (const struct at_proc_rec *)h);
 	else if (h->kind == AT_REC_PROP)
 		on_prop(l, (const struct at_prop_rec *)h);
+	else if (h->kind == AT_REC_ART)
+		on_art(l, (const struct at_art_rec *)h);
 }
 
 /* What live tracing needs, checked up front so the user gets one clear line. */
@@ -280,14 +355,18 @@ static int preflight(const struct live_opts *o)
 	return 0;
 }
 
-static void warn_missing_pids(struct live *l)
+/* Returns how many of the --pid processes exist. */
+static size_t warn_missing_pids(struct live *l)
 {
 	const int *pids;
-	size_t n = procfilter__pids(l->o->filter, &pids);
+	size_t n = procfilter__pids(l->o->filter, &pids), found = 0;
 
 	for (size_t i = 0; i < n; i++)
 		if (!proctab__name(l->procs, (uint32_t)pids[i]))
 			fprintf(l->o->diag, "animtrace: pid %d: no such process\n", pids[i]);
+		else
+			found++;
+	return found;
 }
 
 static int start(struct live *l, struct marker_file *mf)
@@ -320,7 +399,9 @@ static int start(struct live *l, struct marker_file *mf)
 	if (l->trace_all)
 		return 0;
 	procfilter__scan(o->filter, o->proc_root, scan_cb, l);
-	warn_missing_pids(l);
+	/* Pids never come back: with only --pid and none alive there is nothing to wait for. */
+	if (!warn_missing_pids(l) && !procfilter__has_names(o->filter))
+		return -ESRCH;
 	return 0;
 }
 
@@ -443,7 +524,7 @@ out:
 	atrace_setup__restore(as);
 	atrace_setup__free(as);
 	while (l->n_probed)
-		unprobe_setters(l, l->probed[0].tgid);
+		unprobe_process(l, l->probed[0].tgid);
 	probes__free(l->p);
 	proctab__free(l->procs);
 	free(l);

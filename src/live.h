@@ -25,6 +25,8 @@ struct live_opts {
 	bool props;          /* probe the RenderNode setters of each traced process */
 	const char *hwui_path;    /* the library holding the setters; NULL: from /proc/<pid>/maps */
 	const char *hwui_offsets; /* "prop=off,..." field offset overrides, or NULL */
+	bool art;            /* probe ValueAnimator.start/cancel/end in the boot oat */
+	const char *art_oat; /* the oat holding them; NULL: boot-framework.oat from maps */
 	FILE *diag;          /* status lines (ready, stats, warnings): stderr */
 	FILE *out;           /* the sink's stream: tracing stops when writing to it failed (EPIPE) */
 };

@@ -40,11 +40,13 @@ static const char doc[] =
 	"\n"
 	"Live tracing needs root and a kernel with BTF, uprobes and the BPF ring buffer "
 	"(Android GKI 5.10+). Without ART probes, cancel and natural completion look the "
-	"same in markers: such ends are reported as 'ended' with reason_source 'inferred'."
+	"same in markers: when ValueAnimator.cancel/end are AOT-compiled (boot-framework.oat) "
+	"the ART probes tell them apart (reason_source 'art'); otherwise such ends are "
+	"reported as 'ended' with reason_source 'inferred'."
 	"\vExit status: 0 on success, 1 on a runtime error, 2 on bad arguments.";
 
 enum { OPT_TRACE_OUT = 0x200, OPT_COLOR = 0x100, OPT_NO_ATRACE, OPT_STATS, OPT_BUFFER, OPT_PROPS, OPT_NO_PROPS,
-       OPT_HWUI, OPT_HWUI_OFFSETS };
+       OPT_HWUI, OPT_HWUI_OFFSETS, OPT_NO_ART, OPT_ART_OAT };
 
 static const struct argp_option options[] = {
 	{ 0, 0, 0, 0, "What to trace:", 1 },
@@ -72,18 +74,22 @@ static const struct argp_option options[] = {
 	  "from the process's maps)", 3 },
 	{ "hwui-offsets", OPT_HWUI_OFFSETS, "PROP=OFF[,..]", 0,
 	  "RenderNode field offsets, when the getters cannot be decoded (alpha=0x4c,...)", 3 },
-	{ 0, 0, 0, 0, "Device set-up:", 4 },
+	{ 0, 0, 0, 0, "End reasons (ART probes on ValueAnimator.start/cancel/end):", 4 },
+	{ "no-art", OPT_NO_ART, 0, 0, "Do not probe ART code: end reasons are inferred", 4 },
+	{ "art-oat", OPT_ART_OAT, "PATH", 0,
+	  "The oat holding framework code (default: boot-framework.oat from the maps)", 4 },
+	{ 0, 0, 0, 0, "Device set-up:", 5 },
 	{ "no-atrace-setup", OPT_NO_ATRACE, 0, 0,
 	  "Do not set debug.atrace.tags.enableflags / debug.atrace.app_* (they are restored "
-	  "on exit otherwise)", 4 },
-	{ "buffer-size", OPT_BUFFER, "MB", 0, "Ring buffer size (default 8)", 4 },
+	  "on exit otherwise)", 5 },
+	{ "buffer-size", OPT_BUFFER, "MB", 0, "Ring buffer size (default 8)", 5 },
 	{ 0 },
 };
 
 struct cli {
 	struct procfilter *filter;
-	const char *replay, *output, *hwui, *hwui_offsets, *trace_out;
-	int no_props;
+	const char *replay, *output, *hwui, *hwui_offsets, *trace_out, *art_oat;
+	int no_props, no_art;
 	double duration;
 	int json, frames, color, stats, no_atrace;
 	size_t ringbuf_bytes;
@@ -150,6 +156,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_HWUI_OFFSETS:
 		c->hwui_offsets = arg;
+		break;
+	case OPT_NO_ART:
+		c->no_art = 1;
+		break;
+	case OPT_ART_OAT:
+		c->art_oat = arg;
 		break;
 	case OPT_NO_ATRACE:
 		c->no_atrace = 1;
@@ -284,6 +296,8 @@ static int run_live(const struct cli *c, struct engine *e, FILE *out)
 		.props = !c->no_props,
 		.hwui_path = c->hwui,
 		.hwui_offsets = c->hwui_offsets,
+		.art = !c->no_art,
+		.art_oat = c->art_oat,
 		.diag = stderr,
 		.out = out,
 	};

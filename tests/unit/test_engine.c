@@ -930,3 +930,69 @@ Test(engine, more_than_256_nodes_in_a_frame_are_counted_in_a_note)
 	cr_assert_str_eq(rec.note, "property changes of 44 node-frames not reported "
 				   "(over 256 nodes in a frame)");
 }
+
+/* ---- end reasons from the ART probes ------------------------------------------------- */
+
+static void art(uint64_t ts, uint32_t pid, uint32_t tid, enum art_call c, uint32_t cookie)
+{
+	engine__art_call(eng, ts, pid, tid, c, true, cookie);
+}
+
+Test(engine, art_probes_tell_cancel_end_and_natural_completion_apart)
+{
+	const uint64_t t = 1000 * MS;
+
+	engine__art_active(eng, 10);
+	S(t, 10, "animator:alpha", 1);
+	S(t, 10, "animator", 2);
+	S(t, 10, "animator:scaleY", 3);
+	art(t + 50 * MS, 10, 10, ART_CALL_CANCEL, 2);
+	F(t + 50 * MS + 20000, 10, "animator", 2);
+	art(t + 60 * MS, 10, 10, ART_CALL_END, 3);
+	F(t + 60 * MS + 20000, 10, "animator:scaleY", 3);
+	F(t + 300 * MS, 10, "animator:alpha", 1);
+	cr_assert_eq(rec.n_ends, 3);
+	cr_assert_eq(rec.ends[0].reason, END_CANCEL);
+	cr_assert_eq(rec.ends[0].reason_source, REASON_ART);
+	cr_assert_eq(rec.ends[1].reason, END_FORCE_END);
+	cr_assert_eq(rec.ends[1].reason_source, REASON_ART);
+	cr_assert_eq(rec.ends[2].reason, END_COMPLETE);
+	cr_assert_eq(rec.ends[2].reason_source, REASON_ART);
+}
+
+Test(engine, an_art_call_explains_only_an_f_of_its_cookie_on_its_thread_soon_after)
+{
+	const uint64_t t = 1000 * MS;
+
+	engine__art_active(eng, 10);
+	S(t, 10, "animator", 1);
+	S(t, 10, "animator", 2);
+	S(t, 10, "animator", 3);
+	art(t + MS, 10, 10, ART_CALL_CANCEL, 9); /* another animator: not running, no F */
+	F(t + MS + 1000, 10, "animator", 1);
+	art(t + 2 * MS, 10, 11, ART_CALL_CANCEL, 2); /* another thread */
+	F(t + 2 * MS + 1000, 10, "animator", 2);
+	art(t + 3 * MS, 10, 10, ART_CALL_CANCEL, 3); /* too long before the F */
+	F(t + 50 * MS, 10, "animator", 3);
+	cr_assert_eq(rec.n_ends, 3);
+	for (int i = 0; i < 3; i++) {
+		cr_assert_eq(rec.ends[i].reason, END_COMPLETE, "end %d", i);
+		cr_assert_eq(rec.ends[i].reason_source, REASON_ART, "end %d", i);
+	}
+}
+
+Test(engine, without_art_probes_calls_change_nothing_and_cancel_before_start_keeps_its_name)
+{
+	const uint64_t t = 1000 * MS;
+
+	S(t, 10, "animator", 1);
+	F(t + 100 * MS, 10, "animator", 1);
+	art(t + 200 * MS, 10, 10, ART_CALL_CANCEL, 2);
+	F(t + 200 * MS + 1000, 10, "animator:scaleX", 2);
+	engine__art_call(eng, t + 300 * MS, 10, 10, ART_CALL_CANCEL, false, 0);
+	cr_assert_eq(rec.n_ends, 2);
+	cr_assert_eq(rec.ends[0].reason, END_ENDED);
+	cr_assert_eq(rec.ends[0].reason_source, REASON_INFERRED);
+	cr_assert_eq(rec.ends[1].reason, END_CANCEL_BEFORE_START);
+	cr_assert_eq(rec.ends[1].reason_source, REASON_ART, "the probe saw the cancel()");
+}
