@@ -79,6 +79,8 @@ $(BUILD)/tests/e2e_tests: $(E2E_SRCS) | $(BUILD)/tests
 # The simulator, its fixture libraries and their rules live beside them; so does arm64.
 include tests/sim/sim.mk
 -include tests/arm64/arm64.mk
+include tests/fuzz/fuzz.mk
+include bench/bench.mk
 
 unit: $(BUILD)/tests/unit_tests $(SIM_TARGETS)
 	$(Q)$< --jobs 2
