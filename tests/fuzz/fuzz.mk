@@ -1,0 +1,73 @@
+# libFuzzer targets (host clang only), included by the top Makefile. Everything lands in
+# $(BUILD)/fuzz/: the binaries, seeds/<target>/ (sampled from TESTDATA by seeds.sh),
+# corpus/<target>/ (what the runs found, kept between runs) and artifacts/ (crash, leak,
+# timeout and OOM inputs). None of it is ever committed.
+#
+#   make fuzz                          every target for FUZZ_SECONDS each; fails on a finding
+#   make fuzz FUZZ_SECONDS=600 FUZZ_TARGETS=elfsym
+#   make fuzz-build                    only build the targets
+#   $(BUILD)/fuzz/fuzz_marker CRASH    replay one input
+FUZZ_SECONDS ?= 60
+FUZZ_RSS_MB ?= 2048
+FUZZ_DIR := $(BUILD)/fuzz
+FUZZ_SRC := tests/fuzz
+FUZZ_CC ?= $(CLANG)
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer -Wall -Wextra -Wno-unused-parameter -D_GNU_SOURCE -Iinclude -Isrc
+
+# Each target links only the modules it exercises.
+FUZZ_DEPS_marker := src/marker.c
+# capture reads Perfetto traces through pftrace (when that module is in the tree).
+FUZZ_DEPS_capture_line := src/capture.c src/marker.c $(wildcard src/pftrace.c)
+FUZZ_LIBS_capture_line := -lz
+FUZZ_DEPS_capture_file := $(FUZZ_DEPS_capture_line)
+FUZZ_LIBS_capture_file := -lz
+FUZZ_DEPS_elfsym := src/elfsym.c src/insn.c
+FUZZ_LIBS_elfsym := -lelf -llzma -lz
+FUZZ_DEPS_insn := src/insn.c
+# Perfetto protobuf reader: built only while src/pftrace.c exists (written in parallel).
+FUZZ_DEPS_pftrace := src/pftrace.c src/marker.c
+FUZZ_LIBS_pftrace := -lz
+FUZZ_PFTRACE := $(if $(wildcard src/pftrace.c),pftrace)
+
+FUZZ_TARGETS ?= marker capture_line capture_file elfsym insn $(FUZZ_PFTRACE)
+FUZZ_BINS := $(patsubst %,$(FUZZ_DIR)/fuzz_%,$(FUZZ_TARGETS))
+FUZZ_SEEDS := $(FUZZ_DIR)/seeds/.done
+
+FUZZ_RUNS := $(patsubst %,fuzz-run-%,$(FUZZ_TARGETS))
+
+.PHONY: fuzz fuzz-build fuzz-seeds $(FUZZ_RUNS)
+fuzz: $(FUZZ_RUNS)
+fuzz-build: $(FUZZ_BINS)
+fuzz-seeds: $(FUZZ_SEEDS)
+
+$(FUZZ_DIR):
+	$(Q)mkdir -p $@
+
+# Depends on every module (rebuilding is cheap) rather than on its own FUZZ_DEPS_x, which
+# would need .SECONDEXPANSION for the whole Makefile.
+FUZZ_MODULES := $(wildcard src/*.c src/*.h)
+$(FUZZ_DIR)/fuzz_%: $(FUZZ_SRC)/fuzz_%.c $(FUZZ_SRC)/fuzz.h $(FUZZ_MODULES) | $(FUZZ_DIR)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $< $(FUZZ_DEPS_$*) $(FUZZ_LIBS_$*) -o $@
+
+# The simulator's libhwui.so (tests/sim) is a small ELF with MiniDebugInfo and getters:
+# a seed that reaches every elfsym path quickly, unlike the megabyte Android libraries.
+FUZZ_ELF_FIXTURES := $(BUILD)/sim/libhwui.so
+
+$(FUZZ_SEEDS): $(FUZZ_SRC)/seeds.sh $(FUZZ_ELF_FIXTURES) | $(FUZZ_DIR)
+	$(Q)$(FUZZ_SRC)/seeds.sh $(FUZZ_DIR)/seeds $(TESTDATA) $(FUZZ_ELF_FIXTURES)
+	$(Q)touch $@
+
+# libFuzzer exits non-zero on a crash, leak, timeout or OOM, which fails make.
+# New inputs go to the first corpus directory; the seeds stay as generated.
+# A static pattern rule: implicit rules are never searched for .PHONY targets.
+$(FUZZ_RUNS): fuzz-run-%: $(FUZZ_DIR)/fuzz_% $(FUZZ_SEEDS)
+	@echo "fuzz: $* for $(FUZZ_SECONDS) s"
+	$(Q)mkdir -p $(FUZZ_DIR)/corpus/$* $(FUZZ_DIR)/artifacts
+	$(Q)$< $(FUZZ_DIR)/corpus/$* $(FUZZ_DIR)/seeds/$* -max_total_time=$(FUZZ_SECONDS) \
+		-rss_limit_mb=$(FUZZ_RSS_MB) -timeout=25 -print_final_stats=1 \
+		-artifact_prefix=$(FUZZ_DIR)/artifacts/$*- \
+		> $(FUZZ_DIR)/$*.log 2>&1 || { tail -n 60 $(FUZZ_DIR)/$*.log; \
+		echo "fuzz: $* found a bug; input in $(FUZZ_DIR)/artifacts/" >&2; exit 1; }
+	$(Q)grep -h '^stat::number_of_executed_units\|^stat::peak_rss_mb' $(FUZZ_DIR)/$*.log | \
+		sed 's/^/fuzz: $*: /'

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* capture_parse_line on each line of the input, then marker_parse on each marker payload. */
+#include <errno.h>
+#include <string.h>
+
+#include "capture.h"
+#include "fuzz.h"
+
+static void check_line(const char *line, size_t len)
+{
+	struct capture_line cl;
+	int kind, i;
+
+	memset(&cl, 0, sizeof(cl));
+	kind = capture_parse_line(line, len, &cl);
+	FUZZ_CHECK(kind == -EINVAL || kind == CAPTURE_MARKER || kind == CAPTURE_SCHED ||
+		   kind == CAPTURE_SKIP);
+	if (kind < 0 || kind == CAPTURE_SKIP)
+		return;
+	fuzz_check_slice(cl.comm, line, len);
+	FUZZ_CHECK(cl.n_extra >= 0 && cl.n_extra <= 2);
+	for (i = 0; i < cl.n_extra; i++)
+		fuzz_check_slice(cl.extra_comm[i], line, len);
+	if (kind == CAPTURE_MARKER) {
+		fuzz_check_slice(cl.payload, line, len);
+		fuzz_marker(cl.payload.p, cl.payload.len);
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *p = (const char *)data, *end = p + size, *nl;
+	char *copy;
+	size_t len;
+
+	while (p < end) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		len = (size_t)((nl ? nl : end) - p);
+		/* An exact-size copy of each line, so a read past its end is an ASan report. */
+		copy = malloc(len ? len : 1);
+		if (!copy)
+			return 0;
+		memcpy(copy, p, len);
+		check_line(copy, len);
+		free(copy);
+		p += len + 1;
+	}
+	return 0;
+}

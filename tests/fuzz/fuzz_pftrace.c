@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Perfetto protobuf reader: pftrace_detect and pftrace__new on the input, then everything
+ * replay reads back: every print (its payload through marker_parse) and every thread.
+ * Slices may point into the input or into inflated compressed_packets, so they are only
+ * read through, which ASan checks, not compared with the input's bounds.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "fuzz.h"
+#include "pftrace.h"
+
+static void touch(struct strv v)
+{
+	volatile char sink = 0;
+	size_t i;
+
+	for (i = 0; i < v.len; i++)
+		sink ^= v.p[i];
+	(void)sink;
+}
+
+static void check_prints(const struct pftrace *t)
+{
+	size_t i, n = pftrace__n_prints(t);
+	uint64_t last = 0;
+	struct pf_print p;
+
+	for (i = 0; i < n; i++) {
+		FUZZ_CHECK(pftrace__print(t, i, &p) == 0);
+		FUZZ_CHECK(p.ts_ns >= last);
+		last = p.ts_ns;
+		touch(p.buf);
+		fuzz_marker(p.buf.p, p.buf.len);
+	}
+	FUZZ_CHECK(pftrace__print(t, n, &p) == -ERANGE);
+}
+
+static void check_threads(const struct pftrace *t)
+{
+	size_t i, n = pftrace__n_threads(t);
+	const struct pf_thread *th, *found;
+
+	for (i = 0; i < n; i++) {
+		th = pftrace__thread_at(t, i);
+		FUZZ_CHECK(th != NULL);
+		FUZZ_CHECK(i == 0 || pftrace__thread_at(t, i - 1)->tid <= th->tid);
+		touch(th->name);
+		found = pftrace__thread(t, th->tid);
+		FUZZ_CHECK(found && found->tid == th->tid);
+	}
+	FUZZ_CHECK(pftrace__thread_at(t, n) == NULL);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct pftrace *t;
+
+	(void)pftrace_detect(data, size);
+	t = pftrace__new(data, size);
+	if (!t) {
+		FUZZ_CHECK(errno == EINVAL || errno == ENOMEM);
+		return 0;
+	}
+	check_prints(t);
+	check_threads(t);
+	(void)pftrace__malformed(t);
+	pftrace__free(t);
+	return 0;
+}

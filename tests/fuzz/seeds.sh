@@ -1,0 +1,105 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# Builds the seed corpora of the fuzz targets from the real captures and binaries in TESTDATA.
+# Usage: seeds.sh OUT_DIR TESTDATA [ELF...]. The ELF files (small fixtures built here) join
+# the elfsym seeds. Writes OUT_DIR/<target>/ (one input per file); the
+# samples are evenly spaced and deterministic. Never commit the output (it is test data).
+set -eu
+
+out=$1
+td=$2
+shift 2
+tr=$td/traces
+an=$td/android
+
+for f in "$tr/perfetto-example-30s.atrace-payloads.txt" "$tr/antutu-2018.ftrace.txt" \
+	 "$tr/antutu-2018.systrace.html" "$tr/flyme-launcher-scroll-2019.ftrace.txt" \
+	 "$tr/miui-launcher-2021.ftrace.txt" "$an/android9-arm64-libcutils.so"; do
+	[ -r "$f" ] || { echo "seeds.sh: missing $f (set TESTDATA)" >&2; exit 1; }
+done
+
+# sample FILE N DIR PREFIX: about N evenly spaced lines of FILE (or of stdin when FILE is
+# -), one per file, without their newline.
+sample() {
+	awk -v n="$2" -v dir="$3" -v pre="$4" -v total="$5" '
+		BEGIN { step = int(total / n); if (step < 1) step = 1 }
+		NR % step == 0 {
+			f = sprintf("%s/%s%06d", dir, pre, NR)
+			printf "%s", $0 > f
+			close(f)
+		}
+	' "$1"
+}
+
+lines() { wc -l < "$1"; }
+
+rm -rf "$out.tmp"
+mkdir -p "$out.tmp/marker" "$out.tmp/capture_line" "$out.tmp/capture_file" \
+	 "$out.tmp/elfsym" "$out.tmp/insn" "$out.tmp/pftrace"
+
+# marker: raw payloads, plus the payloads of real tracing_mark_write lines.
+p=$tr/perfetto-example-30s.atrace-payloads.txt
+sample "$p" 300 "$out.tmp/marker" pf "$(lines "$p")"
+grep -h 'tracing_mark_write: ' "$tr/antutu-2018.ftrace.txt" \
+	"$tr/flyme-launcher-scroll-2019.ftrace.txt" |
+	sed 's/.*tracing_mark_write: //' > "$out.tmp/payloads"
+sample "$out.tmp/payloads" 100 "$out.tmp/marker" ft "$(lines "$out.tmp/payloads")"
+printf 'E\n' > "$out.tmp/marker/bare-e"
+printf 'H|1|track|7\n' > "$out.tmp/marker/h14"
+printf 'G|1|track|name|-9223372036854775808' > "$out.tmp/marker/g-min"
+
+# capture_line: any lines (headers, sched events) and marker lines of the three layouts.
+for t in antutu-2018 flyme-launcher-scroll-2019 miui-launcher-2021; do
+	f=$tr/$t.ftrace.txt
+	sample "$f" 60 "$out.tmp/capture_line" "$t-any" "$(lines "$f")"
+	grep 'tracing_mark_write: \|print: ' "$f" > "$out.tmp/marks" || true
+	sample "$out.tmp/marks" 60 "$out.tmp/capture_line" "$t-mark" "$(lines "$out.tmp/marks")"
+done
+head -n 11 "$tr/antutu-2018.ftrace.txt" > "$out.tmp/capture_line/header"
+
+# capture_file: the head of each text capture and a cut-down systrace .html.
+for t in antutu-2018 flyme-launcher-scroll-2019 miui-launcher-2021; do
+	head -n 150 "$tr/$t.ftrace.txt" > "$out.tmp/capture_file/$t"
+done
+h=$tr/antutu-2018.systrace.html
+tag=$(grep -n '<script class="trace-data" type="application/text">' "$h" | tail -n 1 | cut -d: -f1)
+{
+	printf '<!DOCTYPE html>\n<html>\n<body>\n  <script>\n  </script>\n'
+	sed -n "$((tag - 1)),$((tag + 120))p" "$h"
+	printf '  </script>\n<!-- END TRACE -->\n</body>\n</html>\n'
+} > "$out.tmp/capture_file/systrace.html"
+pf=$tr/pixel7pro-android13-nowinandroid.perfetto-trace
+head -c 4096 "$pf" > "$out.tmp/capture_file/perfetto-4k"
+head -c 65536 "$pf" > "$out.tmp/capture_file/perfetto-64k"
+
+# elfsym: the real Android binaries, the big ones as they are.
+cp "$an"/*.so "$an"/*.oat "$out.tmp/elfsym/"
+for f in "$@"; do
+	cp "$f" "$out.tmp/elfsym/fixture-$(basename "$f")"
+done
+chmod u+w "$out.tmp/elfsym/"*
+
+# insn: byte 0 picks the machine (even: arm64, odd: x86-64), the rest is the code.
+x() {
+	f=$out.tmp/insn/$1
+	shift
+	: > "$f"
+	for b in "$@"; do
+		printf "\\$(printf %03o "0x$b")" >> "$f"
+	done
+}
+x a64-ldr500 00 00 f4 41 bd c0 03 5f d6
+x a64-bti 00 5f 24 03 d5 00 f4 41 bd c0 03 5f d6
+x a64-str 00 00 08 00 bd 00 08 00 bd c0 03 5f d6
+x x64-disp0 01 f3 0f 10 07 c3
+x x64-disp8 01 f3 0f 10 47 10 c3
+x x64-disp32 01 f3 0f 1e fa f3 0f 10 87 00 01 00 00 c3
+
+# pftrace: a Perfetto protobuf trace, whole and cut short.
+cp "$pf" "$out.tmp/pftrace/pixel7pro"
+head -c 65536 "$pf" > "$out.tmp/pftrace/head64k"
+chmod u+w "$out.tmp/pftrace/"*
+
+rm -f "$out.tmp/payloads" "$out.tmp/marks"
+rm -rf "$out"
+mv "$out.tmp" "$out"
