@@ -2,6 +2,7 @@
 # aarch64 binary. `make test` installs what is missing and runs every test; `make demo`
 # runs the simulator traced live (or a replay when not root).
 .DELETE_ON_ERROR:
+.SECONDARY:
 .SUFFIXES:
 
 ARCH ?= $(if $(filter aarch64,$(shell uname -m)),arm64,x86)

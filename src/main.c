@@ -45,8 +45,10 @@ static const char doc[] =
 	"reported as 'ended' with reason_source 'inferred'."
 	"\vExit status: 0 on success, 1 on a runtime error, 2 on bad arguments.";
 
-enum { OPT_TRACE_OUT = 0x200, OPT_COLOR = 0x100, OPT_NO_ATRACE, OPT_STATS, OPT_BUFFER, OPT_PROPS, OPT_NO_PROPS,
-       OPT_HWUI, OPT_HWUI_OFFSETS, OPT_NO_ART, OPT_ART_OAT };
+enum {
+	OPT_COLOR = 0x100, OPT_NO_ATRACE, OPT_STATS, OPT_BUFFER, OPT_PROPS, OPT_NO_PROPS,
+	OPT_HWUI, OPT_HWUI_OFFSETS, OPT_NO_ART, OPT_ART_OAT, OPT_TRACE_OUT,
+};
 
 static const struct argp_option options[] = {
 	{ 0, 0, 0, 0, "What to trace:", 1 },
@@ -82,7 +84,9 @@ static const struct argp_option options[] = {
 	{ "no-atrace-setup", OPT_NO_ATRACE, 0, 0,
 	  "Do not set debug.atrace.tags.enableflags / debug.atrace.app_* (they are restored "
 	  "on exit otherwise)", 5 },
-	{ "buffer-size", OPT_BUFFER, "MB", 0, "Ring buffer size (default 8)", 5 },
+	{ "buffer-size", OPT_BUFFER, "SIZE", 0,
+	  "BPF ring buffer size: bytes, or with K or M (default 8M, 4K to 1024M); what does "
+	  "not fit is counted as lost", 5 },
 	{ 0 },
 };
 
@@ -104,6 +108,21 @@ static int parse_color(const char *arg)
 	if (!strcmp(arg, "never"))
 		return 0;
 	return -2;
+}
+
+/* "8M", "64K", "4096" -> bytes; 0 when malformed. */
+static size_t parse_size(const char *arg)
+{
+	char *end;
+	unsigned long long v = strtoull(arg, &end, 10);
+
+	if (end == arg || arg[0] == '-')
+		return 0;
+	if ((*end == 'K' || *end == 'k') && !end[1])
+		return v > (1ULL << 40) ? 0 : v << 10;
+	if ((*end == 'M' || *end == 'm') && !end[1])
+		return v > (1ULL << 30) ? 0 : v << 20;
+	return *end ? 0 : v;
 }
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
@@ -167,9 +186,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		c->no_atrace = 1;
 		break;
 	case OPT_BUFFER:
-		c->ringbuf_bytes = strtoul(arg, &end, 10) << 20;
-		if (*end || c->ringbuf_bytes == 0 || c->ringbuf_bytes > (1UL << 30))
-			argp_error(state, "--buffer-size is 1 to 1024 MB, not '%s'", arg);
+		c->ringbuf_bytes = parse_size(arg);
+		if (c->ringbuf_bytes < 4096 || c->ringbuf_bytes > (1UL << 30))
+			argp_error(state, "--buffer-size is 4K to 1024M, not '%s'", arg);
 		break;
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s'", arg);
