@@ -41,7 +41,7 @@ if [ "$smoke_only" = 1 ]; then
 	[ "$failed" = 0 ]
 	exit
 fi
-# LEAD: the --version line is a guess ("animtrace <version>").
+# --version prints "animtrace <version>" (argp_program_version in src/main.c).
 grep -q '^animtrace ' "$log" && ok "animtrace --version ran on arm64" ||
 	bad "animtrace --version printed a line starting 'animtrace '"
 
@@ -85,22 +85,28 @@ has() {
 		END { exit !found }'
 }
 
-# ---- LEAD: FINALISE THIS LIST --------------------------------------------------------------
-# What animtrace printed for the animsim scenario in the arm64 guest (animtrace 0.1.0, 3 runs
-# alike). Only values the simulator fixes: ids (cookies), names, frame counts, end reasons,
-# totals; no timestamps or durations. Compare with the x86_64 e2e expectations.
-# NOTE: animsim's --expect says animator 168950275 ends with "cancel" at frame 9; animtrace
-# reports "ended" (inferred), so that line asserts today's output: confirm which is right.
+# ---- expected values ------------------------------------------------------------------------
+# What the x86_64 e2e asserts, through the arm64 path: syscall 64, arm64 pt_regs, `ldr s0`
+# decoding, values read from memory at return, and the ART probes on w1's lock word. Only
+# values the simulator fixes: cookies, names, frame counts, end reasons, property values.
 count frame 24
 count animator_start 5
 count animator_end 6
 count summary 1
+count frame_props 34
 EXPECTED=$(cat <<'EOF'
-"type":"animator_end" ... "id":168950273,"name":"animator:alpha","kind":"ObjectAnimator","properties":["alpha"],"restarts":0, ... "frames":18,"reason":"ended"
-"type":"animator_end" ... "id":168950274,"name":"animator:translationY","kind":"ObjectAnimator","properties":["translationY"],"restarts":0, ... "frames":18,"reason":"ended"
-"type":"animator_end" ... "id":168950275,"name":"animator","kind":"ValueAnimator","properties":[],"restarts":0, ... "frames":8,"reason":"ended"
-"type":"animator_end" ... "id":168950276,"name":"animator:scaleX","kind":"ObjectAnimator","properties":["scaleX"],"restarts":0,"start_ns":null,"duration_ns":null,"frames":0,"reason":"cancel_before_start"
-"type":"animator_end" ... "id":168950277,"name":"animator:scaleY","kind":"ObjectAnimator","properties":["scaleY"],"restarts":0, ... "frames":1,"reason":"force_end"
+"type":"animator_end" ... "id":168950273,"name":"animator:alpha","kind":"ObjectAnimator","properties":["alpha"],"restarts":0, ... "frames":18,"reason":"complete","reason_source":"art"
+"type":"animator_end" ... "id":168950273, ... "target_source":"inferred","changes":{"alpha":{"from":1,"to":0}}}
+"type":"animator_end" ... "id":168950274,"name":"animator:translationY","kind":"ObjectAnimator","properties":["translationY"],"restarts":0, ... "frames":18,"reason":"complete","reason_source":"art"
+"type":"animator_end" ... "id":168950274, ... "changes":{"translationY":{"from":0,"to":-100}}}
+"type":"animator_end" ... "id":168950275,"name":"animator","kind":"ValueAnimator","properties":[],"restarts":0, ... "frames":8,"reason":"cancel","reason_source":"art"
+"type":"animator_end" ... "id":168950276,"name":"animator:scaleX","kind":"ObjectAnimator","properties":["scaleX"],"restarts":0,"start_ns":null,"duration_ns":null,"frames":0,"reason":"cancel_before_start","reason_source":"art"
+"type":"animator_end" ... "id":168950277,"name":"animator:scaleY","kind":"ObjectAnimator","properties":["scaleY"],"restarts":0, ... "frames":1,"reason":"force_end","reason_source":"art"
+"type":"frame_props" ... "frame_seq":2,"frame_vsync_id":1001,"in_frame":true, ... "values":{"alpha":0.941176474},"sets":{"alpha":1}}
+"type":"frame_props" ... "frame_seq":2,"frame_vsync_id":1001,"in_frame":true, ... "values":{"translationY":-5.88235283},"sets":{"translationY":1}}
+"type":"frame_props" ... "frame_seq":5,"frame_vsync_id":1004,"in_frame":true, ... "values":{"alpha":0.5},"sets":{"alpha":2}}
+"type":"frame_props" ... "frame_seq":18,"frame_vsync_id":1017,"in_frame":true, ... "values":{"alpha":0},"sets":{"alpha":1}}
+"type":"frame_props" ... "frame_seq":18,"frame_vsync_id":1017,"in_frame":true, ... "values":{"translationY":-100},"sets":{"translationY":1}}
 "type":"animator_end" ... "id":168950278,"name":"animator:rotation","kind":"ObjectAnimator","properties":["rotation"],"restarts":0, ... "frames":21,"reason":"process_exit"
 "type":"frame" ... "process":"com.example.anim","seq":1,"vsync_id":1000, ... "animators":[168950273,168950274]}
 "type":"frame" ... "process":"com.example.anim","seq":24,"vsync_id":1023, ... "animators":[168950278]}
