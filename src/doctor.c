@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* animtrace doctor: can this device be traced live? See doctor.h. */
+#include "androidprop.h"
+#include "art.h"
 #include "doctor.h"
 #include "elfsym.h"
 #include "hwui.h"
@@ -11,8 +13,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -20,14 +20,12 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #define NAME_W 22
 #define MAX_PIDS 64
 #define SHOW_PIDS 8
-#define GETPROP_TIMEOUT_MS 5000
 #define PROP_FLAGS "debug.atrace.tags.enableflags"
 #define VIEW_TAG 0x8ULL
 
@@ -304,88 +302,16 @@ static void check_tracefs(struct doctor *d)
 
 /* ---- Android properties ------------------------------------------------------------ */
 
-static bool on_path(const char *prog)
-{
-	const char *path = getenv("PATH"), *p, *end;
-	char file[PATH_MAX];
-	struct stat st;
-
-	for (p = path ? path : "/bin:/usr/bin"; p; p = *end ? end + 1 : NULL) {
-		end = strchrnul(p, ':');
-		if (snprintf(file, sizeof(file), "%.*s/%s", (int)(end - p), end == p ? "." : p,
-			     prog) >= (int)sizeof(file))
-			continue;
-		if (!stat(file, &st) && S_ISREG(st.st_mode) && !access(file, X_OK))
-			return true;
-	}
-	return false;
-}
-
-/* Reads the child's output until EOF; a getprop that hangs is killed. */
-static int read_child(int fd, pid_t pid, char *val, size_t cap)
-{
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	size_t got = 0;
-	ssize_t n = 1;
-
-	while (n > 0 && got + 1 < cap) {
-		if (poll(&pfd, 1, GETPROP_TIMEOUT_MS) == 0) {
-			kill(pid, SIGKILL);
-			return -ETIMEDOUT;
-		}
-		n = read(fd, val + got, cap - 1 - got);
-		if (n < 0 && errno == EINTR)
-			n = 1;
-		else if (n > 0)
-			got += (size_t)n;
-	}
-	val[got] = '\0';
-	val[strcspn(val, "\n")] = '\0';
-	return 0;
-}
-
-/* `getprop name` without a shell; 0 with its value, or -errno. */
-static int getprop(const char *name, char *val, size_t cap)
-{
-	char *argv[] = { "getprop", (char *)name, NULL };
-	int fds[2], err, st;
-	pid_t pid;
-
-	if (pipe2(fds, O_CLOEXEC))
-		return -errno;
-	pid = fork();
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDWR);
-
-		dup2(fds[1], 1);
-		if (null >= 0) {
-			dup2(null, 0);
-			dup2(null, 2);
-		}
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	err = pid < 0 ? -errno : 0;
-	close(fds[1]);
-	if (!err)
-		err = read_child(fds[0], pid, val, cap);
-	close(fds[0]);
-	if (pid > 0 && waitpid(pid, &st, 0) == pid && !err &&
-	    (!WIFEXITED(st) || WEXITSTATUS(st)))
-		err = -EIO;
-	return err;
-}
-
 static void check_atrace(struct doctor *d)
 {
 	char val[128];
 	int err;
 
-	if (!on_path("getprop")) {
+	if (!androidprop_available()) {
 		say(d, "debug.atrace", ST_SKIP, false, "not Android (no getprop on PATH)");
 		return;
 	}
-	err = getprop(PROP_FLAGS, val, sizeof(val));
+	err = androidprop_get(PROP_FLAGS, val, sizeof(val));
 	if (err) {
 		say(d, "debug.atrace", ST_WARN, false,
 		    "getprop " PROP_FLAGS " failed (%s): animtrace cannot turn on view markers",
@@ -509,35 +435,6 @@ static void check_setters(struct doctor *d, int pid)
 		    AT_PROP_COUNT, path, first);
 }
 
-/* The first mapped file of pid whose path ends in suffix; 0, -ENOENT or -errno. */
-static int find_mapping(const char *proc_root, int pid, const char *suffix, char *path,
-			size_t cap)
-{
-	size_t want = strlen(suffix);
-	char maps[PATH_MAX], line[1024];
-	int err = -ENOENT;
-	FILE *f;
-
-	snprintf(maps, sizeof(maps), "%s/%d/maps", proc_root, pid);
-	f = fopen(maps, "re");
-	if (!f)
-		return -errno;
-	while (err && fgets(line, sizeof(line), f)) {
-		char *p = strchr(line, '/');
-		size_t n;
-
-		if (!p)
-			continue;
-		n = strcspn(p, "\n");
-		p[n] = '\0';
-		if (n >= want && !strcmp(p + n - want, suffix)) {
-			snprintf(path, cap, "%s", p);
-			err = 0;
-		}
-	}
-	fclose(f);
-	return err;
-}
 
 static void check_art(struct doctor *d, int pid)
 {
@@ -545,7 +442,7 @@ static void check_art(struct doctor *d, int pid)
 	char path[512], name[96], absent[64] = "";
 	struct elfsym_hit hit;
 	struct elfsym *s;
-	int err = find_mapping(d->proc_root, pid, "/boot-framework.oat", path, sizeof(path));
+	int err = art_find_oat(d->proc_root, pid, path, sizeof(path));
 
 	if (err == -ENOENT) {
 		say(d, "ART methods", ST_WARN, false,
