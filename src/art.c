@@ -5,9 +5,10 @@
 #include <string.h>
 
 #include "art.h"
+#include "procmaps.h"
 #include "elfsym.h"
 
-#define ART_OAT_SUFFIX "boot-framework.oat"
+#define ART_OAT_NAME "boot-framework.oat"
 #define DYN_PKG "com.android.internal.dynamicanimation.animation."
 
 /* The symbols probed for each kind; the framework's own copy of DynamicAnimation is optional. */
@@ -46,32 +47,7 @@ const char *art_method_name(enum at_art_method m)
 
 int art_find_oat(const char *proc_root, int pid, char *path, size_t cap)
 {
-	char maps[64], line[1024];
-	size_t suffix = strlen(ART_OAT_SUFFIX);
-	int ret = -ENOENT;
-	FILE *f;
-
-	snprintf(maps, sizeof(maps), "%s/%d/maps", proc_root, pid);
-	f = fopen(maps, "re");
-	if (!f)
-		return -errno;
-	while (ret && fgets(line, sizeof(line), f)) {
-		char *p = strchr(line, '/');
-		size_t n;
-
-		if (!p)
-			continue;
-		n = strcspn(p, "\n");
-		p[n] = '\0';
-		/* "/x/boot-framework.oat", not "/x/myboot-framework.oat". */
-		if (n > suffix && !strcmp(p + n - suffix, ART_OAT_SUFFIX) &&
-		    p[n - suffix - 1] == '/') {
-			snprintf(path, cap, "%s", p);
-			ret = 0;
-		}
-	}
-	fclose(f);
-	return ret;
+	return procmaps_find(proc_root, pid, ART_OAT_NAME, path, cap);
 }
 
 /* Appends the addresses of name to out[*n..max); returns how many name has. */

@@ -7,6 +7,7 @@
 #include "elfsym.h"
 #include "hwui.h"
 #include "insn.h"
+#include "procmaps.h"
 
 /* JNI function suffixes in libs/hwui/jni/android_graphics_RenderNode.cpp (AOSP). */
 static const char *const jni_names[AT_PROP_COUNT] = {
@@ -46,34 +47,11 @@ static void mangle(char *buf, size_t cap, const char *verb, enum at_prop p)
 
 int hwui_find_library(const char *proc_root, int pid, char *path, size_t cap)
 {
-	static const char *const libs[] = { "/libhwui.so", "/libandroid_runtime.so" };
-	char maps[64], line[1024], found[2][512] = { "", "" };
-	FILE *f;
+	int ret = procmaps_find(proc_root, pid, "libhwui.so", path, cap);
 
-	snprintf(maps, sizeof(maps), "%s/%d/maps", proc_root, pid);
-	f = fopen(maps, "re");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		char *p = strchr(line, '/');
-		size_t n;
-
-		if (!p)
-			continue;
-		n = strcspn(p, "\n");
-		p[n] = '\0';
-		for (int i = 0; i < 2; i++)
-			if (!found[i][0] && n >= strlen(libs[i]) &&
-			    !strcmp(p + n - strlen(libs[i]), libs[i]))
-				snprintf(found[i], sizeof(found[i]), "%s", p);
-	}
-	fclose(f);
-	for (int i = 0; i < 2; i++)
-		if (found[i][0]) {
-			snprintf(path, cap, "%s", found[i]);
-			return 0;
-		}
-	return -ENOENT;
+	/* Android 10 and earlier keep the RenderNode JNI functions in libandroid_runtime. */
+	return ret == -ENOENT ? procmaps_find(proc_root, pid, "libandroid_runtime.so", path, cap)
+			      : ret;
 }
 
 static void warnf(hwui_warn_fn warn, void *ctx, const char *fmt, const char *a, const char *b)

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* Which files a process has mapped, from <proc_root>/<pid>/maps. */
+#ifndef ANIMTRACE_PROCMAPS_H
+#define ANIMTRACE_PROCMAPS_H
+
+#include <stddef.h>
+
+/*
+ * The path of the first file pid maps whose name (the part after the last '/') is name
+ * (so "libhwui.so" does not match "/x/libnotlibhwui.so"). 0 with path set, -ENOENT when
+ * none is mapped, -errno when maps cannot be read.
+ */
+int procmaps_find(const char *proc_root, int pid, const char *name, char *path, size_t cap);
+
+#endif
