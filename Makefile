@@ -26,13 +26,13 @@ endif
 CLANG ?= clang
 BPFTOOL ?= bpftool
 
-LIBS_PC := libbpf libelf zlib liblzma
+LIBS_PC := libbpf libelf libdw zlib liblzma
 CFLAGS_BASE := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -D_GNU_SOURCE \
 	-Iinclude -Isrc -I$(BUILD) $(SAN)
 CFLAGS ?=
 CFLAGS += $(CFLAGS_BASE) $(shell $(PKG_CONFIG) --cflags $(LIBS_PC) 2>/dev/null)
 LDLIBS := $(shell $(PKG_CONFIG) --libs $(LIBS_PC) 2>/dev/null)
-LDLIBS := $(if $(strip $(LDLIBS)),$(LDLIBS),-lbpf -lelf -lz -llzma)
+LDLIBS := $(if $(strip $(LDLIBS)),$(LDLIBS),-lbpf -ldw -lelf -lz -llzma)
 LDFLAGS += $(LDSTATIC) $(SAN)
 
 SRCS := $(wildcard src/*.c)
