@@ -13,6 +13,7 @@
 #include "engine.h"
 
 #define LONGEST_MAX 5
+#define LONGEST_FRAMES_MAX 3
 #define DEFAULT_INSTANT_NS 1000000ull
 #define FRAME_NODES_MAX 256 /* nodes per frame_props; more are counted, not reported */
 
@@ -119,6 +120,7 @@ struct name_acc {
 	char name[AT_NAME_MAX];
 	uint32_t count, cancels, running;
 	uint64_t total_ns, max_ns;
+	uint64_t frames;
 	uint64_t *durs; /* ended durations, for the median */
 	size_t n_durs, cap_durs;
 };
@@ -192,6 +194,8 @@ struct art_pending {
 	enum art_call call;
 	uint32_t cookie;
 	uint64_t ts_ns;
+	int n_stack; /* its Java callers (--stacks) */
+	char stack[AT_STACK_FRAMES][AT_FRAME_NAME];
 };
 
 struct thread {
@@ -199,6 +203,7 @@ struct thread {
 	struct slice *st;
 	size_t depth, cap;
 	struct art_pending art;
+	struct art_pending art_start; /* the last start(), waiting for its S (--stacks) */
 };
 
 struct engine {
@@ -214,6 +219,10 @@ struct engine {
 	uint64_t first_ns, last_ns, started, ended, frames, markers, rejected;
 	uint64_t nodes_dropped; /* node-frames beyond FRAME_NODES_MAX */
 	bool seen;
+	struct frame longest_frames[LONGEST_FRAMES_MAX];
+	int n_longest_frames;
+	uint64_t prop_frames, prop_sets;
+	uint32_t prop_sets_max;
 };
 
 /* ---- lookups ------------------------------------------------------------------------- */
@@ -353,6 +362,22 @@ static struct thread *thread_get(struct engine *e, uint32_t pid, uint32_t tid)
 
 /* ---- property changes ------------------------------------------------------------- */
 
+/* Summary statistics of one frame's batch: how many property writes a frame makes. */
+static void props_count(struct engine *e, const struct prop_batch *b)
+{
+	uint64_t sets = 0;
+
+	if (!b->fp.in_frame)
+		return;
+	for (size_t i = 0; i < b->n; i++)
+		for (int p = 0; p < PROP_COUNT; p++)
+			sets += b->nodes[i].sets[p];
+	e->prop_frames++;
+	e->prop_sets += sets;
+	if (sets > e->prop_sets_max)
+		e->prop_sets_max = sets > UINT32_MAX ? UINT32_MAX : (uint32_t)sets;
+}
+
 /* Sends the batch (if any change is in it) and starts the next one. */
 static void props_flush(struct engine *e, struct proc *p)
 {
@@ -360,6 +385,7 @@ static void props_flush(struct engine *e, struct proc *p)
 
 	if (!b->n)
 		return;
+	props_count(e, b);
 	memcpy(b->fp.process, p->name, sizeof(b->fp.process));
 	b->fp.n_nodes = (int)b->n;
 	b->fp.nodes = b->nodes;
@@ -500,6 +526,48 @@ static void anim_link(struct anim *a, const struct node_st *n, enum view_prop pr
 	a->changes[i].to = value;
 }
 
+/* A full series keeps every other point: each now stands for twice as many frames. */
+static void series_halve(struct prop_series *s)
+{
+	for (int i = 0; i < AT_SERIES_MAX / 2; i++)
+		s->v[i] = s->v[2 * i + 1];
+	s->n = AT_SERIES_MAX / 2;
+	s->stride *= 2;
+}
+
+/* Adds the value of one frame (frame_key): a later value in the same frame replaces it. */
+static void series_add(struct prop_series *s, uint64_t frame_key, float value)
+{
+	if (s->n && s->frame_key == frame_key) {
+		s->v[s->n - 1] = value;
+		return;
+	}
+	if (!s->stride)
+		s->stride = 1;
+	if (s->frames % s->stride == 0) { /* a new point; else the last one's bucket goes on */
+		if (s->n == AT_SERIES_MAX)
+			series_halve(s);
+		s->n++;
+	}
+	s->frames++;
+	s->frame_key = frame_key;
+	s->v[s->n - 1] = value;
+}
+
+/*
+ * The target's value of prop in this frame goes into the animator's curve. The batch
+ * generation names the frame: it changes exactly when a frame's changes are sent.
+ */
+static void anim_sample(struct anim *a, const struct node_st *n, enum view_prop prop,
+			float value, uint64_t frame_key)
+{
+	if (a->target_node != n->node)
+		return;
+	for (int i = 0; i < a->n_changes; i++)
+		if (a->changes[i].prop == prop)
+			series_add(&a->series[i], frame_key, value);
+}
+
 /* ---- frames -------------------------------------------------------------------------- */
 
 static int frame_add_id(struct frame_st *fs, uint64_t id)
@@ -515,6 +583,24 @@ static int frame_add_id(struct frame_st *fs, uint64_t id)
 	return 0;
 }
 
+/* Keeps the longest frames for the summary; ties keep the earlier one first. */
+static void frame_longest_add(struct engine *e, const struct frame *f)
+{
+	int i = e->n_longest_frames < LONGEST_FRAMES_MAX ? e->n_longest_frames++ :
+							    LONGEST_FRAMES_MAX;
+
+	while (i > 0 && e->longest_frames[i - 1].dur_ns < f->dur_ns) {
+		if (i < LONGEST_FRAMES_MAX)
+			e->longest_frames[i] = e->longest_frames[i - 1];
+		i--;
+	}
+	if (i == LONGEST_FRAMES_MAX)
+		return;
+	e->longest_frames[i] = *f;
+	e->longest_frames[i].n_anims = 0; /* its id buffer is reused by the next frame */
+	e->longest_frames[i].anim_ids = NULL;
+}
+
 static void frame_emit(struct engine *e, struct proc *p, struct frame_st *fs)
 {
 	if (!fs->live)
@@ -524,6 +610,7 @@ static void frame_emit(struct engine *e, struct proc *p, struct frame_st *fs)
 	fs->f.n_anims = (int)fs->n_ids;
 	fs->f.anim_ids = fs->ids;
 	e->frames++;
+	frame_longest_add(e, &fs->f);
 	if (e->sink.ops && e->sink.ops->frame)
 		e->sink.ops->frame(e->sink.ctx, &fs->f);
 }
@@ -741,6 +828,7 @@ static void stats_end(struct engine *e, struct name_acc *n, const struct anim *a
 	if (slot)
 		*slot = d;
 	n->total_ns += d;
+	n->frames += a->frames;
 	if (d > n->max_ns)
 		n->max_ns = d;
 	longest_add(e, a);
@@ -775,6 +863,9 @@ static void anim_end_run(struct engine *e, struct proc *p, struct anim_run *r, u
 	free(r);
 }
 
+static void art_start_stack(struct engine *e, uint32_t tid, int64_t cookie, uint64_t ts_ns,
+			    struct anim *a);
+
 static void anim_start(struct engine *e, struct proc *p, struct anim_key *k, uint64_t ts_ns,
 		       uint32_t tid)
 {
@@ -804,6 +895,7 @@ static void anim_start(struct engine *e, struct proc *p, struct anim_key *k, uin
 		r->a.frames = 1;
 		frame_add_id(&p->cur, r->a.id);
 	}
+	art_start_stack(e, tid, k->cookie, ts_ns, &r->a);
 	k->name->count++;
 	e->started++;
 	if (e->sink.ops && e->sink.ops->anim_start)
@@ -819,7 +911,7 @@ static void anim_start(struct engine *e, struct proc *p, struct anim_key *k, uin
 
 /* The ART call that caused this F, if any; consumes it. */
 static bool art_cause(struct engine *e, uint32_t tid, int64_t cookie, uint64_t ts_ns,
-		      enum art_call *call)
+		      enum art_call *call, const struct art_pending **pending)
 {
 	struct thread *t = thread_find(e, tid);
 
@@ -829,17 +921,43 @@ static bool art_cause(struct engine *e, uint32_t tid, int64_t cookie, uint64_t t
 	if ((int64_t)t->art.cookie != cookie || ts_ns - t->art.ts_ns > ART_CALL_WINDOW_NS)
 		return false;
 	*call = t->art.call;
+	*pending = &t->art;
 	return true;
+}
+
+/* The stack of the start() that wrote this S on the same thread just before; consumes it. */
+static void art_start_stack(struct engine *e, uint32_t tid, int64_t cookie, uint64_t ts_ns,
+			    struct anim *a)
+{
+	struct thread *t = thread_find(e, tid);
+
+	if (!t || !t->art_start.valid)
+		return;
+	t->art_start.valid = false;
+	if ((int64_t)t->art_start.cookie != cookie ||
+	    ts_ns - t->art_start.ts_ns > ART_CALL_WINDOW_NS)
+		return;
+	a->n_start_stack = t->art_start.n_stack;
+	memcpy(a->start_stack, t->art_start.stack, sizeof(a->start_stack));
+}
+
+static void art_end_stack(struct anim *a, const struct art_pending *pending)
+{
+	a->n_end_stack = pending->n_stack;
+	memcpy(a->end_stack, pending->stack, sizeof(a->end_stack));
 }
 
 static void anim_finish(struct engine *e, struct proc *p, struct anim_key *k, uint64_t ts_ns,
 			uint32_t tid)
 {
+	const struct art_pending *pending = NULL;
 	enum art_call call;
-	bool by_art = art_cause(e, tid, k->cookie, ts_ns, &call);
+	bool by_art = art_cause(e, tid, k->cookie, ts_ns, &call, &pending);
 	struct anim a;
 
 	if (k->run) {
+		if (by_art)
+			art_end_stack(&k->run->a, pending);
 		uint64_t start = k->run->a.start_ns;
 		bool instant = ts_ns - start < e->opts.instant_ns || ts_ns < start;
 		enum end_reason r = instant ? END_FORCE_END : END_ENDED;
@@ -862,6 +980,8 @@ static void anim_finish(struct engine *e, struct proc *p, struct anim_key *k, ui
 	a.restarts = k->starts;
 	a.reason = END_CANCEL_BEFORE_START;
 	a.reason_source = by_art ? REASON_ART : REASON_INFERRED;
+	if (by_art)
+		art_end_stack(&a, pending);
 	memcpy(a.process, p->name, sizeof(a.process));
 	k->name->count++;
 	anim_report_end(e, k, &a);
@@ -964,8 +1084,10 @@ void engine__prop(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid, 
 		n->known |= 1u << prop;
 	}
 	batch_add(e, p, n, ts_ns, tid, prop, value);
-	for (struct anim_run *r = p->running; r; r = r->next)
+	for (struct anim_run *r = p->running; r; r = r->next) {
 		anim_link(&r->a, n, prop, value);
+		anim_sample(&r->a, n, prop, value, p->pb.gen);
+	}
 	n->val[prop] = value;
 	n->known |= 1u << prop;
 }
@@ -981,14 +1103,31 @@ void engine__art_active(struct engine *e, uint32_t pid)
 void engine__art_call(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid,
 		      enum art_call call, bool has_cookie, uint32_t cookie)
 {
+	engine__art_call_stack(e, ts_ns, pid, tid, call, has_cookie, cookie, NULL, 0);
+}
+
+void engine__art_call_stack(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid,
+			    enum art_call call, bool has_cookie, uint32_t cookie,
+			    const char (*stack)[AT_FRAME_NAME], int n_stack)
+{
+	struct art_pending *pd;
 	struct thread *t;
 
 	note_time(e, ts_ns);
-	if (call == ART_CALL_START || !has_cookie)
+	if (!has_cookie || (call == ART_CALL_START && n_stack <= 0))
 		return;
 	t = thread_get(e, pid, tid);
-	if (t)
-		t->art = (struct art_pending){ true, call, cookie, ts_ns };
+	if (!t)
+		return;
+	pd = call == ART_CALL_START ? &t->art_start : &t->art;
+	pd->valid = true;
+	pd->call = call;
+	pd->cookie = cookie;
+	pd->ts_ns = ts_ns;
+	pd->n_stack = n_stack < 0 ? 0 : n_stack > AT_STACK_FRAMES ? AT_STACK_FRAMES : n_stack;
+	memset(pd->stack, 0, sizeof(pd->stack));
+	for (int i = 0; i < pd->n_stack; i++)
+		snprintf(pd->stack[i], AT_FRAME_NAME, "%s", stack[i]);
 }
 
 void engine__rejected(struct engine *e)
@@ -1066,6 +1205,7 @@ static struct name_stat *build_names(struct engine *e)
 		ns[i].running = n->running;
 		ns[i].total_ns = n->total_ns;
 		ns[i].max_ns = n->max_ns;
+		ns[i].frames = n->frames;
 		ns[i].median_ns = median(n->durs, n->n_durs);
 	}
 	qsort(ns, e->n_names, sizeof(*ns), cmp_name_stat);
@@ -1091,6 +1231,7 @@ static struct anim *build_running(struct engine *e, size_t *n_out)
 			a->reason_source = REASON_INFERRED;
 			memcpy(a->process, p->name, sizeof(a->process));
 			r->key->name->running++;
+			r->key->name->frames += r->a.frames;
 		}
 	}
 	if (n)
@@ -1110,6 +1251,16 @@ static void note_dropped(struct engine *e)
 		 "property changes of %llu node-frames not reported (over %d nodes in a frame)",
 		 (unsigned long long)e->nodes_dropped, FRAME_NODES_MAX);
 	e->sink.ops->note(e->sink.ctx, msg);
+}
+
+/* The frame statistics of the summary: longest frames and property writes per frame. */
+static void finish_frame_stats(const struct engine *e, struct summary *s)
+{
+	s->n_longest_frames = e->n_longest_frames;
+	s->longest_frames = e->longest_frames;
+	s->prop_frames = e->prop_frames;
+	s->prop_sets = e->prop_sets;
+	s->prop_sets_max = e->prop_sets_max;
 }
 
 void engine__finish(struct engine *e, uint64_t ts_ns, uint64_t drops, uint64_t truncated)
@@ -1140,6 +1291,7 @@ void engine__finish(struct engine *e, uint64_t ts_ns, uint64_t drops, uint64_t t
 	s.running = running;
 	s.drops = drops;
 	s.truncated = truncated;
+	finish_frame_stats(e, &s);
 	note_dropped(e);
 	if (e->sink.ops && e->sink.ops->summary)
 		e->sink.ops->summary(e->sink.ctx, &s);

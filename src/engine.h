@@ -63,6 +63,15 @@ void engine__art_active(struct engine *e, uint32_t pid);
 void engine__art_call(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid,
 		      enum art_call call, bool has_cookie, uint32_t cookie);
 
+/*
+ * engine__art_call with the Java callers of the call (--stacks), innermost first, without
+ * android.animation.* frames: a start's become anim.start_stack of the S of the same cookie
+ * that follows on the same thread; a cancel's or end's, end_stack of the F it causes.
+ */
+void engine__art_call_stack(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid,
+			    enum art_call call, bool has_cookie, uint32_t cookie,
+			    const char (*stack)[AT_FRAME_NAME], int n_stack);
+
 /* Counts a payload that failed marker_parse (for the summary). */
 void engine__rejected(struct engine *e);
 

@@ -13,6 +13,8 @@
 #define AT_NAME_MAX 128
 #define AT_PROC_MAX 64
 #define AT_MAX_PROPS 8
+#define AT_STACK_FRAMES 16  /* Java callers kept per call stack (--stacks) */
+#define AT_FRAME_NAME 96    /* = UNWIND_NAME_MAX */
 
 enum anim_kind {
 	ANIM_VALUE = 0,  /* "animator": a ValueAnimator (or subclass without a property) */
@@ -32,6 +34,20 @@ enum view_prop {
 	PROP_SCALE_X,
 	PROP_SCALE_Y,
 	PROP_COUNT,
+};
+
+/*
+ * The per-frame values of one property of an animator's target: the last value of each
+ * frame, evenly downsampled once more frames ran than there are points (each point is then
+ * the last value of `stride` consecutive frames, so the final value is always the last point).
+ */
+#define AT_SERIES_MAX 64
+struct prop_series {
+	uint16_t n;        /* points in v */
+	uint32_t stride;   /* frames per point: 1, 2, 4, ... (0 before the first point) */
+	uint32_t frames;   /* frames that changed the property */
+	uint64_t frame_key; /* engine-private: which frame the last point belongs to */
+	float v[AT_SERIES_MAX];
 };
 
 /* A property an animator moved on its target view, first and last value seen. */
@@ -77,6 +93,16 @@ struct anim {
 	bool target_inferred;            /* linked by property and thread, not by identity */
 	int n_changes;
 	struct prop_change changes[AT_MAX_PROPS];
+	struct prop_series series[AT_MAX_PROPS]; /* series[i]: the values of changes[i] */
+	/*
+	 * --stacks: Java callers ("com.foo.Bar.baz"), innermost first, android.animation.*
+	 * frames already left out. start_stack: of the ValueAnimator.start() whose S this is;
+	 * end_stack: of the cancel()/end() that caused the F. n_* = 0 when unknown.
+	 */
+	int n_start_stack;
+	char start_stack[AT_STACK_FRAMES][AT_FRAME_NAME];
+	int n_end_stack;
+	char end_stack[AT_STACK_FRAMES][AT_FRAME_NAME];
 };
 
 enum frame_phase {
@@ -125,6 +151,7 @@ struct name_stat {
 	char name[AT_NAME_MAX];
 	uint32_t count, cancels, running;
 	uint64_t total_ns, max_ns, median_ns;
+	uint64_t frames;  /* doFrames its animators ran in (ended and still running) */
 };
 
 struct summary {
@@ -138,6 +165,12 @@ struct summary {
 	const struct anim *longest;          /* up to 5, longest first */
 	int n_running;
 	const struct anim *running;          /* still running at finish */
+	int n_longest_frames;
+	const struct frame *longest_frames;  /* up to 3, longest first; anim_ids NULL, n_anims 0 */
+	/* Property writes in frames (not those outside any doFrame). */
+	uint64_t prop_frames;    /* frames with at least one property change */
+	uint64_t prop_sets;      /* setter calls that changed a value, in those frames */
+	uint32_t prop_sets_max;  /* the most in one frame */
 	/* Filled by the caller (live capture), zero in replay. */
 	uint64_t drops;
 	uint64_t truncated;

@@ -22,10 +22,15 @@
 
 struct glyphs {
 	const char *tl, *h, *v, *bl, *arrow;
+	const char *const *spark; /* sparkline levels, lowest first */
+	int n_spark;
 };
 
-static const struct glyphs glyphs_utf8 = { "┌", "─", "│", "└", "→" };
-static const struct glyphs glyphs_ascii = { "+", "-", "|", "`", "->" };
+static const char *const spark_utf8[] = { "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█" };
+static const char *const spark_ascii[] = { "_", ".", "-", "=", "^" };
+
+static const struct glyphs glyphs_utf8 = { "┌", "─", "│", "└", "→", spark_utf8, 8 };
+static const struct glyphs glyphs_ascii = { "+", "-", "|", "`", "->", spark_ascii, 5 };
 
 /* A frame's property values, held until the frame's own line is printed. */
 struct pending {
@@ -195,6 +200,16 @@ static void anim_head(struct sink_box *b, const struct anim *a, uint32_t tid)
 		box_line(b, "Process:    %s%s(pid %u)", proc, *proc ? " " : "", a->pid);
 }
 
+/* "CallStack:" then one Java caller per line, innermost first, as AnimatorTracer prints. */
+static void stack_lines(struct sink_box *b, const char *label, const char (*frames)[AT_FRAME_NAME],
+			int n)
+{
+	char name[AT_FRAME_NAME];
+
+	for (int i = 0; i < n && i < AT_STACK_FRAMES; i++)
+		box_line(b, "%-13s %s", i ? "" : label, clean(name, sizeof(name), frames[i]));
+}
+
 static void on_anim_start(void *ctx, const struct anim *a)
 {
 	struct sink_box *b = ctx;
@@ -205,7 +220,54 @@ static void on_anim_start(void *ctx, const struct anim *a)
 	anim_head(b, a, a->start_tid);
 	fmt_sec(t, sizeof(t), a->start_ns);
 	box_line(b, "Start:      %s", t);
+	stack_lines(b, "CallStack:", a->start_stack, a->n_start_stack);
 	box_close(b);
+}
+
+/* The level of v between lo and hi, rounded; a flat curve sits in the middle. */
+static int spark_level(const struct glyphs *g, float v, float lo, float hi)
+{
+	double x;
+
+	if (!(hi > lo))
+		return (g->n_spark - 1) / 2;
+	/* Rounded by hand: libm is not linked. */
+	x = ((double)v - lo) / ((double)hi - lo) * (g->n_spark - 1) + 0.5;
+	return x < 1 ? 0 : x >= g->n_spark ? g->n_spark - 1 : (int)x;
+}
+
+/* "▇▆▅▃▂▁": the series scaled between its own min and max; NaN and inf are blanks. */
+static void spark_write(struct sink_box *b, const struct prop_series *ps)
+{
+	float lo = INFINITY, hi = -INFINITY;
+
+	for (int i = 0; i < ps->n && i < AT_SERIES_MAX; i++) {
+		if (!isfinite(ps->v[i]))
+			continue;
+		lo = ps->v[i] < lo ? ps->v[i] : lo;
+		hi = ps->v[i] > hi ? ps->v[i] : hi;
+	}
+	for (int i = 0; i < ps->n && i < AT_SERIES_MAX; i++)
+		fputs(isfinite(ps->v[i]) ? b->g->spark[spark_level(b->g, ps->v[i], lo, hi)] : " ",
+		      b->out);
+}
+
+/*
+ * One line per property whose per-frame values are known: "alpha: 1 → 0  ▇▆▅▃▂▁".
+ * Without values the Properties line already says from and to.
+ */
+static void spark_lines(struct sink_box *b, const struct anim *a)
+{
+	for (int i = 0; i < a->n_changes && i < AT_MAX_PROPS; i++) {
+		const struct prop_change *c = &a->changes[i];
+
+		if (!a->series[i].n)
+			continue;
+		fprintf(b->out, "%s %s: %g %s %g  ", b->g->v, view_prop_str(c->prop),
+			(double)c->from, b->g->arrow, (double)c->to);
+		spark_write(b, &a->series[i]);
+		fputc('\n', b->out);
+	}
 }
 
 static bool is_bad_end(enum end_reason r)
@@ -233,6 +295,8 @@ static void on_anim_end(void *ctx, const struct anim *a)
 	box_line(b, "Frames:     %u", a->frames);
 	reason_text(reason, sizeof(reason), a);
 	box_line(b, "Reason:     %s", reason);
+	spark_lines(b, a);
+	stack_lines(b, "EndCallStack:", a->end_stack, a->n_end_stack);
 	box_close(b);
 }
 
@@ -394,6 +458,22 @@ static void on_frame(void *ctx, const struct frame *f)
 	}
 }
 
+/* "Prop sets:  40 in 16 frames (avg 2.5, max 4 per frame)": how busy the setters were. */
+static void summary_sets(struct sink_box *b, const struct summary *s)
+{
+	uint64_t tenths;
+
+	if (!s->prop_frames) {
+		box_line(b, "Prop sets:  0");
+		return;
+	}
+	tenths = (s->prop_sets * 10 + s->prop_frames / 2) / s->prop_frames;
+	box_line(b, "Prop sets:  %llu in %llu frames (avg %llu.%llu, max %u per frame)",
+		 (unsigned long long)s->prop_sets, (unsigned long long)s->prop_frames,
+		 (unsigned long long)(tenths / 10), (unsigned long long)(tenths % 10),
+		 s->prop_sets_max);
+}
+
 static void summary_counts(struct sink_box *b, const struct summary *s)
 {
 	char t0[32], t1[32];
@@ -408,6 +488,7 @@ static void summary_counts(struct sink_box *b, const struct summary *s)
 		 (unsigned long long)s->anims_started, (unsigned long long)s->anims_ended,
 		 s->n_running);
 	box_line(b, "Frames:     %llu", (unsigned long long)s->frames);
+	summary_sets(b, s);
 	box_line(b, "Markers:    %llu", (unsigned long long)s->markers);
 	box_line(b, "Rejected:   %llu", (unsigned long long)s->markers_rejected);
 	box_line(b, "Drops:      %llu", (unsigned long long)s->drops);
@@ -423,8 +504,8 @@ static void summary_names(struct sink_box *b, const struct summary *s)
 		if ((int)strlen(s->names[i].name) > w)
 			w = (int)strlen(s->names[i].name);
 	box_blank(b);
-	box_line(b, "%-*s %7s %7s %7s %12s %12s %12s", w, "name", "count", "cancels", "running",
-		 "total ms", "median ms", "max ms");
+	box_line(b, "%-*s %7s %7s %7s %7s %12s %12s %12s", w, "name", "count", "cancels",
+		 "running", "frames", "total ms", "median ms", "max ms");
 	for (int i = 0; i < s->n_names; i++) {
 		const struct name_stat *n = &s->names[i];
 
@@ -434,8 +515,8 @@ static void summary_names(struct sink_box *b, const struct summary *s)
 		fmt_ms(max, sizeof(max), n->max_ns);
 		tot[strlen(tot) - 3] = med[strlen(med) - 3] = max[strlen(max) - 3] = '\0';
 		clean(name, sizeof(name), n->name);
-		box_line(b, "%-*s %7u %7u %7u %12s %12s %12s", w, name, n->count, n->cancels,
-			 n->running, tot, med, max);
+		box_line(b, "%-*s %7u %7u %7u %7llu %12s %12s %12s", w, name, n->count,
+			 n->cancels, n->running, (unsigned long long)n->frames, tot, med, max);
 	}
 }
 
@@ -454,6 +535,28 @@ static void summary_longest(struct sink_box *b, const struct summary *s)
 		snprintf(where, sizeof(where), "%s%s(pid %u)", proc, *proc ? " " : "", a->pid);
 		box_line(b, "  %d. %s  %s #%llu  %s  start %s", i + 1, d,
 			 clean(name, sizeof(name), a->name), (unsigned long long)a->id, where, t);
+	}
+}
+
+static void summary_longest_frames(struct sink_box *b, const struct summary *s)
+{
+	char proc[AT_PROC_MAX], d[32], t[32], vsync[32];
+
+	box_blank(b);
+	box_line(b, "Longest frames:");
+	for (int i = 0; i < s->n_longest_frames; i++) {
+		const struct frame *f = &s->longest_frames[i];
+
+		fmt_ms(d, sizeof(d), f->dur_ns);
+		fmt_sec(t, sizeof(t), f->start_ns);
+		if (f->vsync_id >= 0)
+			snprintf(vsync, sizeof(vsync), " vsync %lld", (long long)f->vsync_id);
+		else
+			vsync[0] = '\0';
+		clean(proc, sizeof(proc), f->process);
+		box_line(b, "  %d. %s  frame %llu%s  %s%s(pid %u, tid %u)  start %s", i + 1, d,
+			 (unsigned long long)f->seq, vsync, proc, *proc ? " " : "", f->pid, f->tid,
+			 t);
 	}
 }
 
@@ -486,6 +589,8 @@ static void on_summary(void *ctx, const struct summary *s)
 		summary_names(b, s);
 	if (s->n_longest)
 		summary_longest(b, s);
+	if (s->n_longest_frames)
+		summary_longest_frames(b, s);
 	box_close(b);
 	for (int i = 0; i < s->n_running; i++)
 		running_box(b, &s->running[i], s->last_ns);

@@ -127,6 +127,20 @@ static void put_anim_target(FILE *out, const struct anim *a)
 	fputc('}', out);
 }
 
+/* --stacks: "key":["com.foo.Bar.baz",...], innermost first; nothing when unknown. */
+static void put_stack(FILE *out, const char *key, const char (*frames)[AT_FRAME_NAME], int n)
+{
+	if (n <= 0)
+		return;
+	fprintf(out, ",\"%s\":[", key);
+	for (int i = 0; i < n && i < AT_STACK_FRAMES; i++) {
+		if (i)
+			fputc(',', out);
+		put_str(out, frames[i]);
+	}
+	fputc(']', out);
+}
+
 /* The end keys: start_ns, duration_ns (null without a start or while running), ... */
 static void put_anim_end(FILE *out, const struct anim *a)
 {
@@ -142,6 +156,8 @@ static void put_anim_end(FILE *out, const struct anim *a)
 	fprintf(out, ",\"reason\":\"%s\",\"reason_source\":\"%s\"", end_reason_str(a->reason),
 		reason_source_str(a->reason_source));
 	put_anim_target(out, a);
+	put_stack(out, "start_stack", a->start_stack, a->n_start_stack);
+	put_stack(out, "end_stack", a->end_stack, a->n_end_stack);
 }
 
 static void note_ts(struct sink_json *j, uint64_t ts_ns)
@@ -158,6 +174,7 @@ static void on_anim_start(void *ctx, const struct anim *a)
 	fputs("{\"type\":\"animator_start\"", j->out);
 	put_common(j->out, a->start_ns, a->pid, a->start_tid, a->process);
 	put_anim_id(j->out, a);
+	put_stack(j->out, "start_stack", a->start_stack, a->n_start_stack);
 	fputs("}\n", j->out);
 }
 
@@ -273,9 +290,50 @@ static void put_names(FILE *out, const struct summary *s)
 		put_u64(out, "total_ns", n->total_ns);
 		put_u64(out, "median_ns", n->median_ns);
 		put_u64(out, "max_ns", n->max_ns);
+		put_u64(out, "frames", n->frames);
 		fputc('}', out);
 	}
 	fputc(']', out);
+}
+
+/* A frame inside the summary: the frame record's keys without "type" and "animators". */
+static void put_frame_obj(FILE *out, const struct frame *f)
+{
+	bool first = true;
+
+	fprintf(out, "{\"ts_ns\":%llu,\"pid\":%u,\"tid\":%u,\"process\":",
+		(unsigned long long)f->start_ns, f->pid, f->tid);
+	put_str(out, f->process);
+	put_u64(out, "seq", f->seq);
+	if (f->vsync_id >= 0)
+		fprintf(out, ",\"vsync_id\":%lld", (long long)f->vsync_id);
+	else
+		fputs(",\"vsync_id\":null", out);
+	put_u64(out, "duration_ns", f->dur_ns);
+	fputs(",\"phases\":{", out);
+	for (int p = 0; p < PHASE_COUNT; p++) {
+		if (!f->phase_ns[p])
+			continue;
+		fprintf(out, "%s\"%s\":%llu", first ? "" : ",", frame_phase_str(p),
+			(unsigned long long)f->phase_ns[p]);
+		first = false;
+	}
+	fputs("}}", out);
+}
+
+/* Frame statistics: the longest frames and how many property writes frames made. */
+static void put_frame_stats(FILE *out, const struct summary *s)
+{
+	fputs(",\"longest_frames\":[", out);
+	for (int i = 0; i < s->n_longest_frames; i++) {
+		if (i)
+			fputc(',', out);
+		put_frame_obj(out, &s->longest_frames[i]);
+	}
+	fputc(']', out);
+	put_u64(out, "prop_frames", s->prop_frames);
+	put_u64(out, "prop_sets", s->prop_sets);
+	put_u64(out, "prop_sets_max", s->prop_sets_max);
 }
 
 static void on_summary(void *ctx, const struct summary *s)
@@ -307,6 +365,7 @@ static void on_summary(void *ctx, const struct summary *s)
 		put_anim_obj(out, &s->running[i]);
 	}
 	fputc(']', out);
+	put_frame_stats(out, s);
 	put_u64(out, "drops", s->drops);
 	put_u64(out, "truncated", s->truncated);
 	fputs("}\n", out);

@@ -4,10 +4,12 @@
  * them after an intended format change, then review the diff).
  */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine.h"
 #include "sink_box.h"
 
 #define S_NS 1000000000ull
@@ -76,19 +78,23 @@ static void box_scenario(struct sink s)
 			    .vsync_id = -1, .start_ns = 12417 * MS_NS, .dur_ns = 4049999 };
 	struct name_stat names[] = {
 		{ .name = "animator", .count = 2, .cancels = 1, .total_ns = 300 * MS_NS,
-		  .max_ns = 300 * MS_NS, .median_ns = 300 * MS_NS },
+		  .max_ns = 300 * MS_NS, .median_ns = 300 * MS_NS, .frames = 3 },
 		{ .name = "animator:alpha", .count = 1, .total_ns = 300 * MS_NS,
-		  .max_ns = 300 * MS_NS, .median_ns = 300 * MS_NS },
-		{ .name = "animator:scaleX", .count = 1, .running = 1 },
+		  .max_ns = 300 * MS_NS, .median_ns = 300 * MS_NS, .frames = 18 },
+		{ .name = "animator:scaleX", .count = 1, .running = 1, .frames = 60 },
 		{ .name = "animator:translationX,translationY", .count = 1, .total_ns = 200000,
 		  .max_ns = 200000, .median_ns = 200000 },
 	};
+	struct frame lf[2] = { f1, f2 };
 	struct anim longest[3];
 	struct summary sum = { .first_ns = 12 * S_NS, .last_ns = 15 * S_NS, .anims_started = 4,
 			       .anims_ended = 4, .frames = 2, .markers = 1000,
 			       .markers_rejected = 3, .n_names = 4, .names = names,
 			       .n_longest = 3, .longest = longest, .n_running = 1,
-			       .running = &r };
+			       .running = &r, .n_longest_frames = 2, .longest_frames = lf,
+			       .prop_frames = 16, .prop_sets = 43, .prop_sets_max = 5 };
+	/* alpha 1 -> 0 over its frames, with the "fighting" 0.5 of a frame in the middle. */
+	static const float curve[] = { 0.94f, 0.88f, 0.5f, 0.76f, 0.59f, 0.41f, 0.24f, 0.06f, 0 };
 
 	a.start_ns = 12345678901ull;
 	s.ops->anim_start(s.ctx, &a);
@@ -108,6 +114,8 @@ static void box_scenario(struct sink s)
 	a.target_inferred = true;
 	a.n_changes = 1;
 	a.changes[0] = (struct prop_change){ PROP_ALPHA, 1.0f, 0.0f };
+	a.series[0].n = sizeof(curve) / sizeof(curve[0]);
+	memcpy(a.series[0].v, curve, sizeof(curve));
 
 	s.ops->anim_end(s.ctx, &a);
 	b.end_tid = 1240;
@@ -124,6 +132,8 @@ static void box_scenario(struct sink s)
 	c.target_inferred = true;
 	c.n_changes = 1;
 	c.changes[0] = (struct prop_change){ PROP_TRANSLATION_Y, 0.0f, -100.0f };
+	c.series[0].n = 1; /* one value: a flat curve */
+	c.series[0].v[0] = -100.0f;
 	s.ops->anim_end(s.ctx, &c);
 	d.start_ns = 13200 * MS_NS;
 	d.end_ns = 13500 * MS_NS;
@@ -134,6 +144,10 @@ static void box_scenario(struct sink s)
 	r.start_ns = 14 * S_NS;
 	r.frames = 60;
 	r.reason = END_RUNNING_AT_EXIT;
+	lf[0].dur_ns = 33400000; /* the longest frames, longest first */
+	lf[0].n_anims = 0;
+	lf[0].anim_ids = NULL;
+	lf[1].process[0] = '\0';
 	longest[0] = a;
 	longest[1] = d;
 	longest[2] = c;
@@ -243,7 +257,7 @@ Test(sink_box, frames_are_printed_only_when_asked)
 	cr_assert_not_null(strstr(with, "│ frame 12 vsync 3456 16.7 ms [anim 3.1 traversal 5.0 "
 					"draw 6.2] anims: 2\n"));
 	cr_assert_not_null(strstr(with, "│ frame 13 4.0 ms anims: 0\n"));
-	cr_assert_null(strstr(without, "frame 12"));
+	cr_assert_null(strstr(without, "│ frame 12"));
 	free(with);
 	free(without);
 }
@@ -351,4 +365,199 @@ Test(sink_box, property_values_are_printed_only_with_frames)
 
 	cr_assert(!strncmp(got, want, strlen(want)), "got:\n%s", got);
 	free(got);
+}
+
+/* The End box of one alpha animator whose target went through the n values of v. */
+static char *spark_render(const float *v, int n, bool utf8)
+{
+	struct sink_box_opts o = { .utf8 = utf8 };
+	struct anim a = box_anim(3, "animator:alpha", 10, "app");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	struct sink_box *b = sink_box__new(out, &o);
+	struct sink s = sink_box__sink(b);
+
+	a.start_ns = S_NS;
+	a.end_ns = 2 * S_NS;
+	a.reason = END_COMPLETE;
+	a.target_node = 0xabcd;
+	a.n_changes = 1;
+	a.changes[0] = (struct prop_change){ PROP_ALPHA, v[0], v[n - 1] };
+	a.series[0].n = (uint16_t)n;
+	memcpy(a.series[0].v, v, (size_t)n * sizeof(*v));
+	s.ops->anim_end(s.ctx, &a);
+	sink_box__free(b);
+	fclose(out);
+	return buf;
+}
+
+Test(sink_box, a_sparkline_spans_all_eight_blocks_between_the_series_min_and_max)
+{
+	const float v[] = { 0, 1, 2, 3, 4, 5, 6, 7, 3.4f, 3.6f };
+	char *got = spark_render(v, 10, true);
+
+	cr_assert_not_null(strstr(got, "│ alpha: 0 → 3.6  ▁▂▃▄▅▆▇█▄▅\n└──\n"), "%s", got);
+	free(got);
+}
+
+Test(sink_box, the_ascii_sparkline_uses_five_levels)
+{
+	const float v[] = { 1, 0.75f, 0.5f, 0.25f, 0, 0.6f };
+	char *got = spark_render(v, 6, false);
+
+	cr_assert_not_null(strstr(got, "| alpha: 1 -> 0.6  ^=-._-\n`--\n"), "%s", got);
+	free(got);
+}
+
+Test(sink_box, a_flat_series_sits_in_the_middle_and_non_finite_values_are_blanks)
+{
+	const float v[] = { 2, 2, NAN, 2, INFINITY, 2 };
+	char *got = spark_render(v, 6, true);
+
+	cr_assert_not_null(strstr(got, "│ alpha: 2 → 2  ▄▄ ▄ ▄\n"), "%s", got);
+	free(got);
+}
+
+Test(sink_box, no_sparkline_line_without_per_frame_values)
+{
+	struct anim a = box_anim(3, "animator:alpha", 10, "app");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	struct sink_box *b = sink_box__new(out, NULL);
+	struct sink s = sink_box__sink(b);
+
+	a.start_ns = S_NS;
+	a.end_ns = 2 * S_NS;
+	a.target_node = 0xabcd;
+	a.n_changes = 1;
+	a.changes[0] = (struct prop_change){ PROP_ALPHA, 1, 0 };
+	s.ops->anim_end(s.ctx, &a);
+	sink_box__free(b);
+	fclose(out);
+	cr_assert_not_null(strstr(buf, "| Properties: alpha: 1 -> 0\n"), "%s", buf);
+	cr_assert_null(strstr(buf, "| alpha:"), "%s", buf);
+	free(buf);
+}
+
+/* ---- through the engine: what it collects for the End box and the summary ----------- */
+
+static void eng_marker(struct engine *e, uint64_t ts, const char *text)
+{
+	struct marker m;
+
+	cr_assert_eq(marker_parse(text, strlen(text), &m), 0, "%s", text);
+	engine__marker(e, ts, 10, 10, "app", &m);
+}
+
+/*
+ * animator:alpha over frames frames: alpha 0 in the first half, 1 in the second, set
+ * twice in frame 1 (the second value wins) and once more on another node in frame 2.
+ * Frame f lasts f microseconds plus 1 ms, so the last three frames are the longest.
+ */
+static char *engine_render(int frames)
+{
+	struct sink_box_opts o = { .utf8 = true };
+	char *buf = NULL, doframe[64];
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	struct sink_box *b = sink_box__new(out, &o);
+	struct engine *e = engine__new(NULL, sink_box__sink(b));
+	uint64_t t = S_NS;
+
+	cr_assert_not_null(e);
+	eng_marker(e, t, "S|10|animator:alpha|77");
+	for (int f = 1; f <= frames; f++, t += 16 * MS_NS) {
+		snprintf(doframe, sizeof(doframe), "B|10|Choreographer#doFrame %d", 1000 + f);
+		eng_marker(e, t, doframe);
+		if (f == 1)
+			engine__prop(e, t + 1, 10, 10, 0x51c0, "Row", PROP_ALPHA, 0.7f, NULL);
+		engine__prop(e, t + 2, 10, 10, 0x51c0, "Row", PROP_ALPHA,
+			     f <= frames / 2 ? 0.0f : 1.0f, NULL);
+		if (f == 2)
+			engine__prop(e, t + 3, 10, 10, 0x9e08, NULL, PROP_SCALE_X, 2, NULL);
+		eng_marker(e, t + MS_NS + (uint64_t)f * 1000, "E|10");
+	}
+	eng_marker(e, t, "F|10|animator:alpha|77");
+	engine__finish(e, t, 0, 0);
+	engine__free(e);
+	sink_box__free(b);
+	fclose(out);
+	return buf;
+}
+
+Test(sink_box, the_engine_gives_the_end_box_one_point_per_frame_of_the_target)
+{
+	char *got = engine_render(8);
+
+	cr_assert_not_null(strstr(got, "│ Target:     Row@51c0 (inferred)\n"
+				       "│ Properties: alpha: 0.7 → 1\n"),
+			   "%s", got);
+	cr_assert_not_null(strstr(got, "│ alpha: 0.7 → 1  ▁▁▁▁████\n└──\n"), "%s", got);
+	free(got);
+}
+
+Test(sink_box, a_long_animation_is_downsampled_evenly_to_at_most_64_points)
+{
+	/* 100 frames: past 64 every point holds two frames (the later one): 25 + 25 points. */
+	char *got = engine_render(100);
+	char want[512] = "│ alpha: 0.7 → 1  ";
+
+	for (int i = 0; i < 25; i++)
+		strcat(want, "▁");
+	for (int i = 0; i < 25; i++)
+		strcat(want, "█");
+	strcat(want, "\n");
+	cr_assert_not_null(strstr(got, want), "no \"%s\" in:\n%s", want, got);
+	free(got);
+}
+
+Test(sink_box, the_engine_summary_counts_frames_longest_frames_and_property_sets)
+{
+	char *got = engine_render(8);
+
+	cr_assert_not_null(strstr(got, "│ Frames:     8\n"
+				       "│ Prop sets:  10 in 8 frames (avg 1.3, max 2 per frame)\n"),
+			   "%s", got);
+	cr_assert_not_null(strstr(got, "│ animator:alpha       1       0       0       8 "),
+			   "%s", got);
+	cr_assert_not_null(strstr(got, "│ Longest frames:\n"
+				       "│   1. 1.008 ms  frame 8 vsync 1008  app (pid 10, tid 10)  "
+				       "start 1.112000 s\n"
+				       "│   2. 1.007 ms  frame 7 vsync 1007  app (pid 10, tid 10)  "
+				       "start 1.096000 s\n"
+				       "│   3. 1.006 ms  frame 6 vsync 1006  app (pid 10, tid 10)  "
+				       "start 1.080000 s\n└──\n"),
+			   "%s", got);
+	free(got);
+}
+
+static void stacks_scenario(struct sink s)
+{
+	struct anim a = box_anim(7, "animator", 5, "app");
+
+	a.start_ns = 1000 * MS_NS;
+	a.n_start_stack = 2;
+	snprintf(a.start_stack[0], sizeof(a.start_stack[0]), "com.example.PanelAnimator.play");
+	snprintf(a.start_stack[1], sizeof(a.start_stack[1]), "com.example.Panel.expand");
+	s.ops->anim_start(s.ctx, &a);
+	a.end_ns = 1100 * MS_NS;
+	a.reason = END_CANCEL;
+	a.reason_source = REASON_ART;
+	a.n_end_stack = 1;
+	snprintf(a.end_stack[0], sizeof(a.end_stack[0]), "com.example.Panel.collapse");
+	s.ops->anim_end(s.ctx, &a);
+}
+
+Test(sink_box, call_stacks_follow_the_begin_and_end_boxes_innermost_first)
+{
+	char *out = box_run(stacks_scenario, false);
+
+	cr_assert(strstr(out, "│ Start:      1.000000 s\n"
+			      "│ CallStack:    com.example.PanelAnimator.play\n"
+			      "│               com.example.Panel.expand\n"
+			      "└──\n"), "%s", out);
+	cr_assert(strstr(out, "│ EndCallStack: com.example.Panel.collapse\n└──\n"), "%s", out);
+	free(out);
 }

@@ -74,15 +74,17 @@ static void json_scenario(struct sink s)
 			    .start_ns = 12417 * MS_NS, .dur_ns = 4049999 };
 	struct name_stat names[] = {
 		{ .name = "animator:alpha", .count = 1, .total_ns = 300 * MS_NS,
-		  .max_ns = 300 * MS_NS, .median_ns = 300 * MS_NS },
+		  .max_ns = 300 * MS_NS, .median_ns = 300 * MS_NS, .frames = 18 },
 		{ .name = "animator", .count = 1, .cancels = 1 },
-		{ .name = "animator:scaleX", .count = 1, .running = 1 },
+		{ .name = "animator:scaleX", .count = 1, .running = 1, .frames = 60 },
 	};
+	struct frame lf[2];
 	struct summary sum = { .first_ns = 12 * S_NS, .last_ns = 15 * S_NS, .anims_started = 2,
 			       .anims_ended = 2, .frames = 2, .markers = 1000,
 			       .markers_rejected = 3, .n_names = 3, .names = names,
 			       .n_longest = 1, .longest = &a, .n_running = 1, .running = &r,
-			       .drops = 4, .truncated = 1 };
+			       .n_longest_frames = 2, .longest_frames = lf, .prop_frames = 1,
+			       .prop_sets = 9, .prop_sets_max = 9, .drops = 4, .truncated = 1 };
 
 	a.start_ns = 12345678901ull;
 	s.ops->anim_start(s.ctx, &a);
@@ -109,6 +111,11 @@ static void json_scenario(struct sink s)
 	r.start_ns = 14 * S_NS;
 	r.frames = 60;
 	r.reason = END_RUNNING_AT_EXIT;
+	/* The summary's frames carry no animator ids (their buffers are gone by then). */
+	lf[0] = f1;
+	lf[1] = f2;
+	lf[0].n_anims = 0;
+	lf[0].anim_ids = NULL;
 	s.ops->summary(s.ctx, &sum);
 }
 
@@ -209,6 +216,36 @@ Test(sink_json, every_line_parses_with_the_contract_fields)
 	cr_assert_str_eq(json_object_get_string(get(json_object_array_get_idx(get(o[9],
 		"running"), 0), "reason")), "running_at_exit");
 	cr_assert_eq(json_object_get_int64(get(o[9], "drops")), 4);
+	for (int i = 0; i < n; i++)
+		json_object_put(o[i]);
+	free(text);
+}
+
+Test(sink_json, the_summary_lists_frames_per_name_longest_frames_and_property_sets)
+{
+	char *text = json_render(json_scenario);
+	struct json_object *o[16], *sum, *lf;
+	int n = parse_lines(text, o, 16);
+
+	sum = o[n - 1];
+	cr_assert_eq(json_object_get_int64(get(json_object_array_get_idx(get(sum, "names"), 0),
+					       "frames")), 18);
+	cr_assert_eq(json_object_get_int64(get(json_object_array_get_idx(get(sum, "names"), 2),
+					       "frames")), 60);
+	lf = get(sum, "longest_frames");
+	cr_assert_eq(json_object_array_length(lf), 2);
+	cr_assert_eq(json_object_get_int64(get(json_object_array_get_idx(lf, 0), "seq")), 12);
+	cr_assert_eq(json_object_get_int64(get(json_object_array_get_idx(lf, 0), "vsync_id")),
+		     3456);
+	cr_assert_eq(json_object_get_int64(get(json_object_array_get_idx(lf, 0), "duration_ns")),
+		     16700000);
+	cr_assert_str_eq(json_object_get_string(get(json_object_array_get_idx(lf, 0), "process")),
+			 "com.example.anim");
+	cr_assert(json_object_is_type(get(json_object_array_get_idx(lf, 1), "vsync_id"),
+				      json_type_null));
+	cr_assert_eq(json_object_get_int64(get(sum, "prop_frames")), 1);
+	cr_assert_eq(json_object_get_int64(get(sum, "prop_sets")), 9);
+	cr_assert_eq(json_object_get_int64(get(sum, "prop_sets_max")), 9);
 	for (int i = 0; i < n; i++)
 		json_object_put(o[i]);
 	free(text);
@@ -363,4 +400,34 @@ Test(sink_json, new_rejects_a_null_stream_and_free_accepts_null)
 {
 	cr_assert_null(sink_json__new(NULL));
 	sink_json__free(NULL);
+}
+
+static void stacks_json(struct sink s)
+{
+	struct anim a = json_anim(7, "animator", NULL, 5);
+
+	a.start_ns = 1000;
+	a.n_start_stack = 2;
+	snprintf(a.start_stack[0], sizeof(a.start_stack[0]), "com.example.A.play");
+	snprintf(a.start_stack[1], sizeof(a.start_stack[1]), "com.example.\"B\".run");
+	s.ops->anim_start(s.ctx, &a);
+	a.end_ns = 2000;
+	a.reason = END_FORCE_END;
+	a.n_end_stack = 1;
+	snprintf(a.end_stack[0], sizeof(a.end_stack[0]), "com.example.C.stop");
+	s.ops->anim_end(s.ctx, &a);
+	a.n_start_stack = a.n_end_stack = 0;
+	s.ops->anim_start(s.ctx, &a);
+}
+
+Test(sink_json, call_stacks_are_string_arrays_and_absent_when_unknown)
+{
+	char *out = json_render(stacks_json);
+
+	cr_assert(strstr(out, "\"restarts\":0,\"start_stack\":[\"com.example.A.play\","
+			      "\"com.example.\\\"B\\\".run\"]}\n"), "%s", out);
+	cr_assert(strstr(out, "\"start_stack\":[\"com.example.A.play\",\"com.example.\\\"B\\\".run\"],"
+			      "\"end_stack\":[\"com.example.C.stop\"]}\n"), "%s", out);
+	cr_assert(strstr(out, "\"restarts\":0}\n"), "the third record has no stack: %s", out);
+	free(out);
 }
