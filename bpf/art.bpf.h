@@ -13,6 +13,69 @@
 #ifndef ANIMTRACE_ART_BPF_H
 #define ANIMTRACE_ART_BPF_H
 
+/* --stacks=BYTES: stack bytes copied per ART record (0: no registers, no stack). */
+const volatile __u32 art_stack_bytes = 0;
+
+/* The record's size: a constant once rodata is frozen, as bpf_ringbuf_reserve requires. */
+#define AT_ART_REC_SIZE                                                                   \
+	(sizeof(struct at_art_rec) +                                                      \
+	 (art_stack_bytes ? sizeof(struct at_art_stack) + art_stack_bytes : 0))
+
+/* Registers by DWARF number, for the userspace unwinder. */
+static __always_inline void art_regs(struct pt_regs *ctx, struct at_art_stack *st)
+{
+#if defined(__TARGET_ARCH_x86)
+	st->regs[0] = ctx->ax;
+	st->regs[1] = ctx->dx;
+	st->regs[2] = ctx->cx;
+	st->regs[3] = ctx->bx;
+	st->regs[4] = ctx->si;
+	st->regs[5] = ctx->di;
+	st->regs[6] = ctx->bp;
+	st->regs[7] = ctx->sp;
+	st->regs[8] = ctx->r8;
+	st->regs[9] = ctx->r9;
+	st->regs[10] = ctx->r10;
+	st->regs[11] = ctx->r11;
+	st->regs[12] = ctx->r12;
+	st->regs[13] = ctx->r13;
+	st->regs[14] = ctx->r14;
+	st->regs[15] = ctx->r15;
+	for (int i = 16; i < AT_ART_NREGS; i++)
+		st->regs[i] = 0;
+	st->pc = ctx->ip;
+	st->nregs = 16;
+#else
+	const struct user_pt_regs *u = (const struct user_pt_regs *)ctx;
+
+	for (int i = 0; i < 31; i++)
+		st->regs[i] = u->regs[i];
+	st->regs[31] = u->sp;
+	st->pc = u->pc;
+	st->nregs = 32;
+#endif
+}
+
+/*
+ * Registers, then the stack from sp up. A copy that runs off the top of the stack mapping
+ * fails as a whole, so shorter ones are tried (a thread near the base of its stack).
+ */
+static __always_inline void art_stack(struct pt_regs *ctx, struct at_art_stack *st)
+{
+	__u32 n = art_stack_bytes;
+
+	art_regs(ctx, st);
+	st->len = 0;
+#pragma unroll
+	for (int i = 0; i < 4; i++) {
+		if (!bpf_probe_read_user(st->data, n, (const void *)PT_REGS_SP(ctx))) {
+			st->len = n;
+			break;
+		}
+		n >>= 1;
+	}
+}
+
 static __always_inline int art_entry(struct pt_regs *ctx, __u32 method)
 {
 	__u64 obj = AT_UNTAG((__u64)(__u32)PT_REGS_PARM2(ctx));
@@ -22,14 +85,16 @@ static __always_inline int art_entry(struct pt_regs *ctx, __u32 method)
 
 	if (!allowed(bpf_get_current_pid_tgid() >> 32))
 		return 0;
-	r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
+	r = bpf_ringbuf_reserve(&events, AT_ART_REC_SIZE, 0);
 	if (!r) {
 		d = drops_slot();
 		if (d)
 			d->art_ringbuf_full++;
 		return 0;
 	}
-	fill_hdr(&r->hdr, AT_REC_ART, sizeof(*r));
+	fill_hdr(&r->hdr, AT_REC_ART, AT_ART_REC_SIZE);
+	if (art_stack_bytes)
+		art_stack(ctx, (struct at_art_stack *)(r + 1));
 	r->obj = obj;
 	r->method = method;
 	r->has_cookie = 0;

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <elf.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "procfilter.h"
 #include "proctab.h"
 #include "tracefs.h"
+#include "unwind.h"
 
 #define PENDING_MAX 1024
 #define PROBED_MAX 64
@@ -25,6 +27,8 @@
 #define FORK_WATCH_NS (5ULL * 1000000000ULL)
 
 _Static_assert((int)AT_PROP_COUNT == (int)PROP_COUNT, "wire.h at_prop != model.h view_prop");
+_Static_assert(UNWIND_NAME_MAX == AT_FRAME_NAME, "unwind.h frame name != model.h");
+_Static_assert(AT_ART_NREGS <= UNWIND_NREGS, "wire.h registers do not fit unwind.h");
 
 volatile int live_stop;
 
@@ -55,6 +59,9 @@ struct live {
 	int oat_state;
 	struct probed probed[PROBED_MAX];
 	int n_probed;
+	struct unwinder *unw;  /* --stacks */
+	bool stacks_debug;     /* ANIMTRACE_STACKS_DEBUG: every unwound frame on diag */
+	uint64_t stacks, stacks_failed;
 };
 
 static uint64_t now_ns(void)
@@ -168,6 +175,13 @@ static void probe_process(struct live *l, uint32_t tgid)
 		return;
 	pr.links = probe_setters(l, tgid);
 	pr.art = probe_art(l, tgid);
+	if (pr.links)
+		fprintf(l->o->diag, "animtrace: pid %u: View property values from %s (%d of %d "
+			"setters)\n", tgid, l->lib.path, __builtin_popcount(l->lib.ok_mask),
+			AT_PROP_COUNT);
+	if (pr.art)
+		fprintf(l->o->diag, "animtrace: pid %u: end reasons from ART probes in %s\n", tgid,
+			l->oat.path);
 	if (pr.links || pr.art)
 		l->probed[l->n_probed++] = pr;
 }
@@ -283,8 +297,51 @@ static void on_prop(struct live *l, const struct at_prop_rec *r)
 		     (enum view_prop)r->prop, value, &prev);
 }
 
-static void on_art(struct live *l, const struct at_art_rec *r)
+static void stacks_dump(struct live *l, const struct at_art_rec *r,
+			const struct unwind_frame *f, int n, uint32_t len)
 {
+	fprintf(l->o->diag, "animtrace: stack: tid %u %s cookie %u, %u bytes, %d frames:",
+		r->hdr.tid, art_method_name(r->method), r->cookie, len, n);
+	for (int i = 0; i < n; i++)
+		fprintf(l->o->diag, " %s@%#llx", f[i].name[0] ? f[i].name : "?",
+			(unsigned long long)f[i].pc);
+	fputc('\n', l->o->diag);
+}
+
+/* The Java callers of an ART call from the registers and stack after the record. */
+static int art_callers(struct live *l, const struct at_art_rec *r, size_t size,
+		       char (*out)[UNWIND_NAME_MAX], int max)
+{
+	const struct at_art_stack *st = (const void *)(r + 1);
+	struct unwind_frame f[UNWIND_MAX_FRAMES];
+	struct unwind_regs ur = { 0 };
+	int n;
+
+	if (!l->unw || size < sizeof(*r) + sizeof(*st) ||
+	    st->len > size - sizeof(*r) - sizeof(*st) || st->nregs > AT_ART_NREGS)
+		return 0;
+	ur.machine = st->nregs == 16 ? EM_X86_64 : EM_AARCH64;
+	ur.pc = st->pc;
+	ur.nregs = (int)st->nregs;
+	memcpy(ur.regs, st->regs, sizeof(st->regs));
+	ur.stack = st->data;
+	ur.stack_len = st->len;
+	n = unwinder__unwind(l->unw, r->hdr.tgid, r->hdr.tid, &ur, f, UNWIND_MAX_FRAMES);
+	l->stacks++;
+	if (n <= 0) {
+		l->stacks_failed++;
+		return 0;
+	}
+	if (l->stacks_debug)
+		stacks_dump(l, r, f, n, st->len);
+	return unwind_java_frames(f, n, out, max);
+}
+
+static void on_art(struct live *l, const struct at_art_rec *r, size_t size)
+{
+	char stack[AT_STACK_FRAMES][UNWIND_NAME_MAX];
+	int n;
+
 	static const enum art_call calls[] = {
 		[AT_ART_VA_START] = ART_CALL_START,
 		[AT_ART_VA_CANCEL] = ART_CALL_CANCEL,
@@ -294,8 +351,9 @@ static void on_art(struct live *l, const struct at_art_rec *r)
 	/* DynamicAnimation writes no markers: its calls explain no F. */
 	if (r->method >= sizeof(calls) / sizeof(calls[0]))
 		return;
-	engine__art_call(l->e, r->hdr.ts_ns, r->hdr.tgid, r->hdr.tid, calls[r->method],
-			 r->has_cookie, r->cookie);
+	n = art_callers(l, r, size, stack, AT_STACK_FRAMES);
+	engine__art_call_stack(l->e, r->hdr.ts_ns, r->hdr.tgid, r->hdr.tid, calls[r->method],
+			       r->has_cookie, r->cookie, (const char (*)[AT_FRAME_NAME])stack, n);
 }
 
 static void on_proc(struct live *l, const struct at_proc_rec *r)
@@ -320,6 +378,7 @@ static void on_proc(struct live *l, const struct at_proc_rec *r)
 		if (!l->trace_all)
 			probes__allow(l->p, r->hdr.tgid, false);
 		unprobe_process(l, r->hdr.tgid);
+		unwinder__forget(l->unw, r->hdr.tgid);
 		proctab__remove(l->procs, r->hdr.tgid);
 		break;
 	}
@@ -336,7 +395,7 @@ static void on_record(void *ctx, const struct at_hdr *h, size_t size)
 	else if (h->kind == AT_REC_PROP)
 		on_prop(l, (const struct at_prop_rec *)h);
 	else if (h->kind == AT_REC_ART)
-		on_art(l, (const struct at_art_rec *)h);
+		on_art(l, (const struct at_art_rec *)h, size);
 }
 
 /* What live tracing needs, checked up front so the user gets one clear line. */
@@ -384,6 +443,7 @@ static int start(struct live *l, struct marker_file *mf)
 		.markers = mf, .n_markers = n, .trace_all = l->trace_all,
 		.track_procs = !l->trace_all && procfilter__has_names(o->filter),
 		.ringbuf_bytes = o->ringbuf_bytes, .on_record = on_record, .ctx = l,
+		.art_stack_bytes = o->art ? o->stack_bytes : 0,
 	};
 	l->p = probes__load(&po, err, sizeof(err));
 	if (!l->p) {
@@ -509,6 +569,11 @@ int live_run(const struct live_opts *o, struct engine *e)
 	l->trace_all = !o->filter || procfilter__empty(o->filter);
 	l->procs = proctab__new();
 	ret = l->procs ? preflight(o) : -ENOMEM;
+	if (!ret && o->art && o->stack_bytes) {
+		l->unw = unwinder__new(o->proc_root);
+		ret = l->unw ? 0 : -ENOMEM;
+		l->stacks_debug = getenv("ANIMTRACE_STACKS_DEBUG") != NULL;
+	}
 	if (!ret)
 		ret = start(l, mf);
 	if (ret)
@@ -525,8 +590,12 @@ out:
 	atrace_setup__free(as);
 	while (l->n_probed)
 		unprobe_process(l, l->probed[0].tgid);
+	if (l->stacks_failed)
+		fprintf(o->diag, "animtrace: %llu of %llu call stacks could not be unwound\n",
+			(unsigned long long)l->stacks_failed, (unsigned long long)l->stacks);
 	probes__free(l->p);
 	proctab__free(l->procs);
+	unwinder__free(l->unw);
 	free(l);
 	return ret;
 }

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct engine;
@@ -27,6 +28,7 @@ struct live_opts {
 	const char *hwui_offsets; /* "prop=off,..." field offset overrides, or NULL */
 	bool art;            /* probe ValueAnimator.start/cancel/end in the boot oat */
 	const char *art_oat; /* the oat holding them; NULL: boot-framework.oat from maps */
+	uint32_t stack_bytes; /* --stacks: user stack copied per ART call and unwound; 0: off */
 	FILE *diag;          /* status lines (ready, stats, warnings): stderr */
 	FILE *out;           /* the sink's stream: tracing stops when writing to it failed (EPIPE) */
 };

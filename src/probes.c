@@ -58,6 +58,8 @@ static void configure(struct animtrace_bpf *skel, const struct probes_opts *o)
 	skel->rodata->nr_marker_files = n;
 	skel->rodata->trace_all = o->trace_all;
 	skel->rodata->track_procs = o->track_procs;
+	skel->rodata->art_stack_bytes = o->art_stack_bytes > AT_ART_STACK_MAX ?
+						AT_ART_STACK_MAX : o->art_stack_bytes & ~7u;
 	bpf_map__set_max_entries(skel->maps.events,
 				 pow2_at_least(o->ringbuf_bytes ? o->ringbuf_bytes : 8 << 20));
 }

@@ -26,6 +26,9 @@ struct probes_opts {
 	bool trace_all;    /* no process filter */
 	bool track_procs;  /* report forks, execs and renames (for --proc) */
 	size_t ringbuf_bytes; /* 0 -> 8 MiB; rounded up to a power of two */
+	/* --stacks: user stack bytes the ART probes copy with their registers (0: none);
+	 * rounded down to 8 bytes, at most AT_ART_STACK_MAX. */
+	uint32_t art_stack_bytes;
 	probes_record_fn on_record;
 	void *ctx;
 };

@@ -105,6 +105,21 @@ struct at_art_rec {
 	__u8 pad[3];
 };
 
+/*
+ * --stacks: an ART record whose hdr.size exceeds sizeof(struct at_art_rec) is followed by
+ * struct at_art_stack and its stack bytes; hdr.size is the whole reserved record.
+ */
+#define AT_ART_NREGS 32          /* DWARF registers 0..31: x86_64 uses 0..15, arm64 0..31 */
+#define AT_ART_STACK_MAX 32768   /* --stacks=BYTES upper bound (hdr.size is 16 bits) */
+
+struct at_art_stack {
+	__u64 pc;
+	__u64 regs[AT_ART_NREGS]; /* by DWARF number: x86_64 rsp = 7, rbp = 6; arm64 sp = 31 */
+	__u32 nregs;              /* 16 (x86_64) or 32 (arm64) */
+	__u32 len;                /* bytes of data[] copied from the stack pointer upwards */
+	__u8 data[];              /* capacity: hdr.size - sizeof(at_art_rec) - sizeof(this) */
+};
+
 /* Ring-buffer drop counters, one slot per CPU in a per-CPU array map (index 0). */
 struct at_drops {
 	__u64 marker_ringbuf_full;
