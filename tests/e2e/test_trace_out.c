@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Live end-to-end (root): --trace-out next to --format json. The trace file is loaded with
+ * json-c in strict mode and checked record by record against the JSON lines of the same
+ * run (the engine's records): one async slice pair per animator, one complete event per
+ * frame, one counter sample per property value. Then animtrace is killed with SIGKILL and
+ * the cut-off file must still load once "]" is appended, as the format allows.
+ */
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include <criterion/criterion.h>
+
+#include "e2e.h"
+
+#define TARGET "com.example.anim"
+#define DECOY "com.example.decoy"
+
+TestSuite(trace_out, .init = e2e_setup, .fini = e2e_teardown, .timeout = 180);
+
+/* The whole text as one JSON value, strictly: nothing but whitespace may follow it. */
+static json_object *parse_strict(const char *text)
+{
+	struct json_tokener *tok = json_tokener_new();
+	size_t len = strlen(text), end;
+	json_object *o;
+
+	cr_assert_not_null(tok);
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+	o = json_tokener_parse_ex(tok, text, (int)len);
+	cr_assert_not_null(o, "the trace does not parse (%s) at byte %zu",
+			   json_tokener_error_desc(json_tokener_get_error(tok)),
+			   json_tokener_get_parse_end(tok));
+	for (end = json_tokener_get_parse_end(tok); end < len; end++)
+		cr_assert(strchr(" \t\r\n", text[end]), "text after the array at byte %zu", end);
+	json_tokener_free(tok);
+	cr_assert(json_object_is_type(o, json_type_array), "the trace is no JSON array");
+	return o;
+}
+
+/* A "ts"/"dur" in microseconds with three decimals, back to nanoseconds. */
+static int64_t us_to_ns(json_object *ev, const char *key)
+{
+	double us = json_object_get_double(e2e_get(ev, key));
+
+	return (int64_t)(us * 1000.0 + 0.5); /* rounded by hand: the runner has no libm */
+}
+
+static bool ph_is(json_object *ev, const char *ph)
+{
+	return !strcmp(e2e_str(ev, "ph"), ph);
+}
+
+static size_t count_ph(json_object *trace, const char *ph, pid_t pid)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < json_object_array_length(trace); i++) {
+		json_object *ev = json_object_array_get_idx(trace, i);
+
+		n += ph_is(ev, ph) && e2e_int(ev, "pid") == pid;
+	}
+	return n;
+}
+
+/* The only event of pid and phase ph named name with "id" (NULL: any); fails otherwise. */
+static json_object *find_one(json_object *trace, pid_t pid, const char *ph, const char *name,
+			     const char *id)
+{
+	json_object *found = NULL;
+
+	for (size_t i = 0; i < json_object_array_length(trace); i++) {
+		json_object *ev = json_object_array_get_idx(trace, i), *v;
+
+		if (!ph_is(ev, ph) || strcmp(e2e_str(ev, "name"), name) ||
+		    e2e_int(ev, "pid") != pid)
+			continue;
+		if (id && (!json_object_object_get_ex(ev, "id", &v) ||
+			   strcmp(json_object_get_string(v), id)))
+			continue;
+		cr_assert_null(found, "two \"%s\" events named %s", ph, name);
+		found = ev;
+	}
+	cr_assert_not_null(found, "no \"%s\" event named %s (id %s)", ph, name, id ? id : "-");
+	return found;
+}
+
+/* animator_end -> the b/e pair Anim|<id>|<name>|<duration>ms with its reason. */
+static void check_anim(json_object *trace, json_object *end)
+{
+	char name[256], id[32];
+	int64_t dur = e2e_int(end, "duration_ns"), start = e2e_int(end, "start_ns");
+	json_object *b, *e;
+
+	snprintf(name, sizeof(name), "Anim|%lld|%s|%lld.%03lldms", (long long)e2e_int(end, "id"),
+		 e2e_str(end, "name"), (long long)(dur / 1000000), (long long)(dur / 1000 % 1000));
+	snprintf(id, sizeof(id), "0x%llx", (unsigned long long)e2e_int(end, "id"));
+	b = find_one(trace, (pid_t)e2e_int(end, "pid"), "b", name, id);
+	e = find_one(trace, (pid_t)e2e_int(end, "pid"), "e", name, id);
+	cr_assert_str_eq(e2e_str(b, "cat"), "animator");
+	cr_assert_eq(us_to_ns(b, "ts"), start, "%s", name);
+	cr_assert_eq(us_to_ns(e, "ts"), start + dur, "%s", name);
+	cr_assert_eq(e2e_int(e, "tid"), e2e_int(end, "tid"));
+	cr_assert_str_eq(e2e_str(e2e_get(b, "args"), "reason"), e2e_str(end, "reason"));
+	cr_assert_str_eq(e2e_str(e2e_get(e, "args"), "reason"), e2e_str(end, "reason"));
+}
+
+/* An animator cancelled before it started has no slice: an instant with its reason. */
+static void check_unstarted(json_object *trace, json_object *end)
+{
+	char name[256];
+	json_object *ev;
+
+	snprintf(name, sizeof(name), "Anim|%lld|%s|%s", (long long)e2e_int(end, "id"),
+		 e2e_str(end, "name"), e2e_str(end, "reason"));
+	ev = find_one(trace, (pid_t)e2e_int(end, "pid"), "i", name, NULL);
+	cr_assert_eq(us_to_ns(ev, "ts"), e2e_int(end, "ts_ns"));
+}
+
+/* frame -> one X event on its UI thread with its start, duration and sequence number. */
+static void check_frame(json_object *trace, json_object *fr)
+{
+	char name[64];
+	json_object *ev = NULL;
+
+	snprintf(name, sizeof(name), "Choreographer#doFrame %lld",
+		 (long long)e2e_int(fr, "vsync_id"));
+	for (size_t i = 0; i < json_object_array_length(trace); i++) {
+		json_object *x = json_object_array_get_idx(trace, i);
+
+		if (ph_is(x, "X") && e2e_int(x, "pid") == e2e_int(fr, "pid") &&
+		    e2e_int(e2e_get(x, "args"), "seq") == e2e_int(fr, "seq")) {
+			cr_assert_null(ev, "two X events for %s", name);
+			ev = x;
+		}
+	}
+	cr_assert_not_null(ev, "no X event for %s", name);
+	cr_assert_str_eq(e2e_str(ev, "name"), name);
+	cr_assert_eq(e2e_int(ev, "tid"), e2e_int(fr, "tid"));
+	cr_assert_eq(us_to_ns(ev, "ts"), e2e_int(fr, "ts_ns"));
+	cr_assert_eq(us_to_ns(ev, "dur"), e2e_int(fr, "duration_ns"));
+}
+
+static bool same_float(json_object *a, json_object *b)
+{
+	float x = (float)json_object_get_double(a), y = (float)json_object_get_double(b);
+
+	return !memcmp(&x, &y, sizeof(x));
+}
+
+/*
+ * frame_props -> one C event V|<node>|<prop> per value, same time and the same float.
+ * used[] marks the counters already matched, so each is matched once.
+ */
+static size_t check_values(json_object *trace, json_object *fp, bool *used)
+{
+	size_t n = 0;
+
+	json_object_object_foreach(e2e_get(fp, "values"), prop, val) {
+		char name[160];
+		bool found = false;
+
+		snprintf(name, sizeof(name), "V|%s|%s", e2e_str(fp, "node_name"), prop);
+		for (size_t i = 0; i < json_object_array_length(trace) && !found; i++) {
+			json_object *c = json_object_array_get_idx(trace, i);
+
+			if (used[i] || !ph_is(c, "C") || strcmp(e2e_str(c, "name"), name) ||
+			    us_to_ns(c, "ts") != e2e_int(fp, "ts_ns") ||
+			    e2e_int(c, "pid") != e2e_int(fp, "pid") ||
+			    !same_float(e2e_get(e2e_get(c, "args"), "value"), val))
+				continue;
+			used[i] = found = true;
+		}
+		cr_assert(found, "no counter %s = %s at %lld", name,
+			  json_object_to_json_string(val), (long long)e2e_int(fp, "ts_ns"));
+		n++;
+	}
+	return n;
+}
+
+/*
+ * Every record of out for pid against the trace, and no more slices, frames or counters
+ * than that. Only pid: another run of the simulator on this machine has the same name.
+ */
+static void check_trace(const struct e2e_jsonl *out, json_object *trace, pid_t pid)
+{
+	size_t ends = 0, frames = 0, values = 0;
+	bool *used = calloc(json_object_array_length(trace) + 1, sizeof(*used));
+
+	cr_assert_not_null(used);
+	for (size_t i = 0; i < out->n; i++) {
+		json_object *r = out->v[i];
+
+		if (e2e_type_is(r, "summary") || e2e_int(r, "pid") != pid)
+			continue;
+		if (e2e_type_is(r, "animator_end") && !e2e_is_null(r, "start_ns")) {
+			check_anim(trace, r);
+			ends++;
+		} else if (e2e_type_is(r, "animator_end")) {
+			check_unstarted(trace, r);
+		} else if (e2e_type_is(r, "frame")) {
+			check_frame(trace, r);
+			frames++;
+		} else if (e2e_type_is(r, "frame_props")) {
+			values += check_values(trace, r, used);
+		}
+	}
+	free(used);
+	cr_assert_eq(count_ph(trace, "b", pid), ends);
+	cr_assert_eq(count_ph(trace, "e", pid), ends);
+	cr_assert_eq(count_ph(trace, "X", pid), frames);
+	cr_assert_eq(count_ph(trace, "C", pid), values);
+	/*
+	 * The basic scenario: 4 animators end after they started; 24 frames; node A's alpha and
+	 * node B's translationY change in frames 2..18 (frame 1 sets the values they have).
+	 */
+	cr_assert_eq(ends, 4);
+	cr_assert_eq(frames, 24);
+	cr_assert_eq(values, 2 * 17, "%zu values", values);
+}
+
+static pid_t start_sim(const char *expect)
+{
+	const char *argv[] = { E2E_ANIMSIM, "--name", TARGET, "--decoy", DECOY,
+			       "--linger-ms", "3000", "--expect", expect, NULL };
+
+	return e2e_spawn(argv, NULL);
+}
+
+Test(trace_out, the_trace_file_holds_every_animator_frame_and_value_of_the_json_output)
+{
+	char out[PATH_MAX], trace[PATH_MAX], err[PATH_MAX], exp[PATH_MAX], pidpat[32];
+	const char *args[] = { "--proc", TARGET, "--format", "json", "-o", e2e_path(out, "o.jsonl"),
+			       "--trace-out", e2e_path(trace, "t.json"), "--no-atrace-setup",
+			       NULL };
+	pid_t at = e2e_animtrace(args, e2e_path(err, "err.txt"), NULL);
+	pid_t sim = start_sim(e2e_path(exp, "e.jsonl"));
+	pid_t target = e2e_find_child(sim, TARGET);
+	struct e2e_jsonl j;
+	json_object *t;
+	char *text;
+
+	snprintf(pidpat, sizeof(pidpat), "\"pid\":%d,", target);
+	e2e_await(out, at, "{\"type\":\"frame\"", pidpat, "\"seq\":24,", NULL);
+	kill(at, SIGINT);
+	cr_assert_eq(e2e_exit_code(at, "animtrace"), 0);
+	cr_assert_eq(e2e_exit_code(sim, "animsim"), 0);
+	e2e_jsonl_load(&j, out);
+	text = e2e_slurp(trace);
+	t = parse_strict(text);
+	check_trace(&j, t, target);
+	json_object_put(t);
+	free(text);
+	e2e_jsonl_free(&j);
+}
+
+/* Records in a snapshot of the trace file: each starts with {"ph": and is complete once
+ * its closing brace was flushed, which is the last byte unless the file was cut mid-record. */
+static size_t complete_records(const char *text)
+{
+	size_t n = 0, len = strlen(text);
+
+	for (const char *p = text; (p = strstr(p, "{\"ph\":")); p++)
+		n++;
+	while (len && strchr(" \n", text[len - 1]))
+		len--;
+	return n && len && text[len - 1] != '}' ? n - 1 : n;
+}
+
+Test(trace_out, a_trace_cut_off_by_sigkill_loads_once_the_bracket_is_appended)
+{
+	char trace[PATH_MAX], err[PATH_MAX], exp[PATH_MAX];
+	const char *args[] = { "--proc", TARGET, "--format", "json", "--trace-out",
+			       e2e_path(trace, "t.json"), "--no-atrace-setup", NULL };
+	pid_t at = e2e_animtrace(args, e2e_path(err, "err.txt"), NULL);
+	pid_t sim = start_sim(e2e_path(exp, "e.jsonl"));
+	pid_t target = e2e_find_child(sim, TARGET);
+	char *before, *after, *fixed;
+	size_t n_before, len;
+	json_object *t;
+	int status;
+
+	/* Mid-session: frame 5 was written; the animators of frames 1..18 still run. */
+	e2e_await(trace, at, "Choreographer#doFrame 1005", NULL);
+	before = e2e_slurp(trace);
+	n_before = complete_records(before);
+	kill(at, SIGKILL);
+	status = e2e_wait(at, "animtrace");
+	cr_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "status %#x", status);
+	kill(sim, SIGINT);
+	e2e_wait(sim, "animsim");
+
+	after = e2e_slurp(trace);
+	cr_assert_eq(strncmp(after, before, strlen(before)), 0, "what was written changed");
+	len = strlen(after);
+	while (len && strchr(" \n", after[len - 1]))
+		len--;
+	cr_assert(len && after[len - 1] != ']', "a killed animtrace closed the array");
+	cr_assert_geq(n_before, 6, "frames 1..5 and the process name were written");
+	fixed = malloc(len + 3);
+	cr_assert_not_null(fixed);
+	memcpy(fixed, after, len);
+	strcpy(fixed + len, "\n]");
+	t = parse_strict(fixed);
+	cr_assert_geq(json_object_array_length(t), n_before);
+	cr_assert_str_eq(e2e_str(find_one(t, target, "X", "Choreographer#doFrame 1005", NULL), "cat"),
+			 "frame");
+	json_object_put(t);
+	free(fixed);
+	free(after);
+	free(before);
+}
