@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jsonout.h"
 #include "sink_json.h"
 
 struct sink_json {
@@ -16,56 +17,6 @@ struct sink_json {
 	uint64_t last_ns; /* notes carry no time of their own */
 };
 
-/* Length of the valid UTF-8 sequence at s (n bytes left), or 0 when it is invalid. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	size_t len;
-	uint32_t cp;
-
-	if (s[0] < 0xc2 || s[0] > 0xf4)
-		return 0; /* continuation byte, overlong lead, or beyond U+10FFFF */
-	len = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
-	if (n < len)
-		return 0;
-	cp = s[0] & (0x7f >> len);
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return len;
-}
-
-/* Writes s as a JSON string: RFC 8259 escapes, invalid UTF-8 bytes become U+FFFD. */
-static void put_str(FILE *out, const char *str)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	size_t n = strlen(str);
-
-	fputc('"', out);
-	for (size_t i = 0; i < n;) {
-		size_t len;
-
-		if (s[i] == '"' || s[i] == '\\') {
-			fputc('\\', out);
-			fputc(s[i++], out);
-		} else if (s[i] < 0x20) {
-			fprintf(out, "\\u%04x", s[i++]);
-		} else if (s[i] < 0x80) {
-			fputc(s[i++], out);
-		} else if ((len = utf8_len(s + i, n - i))) {
-			fwrite(s + i, 1, len, out);
-			i += len;
-		} else {
-			fputs("\\ufffd", out);
-			i++;
-		}
-	}
-	fputc('"', out);
-}
 
 static void put_u64(FILE *out, const char *key, uint64_t v)
 {
@@ -77,7 +28,7 @@ static void put_common(FILE *out, uint64_t ts_ns, uint32_t pid, uint32_t tid, co
 {
 	fprintf(out, ",\"ts_ns\":%llu,\"pid\":%u,\"tid\":%u,\"process\":",
 		(unsigned long long)ts_ns, pid, tid);
-	put_str(out, proc);
+	json_put_str(out, proc);
 }
 
 /* Identity keys of an animator: id, name, kind, properties, restarts. */
@@ -85,24 +36,16 @@ static void put_anim_id(FILE *out, const struct anim *a)
 {
 	put_u64(out, "id", a->id);
 	fputs(",\"name\":", out);
-	put_str(out, a->name);
+	json_put_str(out, a->name);
 	fprintf(out, ",\"kind\":\"%s\",\"properties\":[", anim_kind_str(a->kind));
 	for (int i = 0; i < a->n_props; i++) {
 		if (i)
 			fputc(',', out);
-		put_str(out, a->props[i]);
+		json_put_str(out, a->props[i]);
 	}
 	fprintf(out, "],\"restarts\":%u", a->restarts);
 }
 
-/* A float that parses back bit-exactly; JSON has no NaN or infinity, those become null. */
-static void put_float(FILE *out, float v)
-{
-	if (isfinite(v))
-		fprintf(out, "%.9g", (double)v);
-	else
-		fputs("null", out);
-}
 
 /* The target keys of an animator_end: what the animator moved, from which value to which. */
 static void put_anim_target(FILE *out, const struct anim *a)
@@ -113,15 +56,15 @@ static void put_anim_target(FILE *out, const struct anim *a)
 		return;
 	}
 	fprintf(out, ",\"target\":\"0x%llx\",\"target_name\":", (unsigned long long)a->target_node);
-	put_str(out, a->target_name);
+	json_put_str(out, a->target_name);
 	fprintf(out, ",\"target_source\":%s,\"changes\":{",
 		a->target_inferred ? "\"inferred\"" : "null");
 	for (int i = 0; i < a->n_changes; i++) {
 		fprintf(out, "%s\"%s\":{\"from\":", i ? "," : "",
 			view_prop_str(a->changes[i].prop));
-		put_float(out, a->changes[i].from);
+		json_put_float(out, a->changes[i].from);
 		fputs(",\"to\":", out);
-		put_float(out, a->changes[i].to);
+		json_put_float(out, a->changes[i].to);
 		fputc('}', out);
 	}
 	fputc('}', out);
@@ -136,7 +79,7 @@ static void put_stack(FILE *out, const char *key, const char (*frames)[AT_FRAME_
 	for (int i = 0; i < n && i < AT_STACK_FRAMES; i++) {
 		if (i)
 			fputc(',', out);
-		put_str(out, frames[i]);
+		json_put_str(out, frames[i]);
 	}
 	fputc(']', out);
 }
@@ -224,13 +167,13 @@ static void put_node_props(FILE *out, const struct node_props *np)
 	bool first = true;
 
 	fprintf(out, ",\"node\":\"0x%llx\",\"node_name\":", (unsigned long long)np->node);
-	put_str(out, np->node_name);
+	json_put_str(out, np->node_name);
 	fputs(",\"values\":{", out);
 	for (int p = 0; p < PROP_COUNT; p++) {
 		if (!(np->set_mask & 1u << p))
 			continue;
 		fprintf(out, "%s\"%s\":", first ? "" : ",", view_prop_str(p));
-		put_float(out, np->values[p]);
+		json_put_float(out, np->values[p]);
 		first = false;
 	}
 	fputs("},\"sets\":{", out);
@@ -271,7 +214,7 @@ static void put_anim_obj(FILE *out, const struct anim *a)
 
 	fprintf(out, "{\"ts_ns\":%llu,\"pid\":%u,\"tid\":%u,\"process\":", (unsigned long long)ts,
 		a->pid, a->end_ns ? a->end_tid : a->start_tid);
-	put_str(out, a->process);
+	json_put_str(out, a->process);
 	put_anim_id(out, a);
 	put_anim_end(out, a);
 	fputc('}', out);
@@ -284,7 +227,7 @@ static void put_names(FILE *out, const struct summary *s)
 		const struct name_stat *n = &s->names[i];
 
 		fputs(i ? ",{\"name\":" : "{\"name\":", out);
-		put_str(out, n->name);
+		json_put_str(out, n->name);
 		fprintf(out, ",\"count\":%u,\"cancels\":%u,\"running\":%u", n->count, n->cancels,
 			n->running);
 		put_u64(out, "total_ns", n->total_ns);
@@ -303,7 +246,7 @@ static void put_frame_obj(FILE *out, const struct frame *f)
 
 	fprintf(out, "{\"ts_ns\":%llu,\"pid\":%u,\"tid\":%u,\"process\":",
 		(unsigned long long)f->start_ns, f->pid, f->tid);
-	put_str(out, f->process);
+	json_put_str(out, f->process);
 	put_u64(out, "seq", f->seq);
 	if (f->vsync_id >= 0)
 		fprintf(out, ",\"vsync_id\":%lld", (long long)f->vsync_id);
@@ -378,7 +321,7 @@ static void on_note(void *ctx, const char *msg)
 	fputs("{\"type\":\"note\"", j->out);
 	put_common(j->out, j->last_ns, 0, 0, "");
 	fputs(",\"message\":", j->out);
-	put_str(j->out, msg);
+	json_put_str(j->out, msg);
 	fputs("}\n", j->out);
 }
 

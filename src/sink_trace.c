@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jsonout.h"
 #include "sink_trace.h"
 
 struct sink_trace {
@@ -21,54 +22,6 @@ struct sink_trace {
 	struct sink next;  /* sink_trace__sink_tee: where every callback goes on to */
 };
 
-/* Length of the valid UTF-8 sequence at s (n bytes left), or 0 when it is invalid. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	size_t len;
-	uint32_t cp;
-
-	if (s[0] < 0xc2 || s[0] > 0xf4)
-		return 0;
-	len = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
-	if (n < len)
-		return 0;
-	cp = s[0] & (0x7f >> len);
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return len;
-}
-
-/* Writes s as a JSON string: RFC 8259 escapes, invalid UTF-8 bytes become U+FFFD. */
-static void put_str(FILE *out, const char *str)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	size_t n = strlen(str), len;
-
-	fputc('"', out);
-	for (size_t i = 0; i < n;) {
-		if (s[i] == '"' || s[i] == '\\') {
-			fputc('\\', out);
-			fputc(s[i++], out);
-		} else if (s[i] < 0x20) {
-			fprintf(out, "\\u%04x", s[i++]);
-		} else if (s[i] < 0x80) {
-			fputc(s[i++], out);
-		} else if ((len = utf8_len(s + i, n - i))) {
-			fwrite(s + i, 1, len, out);
-			i += len;
-		} else {
-			fputs("\\ufffd", out);
-			i++;
-		}
-	}
-	fputc('"', out);
-}
 
 /* Nanoseconds as microseconds with three decimals: 12345678 -> 12345.678. */
 static void put_us(FILE *out, const char *key, uint64_t ns)
@@ -83,7 +36,7 @@ static void begin(struct sink_trace *t, const char *ph, const char *name)
 	fputs(t->records++ ? ",\n{\"ph\":\"" : "{\"ph\":\"", t->out);
 	fputs(ph, t->out);
 	fputs("\",\"name\":", t->out);
-	put_str(t->out, name);
+	json_put_str(t->out, name);
 }
 
 static void end(struct sink_trace *t)
@@ -120,7 +73,7 @@ static void name_process(struct sink_trace *t, uint32_t pid, const char *process
 	t->pids[t->n_pids++] = pid;
 	begin(t, "M", "process_name");
 	fprintf(t->out, ",\"pid\":%u,\"tid\":%u,\"args\":{\"name\":", pid, pid);
-	put_str(t->out, process);
+	json_put_str(t->out, process);
 	fputc('}', t->out);
 	end(t);
 }
@@ -132,6 +85,22 @@ static void on_anim_start(void *ctx, const struct anim *a)
 	name_process(ctx, a->pid, a->process);
 }
 
+/* What the animator moved: "target":"0x..", "target_name", "alpha":"1 -> 0", ... */
+static void put_anim_target(FILE *out, const struct anim *a)
+{
+	if (!a->target_node)
+		return;
+	fprintf(out, ",\"target\":\"0x%llx\",\"target_name\":", (unsigned long long)a->target_node);
+	json_put_str(out, a->target_name);
+	for (int i = 0; i < a->n_changes && i < AT_MAX_PROPS; i++) {
+		fprintf(out, ",\"%s\":{\"from\":", view_prop_str(a->changes[i].prop));
+		json_put_float(out, a->changes[i].from);
+		fputs(",\"to\":", out);
+		json_put_float(out, a->changes[i].to);
+		fputc('}', out);
+	}
+}
+
 static void put_anim_args(FILE *out, const struct anim *a)
 {
 	fprintf(out, ",\"args\":{\"reason\":\"%s\",\"reason_source\":\"%s\",\"kind\":\"%s\","
@@ -140,9 +109,11 @@ static void put_anim_args(FILE *out, const struct anim *a)
 	for (int i = 0; i < a->n_props && i < AT_MAX_PROPS; i++) {
 		if (i)
 			fputc(',', out);
-		put_str(out, a->props[i]);
+		json_put_str(out, a->props[i]);
 	}
-	fprintf(out, "],\"frames\":%u,\"restarts\":%u}", a->frames, a->restarts);
+	fprintf(out, "],\"frames\":%u,\"restarts\":%u", a->frames, a->restarts);
+	put_anim_target(out, a);
+	fputc('}', out);
 }
 
 static void put_anim_event(struct sink_trace *t, const struct anim *a, const char *ph,

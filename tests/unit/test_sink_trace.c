@@ -330,3 +330,22 @@ Test(sink_trace, a_tee_writes_the_same_file_and_forwards_every_callback)
 	cr_assert_eq(n.notes, 1);
 	free(got);
 }
+
+Test(sink_trace, animator_args_name_the_target_view_and_its_from_and_to_values)
+{
+	struct anim a = st_anim();
+	struct st_out o;
+	char *got;
+
+	a.target_node = 0x7b0a51c0;
+	strcpy(a.target_name, "RenderNode@51c0");
+	a.n_changes = 1;
+	a.changes[0] = (struct prop_change){ .prop = PROP_ALPHA, .from = 1.0f, .to = 0.25f };
+	st_open(&o);
+	o.s.ops->anim_end(o.s.ctx, &a);
+	got = st_close(&o);
+	cr_assert(strstr(got, "\"frames\":25,\"restarts\":1,\"target\":\"0x7b0a51c0\","
+			      "\"target_name\":\"RenderNode@51c0\",\"alpha\":{\"from\":1,\"to\":0.25}}"),
+		  "%s", got);
+	free(got);
+}

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* JSON values for the sinks that write JSON (sink_json, sink_trace). */
+#ifndef ANIMTRACE_JSONOUT_H
+#define ANIMTRACE_JSONOUT_H
+
+#include <stdio.h>
+
+/* s as a JSON string: RFC 8259 escapes; invalid UTF-8 bytes become U+FFFD. */
+void json_put_str(FILE *out, const char *s);
+
+/* v with %.9g, which parses back to the same float; NaN and infinities as null. */
+void json_put_float(FILE *out, float v);
+
+#endif
