@@ -108,7 +108,7 @@ static __always_inline int art_entry(struct pt_regs *ctx, __u32 method)
 		}
 	}
 	r->lock_word = lock;
-	bpf_ringbuf_submit(r, 0);
+	bpf_ringbuf_submit(r, rb_flags());
 	return 0;
 }
 

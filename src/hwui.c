@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,6 +91,19 @@ ok:
 	out->ok_mask |= 1u << p;
 }
 
+static bool has_any_setter(const struct elfsym *s)
+{
+	struct elfsym_hit hit;
+	char name[96];
+
+	for (int p = 0; p < AT_PROP_COUNT; p++) {
+		mangle(name, sizeof(name), "set", p);
+		if (!elfsym__find(s, name, &hit))
+			return true;
+	}
+	return false;
+}
+
 static int parse_overrides(const char *spec, struct hwui_lib *out)
 {
 	char *copy, *tok, *save = NULL;
@@ -138,8 +152,10 @@ int hwui_resolve(const char *path, const char *overrides, struct hwui_lib *out,
 	if (elfsym__debugdata_err(s))
 		warnf(warn, ctx, "%s: MiniDebugInfo unreadable (%s): static setters may be missing",
 		      path, strerror(-elfsym__debugdata_err(s)));
-	for (int p = 0; p < AT_PROP_COUNT; p++)
+	/* A library with no setter at all is the wrong library: one error, not ten warnings. */
+	ret = has_any_setter(s) ? 0 : -ENOENT;
+	for (int p = 0; !ret && p < AT_PROP_COUNT; p++)
 		resolve_prop(s, p, out, warn, ctx);
 	elfsym__free(s);
-	return out->ok_mask ? 0 : -ENOENT;
+	return ret ? ret : out->ok_mask ? 0 : -ENOENT;
 }

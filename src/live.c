@@ -201,13 +201,16 @@ static void allow(struct live *l, uint32_t tgid, const char *argv0)
 {
 	if (proctab__name(l->procs, tgid))
 		return;
+	fprintf(l->o->diag, "animtrace: tracing %s (pid %u)\n", argv0, tgid);
+	/* Probes first: they filter on the allow map too, so markers, property values and ART
+	 * calls all start with the map update below, none of them before the others. */
+	probe_process(l, tgid);
 	if (probes__allow(l->p, tgid, true)) {
 		fprintf(l->o->diag, "animtrace: cannot trace pid %u: allow map full\n", tgid);
+		unprobe_process(l, tgid);
 		return;
 	}
 	proctab__set_name(l->procs, tgid, argv0, strlen(argv0));
-	fprintf(l->o->diag, "animtrace: tracing %s (pid %u)\n", argv0, tgid);
-	probe_process(l, tgid);
 }
 
 /* Returns true when pid is decided (allowed, or gone) and need not be checked again. */
@@ -366,8 +369,9 @@ static void on_proc(struct live *l, const struct at_proc_rec *r)
 		pend_add(l, r->child, now + FORK_WATCH_NS);
 		break;
 	case AT_PROC_EXEC:
-	case AT_PROC_RENAME:
-		pend_add(l, r->hdr.tgid, now);
+	case AT_PROC_RENAME: /* zygote's child naming itself: check now, not at the tick */
+		if (!l->trace_all && !check_pid(l, r->hdr.tgid))
+			pend_add(l, r->hdr.tgid, now + FORK_WATCH_NS);
 		break;
 	case AT_PROC_EXIT:
 		name = proctab__name(l->procs, r->hdr.tgid);

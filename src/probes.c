@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,8 +61,11 @@ static void configure(struct animtrace_bpf *skel, const struct probes_opts *o)
 	skel->rodata->track_procs = o->track_procs;
 	skel->rodata->art_stack_bytes = o->art_stack_bytes > AT_ART_STACK_MAX ?
 						AT_ART_STACK_MAX : o->art_stack_bytes & ~7u;
-	bpf_map__set_max_entries(skel->maps.events,
-				 pow2_at_least(o->ringbuf_bytes ? o->ringbuf_bytes : 8 << 20));
+	size_t ring = pow2_at_least(o->ringbuf_bytes ? o->ringbuf_bytes : 8 << 20);
+
+	bpf_map__set_max_entries(skel->maps.events, ring);
+	/* An eighth of the ring: the reader's 100 ms tick drains it long before it fills. */
+	skel->rodata->wakeup_bytes = ring / 8;
 }
 
 struct probes *probes__load(const struct probes_opts *o, char *err, size_t errlen)
@@ -121,9 +125,13 @@ int probes__allow(struct probes *p, uint32_t tgid, bool allow)
 
 int probes__poll(struct probes *p, int timeout_ms)
 {
-	int n = ring_buffer__poll(p->rb, timeout_ms);
+	int n = ring_buffer__poll(p->rb, timeout_ms), m;
 
-	return n == -EINTR ? 0 : n;
+	if (n < 0 && n != -EINTR)
+		return n;
+	/* Records submitted without a wake-up (rb_flags() in BPF) are read here. */
+	m = ring_buffer__consume(p->rb);
+	return m < 0 ? m : (n > 0 ? n : 0) + m;
 }
 
 struct setter_links {
@@ -191,12 +199,38 @@ struct setter_links *probes__attach_setters(struct probes *p, int pid, const str
 	return NULL;
 }
 
+static void *destroy_link(void *link)
+{
+	bpf_link__destroy(link);
+	return NULL;
+}
+
+/*
+ * Each uprobe unregistration waits for an RCU grace period in the kernel (measured here:
+ * 400 ms per link, 8 s for the 20 setter probes). Destroyed from one thread each, the
+ * waits overlap; a link whose thread cannot start is destroyed inline.
+ */
+static void destroy_links(struct bpf_link **links, int n)
+{
+	pthread_t *th = n > 0 ? calloc(n, sizeof(*th)) : NULL;
+	int started = 0;
+
+	/* Threads for a prefix; what is left (no memory, no thread) goes inline. */
+	while (th && started < n && !pthread_create(&th[started], NULL, destroy_link,
+						     links[started]))
+		started++;
+	for (int i = started; i < n; i++)
+		bpf_link__destroy(links[i]);
+	for (int i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	free(th);
+}
+
 void setter_links__free(struct setter_links *l)
 {
 	if (!l)
 		return;
-	for (int i = 0; i < l->n; i++)
-		bpf_link__destroy(l->links[i]);
+	destroy_links(l->links, l->n);
 	free(l);
 }
 
@@ -249,8 +283,7 @@ void art_links__free(struct art_links *l)
 {
 	if (!l)
 		return;
-	for (int i = 0; i < l->n; i++)
-		bpf_link__destroy(l->links[i]);
+	destroy_links(l->links, l->n);
 	free(l);
 }
 
