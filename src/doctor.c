@@ -422,7 +422,7 @@ static void check_setters(struct doctor *d, int pid)
 	err = hwui_resolve(path, NULL, &lib, first_warning, first);
 	if (err) {
 		say(d, "RenderNode setters", ST_WARN, false, "%s: %s: no property values", path,
-		    first[0] ? first : strerror(-err));
+		    first[0] ? first : hwui_strerror(err));
 		return;
 	}
 	n = __builtin_popcount(lib.ok_mask);

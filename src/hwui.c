@@ -46,6 +46,15 @@ static void mangle(char *buf, size_t cap, const char *verb, enum at_prop p)
 	snprintf(buf, cap, "_ZN7androidL%zu%s%s", strlen(fn), fn, verb[0] == 's' ? "Elf" : "El");
 }
 
+const char *hwui_strerror(int err)
+{
+	if (err == -ENODATA)
+		return "no RenderNode setter found";
+	if (err == -EINVAL)
+		return "not a readable ELF file (malformed or truncated: no symbols), or bad --hwui-offsets";
+	return strerror(-err);
+}
+
 int hwui_find_library(const char *proc_root, int pid, char *path, size_t cap)
 {
 	int ret = procmaps_find(proc_root, pid, "libhwui.so", path, cap);
@@ -89,6 +98,15 @@ static void resolve_prop(struct elfsym *s, enum at_prop p, struct hwui_lib *out,
 	}
 ok:
 	out->ok_mask |= 1u << p;
+}
+
+static size_t symbol_count(const struct elfsym *s)
+{
+	size_t n = 0;
+
+	for (int t = 0; t < ELFSYM_NR_TABLES; t++)
+		n += elfsym__count(s, t);
+	return n;
 }
 
 static bool has_any_setter(const struct elfsym *s)
@@ -152,10 +170,11 @@ int hwui_resolve(const char *path, const char *overrides, struct hwui_lib *out,
 	if (elfsym__debugdata_err(s))
 		warnf(warn, ctx, "%s: MiniDebugInfo unreadable (%s): static setters may be missing",
 		      path, strerror(-elfsym__debugdata_err(s)));
-	/* A library with no setter at all is the wrong library: one error, not ten warnings. */
-	ret = has_any_setter(s) ? 0 : -ENOENT;
+	/* A library with no setter at all is the wrong library: one error, not ten warnings.
+	 * One with no symbol at all (even a stripped .so keeps .dynsym) is cut short. */
+	ret = has_any_setter(s) ? 0 : symbol_count(s) ? -ENODATA : -EINVAL;
 	for (int p = 0; !ret && p < AT_PROP_COUNT; p++)
 		resolve_prop(s, p, out, warn, ctx);
 	elfsym__free(s);
-	return ret ? ret : out->ok_mask ? 0 : -ENOENT;
+	return ret ? ret : out->ok_mask ? 0 : -ENODATA;
 }

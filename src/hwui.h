@@ -38,10 +38,14 @@ int hwui_find_library(const char *proc_root, int pid, char *path, size_t cap);
  * Resolves setters and field offsets in the ELF at path. overrides ("alpha=0x4c,scaleX=108",
  * may be NULL) replace decoded field offsets. Properties whose setter is missing or whose
  * getter has an unknown shape are left out of ok_mask with a warning. Returns 0 when at
- * least one property is usable, -ENOENT when none is, -EINVAL for bad overrides, -errno
- * when the file cannot be read.
+ * least one property is usable, -ENODATA when none is (no warning when the library has
+ * no setter at all), -EINVAL for bad overrides or a file that is not a readable ELF,
+ * -errno (-ENOENT, -EACCES, ...) when the file cannot be opened.
  */
 int hwui_resolve(const char *path, const char *overrides, struct hwui_lib *out,
 		 hwui_warn_fn warn, void *ctx);
+
+/* What a hwui_resolve error means, for the user. */
+const char *hwui_strerror(int err);
 
 #endif

@@ -77,9 +77,25 @@ Test(hwui, a_library_without_any_setter_fails_without_per_property_warnings)
 	struct warnings w = { 0 };
 
 	cr_assert_eq(hwui_resolve(TESTDATA "/android/android9-arm64-libcutils.so", NULL, &lib,
-				  collect, &w), -ENOENT);
+				  collect, &w), -ENODATA);
 	cr_assert_eq(w.n, 0, "%s", w.last);
 	cr_assert_eq(hwui_resolve("/nonexistent/libhwui.so", NULL, &lib, NULL, NULL), -ENOENT);
+}
+
+Test(hwui, a_library_cut_before_its_section_headers_is_malformed_not_setterless)
+{
+	char path[] = "/tmp/at-hwui-cut-XXXXXX", buf[3000];
+	struct hwui_lib lib;
+	FILE *in = fopen(FIXTURE, "rb");
+	int fd = mkstemp(path);
+
+	cr_assert(in && fd >= 0);
+	cr_assert_eq(fread(buf, 1, sizeof(buf), in), sizeof(buf));
+	cr_assert_eq(write(fd, buf, sizeof(buf)), (ssize_t)sizeof(buf));
+	close(fd);
+	fclose(in);
+	cr_assert_eq(hwui_resolve(path, NULL, &lib, NULL, NULL), -EINVAL);
+	unlink(path);
 }
 
 static void write_maps(const char *root, int pid, const char *text)
