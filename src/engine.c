@@ -176,7 +176,8 @@ struct proc {
 	struct frame_st done; /* ended, waiting for its DrawFrame(s) */
 	struct htab nodes;    /* node_st by RenderNode pointer */
 	struct prop_batch pb;
-	bool art;             /* ART probes on cancel/end: unexplained F means complete */
+	bool art;             /* ART probes on cancel/end: unexplained F means complete... */
+	uint64_t art_since;   /* ...for an F written once they were attached */
 };
 
 enum slice_kind { SLICE_OTHER, SLICE_DOFRAME, SLICE_PHASE, SLICE_DRAW };
@@ -947,6 +948,12 @@ static void art_end_stack(struct anim *a, const struct art_pending *pending)
 	memcpy(a->end_stack, pending->stack, sizeof(a->end_stack));
 }
 
+/* Were the ART probes watching cancel()/end() when this F was written? */
+static bool art_watched(const struct proc *p, uint64_t ts_ns)
+{
+	return p->art && ts_ns >= p->art_since;
+}
+
 static void anim_finish(struct engine *e, struct proc *p, struct anim_key *k, uint64_t ts_ns,
 			uint32_t tid)
 {
@@ -964,10 +971,10 @@ static void anim_finish(struct engine *e, struct proc *p, struct anim_key *k, ui
 
 		if (by_art)
 			r = call == ART_CALL_END ? END_FORCE_END : END_CANCEL;
-		else if (p->art)
+		else if (art_watched(p, ts_ns))
 			r = END_COMPLETE;
 		anim_end_run(e, p, k->run, ts_ns, tid, r,
-			     by_art || p->art ? REASON_ART : REASON_INFERRED);
+			     by_art || art_watched(p, ts_ns) ? REASON_ART : REASON_INFERRED);
 		return;
 	}
 	/* F without S: cancel() during the start delay. */
@@ -1092,12 +1099,14 @@ void engine__prop(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid, 
 	n->known |= 1u << prop;
 }
 
-void engine__art_active(struct engine *e, uint32_t pid)
+void engine__art_active(struct engine *e, uint32_t pid, uint64_t since_ns)
 {
 	struct proc *p = proc_get(e, pid, NULL);
 
-	if (p)
+	if (p) {
 		p->art = true;
+		p->art_since = since_ns;
+	}
 }
 
 void engine__art_call(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid,

@@ -50,10 +50,11 @@ enum art_call {
 };
 
 /*
- * ART probes are attached to pid's ValueAnimator.cancel and .end: from now on an F that
- * neither of them caused is a natural completion (reason_source "art").
+ * ART probes were attached to pid's ValueAnimator.cancel and .end at since_ns: an F
+ * written from then on that neither of them caused is a natural completion
+ * (reason_source "art"); earlier ones keep inferred reasons.
  */
-void engine__art_active(struct engine *e, uint32_t pid);
+void engine__art_active(struct engine *e, uint32_t pid, uint64_t since_ns);
 
 /*
  * Thread tid entered a ValueAnimator method on the animator whose identity hash is cookie

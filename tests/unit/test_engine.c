@@ -942,7 +942,7 @@ Test(engine, art_probes_tell_cancel_end_and_natural_completion_apart)
 {
 	const uint64_t t = 1000 * MS;
 
-	engine__art_active(eng, 10);
+	engine__art_active(eng, 10, 0);
 	S(t, 10, "animator:alpha", 1);
 	S(t, 10, "animator", 2);
 	S(t, 10, "animator:scaleY", 3);
@@ -964,7 +964,7 @@ Test(engine, an_art_call_explains_only_an_f_of_its_cookie_on_its_thread_soon_aft
 {
 	const uint64_t t = 1000 * MS;
 
-	engine__art_active(eng, 10);
+	engine__art_active(eng, 10, 0);
 	S(t, 10, "animator", 1);
 	S(t, 10, "animator", 2);
 	S(t, 10, "animator", 3);
@@ -995,4 +995,20 @@ Test(engine, without_art_probes_calls_change_nothing_and_cancel_before_start_kee
 	cr_assert_eq(rec.ends[0].reason_source, REASON_INFERRED);
 	cr_assert_eq(rec.ends[1].reason, END_CANCEL_BEFORE_START);
 	cr_assert_eq(rec.ends[1].reason_source, REASON_ART, "the probe saw the cancel()");
+}
+
+Test(engine, an_f_written_before_the_art_probes_were_attached_keeps_an_inferred_reason)
+{
+	const uint64_t t = 1000 * MS;
+
+	S(t, 10, "animator", 1);
+	S(t, 10, "animator", 2);
+	engine__art_active(eng, 10, t + 50 * MS);
+	F(t + 40 * MS, 10, "animator", 1); /* read from the ring after the attach */
+	F(t + 60 * MS, 10, "animator", 2);
+	cr_assert_eq(rec.n_ends, 2);
+	cr_assert_eq(rec.ends[0].reason, END_ENDED);
+	cr_assert_eq(rec.ends[0].reason_source, REASON_INFERRED);
+	cr_assert_eq(rec.ends[1].reason, END_COMPLETE);
+	cr_assert_eq(rec.ends[1].reason_source, REASON_ART);
 }

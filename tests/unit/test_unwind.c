@@ -301,7 +301,7 @@ Test(unwind, the_engine_gives_start_and_cancel_stacks_to_the_animator_they_expla
 	char stop[1][AT_FRAME_NAME] = { "com.example.anim.PanelAnimator.stop" };
 	struct engine *e = engine__new(NULL, (struct sink){ &ops, NULL });
 
-	engine__art_active(e, 10);
+	engine__art_active(e, 10, 0);
 	engine__art_call_stack(e, 1000, 10, 10, ART_CALL_START, true, 7,
 			       (const char (*)[AT_FRAME_NAME])start, 2);
 	uw_marker(e, 2000, "S|10|animator|7");
