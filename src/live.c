@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <elf.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,8 @@
 
 #define PENDING_MAX 1024
 #define PROBED_MAX 64
+#define PARKED_MAX 8
+#define REAPERS_MAX (2 * PROBED_MAX + PARKED_MAX)
 #define TICK_MS 100
 /* How long a forked child is re-checked: zygote renames it within tens of ms, but give a
  * loaded device some slack. Renames and execs are re-checked once, right away. */
@@ -59,6 +62,10 @@ struct live {
 	int oat_state;
 	struct probed probed[PROBED_MAX];
 	int n_probed;
+	struct probed parked[PARKED_MAX]; /* probes of exited processes, detached later */
+	int n_parked;
+	pthread_t reapers[REAPERS_MAX];   /* threads detaching probes */
+	int n_reapers;
 	struct unwinder *unw;  /* --stacks */
 	bool stacks_debug;     /* ANIMTRACE_STACKS_DEBUG: every unwound frame on diag */
 	uint64_t stacks, stacks_failed;
@@ -97,7 +104,7 @@ static bool resolve_lib(struct live *l, const char *path)
 		l->lib_state = ret ? ret : 1;
 		if (ret)
 			fprintf(l->o->diag, "animtrace: no View property values: %s: %s\n", path,
-				ret == -ENOENT ? "no RenderNode setter found" : strerror(-ret));
+				hwui_strerror(ret));
 	}
 	return l->lib_state > 0;
 }
@@ -163,7 +170,7 @@ static struct art_links *probe_art(struct live *l, uint32_t tgid)
 	if (!links)
 		fprintf(l->o->diag, "animtrace: %s\n", err);
 	else
-		engine__art_active(l->e, tgid);
+		engine__art_active(l->e, tgid, now_ns());
 	return links;
 }
 
@@ -186,31 +193,86 @@ static void probe_process(struct live *l, uint32_t tgid)
 		l->probed[l->n_probed++] = pr;
 }
 
-static void unprobe_process(struct live *l, uint32_t tgid)
+static void *unprobe_thread(void *arg)
 {
-	for (int i = 0; i < l->n_probed; i++)
-		if (l->probed[i].tgid == tgid) {
-			setter_links__free(l->probed[i].links);
-			art_links__free(l->probed[i].art);
-			l->probed[i] = l->probed[--l->n_probed];
+	struct probed *pr = arg;
+
+	setter_links__free(pr->links);
+	art_links__free(pr->art);
+	free(pr);
+	return NULL;
+}
+
+static void join_reapers(struct live *l)
+{
+	for (int i = 0; i < l->n_reapers; i++)
+		pthread_join(l->reapers[i], NULL);
+	l->n_reapers = 0;
+}
+
+/* Detaches pr's probes on a thread of its own (inline when none can be had). */
+static void reap(struct live *l, struct probed pr)
+{
+	struct probed *copy = malloc(sizeof(*copy));
+
+	if (l->n_reapers == REAPERS_MAX) /* long done, in a long session */
+		join_reapers(l);
+	if (copy) {
+		*copy = pr;
+		if (!pthread_create(&l->reapers[l->n_reapers], NULL, unprobe_thread, copy)) {
+			l->n_reapers++;
 			return;
 		}
+	}
+	free(copy);
+	setter_links__free(pr.links);
+	art_links__free(pr.art);
+}
+
+/*
+ * A dead process's probes fire no more, but detaching them takes seconds (a grace period
+ * per link) and holds the very uprobes a restarted process needs: they are parked, and
+ * detached at exit, or in the background once too many are parked.
+ */
+static void unprobe_process(struct live *l, uint32_t tgid)
+{
+	for (int i = 0; i < l->n_probed; i++) {
+		if (l->probed[i].tgid != tgid)
+			continue;
+		if (l->n_parked == PARKED_MAX) {
+			reap(l, l->parked[0]);
+			memmove(l->parked, l->parked + 1, --l->n_parked * sizeof(l->parked[0]));
+		}
+		l->parked[l->n_parked++] = l->probed[i];
+		l->probed[i] = l->probed[--l->n_probed];
+		return;
+	}
+}
+
+/* At exit: every set of probes detached at once, their waits overlapping. */
+static void unprobe_all(struct live *l)
+{
+	for (int i = 0; i < l->n_probed; i++)
+		reap(l, l->probed[i]);
+	for (int i = 0; i < l->n_parked; i++)
+		reap(l, l->parked[i]);
+	l->n_probed = l->n_parked = 0;
+	join_reapers(l);
 }
 
 static void allow(struct live *l, uint32_t tgid, const char *argv0)
 {
 	if (proctab__name(l->procs, tgid))
 		return;
-	fprintf(l->o->diag, "animtrace: tracing %s (pid %u)\n", argv0, tgid);
-	/* Probes first: they filter on the allow map too, so markers, property values and ART
-	 * calls all start with the map update below, none of them before the others. */
-	probe_process(l, tgid);
 	if (probes__allow(l->p, tgid, true)) {
 		fprintf(l->o->diag, "animtrace: cannot trace pid %u: allow map full\n", tgid);
-		unprobe_process(l, tgid);
 		return;
 	}
 	proctab__set_name(l->procs, tgid, argv0, strlen(argv0));
+	fprintf(l->o->diag, "animtrace: tracing %s (pid %u)\n", argv0, tgid);
+	/* Markers first: attaching uprobes can wait behind other uprobe work in the kernel
+	 * (seconds, under load), and the lifecycle must not lose its first frames to it. */
+	probe_process(l, tgid);
 }
 
 /* Returns true when pid is decided (allowed, or gone) and need not be checked again. */
@@ -592,8 +654,7 @@ int live_run(const struct live_opts *o, struct engine *e)
 out:
 	atrace_setup__restore(as);
 	atrace_setup__free(as);
-	while (l->n_probed)
-		unprobe_process(l, l->probed[0].tgid);
+	unprobe_all(l);
 	if (l->stacks_failed)
 		fprintf(o->diag, "animtrace: %llu of %llu call stacks could not be unwound\n",
 			(unsigned long long)l->stacks_failed, (unsigned long long)l->stacks);
