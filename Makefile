@@ -42,7 +42,7 @@ BPF_SRCS := $(wildcard bpf/*.bpf.c)
 SKELS := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
 BPF_ARCH := $(ARCH)
 
-.PHONY: all clean deps test unit replay e2e e2e-arm64 demo bench fuzz asan check-root
+.PHONY: all clean deps test unit replay e2e e2e-arm64 demo bench fuzz soak asan check-root
 all: $(BUILD)/animtrace
 
 $(BUILD)/obj $(BUILD)/bpf $(BUILD)/tests:
@@ -82,6 +82,7 @@ include tests/sim/sim.mk
 -include tests/arm64/arm64.mk
 include tests/fuzz/fuzz.mk
 include bench/bench.mk
+include tests/soak/soak.mk
 
 unit: $(BUILD)/tests/unit_tests $(SIM_TARGETS)
 	$(Q)$< --jobs 2

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * End-to-end faults: no root, a pid that does not exist, bad arguments, and an output pipe
- * whose reader goes away while a traced app is running.
+ * End-to-end faults: no root, a pid that does not exist, bad arguments, an output pipe whose
+ * reader goes away while a traced app is running, a full ring buffer, no tracefs mounted, a
+ * missing or malformed library to probe, and signals that must leave no probe behind.
+ * Each test traces a process name of its own, so concurrent runs cannot cross.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -11,15 +14,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <criterion/criterion.h>
 
 #include "e2e.h"
+#include "expect.h"
 
 #define TARGET "com.example.anim"
 #define NOBODY 65534
+#define FLAGS "debug.atrace.tags.enableflags"
 
 TestSuite(faults, .init = e2e_setup, .fini = e2e_teardown, .timeout = 120);
 
@@ -139,4 +145,501 @@ Test(faults, a_reader_closing_the_output_pipe_ends_animtrace_without_sigpipe)
 	cr_assert(WEXITSTATUS(st) == 0 || WEXITSTATUS(st) == 1, "exit status %d",
 		  WEXITSTATUS(st));
 	cr_assert_eq(e2e_exit_code(b, "animsim"), 0);
+}
+
+/* ---- ring buffer full ------------------------------------------------------------------- */
+
+#define FLOOD_TARGET "com.example.flood"
+
+/* The last number after key in the last line of text holding key; -1 when none. */
+static long long last_number_after(const char *text, const char *key)
+{
+	long long v = -1;
+
+	for (const char *s = text; (s = strstr(s, key)); s += strlen(key))
+		v = strtoll(s + strlen(key), NULL, 10);
+	return v;
+}
+
+/* The simulator's totals line (--flood and soak runs) for pid. */
+static json_object *totals_of(const struct e2e_jsonl *exp, pid_t pid)
+{
+	for (size_t i = 0; i < exp->n; i++)
+		if (e2e_type_is(exp->v[i], "totals") && e2e_int(exp->v[i], "pid") == pid)
+			return exp->v[i];
+	cr_assert_fail("no totals line of pid %d in the expect file", pid);
+	return NULL;
+}
+
+Test(faults, a_full_ring_buffer_counts_and_shows_the_drops_and_tracing_goes_on_after_it)
+{
+	char out[PATH_MAX], err[PATH_MAX], ex[PATH_MAX];
+	const char *args[] = { "--proc", FLOOD_TARGET, "--format", "json", "-o",
+			       e2e_path(out, "out.jsonl"), "--buffer-size", "8K", "--stats",
+			       "--no-atrace-setup", NULL };
+	const char *sim[] = { E2E_ANIMSIM, "--name", FLOOD_TARGET, "--flood", "200000",
+			      "--linger-ms", "3000", "--expect", e2e_path(ex, "e.jsonl"), NULL };
+	struct exp_proc procs[2];
+	struct e2e_jsonl j, e;
+	char pidpat[32];
+
+	pid_t at = e2e_animtrace(args, e2e_path(err, "err.txt"), NULL);
+	pid_t b = e2e_spawn(sim, NULL);
+	pid_t app = e2e_find_child(b, FLOOD_TARGET);
+
+	snprintf(pidpat, sizeof(pidpat), "\"pid\":%d,", app);
+	/* Frame 24 and the end of animator:alpha come after the flood. */
+	e2e_await(out, at, "{\"type\":\"frame\"", pidpat, "\"seq\":24,", NULL);
+	e2e_await(out, at, "{\"type\":\"animator_end\"", pidpat, "\"name\":\"animator:alpha\"",
+		  NULL);
+	kill(at, SIGINT);
+	cr_assert_eq(e2e_exit_code(at, "animtrace"), 0);
+	cr_assert_eq(e2e_exit_code(b, "animsim"), 0);
+
+	cr_assert_eq(exp_load(ex, procs, 2), 1);
+	e2e_jsonl_load(&j, out);
+	e2e_jsonl_load(&e, ex);
+	/* Nothing after the overflow was lost: every animator and frame, exactly. */
+	exp_check_target(&j, &procs[0]);
+	json_object *sum = j.v[j.n - 1], *tot = totals_of(&e, app);
+	char *text = e2e_slurp(err);
+	long long lost = last_number_after(text, " truncated, ");
+	long long ring_full = last_number_after(text, " lost (ring full ");
+
+	cr_assert(e2e_type_is(sum, "summary"));
+	cr_assert_gt(e2e_int(sum, "drops"), 0, "200000 markers into 8K lost none?");
+	cr_assert_eq(lost, e2e_int(sum, "drops"), "the last stats line's lost:\n%s", text);
+	cr_assert_gt(ring_full, 0, "%s", text);
+	/* Every marker the app wrote was either delivered or counted as lost. */
+	cr_assert_eq(e2e_int(sum, "markers") + ring_full, e2e_int(tot, "markers"),
+		     "delivered %lld + ring full %lld != written %lld",
+		     (long long)e2e_int(sum, "markers"), ring_full,
+		     (long long)e2e_int(tot, "markers"));
+	cr_assert_not_null(strstr(text, "stats: cpu 0: ring full "), "%s", text);
+	free(text);
+	e2e_jsonl_free(&e);
+	e2e_jsonl_free(&j);
+}
+
+/* ---- the library to probe: missing, without setters, malformed ---------------------------- */
+
+#define HWUI_TARGET "com.example.hwuifault"
+
+/*
+ * Traces one basic simulator run with --hwui lib; the animators and frames must come out
+ * exactly, with no property values. Returns animtrace's stderr.
+ */
+static char *run_with_hwui(const char *lib)
+{
+	char out[PATH_MAX], err[PATH_MAX], ex[PATH_MAX];
+	const char *args[] = { "--proc", HWUI_TARGET, "--format", "json", "-o",
+			       e2e_path(out, "out.jsonl"), "--hwui", lib, "--no-atrace-setup",
+			       NULL };
+	const char *sim[] = { E2E_ANIMSIM, "--name", HWUI_TARGET, "--linger-ms", "3000",
+			      "--expect", e2e_path(ex, "e.jsonl"), NULL };
+	struct exp_proc procs[2];
+	struct e2e_jsonl j;
+	char pidpat[32];
+
+	pid_t at = e2e_animtrace(args, e2e_path(err, "err.txt"), NULL);
+	pid_t b = e2e_spawn(sim, NULL);
+	pid_t app = e2e_find_child(b, HWUI_TARGET);
+
+	snprintf(pidpat, sizeof(pidpat), "\"pid\":%d,", app);
+	e2e_await(out, at, "{\"type\":\"frame\"", pidpat, "\"seq\":24,", NULL);
+	kill(at, SIGINT);
+	cr_assert_eq(e2e_exit_code(at, "animtrace"), 0, "--hwui %s", lib);
+	cr_assert_eq(e2e_exit_code(b, "animsim"), 0);
+	cr_assert_eq(exp_load(ex, procs, 2), 1);
+	e2e_jsonl_load(&j, out);
+	exp_check_target(&j, &procs[0]);
+	for (size_t i = 0; i < j.n; i++)
+		cr_assert(!e2e_type_is(j.v[i], "frame_props"), "a value with --hwui %s: %s",
+			  lib, json_object_to_json_string(j.v[i]));
+	e2e_jsonl_free(&j);
+	return e2e_slurp(err);
+}
+
+/* stderr says what is wrong with lib in exactly one line, and that line is want. */
+static void check_one_line_about(const char *text, const char *lib, const char *want)
+{
+	int lines = 0;
+
+	for (const char *l = text; *l;) {
+		const char *nl = strchr(l, '\n');
+		size_t len = nl ? (size_t)(nl - l) : strlen(l);
+		char *line = strndup(l, len);
+
+		lines += strstr(line, lib) != NULL;
+		free(line);
+		l += len + (nl != NULL);
+	}
+	cr_assert_eq(lines, 1, "%d lines name %s:\n%s", lines, lib, text);
+	cr_assert_null(strstr(text, "warning:"), "per-property warnings for %s:\n%s", lib, text);
+	cr_assert_not_null(strstr(text, want), "no \"%s\" in stderr:\n%s", want, text);
+}
+
+Test(faults, a_missing_hwui_library_is_one_clear_line_and_markers_are_still_traced)
+{
+	char *text = run_with_hwui("/nonexistent/libhwui.so");
+
+	check_one_line_about(text, "/nonexistent/libhwui.so",
+			     "animtrace: no View property values: /nonexistent/libhwui.so: "
+			     "No such file or directory\n");
+	free(text);
+}
+
+Test(faults, a_library_without_setters_is_one_clear_line_and_markers_are_still_traced)
+{
+	const char *libc = "/lib/x86_64-linux-gnu/libc.so.6";
+	char *text;
+
+	if (access(libc, R_OK))
+		libc = "/lib/aarch64-linux-gnu/libc.so.6";
+	text = run_with_hwui(libc);
+	char want[PATH_MAX + 64];
+
+	snprintf(want, sizeof(want), "animtrace: no View property values: %s: "
+		 "no RenderNode setter found\n", libc);
+	check_one_line_about(text, libc, want);
+	free(text);
+}
+
+/* dst = the first len bytes of the fixture libhwui.so. */
+static void truncated_copy(char *dst, long len)
+{
+	char *lib = e2e_slurp(BUILD_DIR "/sim/libhwui.so");
+	FILE *f;
+
+	e2e_path(dst, "libhwui.so");
+	cr_assert_not_null(f = fopen(dst, "w"));
+	cr_assert_eq(fwrite(lib, 1, len, f), (size_t)len);
+	fclose(f);
+	free(lib);
+}
+
+Test(faults, a_truncated_hwui_library_is_reported_as_malformed_without_a_crash)
+{
+	char lib[PATH_MAX];
+
+	truncated_copy(lib, 3000); /* the ELF and program headers, no section headers */
+	char *text = run_with_hwui(lib);
+
+	check_one_line_about(text, lib, "animtrace: no View property values: ");
+	cr_assert_null(strstr(text, "no RenderNode setter found"),
+		       "a truncated file is not a library without setters:\n%s", text);
+	free(text);
+}
+
+Test(faults, a_text_file_as_hwui_library_is_one_clear_line_without_a_crash)
+{
+	char lib[PATH_MAX], want[PATH_MAX + 64];
+	FILE *f;
+
+	cr_assert_not_null(f = fopen(e2e_path(lib, "libhwui.txt"), "w"));
+	fputs("this is not an ELF file\n", f);
+	fclose(f);
+	char *text = run_with_hwui(lib);
+
+	snprintf(want, sizeof(want), "animtrace: no View property values: %s: ", lib);
+	check_one_line_about(text, lib, want);
+	cr_assert_null(strstr(text, "no RenderNode setter found"), "%s", text);
+	free(text);
+}
+
+/* ---- tracefs not mounted ---------------------------------------------------------------- */
+
+#define MNT_TARGET "com.example.notracefs"
+#define SKIP_BUSY 77
+
+/*
+ * The unmount happens in a private mount namespace of animtrace's own: other tracers on this
+ * machine keep their tracefs, and nothing needs restoring when the test ends, however it ends.
+ */
+static const char unmount_then_exec[] =
+	"umount /sys/kernel/debug 2>/dev/null; "
+	"umount /sys/kernel/tracing || exit 77; "
+	"if [ -e /sys/kernel/tracing/trace_marker ]; then echo still mounted >&2; exit 78; fi; "
+	"exec \"$@\"";
+
+/* True once err says ready; false when pid exited with SKIP_BUSY (reason in err). */
+static bool await_ready_or_busy(const char *err, pid_t pid)
+{
+	for (int t = 0; t * 25 < E2E_WAIT_MS; t++) {
+		char *text = e2e_slurp(err);
+		bool ready = strstr(text, "animtrace: ready") != NULL;
+
+		free(text);
+		if (ready)
+			return true;
+		if (!e2e_running(pid)) {
+			int code = e2e_exit_code(pid, "animtrace in its mount namespace");
+
+			cr_assert_eq(code, SKIP_BUSY, "exit %d before ready", code);
+			return false;
+		}
+		usleep(25000);
+	}
+	cr_assert_fail("animtrace not ready after %d ms", E2E_WAIT_MS);
+	return false;
+}
+
+static bool tracefs_mounted_in(pid_t pid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/mountinfo", pid);
+	char *mi = e2e_slurp(path);
+	bool found = strstr(mi, " /sys/kernel/tracing ") && strstr(mi, " - tracefs ");
+
+	free(mi);
+	return found;
+}
+
+Test(faults, without_tracefs_mounted_animtrace_mounts_it_itself_and_traces)
+{
+	char out[PATH_MAX], err[PATH_MAX], ex[PATH_MAX], atpid[16], sim_path[PATH_MAX];
+	const char *argv[] = { "/usr/bin/unshare", "-m", "--propagation", "private", "/bin/sh",
+			       "-c", unmount_then_exec, "sh", E2E_ANIMTRACE, "--proc", MNT_TARGET,
+			       "--format", "json", "-o", e2e_path(out, "out.jsonl"),
+			       "--no-atrace-setup", NULL };
+	struct exp_proc procs[2];
+	struct e2e_jsonl j;
+
+	pid_t at = e2e_spawn(argv, &(struct e2e_spawn){ .err = e2e_path(err, "err.txt") });
+
+	if (!await_ready_or_busy(err, at)) {
+		char *why = e2e_slurp(err);
+
+		cr_skip_test("cannot unmount /sys/kernel/tracing here: %s", why);
+	}
+	cr_assert(tracefs_mounted_in(at), "animtrace did not mount tracefs");
+	snprintf(atpid, sizeof(atpid), "%d", at);
+	/* Entering a mount namespace resets the working directory: an absolute path. */
+	cr_assert_not_null(realpath(E2E_ANIMSIM, sim_path));
+	/* The app lives in the same namespace, so it writes through animtrace's mount. */
+	const char *sim[] = { "/usr/bin/nsenter", "-t", atpid, "-m", "--", sim_path, "--name",
+			      MNT_TARGET, "--linger-ms", "3000", "--expect",
+			      e2e_path(ex, "e.jsonl"), NULL };
+	pid_t b = e2e_spawn(sim, NULL);
+	pid_t app = e2e_find_child(b, MNT_TARGET);
+	char pidpat[32];
+
+	snprintf(pidpat, sizeof(pidpat), "\"pid\":%d,", app);
+	e2e_await(out, at, "{\"type\":\"frame\"", pidpat, "\"seq\":24,", NULL);
+	kill(at, SIGINT);
+	cr_assert_eq(e2e_exit_code(at, "animtrace"), 0);
+	cr_assert_eq(e2e_exit_code(b, "animsim"), 0);
+	cr_assert_eq(exp_load(ex, procs, 2), 1);
+	e2e_jsonl_load(&j, out);
+	exp_check_target(&j, &procs[0]);
+	exp_check_props(&j, &procs[0]);
+	e2e_jsonl_free(&j);
+	cr_assert_eq(access("/sys/kernel/tracing/trace_marker", F_OK), 0,
+		     "the test's own namespace lost its tracefs");
+}
+
+/* ---- signals leave no probes behind ------------------------------------------------------ */
+
+#define SIG_TARGET "com.example.sigprobes"
+#define MAX_IDS 256
+
+struct bpf_ids {
+	long prog[MAX_IDS], link[MAX_IDS];
+	int n_prog, n_link;
+};
+
+static void add_id(long *ids, int *n, long id)
+{
+	for (int i = 0; i < *n; i++)
+		if (ids[i] == id)
+			return;
+	cr_assert_lt(*n, MAX_IDS);
+	ids[(*n)++] = id;
+}
+
+/* The BPF programs and links pid holds, from its fdinfo (bpftool shows no owner here). */
+static void held_by(pid_t pid, struct bpf_ids *ids)
+{
+	char dir[64], path[PATH_MAX];
+	DIR *d;
+	struct dirent *de;
+
+	*ids = (struct bpf_ids){ 0 };
+	snprintf(dir, sizeof(dir), "/proc/%d/fdinfo", pid);
+	cr_assert_not_null(d = opendir(dir));
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		char *fi = e2e_slurp(path), *s;
+
+		if ((s = strstr(fi, "\nlink_id:")))
+			add_id(ids->link, &ids->n_link, strtol(s + 9, NULL, 10));
+		if ((s = strstr(fi, "\nprog_id:")))
+			add_id(ids->prog, &ids->n_prog, strtol(s + 9, NULL, 10));
+		free(fi);
+	}
+	closedir(d);
+}
+
+/* `bpftool KIND list -j`, parsed. */
+static json_object *bpftool_list(const char *kind)
+{
+	char cmd[64], *buf = NULL;
+	size_t len = 0, n;
+	char chunk[65536];
+	FILE *p, *m = open_memstream(&buf, &len);
+
+	snprintf(cmd, sizeof(cmd), "bpftool %s list -j", kind);
+	cr_assert_not_null(p = popen(cmd, "r"), "%s", cmd);
+	while ((n = fread(chunk, 1, sizeof(chunk), p)) > 0)
+		fwrite(chunk, 1, n, m);
+	cr_assert_eq(pclose(p), 0, "%s failed", cmd);
+	fclose(m);
+	json_object *o = json_tokener_parse(buf);
+
+	cr_assert(o && json_object_is_type(o, json_type_array), "%s: not a JSON array", cmd);
+	free(buf);
+	return o;
+}
+
+/* The entry of list with "id" == id, or NULL. */
+static json_object *find_id(json_object *list, long id)
+{
+	for (size_t i = 0; i < json_object_array_length(list); i++) {
+		json_object *o = json_object_array_get_idx(list, i);
+
+		if (e2e_int(o, "id") == id)
+			return o;
+	}
+	return NULL;
+}
+
+static void check_held_are_ours(const struct bpf_ids *ids)
+{
+	json_object *progs = bpftool_list("prog");
+
+	cr_assert_gt(ids->n_prog, 0, "animtrace holds no BPF program");
+	cr_assert_gt(ids->n_link, 0, "animtrace holds no BPF link");
+	for (int i = 0; i < ids->n_prog; i++) {
+		json_object *p = find_id(progs, ids->prog[i]);
+
+		cr_assert_not_null(p, "prog %ld not listed by bpftool", ids->prog[i]);
+		cr_assert(!strncmp(e2e_str(p, "name"), "at_", 3), "prog %ld is %s", ids->prog[i],
+			  e2e_str(p, "name"));
+	}
+	json_object_put(progs);
+}
+
+/* How many of ids bpftool still lists; the first one left goes to *left. */
+static int count_left(const struct bpf_ids *ids, const char **kind, long *left)
+{
+	json_object *progs = bpftool_list("prog"), *links = bpftool_list("link");
+	int n = 0;
+
+	for (int i = 0; i < ids->n_prog; i++)
+		if (find_id(progs, ids->prog[i]) && n++ == 0) {
+			*kind = "prog";
+			*left = ids->prog[i];
+		}
+	for (int i = 0; i < ids->n_link; i++)
+		if (find_id(links, ids->link[i]) && n++ == 0) {
+			*kind = "link";
+			*left = ids->link[i];
+		}
+	json_object_put(progs);
+	json_object_put(links);
+	return n;
+}
+
+/* The kernel frees programs after the last reference in deferred work: a bounded poll. */
+static void check_none_left(const struct bpf_ids *ids, pid_t at, int sig)
+{
+	const char *kind = "";
+	long left = 0;
+	int n = 0;
+	char legacy[64];
+
+	for (int t = 0; t * 100 < E2E_WAIT_MS; t++) {
+		if (!(n = count_left(ids, &kind, &left)))
+			break;
+		usleep(100000);
+	}
+	cr_assert_eq(n, 0, "signal %d: %d of animtrace's programs and links still there after "
+		     "%d ms, e.g. %s %ld", sig, n, E2E_WAIT_MS, kind, left);
+	/* libbpf names legacy (uprobe_events) probes libbpf_<pid>_... */
+	snprintf(legacy, sizeof(legacy), "libbpf_%d_", at);
+	char *ev = e2e_slurp("/sys/kernel/tracing/uprobe_events");
+
+	cr_assert_null(strstr(ev, legacy), "signal %d: uprobe_events still holds:\n%s", sig, ev);
+	cr_assert_null(strstr(ev, "animtrace"), "signal %d: uprobe_events:\n%s", sig, ev);
+	free(ev);
+}
+
+static char *fake_props_env_file(char *dir, const char *name)
+{
+	static char p[PATH_MAX + 64];
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	return p;
+}
+
+/* The target traced with setter and ART probes attached, then sig: status 0, the
+ * properties as they were before, and none of animtrace's programs or links left. */
+static void signal_leaves_no_probes(int sig)
+{
+	char out[PATH_MAX], err[PATH_MAX], dir[PATH_MAX], fakes[PATH_MAX], pidpat[32];
+	char path_var[PATH_MAX + 4096], dir_var[PATH_MAX + 16];
+	const char *path = getenv("PATH");
+	struct bpf_ids ids;
+	FILE *f;
+
+	cr_assert_not_null(realpath("tests/fakes", fakes), "run from the repository root");
+	cr_assert_eq(mkdir(e2e_path(dir, "props"), 0755), 0);
+	cr_assert_not_null(f = fopen(fake_props_env_file(dir, FLAGS), "w"));
+	fputs("0x1002", f);
+	fclose(f);
+	snprintf(path_var, sizeof(path_var), "PATH=%s:%s", fakes, path ? path : "/usr/bin:/bin");
+	snprintf(dir_var, sizeof(dir_var), "AT_FAKE_PROPS=%s", dir);
+	char **env = e2e_env((const char *const[]){ path_var, dir_var, NULL });
+	const char *args[] = { "--proc", SIG_TARGET, "--format", "json", "-o",
+			       e2e_path(out, "o.jsonl"), NULL };
+	const char *sim[] = { E2E_ANIMSIM, "--name", SIG_TARGET, "--linger-ms", "20000", NULL };
+
+	pid_t at = e2e_animtrace(args, e2e_path(err, "err.txt"), &(struct e2e_spawn){ .env = env });
+	pid_t b = e2e_spawn(sim, NULL);
+	pid_t app = e2e_find_child(b, SIG_TARGET);
+
+	snprintf(pidpat, sizeof(pidpat), "\"pid\":%d,", app);
+	/* A property value and an ART end reason: both kinds of uprobes are attached. */
+	e2e_await(out, at, "{\"type\":\"frame_props\"", pidpat, NULL);
+	e2e_await(out, at, "{\"type\":\"animator_end\"", pidpat, "\"reason_source\":\"art\"", NULL);
+	held_by(at, &ids);
+	check_held_are_ours(&ids);
+	kill(at, sig);
+	cr_assert_eq(e2e_exit_code(at, "animtrace"), 0, "after signal %d", sig);
+	check_none_left(&ids, at, sig);
+	char *flags = e2e_slurp(fake_props_env_file(dir, FLAGS));
+
+	cr_assert_str_eq(flags, "0x1002", "%s after signal %d", FLAGS, sig);
+	free(flags);
+	free(env);
+	kill(b, SIGTERM);
+	e2e_wait(b, "animsim");
+}
+
+Test(faults, sigint_with_probes_attached_leaves_no_program_link_or_uprobe)
+{
+	signal_leaves_no_probes(SIGINT);
+}
+
+Test(faults, sigterm_with_probes_attached_leaves_no_program_link_or_uprobe)
+{
+	signal_leaves_no_probes(SIGTERM);
+}
+
+Test(faults, sighup_with_probes_attached_leaves_no_program_link_or_uprobe)
+{
+	signal_leaves_no_probes(SIGHUP);
 }

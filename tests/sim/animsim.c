@@ -35,6 +35,8 @@
 #define LINE_MAX_LEN 512
 #define FIRST_VSYNC 1000L
 #define MAX_ANIMS 8
+#define FILLER_NODES 5 /* x 10 properties: one setter call each per frame at most */
+#define FILLER_MAX (FILLER_NODES * HWUI_PROP_COUNT)
 #define EXIT_USAGE 2
 /* Truncated once by the parent; the children append through the inherited description. */
 #define EXPECT_FLAGS (O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC)
@@ -55,6 +57,7 @@ struct opts {
 	char art[PATH_MAX];
 	char scenario[32];
 	long start_delay_ms, linger_ms, frames;
+	long fps, props_per_frame, flood;
 };
 
 /* Frames are numbered from 1; vsync id of frame f is FIRST_VSYNC + f - 1. */
@@ -92,6 +95,7 @@ struct scenario {
 	int n_tracks;
 	const struct poke_def *pokes;
 	int n_pokes;
+	int cycle; /* > 0: the script starts over every cycle frames (same animators, cookies) */
 };
 
 static const struct anim_def basic_anims[] = {
@@ -113,12 +117,25 @@ static const struct poke_def basic_pokes[] = {
 	{ 6, NODE_A, HWUI_ALPHA, true, 0.0f },
 };
 
+/* basic without the leak: every lifecycle of a long run ends, so memory must stay flat. */
+static const struct anim_def soak_anims[] = {
+	{ "animator:alpha", 1, 1, 18, "complete", ART_CALL_START },
+	{ "animator:translationY", 2, 1, 18, "complete", ART_CALL_START_BOOL },
+	{ "animator", 3, 2, 9, "cancel", ART_CALL_START },
+	{ "animator:scaleX", 4, 0, 3, "cancel", ART_CALL_START },
+	{ "animator:scaleY", 5, 7, 7, "end", ART_CALL_START },
+};
+
+#define SOAK_CYCLE 20
+
 #define ARRAY_LEN(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 static const struct scenario scenarios[] = {
 	{ "basic", basic_anims, ARRAY_LEN(basic_anims), basic_tracks, ARRAY_LEN(basic_tracks),
-	  basic_pokes, ARRAY_LEN(basic_pokes) },
-	{ "idle", NULL, 0, NULL, 0, NULL, 0 },
+	  basic_pokes, ARRAY_LEN(basic_pokes), 0 },
+	{ "idle", NULL, 0, NULL, 0, NULL, 0, 0 },
+	{ "soak", soak_anims, ARRAY_LEN(soak_anims), basic_tracks, ARRAY_LEN(basic_tracks),
+	  basic_pokes, ARRAY_LEN(basic_pokes), SOAK_CYCLE },
 };
 
 static const uint32_t cookie_base[] = { 0x0a11fa00, 0x0dec0a00 };
@@ -147,6 +164,9 @@ struct app {
 	int marker_fd, expect_fd;
 	bool expect_failed;
 	int64_t node[NODE_COUNT];
+	int64_t filler[FILLER_NODES]; /* --props-per-frame nodes, created only when asked */
+	bool quiet; /* cyclic scenario: no per-call expect lines, totals only */
+	long n_markers, n_starts, n_ends, n_changes; /* for the totals line */
 	uint32_t art_obj[MAX_ANIMS]; /* the animators as ART objects, hash = cookie */
 	int started[MAX_ANIMS], ended[MAX_ANIMS]; /* frame numbers, 0 when it did not happen */
 	struct render_thread rt;
@@ -173,6 +193,7 @@ static void marker(struct app *app, const char *fmt, ...)
 		return;
 	if (n >= (int)sizeof(buf))
 		n = sizeof(buf) - 1;
+	__atomic_add_fetch(&app->n_markers, 1, __ATOMIC_RELAXED); /* UI and RenderThread */
 	/* EBADF/EINVAL while tracing is off: the syscall itself is what the probe sees. */
 	ret = write(app->marker_fd, buf, n);
 	(void)ret;
@@ -274,6 +295,9 @@ static void set_prop(struct app *app, int frame, enum node_id node, enum hwui_pr
 	float stored = app->hwui->get[prop](ptr);
 	char anim_json[PKG_MAX + 2];
 
+	app->n_changes += changed;
+	if (app->quiet)
+		return;
 	fmt_str(anim_json, sizeof(anim_json), anim);
 	expect_line(app,
 		    "{\"type\":\"prop\",\"pid\":%d,\"process\":\"%s\",\"role\":\"%s\",\"frame\":%d,"
@@ -315,6 +339,25 @@ static void run_pokes(struct app *app, int frame)
 	}
 }
 
+/*
+ * --props-per-frame: one call per (filler node, property), each a change: alpha goes
+ * through (f % 100 + 1) / 128 (never clamped), the others through f + pair / 4. Not in the
+ * expect file (a long run would make it huge); counted in the totals line.
+ */
+static void run_filler(struct app *app, int frame)
+{
+	const struct hwui_fixture_methods *m = app->hwui;
+
+	for (int k = 0; k < app->opts->props_per_frame; k++) {
+		int prop = k % HWUI_PROP_COUNT;
+		int64_t node = app->filler[k / HWUI_PROP_COUNT];
+		float v = prop == HWUI_ALPHA ? (float)(frame % 100 + 1) / 128.0f
+					     : (float)frame + (float)k / 4.0f;
+
+		app->n_changes += m->set[prop](node, v);
+	}
+}
+
 /* ---- ART calls: what the app's Java code does to its animators ---- */
 
 static void art_call(struct app *app, int frame, int anim, enum art_call call)
@@ -326,6 +369,8 @@ static void art_call(struct app *app, int frame, int anim, enum art_call call)
 	if (!m)
 		return;
 	m->call[call](app->art_obj[anim]);
+	if (app->quiet)
+		return;
 	stack[0] = '\0';
 	for (int i = 0; i < ART_STACK_MAX && m->stack[call][i]; i++)
 		len += snprintf(stack + len, sizeof(stack) - len, "%s\"%s\"", i ? "," : "",
@@ -351,9 +396,35 @@ static void art_end_call(struct app *app, int frame, int anim)
 /* ---- one frame ---- */
 
 /* AnimationHandler's work: starts, this frame's values, then ends (after the last value). */
-static void animation_phase(struct app *app, int frame)
+static void s_marker(struct app *app, const struct anim_def *a)
+{
+	marker(app, "S|%d|%s|%" PRId32, app->tgid, a->name, cookie_of(app, a));
+	app->n_starts++;
+}
+
+static void f_marker(struct app *app, const struct anim_def *a)
+{
+	marker(app, "F|%d|%s|%" PRId32, app->tgid, a->name, cookie_of(app, a));
+	app->n_ends++;
+}
+
+/* The frame of the script: f itself, or its place in the cycle (which then starts over). */
+static int script_frame(struct app *app, int f)
+{
+	if (app->sc->cycle <= 0)
+		return f;
+	f = (f - 1) % app->sc->cycle + 1;
+	if (f == 1) {
+		memset(app->started, 0, sizeof(app->started));
+		memset(app->ended, 0, sizeof(app->ended));
+	}
+	return f;
+}
+
+static void animation_phase(struct app *app, int vframe)
 {
 	const struct scenario *sc = app->sc;
+	int frame = script_frame(app, vframe);
 
 	trace_begin(app, "animation");
 	for (int i = 0; i < sc->n_anims; i++) {
@@ -362,17 +433,18 @@ static void animation_phase(struct app *app, int frame)
 		if (a->start_frame != frame)
 			continue;
 		art_call(app, frame, i, a->start_call);
-		marker(app, "S|%d|%s|%" PRId32, app->tgid, a->name, cookie_of(app, a));
+		s_marker(app, a);
 		app->started[i] = frame;
 		if (a->end_frame == frame) { /* end() before it ever ran: S, F back to back */
 			art_end_call(app, frame, i);
-			marker(app, "F|%d|%s|%" PRId32, app->tgid, a->name, cookie_of(app, a));
+			f_marker(app, a);
 			app->ended[i] = frame;
 		}
 	}
 	if (app->hwui) {
 		run_tracks(app, frame);
 		run_pokes(app, frame);
+		run_filler(app, vframe);
 	}
 	for (int i = 0; i < sc->n_anims; i++) {
 		const struct anim_def *a = &sc->anims[i];
@@ -380,7 +452,7 @@ static void animation_phase(struct app *app, int frame)
 		if (a->end_frame != frame || app->ended[i])
 			continue;
 		art_end_call(app, frame, i);
-		marker(app, "F|%d|%s|%" PRId32, app->tgid, a->name, cookie_of(app, a));
+		f_marker(app, a);
 		app->ended[i] = frame;
 	}
 	trace_end(app);
@@ -471,7 +543,7 @@ static void sleep_ms(long ms)
 	sleep_until(&t);
 }
 
-/* 60 Hz on absolute deadlines, so a slow frame does not shift the ones after it. */
+/* --fps (60 Hz) on absolute deadlines, so a slow frame does not shift the ones after it. */
 static void play(struct app *app)
 {
 	struct timespec t0, next;
@@ -481,7 +553,7 @@ static void play(struct app *app)
 	for (int frame = 1; frame <= app->opts->frames; frame++) {
 		do_frame(app, frame);
 		render_signal(&app->rt, false);
-		ns = (int64_t)t0.tv_nsec + (int64_t)frame * 1000000000LL / 60;
+		ns = (int64_t)t0.tv_nsec + (int64_t)frame * 1000000000LL / app->opts->fps;
 		next.tv_sec = t0.tv_sec + ns / 1000000000LL;
 		next.tv_nsec = ns % 1000000000LL;
 		sleep_until(&next);
@@ -521,6 +593,11 @@ static int create_nodes(struct app *app)
 		if (!app->node[i])
 			return -errno;
 	}
+	for (int i = 0; i * HWUI_PROP_COUNT < app->opts->props_per_frame; i++) {
+		app->filler[i] = app->hwui->create_node("com.example.anim.FillerView");
+		if (!app->filler[i])
+			return -errno;
+	}
 	return 0;
 }
 
@@ -540,6 +617,8 @@ static void free_app(struct app *app)
 {
 	for (int i = 0; app->hwui && i < NODE_COUNT; i++)
 		app->hwui->free_node(app->node[i]);
+	for (int i = 0; app->hwui && i < FILLER_NODES; i++)
+		app->hwui->free_node(app->filler[i]);
 	if (app->marker_fd >= 0)
 		close(app->marker_fd);
 }
@@ -567,6 +646,37 @@ static int app_setup(struct app *app)
 	return err;
 }
 
+#define FLOOD_GAP_MS 200
+
+/*
+ * --flood N: counter markers back to back, as fast as write() goes, before frame 1; then a
+ * pause, so a tracer whose buffer overflowed has caught up before the frames.
+ */
+static void flood(struct app *app)
+{
+	if (!app->opts->flood)
+		return;
+	for (long i = 0; i < app->opts->flood; i++)
+		marker(app, "C|%d|flood|%ld", app->tgid, i);
+	sleep_ms(FLOOD_GAP_MS);
+}
+
+/* Runs that use the soak scenario, --flood or --props-per-frame end with their counts. */
+static void expect_totals(struct app *app)
+{
+	const struct opts *o = app->opts;
+
+	if (!app->sc->cycle && !o->flood && !o->props_per_frame)
+		return;
+	expect_line(app,
+		    "{\"type\":\"totals\",\"pid\":%d,\"process\":\"%s\",\"role\":\"%s\","
+		    "\"frames\":%ld,\"markers\":%ld,\"flood\":%ld,\"starts\":%ld,\"ends\":%ld,"
+		    "\"prop_changes\":%ld}",
+		    app->tgid, app->pkg, role_name[app->role], o->frames,
+		    __atomic_load_n(&app->n_markers, __ATOMIC_RELAXED), o->flood, app->n_starts,
+		    app->n_ends, app->n_changes);
+}
+
 static int run_app(struct app *app, const struct argv_area *area)
 {
 	int err;
@@ -574,6 +684,7 @@ static int run_app(struct app *app, const struct argv_area *area)
 	/* Die with the parent, so a killed test run leaves no simulated app behind. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
 	rename_process(app->pkg, area);
+	app->quiet = app->sc->cycle > 0;
 	err = app_setup(app);
 	if (err < 0)
 		goto out;
@@ -588,9 +699,12 @@ static int run_app(struct app *app, const struct argv_area *area)
 		    "\"scenario\":\"%s\",\"frames\":%ld,\"first_vsync\":%ld}",
 		    app->tgid, app->pkg, role_name[app->role], app->sc->name, app->opts->frames,
 		    FIRST_VSYNC);
+	flood(app);
 	play(app);
 	render_stop(app);
-	expect_animators(app);
+	if (!app->quiet)
+		expect_animators(app);
+	expect_totals(app);
 	sleep_ms(app->opts->linger_ms); /* animators still running stay running */
 	if (app->expect_failed) {
 		fprintf(stderr, "animsim: %s: cannot write %s\n", app->pkg, app->opts->expect);
@@ -695,7 +809,8 @@ static void usage(FILE *f)
 	fprintf(f, "usage: animsim --name PKG [--decoy PKG2] [--start-delay-ms N] "
 		   "[--linger-ms N] [--expect FILE]\n"
 		   "               [--frames N] [--hwui PATH|none] [--art PATH|none]\n"
-		   "               [--scenario basic|idle]\n");
+		   "               [--scenario basic|idle|soak] [--fps N] [--props-per-frame N]\n"
+		   "               [--flood N]\n");
 }
 
 /* Names go into markers and JSON unescaped, as app package names can be. */
@@ -737,6 +852,9 @@ static int parse_opt(struct opts *o, int c, const char *arg)
 	case 'w': return copy_str(o->hwui, sizeof(o->hwui), arg);
 	case 'a': return copy_str(o->art, sizeof(o->art), arg);
 	case 'c': return copy_str(o->scenario, sizeof(o->scenario), arg);
+	case 'r': return parse_long(&o->fps, arg, 1, 1000);
+	case 'k': return parse_long(&o->props_per_frame, arg, 0, FILLER_MAX);
+	case 'o': return parse_long(&o->flood, arg, 0, 1000000000);
 	case 'p': return 0;
 	default: return -EINVAL;
 	}
@@ -754,13 +872,16 @@ static int parse_opts(struct opts *o, int argc, char **argv)
 		{ "hwui", required_argument, NULL, 'w' },
 		{ "art", required_argument, NULL, 'a' },
 		{ "scenario", required_argument, NULL, 'c' },
+		{ "fps", required_argument, NULL, 'r' },
+		{ "props-per-frame", required_argument, NULL, 'k' },
+		{ "flood", required_argument, NULL, 'o' },
 		{ "pad", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	int c;
 
-	*o = (struct opts){ .start_delay_ms = 200, .linger_ms = 0, .frames = 24 };
+	*o = (struct opts){ .start_delay_ms = 200, .linger_ms = 0, .frames = 24, .fps = 60 };
 	snprintf(o->scenario, sizeof(o->scenario), "basic");
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		if (c == 'h') {
