@@ -1,5 +1,33 @@
 # Benchmarks, included by the top Makefile; not part of `make test`. One run of
 # bench/bench.sh measures everything it knows and rewrites bench/results.md.
-.PHONY: bench
-bench: $(BUILD)/animtrace
+# The live parts (root) use the programs below, built into $(BUILD)/bench/.
+BENCH_DIR := $(BUILD)/bench
+BENCH_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -D_GNU_SOURCE
+BENCH_BINS := $(BENCH_DIR)/setter_loop $(BENCH_DIR)/marker_flood $(BENCH_DIR)/bare_uprobe
+
+.PHONY: bench bench-build
+bench: $(BUILD)/animtrace $(SIM_TARGETS) $(BENCH_BINS)
 	$(Q)bench/bench.sh $(BUILD) $(TESTDATA)
+bench-build: $(BENCH_BINS)
+
+$(BENCH_DIR):
+	$(Q)mkdir -p $@
+
+# The loop calls the simulator's fixture setters; only its header is shared.
+$(BENCH_DIR)/setter_loop: bench/setter_loop.c tests/sim/hwui_fixture.h | $(BENCH_DIR)
+	$(Q)$(CC) $(BENCH_CFLAGS) -Itests/sim $< -ldl -o $@
+
+$(BENCH_DIR)/marker_flood: bench/marker_flood.c | $(BENCH_DIR)
+	$(Q)$(CC) $(BENCH_CFLAGS) $< -o $@
+
+# Empty uprobe+uretprobe programs: built like animtrace's (clang -> bpftool gen object ->
+# skeleton), linked with the project's symbol reader to find setters in MiniDebugInfo.
+$(BENCH_DIR)/bare_uprobe.tmp.o: bench/bare_uprobe.bpf.c | $(BENCH_DIR)
+	$(Q)$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Ivmlinux/$(ARCH) -Wall -c $< -o $@
+$(BENCH_DIR)/bare_uprobe.bpf.o: $(BENCH_DIR)/bare_uprobe.tmp.o
+	$(Q)$(BPFTOOL) gen object $@ $<
+$(BENCH_DIR)/bare_uprobe.skel.h: $(BENCH_DIR)/bare_uprobe.bpf.o
+	$(Q)$(BPFTOOL) gen skeleton $< > $@
+$(BENCH_DIR)/bare_uprobe: bench/bare_uprobe.c $(BENCH_DIR)/bare_uprobe.skel.h \
+		$(BUILD)/obj/elfsym.o
+	$(Q)$(CC) $(BENCH_CFLAGS) -Isrc -I$(BENCH_DIR) $< $(BUILD)/obj/elfsym.o $(LDLIBS) -o $@

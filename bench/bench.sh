@@ -3,10 +3,12 @@
 # animtrace benchmarks, all in one run; writes bench/results.md (next to this script).
 # Usage: bench/bench.sh BUILD_DIR TESTDATA   (what `make bench` passes)
 #
-# Measured now: replay throughput against `wc -l` and `grep -c` on the same capture (best of
-# N after a warm-up read, so every tool reads from the page cache) and peak RSS.
-# Slots for later (live, need root and the simulator): per-setter-call overhead and the
-# highest marker rate without drops; see bench_setter_overhead and bench_marker_rate.
+# Measured: replay throughput against `wc -l` and `grep -c` on the same capture (best of
+# N after a warm-up read, so every tool reads from the page cache) and peak RSS; live (root,
+# programs from bench/bench.mk, the simulator's libhwui.so): per-setter-call overhead with no
+# probes / bare uprobe+uretprobe / animtrace / bpftrace in one process, the marker rate
+# animtrace follows without drops, attach time and peak RSS. Knobs (environment):
+# BENCH_RUNS, BENCH_SETTER_CALLS, BENCH_SETTER_ROUNDS, BENCH_MARKER_RATES, BENCH_MARKER_SECS.
 set -euo pipefail
 export LC_ALL=C # grep at its fastest; every tool sees the same bytes-only locale
 
@@ -114,27 +116,466 @@ Raw wall times (ms, in run order):
 EOT
 }
 
-# ---- slot: live measurement, not implemented yet (issue 7) -----------------------------
-# Per-setter-call overhead of a RenderNode setter in the simulator's libhwui.so: no probes,
-# a bare uprobe+uretprobe pair, animtrace attached, bpftrace with an equivalent map store.
-# Needs root; the floors measured on this VM are in shared/design/RECIPES.md.
+# ---- live measurements (root): helpers ------------------------------------------------
+# Every process started here is recorded in $pids and ended by its id on exit.
+pids=()
+setter_sym=_ZN7androidL32android_view_RenderNode_setAlphaElf
+alpha_off=0x4c # HWUI_OFF_ALPHA in tests/sim/hwui_fixture.h
+
+cleanup() {
+	local p
+	for p in "${pids[@]}"; do
+		kill -INT "$p" 2> /dev/null || true
+	done
+	sleep 0.2
+	for p in "${pids[@]}"; do
+		kill -KILL "$p" 2> /dev/null || true
+	done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2];
+	else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+minimum() { sort -n | head -n 1; }
+words() { tr '\n' ' ' | sed 's/ $//'; }
+
+# spawn VAR CMD...: starts CMD with its stdin and stdout on fifos; sets ${VAR}_pid, ${VAR}_in
+# (fd to write commands to) and ${VAR}_out (fd to read its lines from).
+spawn() {
+	local var=$1 in out
+	shift
+	mkfifo "$tmp/$var.in" "$tmp/$var.out"
+	"$@" < "$tmp/$var.in" > "$tmp/$var.out" 2>> "$tmp/$var.err" &
+	printf -v "${var}_pid" %s $!
+	pids+=("$!")
+	exec {in}> "$tmp/$var.in" {out}< "$tmp/$var.out"
+	printf -v "${var}_in" %s "$in"
+	printf -v "${var}_out" %s "$out"
+}
+
+# unspawn VAR: closes its stdin (the programs here exit on EOF) and waits for it.
+unspawn() {
+	local in=${1}_in out=${1}_out pid=${1}_pid fin fout
+	fin=${!in}
+	fout=${!out}
+	exec {fin}>&- {fout}<&-
+	wait "${!pid}" 2> /dev/null || true
+	rm -f "$tmp/$1.in" "$tmp/$1.out"
+}
+
+# reply VAR: the next line VAR prints (60 s at most: a probed loop of 10^6 calls takes ~10 s).
+reply() {
+	local out=${1}_out line
+	IFS= read -r -t 60 -u "${!out}" line || die "$1 did not answer: $(tail -n 3 "$tmp/$1.err")"
+	echo "$line"
+}
+
+# stamp FILE: copies stdin to FILE, each line prefixed with the time it arrived (ns).
+stamp() {
+	local line
+	while IFS= read -r line; do
+		echo "$(now_ns) $line"
+	done > "$1"
+}
+
+# wait_for FILE REGEX [SECONDS]: until a line of FILE matches (default 15 s).
+wait_for() {
+	local i
+	for ((i = 0; i < ${3:-15} * 50; i++)); do
+		grep -qE -- "$2" "$1" 2> /dev/null && return 0
+		sleep 0.02
+	done
+	return 1
+}
+
+# animtrace_start LOG PID ARGS...: starts animtrace with its stderr time-stamped in LOG, waits
+# for its "ready" line and its "tracing ... (pid PID)" line. Sets $at_pid and $at_attach_ns
+# (start until the ready line: BPF loaded, probes attached, the target's symbols read).
+animtrace_start() {
+	local log=$1 target=$2 t0 ready
+	shift 2
+	t0=$(now_ns)
+	"$bin" "$@" 2> >(stamp "$log") &
+	at_pid=$!
+	pids+=("$at_pid")
+	wait_for "$log" ' animtrace: ready' || die "animtrace did not get ready: $(cat "$log")"
+	wait_for "$log" "tracing .*\\(pid $target\\)" || die "animtrace did not attach: $(cat "$log")"
+	ready=$(awk '/ animtrace: ready/ { print $1; exit }' "$log")
+	at_attach_ns=$((ready - t0))
+}
+
+animtrace_stop() {
+	kill -INT "$at_pid" 2> /dev/null || true
+	wait "$at_pid" 2> /dev/null || true
+	sleep 0.05 # the stamp process drains the last lines
+}
+
+# last_stat LOG FIELD: a number from the last "stats:" line, 0 before the first one. FIELD:
+# markers, property changes, lost, ring full. The line reads "stats: N markers/s, N markers,
+# N property changes, N truncated, N lost (ring full N, read faults N)".
+last_stat() {
+	awk -v f="$2" '/ stats: [0-9]+ markers\/s/ { line = $0 } END {
+		n = split(line, w, /[ ,()]+/); v = 0
+		for (i = 2; i <= n; i++) {
+			if (f == "ring full" && w[i - 1] == "ring" && w[i] == "full") v = w[i + 1]
+			else if (f == "property changes" && w[i] == "property") v = w[i - 1]
+			else if (w[i] == f) v = w[i - 1]
+		}
+		print v + 0 }' "$1"
+}
+
+# wait_stat LOG FIELD N: until the stats lines count at least N (3 s at most).
+wait_stat() {
+	local i
+	for ((i = 0; i < 150; i++)); do
+		[ "$(last_stat "$1" "$2")" -ge "$3" ] && return 0
+		sleep 0.02
+	done
+	return 1
+}
+
+ensure_bpftrace() {
+	command -v bpftrace > /dev/null && return 0
+	apt_get install bpftrace || { apt_get update && apt_get install bpftrace; } || true
+	command -v bpftrace > /dev/null
+}
+
+# ---- per-setter-call overhead (issue 7, issue 3) ---------------------------------------
+# One setter_loop process (the stripped fixture libhwui.so, dlopen'ed) runs rounds of
+# setAlpha calls; between rounds the probes of one way are attached or detached. The ways
+# take turns each round (rotated order), so load from elsewhere on this 2-CPU VM hits all
+# of them alike.
+setter_calls=${BENCH_SETTER_CALLS:-1000000}
+setter_rounds=${BENCH_SETTER_ROUNDS:-5}
+
+bt_script() {
+	local lib=$1 vaddr=$2 pid=$3
+	# The same capture as animtrace's setter probes: stash the node by tid at entry; on a
+	# true return read the float at node + offset (tag bits cleared) into a map with the
+	# time, pid, tid and node. BEGIN runs once every probe is attached.
+	cat <<EOT
+BEGIN { printf("ready\n"); }
+uprobe:$lib:$vaddr /pid == $pid/ { @node[tid] = arg0; }
+uretprobe:$lib:$vaddr /pid == $pid/ {
+	\$n = @node[tid] & 0x00ffffffffffffff;
+	if ((retval & 0xff) != 0) {
+		@val[tid] = (nsecs, pid, tid, \$n, *(uint32 *)(\$n + $alpha_off));
+		@changes = count();
+	}
+	delete(@node[tid]);
+}
+EOT
+}
+
+# way_none / way_bare / way_animtrace / way_bpftrace N: one round of N calls with that
+# way's probes attached; append ns/call to $tmp/set_<way>.
+loop_run() {
+	local r
+	echo "run $1" >&"$loop_in"
+	r=$(reply loop)
+	[[ $r == *" changed $1" ]] || die "setter_loop: unexpected '$r'"
+	echo "$r" | awk '{ print $2 }'
+}
+
+way_none() { loop_run "$1" >> "$tmp/set_none"; }
+
+way_bare() {
+	spawn bare "$build/bench/bare_uprobe" "$lib" "$setter_sym" "$loop_pid"
+	[[ $(reply bare) == ready* ]] || die "bare_uprobe did not attach"
+	loop_run "$1" >> "$tmp/set_bare"
+	unspawn bare
+}
+
+way_animtrace() {
+	local log=$tmp/set_animtrace.log
+	animtrace_start "$log" "$loop_pid" --pid "$loop_pid" --no-art --no-atrace-setup --stats \
+		--format json -o /dev/null
+	loop_run "$1" >> "$tmp/set_animtrace"
+	# Every change must have reached animtrace, or the number would flatter it.
+	wait_stat "$log" 'property changes' "$1" ||
+		die "animtrace saw $(last_stat "$log" 'property changes') of $1 changes"
+	[ "$(last_stat "$log" lost)" = 0 ] || die "animtrace lost property changes"
+	animtrace_stop
+	rm -f "$log"
+}
+
+# animtrace with its reader stopped (SIGSTOP) during the loop: the BPF programs run the
+# same, but the reader never catches up, so bpf_ringbuf_submit() finds no reader to wake.
+# The difference to way_animtrace is the cost of the per-record wake-up.
+way_stopped() {
+	local log=$tmp/set_stopped.log
+	animtrace_start "$log" "$loop_pid" --pid "$loop_pid" --no-art --no-atrace-setup --stats \
+		--buffer-size 64M --format json -o /dev/null
+	kill -STOP "$at_pid"
+	loop_run "$1" >> "$tmp/set_stopped"
+	kill -CONT "$at_pid"
+	wait_stat "$log" 'property changes' "$1" ||
+		die "stopped animtrace saw $(last_stat "$log" 'property changes') of $1 changes"
+	[ "$(last_stat "$log" lost)" = 0 ] || die "stopped animtrace lost property changes"
+	animtrace_stop
+	rm -f "$log"
+}
+
+way_bpftrace() {
+	local log=$tmp/set_bpftrace.log changes
+	bt_script "$lib" "$bt_vaddr" "$loop_pid" > "$tmp/set.bt"
+	# --unsafe: bpftrace cannot check the instruction boundary of an address in a stripped
+	# file; the address is the symbol's own (from MiniDebugInfo), so it is one.
+	bpftrace --unsafe -p "$loop_pid" "$tmp/set.bt" > "$log" 2>&1 &
+	bt_pid=$!
+	pids+=("$bt_pid")
+	wait_for "$log" '^ready$' 30 || die "bpftrace did not attach: $(cat "$log")"
+	loop_run "$1" >> "$tmp/set_bpftrace"
+	kill -INT "$bt_pid"
+	wait "$bt_pid" 2> /dev/null || true
+	changes=$(awk '/^@changes:/ { print $2 }' "$log")
+	[ "$changes" = "$1" ] || die "bpftrace counted ${changes:-no} changes of $1"
+	rm -f "$log"
+}
+
+setter_rounds() {
+	local per=$((setter_calls / setter_rounds)) ways=(none bare animtrace bpftrace stopped) i j
+	[ -n "$bt_vaddr" ] || ways=(none bare animtrace stopped)
+	loop_run 100000 > /dev/null # warm-up: page faults, caches, CPU frequency
+	for ((i = 0; i < setter_rounds; i++)); do
+		for ((j = 0; j < ${#ways[@]}; j++)); do
+			"way_${ways[(i + j) % ${#ways[@]}]}" "$per"
+		done
+	done
+}
+
+# setter_row WAY LABEL: "| label | median | min | raw |".
+setter_row() {
+	[ -s "$tmp/set_$1" ] || { echo "| $2 | not measured | | |"; return; }
+	printf '| %s | %s | %s | %s |\n' "$2" "$(median < "$tmp/set_$1")" \
+		"$(minimum < "$tmp/set_$1")" "$(words < "$tmp/set_$1")"
+}
+
+# verdict OK_EXPR TEXT_OK TEXT_MISSED
+verdict() { if awk "BEGIN { exit !($1) }"; then echo "$2"; else echo "$3"; fi; }
+
 bench_setter_overhead() {
-	cat <<'EOT'
+	local bt_ver="bpftrace missing" addr
+	lib=$(readlink -f "$build/sim/libhwui.so")
+	bt_vaddr=
+	addr=$("$build/bench/bare_uprobe" "$lib" "$setter_sym") || die "no $setter_sym in $lib"
+	if ensure_bpftrace; then
+		bt_ver=$(bpftrace --version)
+		bt_vaddr=$(echo "$addr" | awk '{ print $2 }')
+	fi
+	spawn loop "$build/bench/setter_loop" "$lib"
+	[[ $(reply loop) == ready* ]] || die "setter_loop did not start"
+	setter_rounds
+	unspawn loop
+	none=$(median < "$tmp/set_none")
+	bare=$(median < "$tmp/set_bare")
+	at=$(median < "$tmp/set_animtrace")
+	bt=$( [ -s "$tmp/set_bpftrace" ] && median < "$tmp/set_bpftrace" || echo 0)
+	r_bare=$(ratio "$at" "$bare")
+	r_bt=$( [ "$bt" != 0 ] && ratio "$at" "$bt" || echo n/a)
+	cat <<EOT
 ## Per-setter-call overhead (live)
 
-Not measured yet: slot for no probes / bare uprobe+uretprobe / animtrace / bpftrace.
+\`bench/setter_loop\` dlopens the simulator's stripped \`libhwui.so\` (setters only in
+MiniDebugInfo), creates one node and calls \`android_view_RenderNode_setAlpha\` ($setter_sym,
+$addr) with alternating values 0.25/0.75, so every call changes the value and returns true.
+One process, $setter_calls calls per way in $setter_rounds rounds of $((setter_calls / setter_rounds)); each round
+attaches one way, runs its calls, detaches, and the ways take turns (rotated order) so the
+background load of this VM falls on all of them alike. ns/call = loop wall time / calls.
+
+- no probes: nothing attached;
+- bare: \`bench/bare_uprobe\`, an empty uprobe + uretprobe (libbpf, attached to the pid at
+  the file offset the project's elfsym finds): the kernel's floor for this capture;
+- animtrace: \`animtrace --pid PID --no-art --no-atrace-setup --stats --format json -o /dev/null\`
+  (its own setter probes on all 10 setters; started once per round, timed after its "ready"
+  and "tracing" lines; every round checked: the stats count every change, 0 lost);
+- animtrace, reader stopped: the same with \`--buffer-size 64M\`, SIGSTOP'ed during the loop
+  (not a way to run it: a diagnostic). Its BPF programs do the same work, but as the reader
+  never catches up, \`bpf_ringbuf_submit(r, 0)\` never has a reader to wake (no irq_work,
+  no wake-up IPI). animtrace minus this row is the cost of waking the reader once per
+  property change: $(awk -v a="$(median < "$tmp/set_animtrace")" -v s="$(median < "$tmp/set_stopped")" 'BEGIN { printf "%.0f", a - s }') ns/call here;
+- bpftrace: $bt_ver, \`bpftrace --unsafe -p PID\` on \`uprobe:LIB:$bt_vaddr\` and
+  \`uretprobe:LIB:$bt_vaddr\` of the same stripped file (the address syntax; bpftrace cannot
+  read MiniDebugInfo, and needs --unsafe because it cannot check the instruction boundary in a
+  stripped file); entry stashes arg0 by tid, return reads the float at node+$alpha_off when
+  retval is true and stores (nsecs, pid, tid, node, value) in a map plus a count, which is
+  checked to equal the calls.
+
+| way | median ns/call | best ns/call | per round (ns/call, run order) |
+|---|---:|---:|---|
+$(setter_row none "no probes")
+$(setter_row bare "bare uprobe+uretprobe")
+$(setter_row animtrace "animtrace")
+$(setter_row bpftrace "bpftrace")
+$(setter_row stopped "animtrace, reader stopped (diagnostic)")
+
+Ratios of medians: animtrace / bare = **$r_bare** (target <= 1.25:
+$(verdict "$r_bare <= 1.25" met "missed by $(ratio "$at" "$(awk -v b="$bare" 'BEGIN { print b * 1.25 }')")x, $(awk -v a="$at" -v b="$bare" 'BEGIN { printf "%.0f", a - 1.25 * b }') ns/call above 1.25 x bare")),
+animtrace / bpftrace = **$r_bt** (target <= 1.00:
+$(verdict "\"$r_bt\" != \"n/a\" && $r_bt <= 1.0" met "missed by $r_bt x, $(awk -v a="$at" -v b="$bt" 'BEGIN { printf "%.0f", a - b }') ns/call above bpftrace")).
+$(verdict "$r_bare <= 1.25" "" "Why: the reader-stopped row above; the fix to try is \`BPF_RB_NO_WAKEUP\` on the
+property records (or a wake-up only past a fill threshold, \`bpf_ringbuf_query\`) with the
+reader calling \`ring_buffer__consume()\` every tick instead of waiting for a wake-up.")
+Cost added per call over no probes: bare $(awk -v a="$bare" -v n="$none" 'BEGIN { printf "%.0f", a - n }') ns,
+animtrace $(awk -v a="$at" -v n="$none" 'BEGIN { printf "%.0f", a - n }') ns, bpftrace $( [ "$bt" != 0 ] && awk -v a="$bt" -v n="$none" 'BEGIN { printf "%.0f", a - n }' || echo n/a) ns.
+
+EOT
+}
+# ---- marker capture rate (issue 7) ------------------------------------------------------
+# One marker_flood process; per rate and ring size a fresh animtrace --pid on it. Each run
+# waits until the stats lines account for every marker written (or 3 s), then reads the
+# JSON summary's "drops" and the last stats line.
+marker_rates=${BENCH_MARKER_RATES:-10000 50000 100000 200000 400000}
+marker_secs=${BENCH_MARKER_SECS:-3}
+small_ring=64K
+
+# marker_run RATE RING: appends "rate ring achieved written captured drops lost ringfull
+# vmhwm_kb" to $tmp/markers.
+marker_run() {
+	local rate=$1 ring=$2 log=$tmp/marker.log out=$tmp/marker.jsonl r written achieved i
+	local captured drops hwm
+	animtrace_start "$log" "$flood_pid" --pid "$flood_pid" --no-art --no-atrace-setup --stats \
+		--buffer-size "$ring" --format json -o "$out"
+	echo "flood $rate $marker_secs" >&"$flood_in"
+	r=$(reply flood)
+	written=$(echo "$r" | awk '{ print $2 }')
+	echo "$r" | awk '{ print $8 }' > "$tmp/flood_bytes"
+	achieved=$(echo "$r" | awk '{ print $6 }')
+	# Until the stats account for every marker (seen or lost), 3 s at most; then one more
+	# stats line so the counts are final.
+	for ((i = 0; i < 150; i++)); do
+		(($(last_stat "$log" markers) + $(last_stat "$log" lost) >= written)) && break
+		sleep 0.02
+	done
+	sleep 1.1
+	hwm=$(awk '/^VmHWM:/ { print $2 }' "/proc/$at_pid/status" 2> /dev/null || echo 0)
+	animtrace_stop
+	captured=$(last_stat "$log" markers)
+	drops=$(grep -o '"drops":[0-9]*' "$out" | tail -n 1 | cut -d: -f2)
+	echo "$rate $ring $achieved $written $captured ${drops:-?} $(last_stat "$log" lost)" \
+		"$(last_stat "$log" 'ring full') ${hwm:-0}" >> "$tmp/markers"
+	grep ' stats: cpu' "$log" | sed 's/^[0-9]* //' > "$tmp/marker_cpu_${rate}_$ring"
+	rm -f "$log" "$out"
+}
+
+marker_table() {
+	awk '{ printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6, $7, $8 }' \
+		"$tmp/markers"
+}
+
+bench_marker_rate() {
+	local rate rss sample
+	: > "$tmp/markers"
+	spawn flood "$build/bench/marker_flood"
+	[[ $(reply flood) == ready* ]] || die "marker_flood did not start: $(cat "$tmp/flood.err")"
+	for rate in $marker_rates; do
+		marker_run "$rate" 8M
+	done
+	for rate in $marker_rates; do
+		marker_run "$rate" "$small_ring"
+	done
+	unspawn flood
+	# Highest requested rate with nothing lost and every marker seen (default ring).
+	best=$(awk '$2 == "8M" && $6 == 0 && $7 == 0 && $5 == $4 { r = $1 } END { print r + 0 }' \
+		"$tmp/markers")
+	best_achieved=$(awk -v b="$best" '$2 == "8M" && $1 == b { print $3 }' "$tmp/markers")
+	r100=$(awk '$2 == "8M" && $1 == 100000 { print $6 + $7 }' "$tmp/markers")
+	rss=$(awk '$2 == "8M" && $1 == 100000 { print $9 }' "$tmp/markers")
+	rss_100k=$rss
+	sample=$(awk -v s="$small_ring" '$2 == s && $7 > 0 { print $1; exit }' "$tmp/markers")
+	cat <<EOT
+## Marker capture rate (live)
+
+\`bench/marker_flood\` writes libcutils-format markers to trace_marker on one fd, one write()
+each: \`B|<pid>|bench:marker_flood xxx..\` (40 bytes) then \`E|<pid>\`, alternating (mean
+$(cat "$tmp/flood_bytes") bytes), paced on 1 ms absolute deadlines for ${marker_secs} s per rate. For each
+rate a fresh \`animtrace --pid PID --no-art --no-atrace-setup --stats --buffer-size RING
+--format json -o FILE\` (JSON to a scratch file instead of /dev/null, to read the summary
+record) is attached first; after the flood it runs until its stats lines count every
+marker written (or 3 s more), then gets SIGINT. "achieved" is what the writer managed
+(markers/s), "captured" the markers animtrace's stats counted, "drops" the summary
+record's \`drops\`, "lost" and "ring full" the last stats line (\`N lost (ring full N, ...)\`).
+
+| rate asked (/s) | ring | achieved (/s) | written | captured | drops (JSON) | lost (stats) | ring full (stats) |
+|---:|---|---:|---:|---:|---:|---:|---:|
+$(marker_table)
+
+Highest rate with zero drops and every marker captured (default 8M ring): **$best/s asked,
+${best_achieved:-0}/s achieved**$(verdict "${best_achieved:-0} < 0.9 * $best" " (the writer, not animtrace, was the limit: it could not produce more on this VM)" ""). Target (zero drops at 100,000 markers/s):
+$(verdict "${r100:-1} == 0" "met" "missed: ${r100:-?} markers lost at 100,000/s").
+Past it, or with a ${small_ring} ring, drops show as the summary record's \`"drops"\`, in each stats line
+(\`N lost (ring full N, read faults N)\`) and per CPU at exit; e.g. with the ${small_ring} ring at
+${sample:-(none lost)}/s:
+
+\`\`\`
+$( [ -n "$sample" ] && cat "$tmp/marker_cpu_${sample}_${small_ring}")
+\`\`\`
 
 EOT
 }
 
-# ---- slot: live measurement, not implemented yet (issue 7) -----------------------------
-# Highest trace_marker write rate animtrace follows with zero ring-buffer drops.
-bench_marker_rate() {
-	cat <<'EOT'
-## Max marker rate with zero drops (live)
+# ---- attach time and peak RSS (issue 7) -------------------------------------------------
+# Start until the "ready" line, with the setter probes (symbols of the stripped libhwui.so
+# read from its MiniDebugInfo: xz inflate, getters decoded) and without (--no-props).
+bench_attach() {
+	local i log=$tmp/attach.log props
+	spawn loop "$build/bench/setter_loop" "$(readlink -f "$build/sim/libhwui.so")"
+	[[ $(reply loop) == ready* ]] || die "setter_loop did not start"
+	# Alternating, so both see the same background load.
+	for ((i = 0; i < runs; i++)); do
+		for props in --props --no-props; do
+			animtrace_start "$log" "$loop_pid" --pid "$loop_pid" --no-art \
+				--no-atrace-setup "$props" --format json -o /dev/null
+			echo "$at_attach_ns" >> "$tmp/attach_${props//[-]/}"
+			animtrace_stop
+			rm -f "$log"
+		done
+	done
+	unspawn loop
+	attach_props=$(median < "$tmp/attach_props")
+	attach_noprops=$(median < "$tmp/attach_noprops")
+	cat <<EOT
+## Attach time and peak RSS (live)
 
-Not measured yet: slot.
+Attach time: from starting \`animtrace --pid PID --no-art --no-atrace-setup --format json -o
+/dev/null\` until its "ready" line (BPF loaded and attached, the target found in /proc, its
+libhwui.so located in its maps and read: .dynsym, .symtab and the xz MiniDebugInfo, getters
+decoded, 10 setter uprobes + uretprobes attached), on a setter_loop process.
 
+| run | median (ms) | best (ms) | all (ms, run order) | N |
+|---|---:|---:|---|---:|
+| with setter probes | $(ms "$attach_props") | $(ms "$(minimum < "$tmp/attach_props")") | $(awk '{ printf "%.1f ", $1 / 1e6 }' "$tmp/attach_props") | $runs |
+| --no-props | $(ms "$attach_noprops") | $(ms "$(minimum < "$tmp/attach_noprops")") | $(awk '{ printf "%.1f ", $1 / 1e6 }' "$tmp/attach_noprops") | $runs |
+
+Symbol loading and probe attachment for the setters add $(awk -v a="$attach_props" -v b="$attach_noprops" 'BEGIN { printf "%.1f", (a - b) / 1e6 }') ms (median difference).
+
+Peak RSS of animtrace during the 100,000 markers/s run (default 8M ring): VmHWM
+**${rss_100k:-?} KiB**, read from /proc/PID/status just before SIGINT. For each marker run
+(ring, rate: KiB): $(awk '{ printf "%s%s %s: %s", (NR > 1 ? "; " : ""), $2, $1, $9 }' "$tmp/markers").
+
+EOT
+}
+
+live_ok() {
+	[ "$(id -u)" = 0 ] || { echo "not root"; return 1; }
+	for f in setter_loop marker_flood bare_uprobe; do
+		[ -x "$build/bench/$f" ] || { echo "no $build/bench/$f"; return 1; }
+	done
+	[ -r "$build/sim/libhwui.so" ] || { echo "no $build/sim/libhwui.so"; return 1; }
+	return 0
+}
+
+summary() {
+	cat <<EOT
+bench: replay $(mbps "$(stat -c %s "$trace")" "$replay_ns") MB/s (target >= 100)
+EOT
+	[ -n "${at:-}" ] || return 0
+	cat <<EOT
+bench: setter ns/call (median): none $none, bare $bare, animtrace $at, bpftrace ${bt:-n/a}
+bench: animtrace/bare $r_bare (target <= 1.25), animtrace/bpftrace $r_bt (target <= 1.00)
+bench: markers: zero drops up to $best/s asked (${best_achieved:-0}/s achieved); lost at 100k/s: ${r100:-?} (target 0)
+bench: attach $(ms "$attach_props") ms with setter probes, $(ms "$attach_noprops") ms without; peak RSS at 100k/s ${rss_100k:-?} KiB
 EOT
 }
 
@@ -156,15 +597,22 @@ EOT
 }
 
 main() {
+	local why
 	ensure_gnu_time
 	{
 		machine
 		bench_replay
-		bench_setter_overhead
-		bench_marker_rate
+		if why=$(live_ok); then
+			bench_setter_overhead
+			bench_marker_rate
+			bench_attach
+		else
+			printf '## Live measurements\n\nSkipped: %s.\n' "$why"
+		fi
 	} > "$tmp/results.md"
 	mv "$tmp/results.md" "$results"
-	cat "$results"
+	summary
+	echo "bench: every number in $results"
 }
 
 main
