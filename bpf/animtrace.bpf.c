@@ -227,8 +227,10 @@ struct setter_call {
 	__u32 old_bits; /* the field before the setter ran: where an animation started from */
 };
 
+/* The entry of a thread is overwritten by its next call, never deleted (a delete costs a
+ * hash operation per call); LRU evicts the entries of threads that are gone. */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 4096);
 	__type(key, __u32); /* tid */
 	__type(value, struct setter_call);
@@ -294,12 +296,12 @@ int BPF_KRETPROBE(at_set_ret, long ret)
 	__u32 prop, old_bits, *off;
 	__u64 node;
 
-	if (!c)
+	if (!c || !c->node)
 		return 0;
 	node = c->node;
 	prop = c->prop;
 	old_bits = c->old_bits;
-	bpf_map_delete_elem(&setter_calls, &tid);
+	c->node = 0; /* consumed */
 	if (!(ret & 0xff) || prop >= AT_PROP_COUNT) /* jboolean false: nothing changed */
 		return 0;
 	off = bpf_map_lookup_elem(&prop_offsets, &prop);
