@@ -110,6 +110,7 @@ test: deps
 	$(Q)$(MAKE) --no-print-directory asan
 	$(Q)$(MAKE) --no-print-directory e2e
 	$(Q)$(MAKE) --no-print-directory arm64-init-test
+	$(Q)$(MAKE) --no-print-directory arm64-version
 	$(Q)$(MAKE) --no-print-directory e2e-arm64
 
 # The main job: the simulator traced live as root, else a replay of a real capture.

@@ -48,6 +48,9 @@ static __always_inline void art_regs(struct pt_regs *ctx, struct at_art_stack *s
 #else
 	const struct user_pt_regs *u = (const struct user_pt_regs *)ctx;
 
+	/* Unrolled: the verifier refuses ctx loads at a variable offset (arm64 6.1:
+	 * "dereference of modified ctx ptr"). */
+#pragma unroll
 	for (int i = 0; i < 31; i++)
 		st->regs[i] = u->regs[i];
 	st->regs[31] = u->sp;

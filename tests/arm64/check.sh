@@ -87,7 +87,8 @@ has() {
 
 # ---- expected values ------------------------------------------------------------------------
 # What the x86_64 e2e asserts, through the arm64 path: syscall 64, arm64 pt_regs, `ldr s0`
-# decoding, values read from memory at return, and the ART probes on w1's lock word. Only
+# decoding, values read from memory at return, the ART probes on w1's lock word, and call
+# stacks unwound by libdw from arm64 registers and the CFI of the static simulator. Only
 # values the simulator fixes: cookies, names, frame counts, end reasons, property values.
 count frame 24
 count animator_start 5
@@ -96,12 +97,17 @@ count summary 1
 count frame_props 34
 EXPECTED=$(cat <<'EOF'
 "type":"animator_end" ... "id":168950273,"name":"animator:alpha","kind":"ObjectAnimator","properties":["alpha"],"restarts":0, ... "frames":18,"reason":"complete","reason_source":"art"
-"type":"animator_end" ... "id":168950273, ... "target_source":"inferred","changes":{"alpha":{"from":1,"to":0}}}
+"type":"animator_end" ... "id":168950273, ... "target_source":"inferred","changes":{"alpha":{"from":1,"to":0}}
 "type":"animator_end" ... "id":168950274,"name":"animator:translationY","kind":"ObjectAnimator","properties":["translationY"],"restarts":0, ... "frames":18,"reason":"complete","reason_source":"art"
-"type":"animator_end" ... "id":168950274, ... "changes":{"translationY":{"from":0,"to":-100}}}
+"type":"animator_end" ... "id":168950274, ... "changes":{"translationY":{"from":0,"to":-100}}
 "type":"animator_end" ... "id":168950275,"name":"animator","kind":"ValueAnimator","properties":[],"restarts":0, ... "frames":8,"reason":"cancel","reason_source":"art"
 "type":"animator_end" ... "id":168950276,"name":"animator:scaleX","kind":"ObjectAnimator","properties":["scaleX"],"restarts":0,"start_ns":null,"duration_ns":null,"frames":0,"reason":"cancel_before_start","reason_source":"art"
 "type":"animator_end" ... "id":168950277,"name":"animator:scaleY","kind":"ObjectAnimator","properties":["scaleY"],"restarts":0, ... "frames":1,"reason":"force_end","reason_source":"art"
+"type":"animator_start" ... "id":168950273, ... "start_stack":["com.example.anim.PanelAnimator.play","com.example.anim.NotificationPanel.expand"]}
+"type":"animator_start" ... "id":168950274, ... "start_stack":["com.example.anim.PanelAnimator.reverse","com.example.anim.NotificationPanel.flip"]}
+"type":"animator_end" ... "id":168950275, ... "end_stack":["com.example.anim.PanelAnimator.stop","com.example.anim.NotificationPanel.collapse"]}
+"type":"animator_end" ... "id":168950276, ... "end_stack":["com.example.anim.PanelAnimator.stop","com.example.anim.NotificationPanel.collapse"]}
+"type":"animator_end" ... "id":168950277, ... "end_stack":["com.example.anim.ScaleController.finish"]}
 "type":"frame_props" ... "frame_seq":2,"frame_vsync_id":1001,"in_frame":true, ... "values":{"alpha":0.941176474},"sets":{"alpha":1}}
 "type":"frame_props" ... "frame_seq":2,"frame_vsync_id":1001,"in_frame":true, ... "values":{"translationY":-5.88235283},"sets":{"translationY":1}}
 "type":"frame_props" ... "frame_seq":5,"frame_vsync_id":1004,"in_frame":true, ... "values":{"alpha":0.5},"sets":{"alpha":2}}
@@ -111,7 +117,7 @@ EXPECTED=$(cat <<'EOF'
 "type":"frame" ... "process":"com.example.anim","seq":1,"vsync_id":1000, ... "animators":[168950273,168950274]}
 "type":"frame" ... "process":"com.example.anim","seq":24,"vsync_id":1023, ... "animators":[168950278]}
 "type":"summary" ... "animators_started":5,"animators_ended":6,"frames":24,"markers":250,"markers_rejected":0,
-"type":"summary" ... "running":[],"drops":0,"truncated":0}
+"type":"summary" ... "running":[], ... "drops":0,"truncated":0
 EOF
 )
 # ---- end of the list ------------------------------------------------------------------------
