@@ -171,6 +171,24 @@ static json_object *totals_of(const struct e2e_jsonl *exp, pid_t pid)
 	return NULL;
 }
 
+/* write() calls pid has made so far (/proc/<pid>/io syscw). */
+static long long write_syscalls(pid_t pid)
+{
+	char path[64], line[128];
+	long long n = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/io", pid);
+	f = fopen(path, "r");
+	cr_assert_not_null(f, "%s", path);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "syscw: %lld", &n) == 1)
+			break;
+	fclose(f);
+	cr_assert_geq(n, 0, "no syscw in %s", path);
+	return n;
+}
+
 Test(faults, a_full_ring_buffer_counts_and_shows_the_drops_and_tracing_goes_on_after_it)
 {
 	char out[PATH_MAX], err[PATH_MAX], ex[PATH_MAX];
@@ -178,15 +196,28 @@ Test(faults, a_full_ring_buffer_counts_and_shows_the_drops_and_tracing_goes_on_a
 			       e2e_path(out, "out.jsonl"), "--buffer-size", "8K", "--stats",
 			       "--no-atrace-setup", NULL };
 	const char *sim[] = { E2E_ANIMSIM, "--name", FLOOD_TARGET, "--flood", "200000",
-			      "--linger-ms", "3000", "--expect", e2e_path(ex, "e.jsonl"), NULL };
+			      "--start-delay-ms", "1000", "--linger-ms", "3000",
+			      "--expect", e2e_path(ex, "e.jsonl"), NULL };
 	struct exp_proc procs[2];
 	struct e2e_jsonl j, e;
-	char pidpat[32];
+	char pidpat[32], tracing[96];
 
 	pid_t at = e2e_animtrace(args, e2e_path(err, "err.txt"), NULL);
 	pid_t b = e2e_spawn(sim, NULL);
 	pid_t app = e2e_find_child(b, FLOOD_TARGET);
 
+	/* The reader stopped for the whole flood: however fast this machine, the 8K ring
+	 * overflows. The simulator pauses 200 ms after the flood, before its frames. */
+	snprintf(tracing, sizeof(tracing), "animtrace: tracing " FLOOD_TARGET " (pid %d)", app);
+	e2e_await(err, at, tracing, NULL);
+	long long before = write_syscalls(app);
+
+	kill(at, SIGSTOP);
+	for (int ms = 0; write_syscalls(app) - before < 200000; ms++) {
+		cr_assert_lt(ms, 20000, "the flood did not happen");
+		usleep(1000);
+	}
+	kill(at, SIGCONT);
 	snprintf(pidpat, sizeof(pidpat), "\"pid\":%d,", app);
 	/* Frame 24 and the end of animator:alpha come after the flood. */
 	e2e_await(out, at, "{\"type\":\"frame\"", pidpat, "\"seq\":24,", NULL);
