@@ -10,109 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll.h"
 #include "engine.h"
 
 #define LONGEST_MAX 5
 #define LONGEST_FRAMES_MAX 3
 #define DEFAULT_INSTANT_NS 1000000ull
 #define FRAME_NODES_MAX 256 /* nodes per frame_props; more are counted, not reported */
-
-/* ---- open-addressing hash table of pointers, no deletion ---------------------------- */
-
-struct hslot {
-	uint64_t h;
-	void *v;
-};
-
-struct htab {
-	struct hslot *s;
-	size_t cap, cnt; /* cap is 0 or a power of two */
-};
-
-typedef bool (*htab_eq_fn)(const void *v, const void *key);
-
-static uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ull;
-	return x ^ (x >> 33);
-}
-
-static uint64_t hash_str(const char *s, uint64_t seed)
-{
-	uint64_t h = 0xcbf29ce484222325ull ^ seed;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 0x100000001b3ull;
-	return mix64(h);
-}
-
-static void *htab_find(const struct htab *t, uint64_t h, htab_eq_fn eq, const void *key)
-{
-	if (!t->cap)
-		return NULL;
-	for (size_t i = h & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
-		if (!t->s[i].v)
-			return NULL;
-		if (t->s[i].h == h && eq(t->s[i].v, key))
-			return t->s[i].v;
-	}
-}
-
-static void htab_put_slot(struct hslot *s, size_t cap, uint64_t h, void *v)
-{
-	size_t i = h & (cap - 1);
-
-	while (s[i].v)
-		i = (i + 1) & (cap - 1);
-	s[i].h = h;
-	s[i].v = v;
-}
-
-/* Adds v (not already present); keeps the load factor at or under one half. */
-static int htab_add(struct htab *t, uint64_t h, void *v)
-{
-	if ((t->cnt + 1) * 2 > t->cap) {
-		size_t ncap = t->cap ? t->cap * 2 : 64;
-		struct hslot *ns = calloc(ncap, sizeof(*ns));
-
-		if (!ns)
-			return -ENOMEM;
-		for (size_t i = 0; i < t->cap; i++)
-			if (t->s[i].v)
-				htab_put_slot(ns, ncap, t->s[i].h, t->s[i].v);
-		free(t->s);
-		t->s = ns;
-		t->cap = ncap;
-	}
-	htab_put_slot(t->s, t->cap, h, v);
-	t->cnt++;
-	return 0;
-}
-
-static void free_table(struct htab *t)
-{
-	for (size_t i = 0; i < t->cap; i++)
-		free(t->s[i].v);
-	free(t->s);
-}
-
-/* Appends to a growable array of elem-sized items; returns the new slot or NULL. */
-static void *vec_push(void **arr, size_t *n, size_t *cap, size_t elem)
-{
-	if (*n == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 8;
-		void *na = realloc(*arr, ncap * elem);
-
-		if (!na)
-			return NULL;
-		*arr = na;
-		*cap = ncap;
-	}
-	return (char *)*arr + (*n)++ * elem;
-}
 
 /* ---- state --------------------------------------------------------------------------- */
 
@@ -274,7 +178,7 @@ static struct anim_key *key_get(struct engine *e, uint32_t pid, struct name_acc 
 				int64_t cookie)
 {
 	struct key_q q = { pid, cookie, n };
-	uint64_t h = mix64(((uint64_t)pid << 32) ^ (uint64_t)cookie ^ (uintptr_t)n);
+	uint64_t h = hash_mix64(((uint64_t)pid << 32) ^ (uint64_t)cookie ^ (uintptr_t)n);
 	struct anim_key *k = htab_find(&e->keys, h, key_eq, &q);
 
 	if (k)
@@ -299,7 +203,7 @@ static bool proc_eq(const void *v, const void *key)
 
 static struct proc *proc_find(struct engine *e, uint32_t pid)
 {
-	return htab_find(&e->procs, mix64(pid), proc_eq, &pid);
+	return htab_find(&e->procs, hash_mix64(pid), proc_eq, &pid);
 }
 
 /* Finds or creates the process; a non-empty name replaces the one known so far. */
@@ -315,7 +219,7 @@ static struct proc *proc_get(struct engine *e, uint32_t pid, const char *process
 		p->pb.gen = 1; /* node_st.gen 0 is in no batch */
 		struct proc **slot = vec_push((void **)&e->proc_list, &e->n_procs, &e->cap_procs,
 					      sizeof(*slot));
-		if (!slot || htab_add(&e->procs, mix64(pid), p)) {
+		if (!slot || htab_add(&e->procs, hash_mix64(pid), p)) {
 			if (slot)
 				e->n_procs--;
 			free(p);
@@ -335,7 +239,7 @@ static bool thread_eq(const void *v, const void *key)
 
 static struct thread *thread_find(struct engine *e, uint32_t tid)
 {
-	return htab_find(&e->threads, mix64(tid), thread_eq, &tid);
+	return htab_find(&e->threads, hash_mix64(tid), thread_eq, &tid);
 }
 
 /* Threads are keyed by tid alone: a bare "E" has no tgid. A reused tid starts afresh. */
@@ -349,7 +253,7 @@ static struct thread *thread_get(struct engine *e, uint32_t pid, uint32_t tid)
 			return NULL;
 		t->tid = tid;
 		t->pid = pid;
-		if (htab_add(&e->threads, mix64(tid), t)) {
+		if (htab_add(&e->threads, hash_mix64(tid), t)) {
 			free(t);
 			return NULL;
 		}
@@ -464,7 +368,7 @@ static void node_fallback_name(char *buf, size_t size, uint64_t node)
  */
 static struct node_st *node_get(struct proc *p, uint64_t node, const char *name)
 {
-	uint64_t h = mix64(node);
+	uint64_t h = hash_mix64(node);
 	struct node_st *n = htab_find(&p->nodes, h, node_eq, &node);
 	char fallback[32];
 
@@ -1155,7 +1059,7 @@ void engine__process_exit(struct engine *e, uint64_t ts_ns, uint32_t pid)
 	while (p->running)
 		anim_end_run(e, p, p->running, ts_ns, 0, END_PROCESS_EXIT, REASON_INFERRED);
 	/* Its RenderNodes are gone; the addresses may come back as other nodes. */
-	free_table(&p->nodes);
+	htab_free_values(&p->nodes);
 	memset(&p->nodes, 0, sizeof(p->nodes));
 }
 
@@ -1324,17 +1228,17 @@ void engine__free(struct engine *e)
 		free(p->cur.ids);
 		free(p->done.ids);
 		free(p->pb.nodes);
-		free_table(&p->nodes);
+		htab_free_values(&p->nodes);
 	}
 	for (size_t i = 0; i < e->n_names; i++)
 		free(e->name_list[i]->durs);
 	for (size_t i = 0; i < e->threads.cap; i++)
 		if (e->threads.s[i].v)
 			free(((struct thread *)e->threads.s[i].v)->st);
-	free_table(&e->keys);
-	free_table(&e->names);
-	free_table(&e->procs);
-	free_table(&e->threads);
+	htab_free_values(&e->keys);
+	htab_free_values(&e->names);
+	htab_free_values(&e->procs);
+	htab_free_values(&e->threads);
 	free(e->proc_list);
 	free(e->name_list);
 	free(e);
