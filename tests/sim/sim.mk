@@ -56,7 +56,7 @@ $(SIM_DIR)/boot-framework.unstripped.oat: $(SIM_ART_OBJS)
 $(SIM_DIR)/boot-framework.oat: $(SIM_DIR)/boot-framework.unstripped.oat $(SIM_STRIP)
 	$(Q)$(SIM_STRIP) $< $@
 
-SIM_OBJS_dl := $(SIM_SRC)/hwui_load_dl.c $(SIM_SRC)/art_load_dl.c
+SIM_OBJS_dl := $(SIM_SRC)/hwui_load_dl.c $(SIM_SRC)/art_load_dl.c $(SIM_SRC)/fixture_dl.c
 SIM_LIBS_dl := -ldl -lpthread
 SIM_OBJS_linked := $(SIM_SRC)/hwui_load_linked.c $(SIM_DIR)/hwui_fixture.o \
 	$(SIM_SRC)/art_load_linked.c $(SIM_ART_OBJS)
