@@ -8,6 +8,8 @@
 
 #include <criterion/criterion.h>
 
+#include "fake_proc.h"
+
 #include "art.h"
 #include "elfsym.h"
 
@@ -93,32 +95,18 @@ Test(art, a_file_that_cannot_be_read_is_an_error_not_a_missing_method)
 	cr_assert_eq(art_find_method("/proc/self/status", "x", a, 1), -EINVAL);
 }
 
-static void write_maps(const char *root, int pid, const char *text)
-{
-	char path[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%d", root, pid);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/%d/maps", root, pid);
-	f = fopen(path, "w");
-	cr_assert_not_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
 Test(art, maps_find_the_framework_oat_wherever_ART_put_it)
 {
 	char root[] = "/tmp/at-art-XXXXXX", path[512];
 
 	cr_assert_not_null(mkdtemp(root));
-	write_maps(root, 20, "70000000-70100000 r--p 00000000 fd:01 9 "
+	fake_maps(root, 20, "70000000-70100000 r--p 00000000 fd:01 9 "
 			     "/system/framework/arm64/boot.oat\n"
 			     "70100000-70200000 r-xp 0004c000 fd:01 10 "
 			     "/system/framework/arm64/boot-framework.oat\n");
-	write_maps(root, 21, "70100000-70200000 r-xp 0004c000 fd:05 10 /data/misc/apexdata/"
+	fake_maps(root, 21, "70100000-70200000 r-xp 0004c000 fd:05 10 /data/misc/apexdata/"
 			     "com.android.art/dalvik-cache/arm64/boot-framework.oat\n");
-	write_maps(root, 22, "70000000-70100000 r--p 00000000 fd:01 9 "
+	fake_maps(root, 22, "70000000-70100000 r--p 00000000 fd:01 9 "
 			     "/system/framework/arm64/boot.oat\n"
 			     "70100000-70200000 r-xp 00000000 fd:01 11 "
 			     "/data/app/myboot-framework.oat\n"

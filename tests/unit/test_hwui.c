@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <criterion/criterion.h>
+
+#include "fake_proc.h"
 #include <elf.h>
 #include <errno.h>
 #include <stdio.h>
@@ -98,30 +100,16 @@ Test(hwui, a_library_cut_before_its_section_headers_is_malformed_not_setterless)
 	unlink(path);
 }
 
-static void write_maps(const char *root, int pid, const char *text)
-{
-	char path[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%d", root, pid);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/%d/maps", root, pid);
-	f = fopen(path, "w");
-	cr_assert_not_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
 Test(hwui, maps_prefer_libhwui_and_fall_back_to_libandroid_runtime)
 {
 	char root[] = "/tmp/at-hwui-XXXXXX", path[512];
 
 	cr_assert_not_null(mkdtemp(root));
-	write_maps(root, 10, "7f0000-7f1000 r-xp 00000000 fd:01 12 /system/lib64/libandroid_runtime.so\n"
+	fake_maps(root, 10, "7f0000-7f1000 r-xp 00000000 fd:01 12 /system/lib64/libandroid_runtime.so\n"
 			     "7f2000-7f3000 r-xp 00000000 fd:01 13 /system/lib64/libhwui.so\n");
-	write_maps(root, 11, "7f0000-7f1000 r-xp 00000000 fd:01 12 /system/lib64/libandroid_runtime.so\n"
+	fake_maps(root, 11, "7f0000-7f1000 r-xp 00000000 fd:01 12 /system/lib64/libandroid_runtime.so\n"
 			     "7f4000-7f5000 rw-p 00000000 00:00 0 [heap]\n");
-	write_maps(root, 12, "7f0000-7f1000 r-xp 00000000 fd:01 12 /system/lib64/libnotthehwui.so.1\n");
+	fake_maps(root, 12, "7f0000-7f1000 r-xp 00000000 fd:01 12 /system/lib64/libnotthehwui.so.1\n");
 	cr_assert_eq(hwui_find_library(root, 10, path, sizeof(path)), 0);
 	cr_assert_str_eq(path, "/system/lib64/libhwui.so");
 	cr_assert_eq(hwui_find_library(root, 11, path, sizeof(path)), 0);
