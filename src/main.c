@@ -63,7 +63,9 @@ static const char doc[] =
 "\n"
 "ENVIRONMENT\n"
 "  LC_ALL/LC_CTYPE: box drawing and sparklines need a UTF-8 locale, ASCII\n"
-"  otherwise.\n";
+"  otherwise.\n"
+"  ANIMTRACE_STACKS_DEBUG: with --stacks, every unwound frame (native ones\n"
+"  too, before filtering) on stderr.\n";
 
 enum {
 	OPT_COLOR = 0x100, OPT_NO_ATRACE, OPT_STATS, OPT_BUFFER, OPT_PROPS, OPT_NO_PROPS,
