@@ -25,8 +25,8 @@
 #define PARKED_MAX 8
 #define REAPERS_MAX (2 * PROBED_MAX + PARKED_MAX)
 #define TICK_MS 100
-/* How long a forked child is re-checked: zygote renames it within tens of ms, but give a
- * loaded device some slack. Renames and execs are re-checked once, right away. */
+/* How long a forked, renamed or exec'ed process is re-checked: zygote sets its cmdline
+ * within tens of ms, but give a loaded device some slack. Renames are also checked at once. */
 #define FORK_WATCH_NS (5ULL * 1000000000ULL)
 
 _Static_assert((int)AT_PROP_COUNT == (int)PROP_COUNT, "wire.h at_prop != model.h view_prop");

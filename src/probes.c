@@ -162,15 +162,16 @@ static int publish_offsets(struct probes *p, const struct hwui_lib *lib)
 	return 0;
 }
 
-static int attach_one(struct setter_links *l, struct bpf_program *prog, bool ret, int pid,
-		      const char *path, uint64_t off)
+/* Attaches prog at path:off for pid only, appending the link to links[*n]. */
+static int attach_one(struct bpf_link **links, int *n, struct bpf_program *prog, bool ret,
+		      int pid, const char *path, uint64_t off)
 {
 	LIBBPF_OPTS(bpf_uprobe_opts, o, .retprobe = ret);
 	struct bpf_link *link = bpf_program__attach_uprobe_opts(prog, pid, path, off, &o);
 
 	if (!link)
 		return -errno;
-	l->links[l->n++] = link;
+	links[(*n)++] = link;
 	return 0;
 }
 
@@ -183,11 +184,11 @@ struct setter_links *probes__attach_setters(struct probes *p, int pid, const str
 	for (int i = 0; !ret && i < AT_PROP_COUNT; i++) {
 		if (!(lib->ok_mask & (1u << i)))
 			continue;
-		ret = attach_one(l, setter_prog(p->skel, i), false, pid, lib->path,
+		ret = attach_one(l->links, &l->n, setter_prog(p->skel, i), false, pid, lib->path,
 				 lib->setter_off[i]);
 		if (!ret)
-			ret = attach_one(l, p->skel->progs.at_set_ret, true, pid, lib->path,
-					 lib->setter_off[i]);
+			ret = attach_one(l->links, &l->n, p->skel->progs.at_set_ret, true, pid,
+					 lib->path, lib->setter_off[i]);
 		if (ret)
 			snprintf(err, errlen, "attaching the %s setter probe in %s failed: %s",
 				 hwui_prop_name(i), lib->path, strerror(-ret));
@@ -258,18 +259,14 @@ struct art_links *probes__attach_art(struct probes *p, int pid, const struct art
 
 	for (int k = 0; !ret && k < AT_ART_METHOD_COUNT; k++) {
 		for (int i = 0; !ret && i < oat->n[k] && i < ART_MAX_ADDRS; i++) {
-			LIBBPF_OPTS(bpf_uprobe_opts, o, .retprobe = false);
-			struct bpf_link *link = bpf_program__attach_uprobe_opts(
-				art_prog(p->skel, k), pid, oat->path, oat->addr[k][i].offset, &o);
-
-			if (link) {
-				l->links[l->n++] = link;
-				continue;
-			}
-			ret = -errno;
-			snprintf(err, errlen, "attaching the %s probe at 0x%llx in %s failed: %s",
-				 art_method_name(k), (unsigned long long)oat->addr[k][i].offset,
-				 oat->path, strerror(-ret));
+			/* Entry only: a return probe rewrites return addresses ART walks. */
+			ret = attach_one(l->links, &l->n, art_prog(p->skel, k), false, pid,
+					 oat->path, oat->addr[k][i].offset);
+			if (ret)
+				snprintf(err, errlen, "attaching the %s probe at 0x%llx in %s "
+					 "failed: %s", art_method_name(k),
+					 (unsigned long long)oat->addr[k][i].offset, oat->path,
+					 strerror(-ret));
 		}
 	}
 	if (!ret)
