@@ -275,16 +275,9 @@ static __always_inline int setter_entry(__u64 node, __u32 prop)
 		return setter_entry(node, prop);                \
 	}
 
-AT_SETTER(alpha, AT_PROP_ALPHA)
-AT_SETTER(translation_x, AT_PROP_TRANSLATION_X)
-AT_SETTER(translation_y, AT_PROP_TRANSLATION_Y)
-AT_SETTER(translation_z, AT_PROP_TRANSLATION_Z)
-AT_SETTER(elevation, AT_PROP_ELEVATION)
-AT_SETTER(rotation, AT_PROP_ROTATION)
-AT_SETTER(rotation_x, AT_PROP_ROTATION_X)
-AT_SETTER(rotation_y, AT_PROP_ROTATION_Y)
-AT_SETTER(scale_x, AT_PROP_SCALE_X)
-AT_SETTER(scale_y, AT_PROP_SCALE_Y)
+#define AT_SETTER_PROP(e, b, j, json, sh) AT_SETTER(b, AT_PROP_##e)
+AT_PROPS(AT_SETTER_PROP)
+#undef AT_SETTER_PROP
 
 SEC("uretprobe")
 int BPF_KRETPROBE(at_set_ret, long ret)

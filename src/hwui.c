@@ -8,30 +8,19 @@
 #include "elfsym.h"
 #include "hwui.h"
 #include "insn.h"
+#include "model.h"
 #include "procmaps.h"
 
-/* JNI function suffixes in libs/hwui/jni/android_graphics_RenderNode.cpp (AOSP). */
+/* JNI function suffixes (props.h). */
 static const char *const jni_names[AT_PROP_COUNT] = {
-	[AT_PROP_ALPHA] = "Alpha",
-	[AT_PROP_TRANSLATION_X] = "TranslationX",
-	[AT_PROP_TRANSLATION_Y] = "TranslationY",
-	[AT_PROP_TRANSLATION_Z] = "TranslationZ",
-	[AT_PROP_ELEVATION] = "Elevation",
-	[AT_PROP_ROTATION] = "Rotation",
-	[AT_PROP_ROTATION_X] = "RotationX",
-	[AT_PROP_ROTATION_Y] = "RotationY",
-	[AT_PROP_SCALE_X] = "ScaleX",
-	[AT_PROP_SCALE_Y] = "ScaleY",
-};
-
-static const char *const prop_names[AT_PROP_COUNT] = {
-	"alpha", "translationX", "translationY", "translationZ", "elevation",
-	"rotation", "rotationX", "rotationY", "scaleX", "scaleY",
+#define PROP_JNI(e, b, j, json, sh) [AT_PROP_##e] = #j,
+	AT_PROPS(PROP_JNI)
+#undef PROP_JNI
 };
 
 const char *hwui_prop_name(enum at_prop p)
 {
-	return (unsigned)p < AT_PROP_COUNT ? prop_names[p] : "?";
+	return (unsigned)p < AT_PROP_COUNT ? view_prop_str((enum view_prop)p) : "?";
 }
 
 /*
@@ -84,7 +73,7 @@ static void resolve_prop(struct elfsym *s, enum at_prop p, struct hwui_lib *out,
 	mangle(sname, sizeof(sname), "set", p);
 	mangle(gname, sizeof(gname), "get", p);
 	if (elfsym__find(s, sname, &set) || set.offset == ELFSYM_NO_OFFSET) {
-		warnf(warn, ctx, "%s: setter %s not found: property disabled", prop_names[p], sname);
+		warnf(warn, ctx, "%s: setter %s not found: property disabled", hwui_prop_name(p), sname);
 		return;
 	}
 	out->setter_off[p] = set.offset;
@@ -93,7 +82,7 @@ static void resolve_prop(struct elfsym *s, enum at_prop p, struct hwui_lib *out,
 	if (elfsym__find(s, gname, &get) || elfsym__read(s, get.vaddr, code, sizeof(code)) ||
 	    insn_getter_offset(out->machine, code, sizeof(code), &out->field_off[p])) {
 		warnf(warn, ctx, "%s: getter %s is not a single load + ret: property disabled "
-			  "(use --hwui-offsets)", prop_names[p], gname);
+			  "(use --hwui-offsets)", hwui_prop_name(p), gname);
 		return;
 	}
 ok:
@@ -140,7 +129,7 @@ static int parse_overrides(const char *spec, struct hwui_lib *out)
 		if (!eq)
 			break;
 		*eq = '\0';
-		for (p = 0; p < AT_PROP_COUNT && strcmp(prop_names[p], tok); p++)
+		for (p = 0; p < AT_PROP_COUNT && strcmp(hwui_prop_name(p), tok); p++)
 			;
 		unsigned long v = strtoul(eq + 1, &end, 0);
 

@@ -49,18 +49,20 @@ const char *frame_phase_str(enum frame_phase p)
 /* The ObjectAnimator property names, so "animator:<prop>" can be matched against them. */
 const char *view_prop_str(enum view_prop p)
 {
-	static const char *const names[] = {
-		[PROP_ALPHA] = "alpha",
-		[PROP_TRANSLATION_X] = "translationX",
-		[PROP_TRANSLATION_Y] = "translationY",
-		[PROP_TRANSLATION_Z] = "translationZ",
-		[PROP_ELEVATION] = "elevation",
-		[PROP_ROTATION] = "rotation",
-		[PROP_ROTATION_X] = "rotationX",
-		[PROP_ROTATION_Y] = "rotationY",
-		[PROP_SCALE_X] = "scaleX",
-		[PROP_SCALE_Y] = "scaleY",
-	};
+#define PROP_JSON(e, b, j, json, sh) [PROP_##e] = json,
+	static const char *const names[] = { AT_PROPS(PROP_JSON) };
+#undef PROP_JSON
+
+	if ((unsigned int)p >= PROP_COUNT)
+		return "unknown";
+	return names[p];
+}
+
+const char *view_prop_short(enum view_prop p)
+{
+#define PROP_SHORT(e, b, j, json, sh) [PROP_##e] = sh,
+	static const char *const names[] = { AT_PROPS(PROP_SHORT) };
+#undef PROP_SHORT
 
 	if ((unsigned int)p >= PROP_COUNT)
 		return "unknown";

@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "animtrace/props.h"
+
 #define AT_NAME_MAX 128
 #define AT_PROC_MAX 64
 #define AT_MAX_PROPS 8
@@ -21,18 +23,11 @@ enum anim_kind {
 	ANIM_OBJECT = 1, /* "animator:<props>": ObjectAnimator */
 };
 
-/* View properties whose RenderNode setters are probed (order = enum at_prop in wire.h). */
+/* View properties whose RenderNode setters are probed (props.h; order = enum at_prop). */
 enum view_prop {
-	PROP_ALPHA = 0,
-	PROP_TRANSLATION_X,
-	PROP_TRANSLATION_Y,
-	PROP_TRANSLATION_Z,
-	PROP_ELEVATION,
-	PROP_ROTATION,
-	PROP_ROTATION_X,
-	PROP_ROTATION_Y,
-	PROP_SCALE_X,
-	PROP_SCALE_Y,
+#define PROP_ENUM(e, b, j, json, sh) PROP_##e,
+	AT_PROPS(PROP_ENUM)
+#undef PROP_ENUM
 	PROP_COUNT,
 };
 
@@ -196,5 +191,6 @@ const char *reason_source_str(enum reason_source s); /* "inferred", "art" */
 const char *anim_kind_str(enum anim_kind k);         /* "ValueAnimator", "ObjectAnimator" */
 const char *frame_phase_str(enum frame_phase p);     /* "input", ..., "draw" */
 const char *view_prop_str(enum view_prop p);         /* "alpha", "translationX", ... */
+const char *view_prop_short(enum view_prop p);       /* "alpha", "transX", ... (box columns) */
 
 #endif

@@ -142,11 +142,9 @@ struct setter_links {
 static struct bpf_program *setter_prog(struct animtrace_bpf *skel, enum at_prop p)
 {
 	struct bpf_program *progs[AT_PROP_COUNT] = {
-		skel->progs.at_set_alpha,      skel->progs.at_set_translation_x,
-		skel->progs.at_set_translation_y, skel->progs.at_set_translation_z,
-		skel->progs.at_set_elevation,  skel->progs.at_set_rotation,
-		skel->progs.at_set_rotation_x, skel->progs.at_set_rotation_y,
-		skel->progs.at_set_scale_x,    skel->progs.at_set_scale_y,
+#define PROP_PROG(e, b, j, json, sh) [AT_PROP_##e] = skel->progs.at_set_##b,
+		AT_PROPS(PROP_PROG)
+#undef PROP_PROG
 	};
 
 	return progs[p];

@@ -312,10 +312,6 @@ static void fmt_ms1(char *buf, size_t size, uint64_t ns)
 /* "│   NotificationRow@51c0 alpha=0.750(x2) transY=-45.000", one line per node. */
 static void node_lines(struct sink_box *b, const struct frame_props *fp)
 {
-	static const char *const short_names[PROP_COUNT] = {
-		"alpha", "transX", "transY", "transZ", "elev",
-		"rot",   "rotX",   "rotY",   "scaleX", "scaleY",
-	};
 	char node[96];
 
 	for (int i = 0; i < fp->n_nodes; i++) {
@@ -329,7 +325,7 @@ static void node_lines(struct sink_box *b, const struct frame_props *fp)
 			double v = np->values[p];
 
 			/* "-0.000" reads like a sign that matters: a tiny negative is 0 here. */
-			fprintf(b->out, " %s=%.3f", short_names[p], fabs(v) < 0.0005 ? 0.0 : v);
+			fprintf(b->out, " %s=%.3f", view_prop_short(p), fabs(v) < 0.0005 ? 0.0 : v);
 			if (np->sets[p] > 1)
 				fprintf(b->out, "(x%u)", np->sets[p]);
 		}

@@ -11,6 +11,8 @@
 #include <linux/types.h>
 #endif
 
+#include "animtrace/props.h"
+
 #define AT_MARKER_MAX 1024 /* ATRACE_MESSAGE_LENGTH in libcutils */
 #define AT_COMM_LEN 16
 
@@ -53,18 +55,11 @@ struct at_proc_rec {
 	char comm[AT_COMM_LEN];
 };
 
-/* RenderNode properties with probed setters; the order matches enum view_prop (src/model.h). */
+/* RenderNode properties with probed setters (props.h); the order matches enum view_prop. */
 enum at_prop {
-	AT_PROP_ALPHA = 0,
-	AT_PROP_TRANSLATION_X,
-	AT_PROP_TRANSLATION_Y,
-	AT_PROP_TRANSLATION_Z,
-	AT_PROP_ELEVATION,
-	AT_PROP_ROTATION,
-	AT_PROP_ROTATION_X,
-	AT_PROP_ROTATION_Y,
-	AT_PROP_SCALE_X,
-	AT_PROP_SCALE_Y,
+#define AT_PROP_ENUM(e, b, j, json, sh) AT_PROP_##e,
+	AT_PROPS(AT_PROP_ENUM)
+#undef AT_PROP_ENUM
 	AT_PROP_COUNT,
 };
 
