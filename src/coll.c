@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Open addressing with linear probing; entries are never deleted, so no tombstones. */
+/* Open addressing with linear probing; entries leave only by a sweep that
+ * rebuilds the table, so no tombstones. */
 #include <errno.h>
 #include <stdlib.h>
 
@@ -63,6 +64,30 @@ int htab_add(struct htab *t, uint64_t h, void *v)
 	htab_put_slot(t->s, t->cap, h, v);
 	t->cnt++;
 	return 0;
+}
+
+long htab_sweep(struct htab *t, bool (*drop)(void *v, void *ctx), void *ctx)
+{
+	struct hslot *ns;
+	long n = 0;
+
+	if (!t->cap)
+		return 0;
+	ns = calloc(t->cap, sizeof(*ns));
+	if (!ns)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->cap; i++) {
+		if (!t->s[i].v)
+			continue;
+		if (drop(t->s[i].v, ctx))
+			n++;
+		else
+			htab_put_slot(ns, t->cap, t->s[i].h, t->s[i].v);
+	}
+	free(t->s);
+	t->s = ns;
+	t->cnt -= (size_t)n;
+	return n;
 }
 
 void htab_free_values(struct htab *t)

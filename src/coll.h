@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* The engine's collections: a pointer hash table without deletion, and growable arrays. */
+/* The engine's collections: a pointer hash table (deletion by sweeping), and growable arrays. */
 #ifndef ANIMTRACE_COLL_H
 #define ANIMTRACE_COLL_H
 
@@ -32,6 +32,13 @@ void *htab_find(const struct htab *t, uint64_t h, htab_eq_fn eq, const void *key
 /* Adds v (not already present) under h; the load factor stays at or under one half.
  * Returns 0 or -ENOMEM. */
 int htab_add(struct htab *t, uint64_t h, void *v);
+
+/*
+ * Removes every value for which drop(v, ctx) returns true (drop frees it); the rest keep
+ * their place in a rebuilt table. Returns how many were removed, or -ENOMEM (nothing
+ * removed).
+ */
+long htab_sweep(struct htab *t, bool (*drop)(void *v, void *ctx), void *ctx);
 
 /* free()s every value and the slots; the table is left unusable until zeroed. */
 void htab_free_values(struct htab *t);

@@ -10,13 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "caps.h"
 #include "coll.h"
 #include "engine.h"
 
 #define LONGEST_MAX 5
 #define LONGEST_FRAMES_MAX 3
 #define DEFAULT_INSTANT_NS 1000000ull
-#define FRAME_NODES_MAX 256 /* nodes per frame_props; more are counted, not reported */
+#define OTHER_NAMES "(other names)" /* the stats row of names beyond CAP_NAMES */
 
 /* ---- state --------------------------------------------------------------------------- */
 
@@ -25,8 +26,9 @@ struct name_acc {
 	uint32_t count, cancels, running;
 	uint64_t total_ns, max_ns;
 	uint64_t frames;
-	uint64_t *durs; /* ended durations, for the median */
+	uint64_t *durs; /* ended durations, for the median (a reservoir beyond CAP_DURATIONS) */
 	size_t n_durs, cap_durs;
+	uint64_t seen_durs; /* durations offered to durs */
 };
 
 struct anim_run;
@@ -37,6 +39,7 @@ struct anim_key {
 	int64_t cookie;
 	struct name_acc *name;
 	uint32_t starts;
+	bool evicted;         /* its run was evicted: its F is no cancel-before-start */
 	struct anim_run *run; /* non-NULL while running */
 };
 
@@ -75,6 +78,7 @@ struct proc {
 	uint32_t pid;
 	char name[AT_PROC_MAX];
 	struct anim_run *running, *running_tail; /* in start order */
+	size_t n_running;
 	uint64_t seq;
 	struct frame_st cur;  /* the doFrame in progress */
 	struct frame_st done; /* ended, waiting for its DrawFrame(s) */
@@ -107,6 +111,7 @@ struct thread {
 	uint32_t tid, pid;
 	struct slice *st;
 	size_t depth, cap;
+	uint32_t overflow; /* B markers beyond CAP_SLICE_DEPTH, waiting for their E */
 	struct art_pending art;
 	struct art_pending art_start; /* the last start(), waiting for its S (--stacks) */
 };
@@ -122,7 +127,9 @@ struct engine {
 	struct anim longest[LONGEST_MAX];
 	int n_longest;
 	uint64_t first_ns, last_ns, started, ended, frames, markers, rejected;
-	uint64_t nodes_dropped; /* node-frames beyond FRAME_NODES_MAX */
+	size_t n_running;
+	struct evictions ev;
+	uint64_t rng; /* the duration reservoir's generator (deterministic) */
 	bool seen;
 	struct frame longest_frames[LONGEST_FRAMES_MAX];
 	int n_longest_frames;
@@ -144,6 +151,10 @@ static struct name_acc *name_get(struct engine *e, const char *name)
 
 	if (n)
 		return n;
+	if (e->n_names >= CAP_NAMES && strcmp(name, OTHER_NAMES)) {
+		e->ev.names++;
+		return name_get(e, OTHER_NAMES);
+	}
 	n = calloc(1, sizeof(*n));
 	if (!n)
 		return NULL;
@@ -174,6 +185,25 @@ static bool key_eq(const void *v, const void *key)
 	return k->pid == q->pid && k->cookie == q->cookie && k->name == q->name;
 }
 
+static bool key_idle(void *v, void *ctx)
+{
+	struct anim_key *k = v;
+
+	if (k->run)
+		return false;
+	free(k);
+	return true;
+}
+
+/* The keys table is full: forget the animators that are not running. */
+static void keys_sweep(struct engine *e)
+{
+	long n = htab_sweep(&e->keys, key_idle, NULL);
+
+	if (n > 0)
+		e->ev.anim_keys += (uint64_t)n;
+}
+
 static struct anim_key *key_get(struct engine *e, uint32_t pid, struct name_acc *n,
 				int64_t cookie)
 {
@@ -183,6 +213,8 @@ static struct anim_key *key_get(struct engine *e, uint32_t pid, struct name_acc 
 
 	if (k)
 		return k;
+	if (e->keys.cnt >= CAP_ANIM_KEYS)
+		keys_sweep(e);
 	k = calloc(1, sizeof(*k));
 	if (!k)
 		return NULL;
@@ -212,6 +244,10 @@ static struct proc *proc_get(struct engine *e, uint32_t pid, const char *process
 	struct proc *p = proc_find(e, pid);
 
 	if (!p) {
+		if (e->n_procs >= CAP_PROCS) {
+			e->ev.processes++;
+			return NULL;
+		}
 		p = calloc(1, sizeof(*p));
 		if (!p)
 			return NULL;
@@ -242,12 +278,34 @@ static struct thread *thread_find(struct engine *e, uint32_t tid)
 	return htab_find(&e->threads, hash_mix64(tid), thread_eq, &tid);
 }
 
+static bool thread_idle(void *v, void *ctx)
+{
+	struct thread *t = v;
+
+	if (t->depth || t->overflow)
+		return false;
+	free(t->st);
+	free(t);
+	return true;
+}
+
+/* The thread table is full: forget the threads inside no slice. */
+static void threads_sweep(struct engine *e)
+{
+	long n = htab_sweep(&e->threads, thread_idle, NULL);
+
+	if (n > 0)
+		e->ev.threads += (uint64_t)n;
+}
+
 /* Threads are keyed by tid alone: a bare "E" has no tgid. A reused tid starts afresh. */
 static struct thread *thread_get(struct engine *e, uint32_t pid, uint32_t tid)
 {
 	struct thread *t = thread_find(e, tid);
 
 	if (!t) {
+		if (e->threads.cnt >= CAP_THREADS)
+			threads_sweep(e);
 		t = calloc(1, sizeof(*t));
 		if (!t)
 			return NULL;
@@ -261,6 +319,7 @@ static struct thread *thread_get(struct engine *e, uint32_t pid, uint32_t tid)
 	if (t->pid != pid) {
 		t->pid = pid;
 		t->depth = 0;
+		t->overflow = 0;
 	}
 	return t;
 }
@@ -332,10 +391,10 @@ static void batch_add(struct engine *e, struct proc *p, struct node_st *n, uint6
 	if (n->gen != b->gen) {
 		n->gen = b->gen;
 		n->idx = -1;
-		np = b->n < FRAME_NODES_MAX ?
+		np = b->n < CAP_FRAME_NODES ?
 			     vec_push((void **)&b->nodes, &b->n, &b->cap, sizeof(*np)) : NULL;
 		if (!np) {
-			e->nodes_dropped++;
+			e->ev.node_frames++;
 			return;
 		}
 		memset(np, 0, sizeof(*np));
@@ -366,13 +425,44 @@ static void node_fallback_name(char *buf, size_t size, uint64_t node)
  * Finds or creates the node. A name, once known, sticks when later calls pass none; a
  * different name means the address now holds another node, whose old values are no "from".
  */
-static struct node_st *node_get(struct proc *p, uint64_t node, const char *name)
+static bool node_stale(void *v, void *ctx)
+{
+	struct node_st *n = v;
+
+	if (n->gen == *(const uint64_t *)ctx)
+		return false;
+	free(n);
+	return true;
+}
+
+static void props_flush(struct engine *e, struct proc *p);
+
+/*
+ * The node table is full: forget the nodes that did not change in the current frame. When
+ * all of them did (no doFrame for a long time), the batch is sent early to make room.
+ */
+static void nodes_sweep(struct engine *e, struct proc *p)
+{
+	long n = htab_sweep(&p->nodes, node_stale, &p->pb.gen);
+
+	if (n == 0) {
+		props_flush(e, p);
+		n = htab_sweep(&p->nodes, node_stale, &p->pb.gen);
+	}
+	if (n > 0)
+		e->ev.nodes += (uint64_t)n;
+}
+
+static struct node_st *node_get(struct engine *e, struct proc *p, uint64_t node,
+				const char *name)
 {
 	uint64_t h = hash_mix64(node);
 	struct node_st *n = htab_find(&p->nodes, h, node_eq, &node);
 	char fallback[32];
 
 	if (!n) {
+		if (p->nodes.cnt >= CAP_NODES_PROC)
+			nodes_sweep(e, p);
 		n = calloc(1, sizeof(*n));
 		if (!n)
 			return NULL;
@@ -636,10 +726,15 @@ static void slice_classify(struct strv name, struct slice *s)
 static void slice_begin(struct engine *e, struct proc *p, struct thread *t, uint64_t ts_ns,
 			struct strv name)
 {
-	struct slice *s = vec_push((void **)&t->st, &t->depth, &t->cap, sizeof(*s));
+	struct slice *s = NULL;
 
-	if (!s)
+	if (t->depth < CAP_SLICE_DEPTH)
+		s = vec_push((void **)&t->st, &t->depth, &t->cap, sizeof(*s));
+	if (!s) { /* its E must still close it, not the slice it is nested in */
+		t->overflow++;
+		e->ev.slices++;
 		return;
+	}
 	slice_classify(name, s);
 	s->start_ns = ts_ns;
 	if (s->kind == SLICE_DOFRAME)
@@ -652,6 +747,10 @@ static void slice_end(struct engine *e, struct thread *t, uint64_t ts_ns)
 	struct proc *p;
 	uint64_t dur;
 
+	if (t && t->overflow) {
+		t->overflow--;
+		return;
+	}
 	if (!t || !t->depth)
 		return; /* E without B: the capture started inside the slice */
 	s = t->st[--t->depth];
@@ -721,6 +820,25 @@ static void longest_add(struct engine *e, const struct anim *a)
 		e->longest[i] = *a;
 }
 
+/* Keeps d for the median: all of them up to CAP_DURATIONS, then a uniform sample. */
+static void durs_add(struct engine *e, struct name_acc *n, uint64_t d)
+{
+	uint64_t *slot;
+
+	if (n->seen_durs++ >= CAP_DURATIONS) {
+		e->ev.durations++;
+		e->rng = e->rng * 6364136223846793005ull + 1442695040888963407ull;
+		uint64_t j = (e->rng >> 11) % n->seen_durs;
+
+		if (j < n->n_durs)
+			n->durs[j] = d;
+		return;
+	}
+	slot = vec_push((void **)&n->durs, &n->n_durs, &n->cap_durs, sizeof(*slot));
+	if (slot)
+		*slot = d;
+}
+
 static void stats_end(struct engine *e, struct name_acc *n, const struct anim *a)
 {
 	if (a->reason == END_CANCEL || a->reason == END_CANCEL_BEFORE_START)
@@ -728,10 +846,8 @@ static void stats_end(struct engine *e, struct name_acc *n, const struct anim *a
 	if (!a->start_ns)
 		return;
 	uint64_t d = a->end_ns - a->start_ns;
-	uint64_t *slot = vec_push((void **)&n->durs, &n->n_durs, &n->cap_durs, sizeof(*slot));
 
-	if (slot)
-		*slot = d;
+	durs_add(e, n, d);
 	n->total_ns += d;
 	n->frames += a->frames;
 	if (d > n->max_ns)
@@ -747,8 +863,8 @@ static void anim_report_end(struct engine *e, struct anim_key *k, const struct a
 		e->sink.ops->anim_end(e->sink.ctx, a);
 }
 
-static void anim_end_run(struct engine *e, struct proc *p, struct anim_run *r, uint64_t ts_ns,
-			 uint32_t tid, enum end_reason reason, enum reason_source source)
+/* Takes r off its process's running list (r is not freed). */
+static void anim_unlink(struct engine *e, struct proc *p, struct anim_run *r)
 {
 	if (r->prev)
 		r->prev->next = r->next;
@@ -759,6 +875,14 @@ static void anim_end_run(struct engine *e, struct proc *p, struct anim_run *r, u
 	else
 		p->running_tail = r->prev;
 	r->key->run = NULL;
+	p->n_running--;
+	e->n_running--;
+}
+
+static void anim_end_run(struct engine *e, struct proc *p, struct anim_run *r, uint64_t ts_ns,
+			 uint32_t tid, enum end_reason reason, enum reason_source source)
+{
+	anim_unlink(e, p, r);
 	r->a.end_ns = ts_ns < r->a.start_ns ? r->a.start_ns : ts_ns;
 	r->a.end_tid = tid;
 	r->a.reason = reason;
@@ -771,17 +895,47 @@ static void anim_end_run(struct engine *e, struct proc *p, struct anim_run *r, u
 static void art_start_stack(struct engine *e, uint32_t tid, int64_t cookie, uint64_t ts_ns,
 			    struct anim *a);
 
-static void anim_start(struct engine *e, struct proc *p, struct anim_key *k, uint64_t ts_ns,
-		       uint32_t tid)
+/* Drops the oldest running animator of p, unreported: its F is then ignored. */
+static void anim_evict(struct engine *e, struct proc *p)
+{
+	struct anim_run *r = p->running;
+
+	anim_unlink(e, p, r);
+	r->key->evicted = true;
+	e->ev.animators++;
+	free(r);
+}
+
+/* Room for one more running animator in p, within both caps. */
+static void anim_make_room(struct engine *e, struct proc *p)
+{
+	struct proc *most = p;
+
+	if (p->n_running >= CAP_OPEN_ANIMS_PROC) {
+		anim_evict(e, p);
+		return;
+	}
+	if (e->n_running < CAP_OPEN_ANIMS)
+		return;
+	for (size_t i = 0; i < e->n_procs; i++)
+		if (e->proc_list[i]->n_running > most->n_running)
+			most = e->proc_list[i];
+	anim_evict(e, most);
+}
+
+static void anim_start(struct engine *e, struct proc *p, struct anim_key *k, const char *name,
+		       uint64_t ts_ns, uint32_t tid)
 {
 	struct anim_run *r;
 
 	if (k->run) /* S again without F: the old run is over */
 		anim_end_run(e, p, k->run, ts_ns, tid, END_ENDED, REASON_INFERRED);
+	anim_make_room(e, p);
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return;
-	anim_set_name(&r->a, k->name->name);
+	k->evicted = false;
+	anim_set_name(&r->a, name);
 	r->a.id = (uint64_t)k->cookie;
 	r->a.pid = p->pid;
 	r->a.start_tid = tid;
@@ -796,6 +950,8 @@ static void anim_start(struct engine *e, struct proc *p, struct anim_key *k, uin
 	else
 		p->running = r;
 	p->running_tail = r;
+	p->n_running++;
+	e->n_running++;
 	if (p->cur.live) { /* an S inside a doFrame counts that frame */
 		r->a.frames = 1;
 		frame_add_id(&p->cur, r->a.id);
@@ -858,8 +1014,8 @@ static bool art_watched(const struct proc *p, uint64_t ts_ns)
 	return p->art && ts_ns >= p->art_since;
 }
 
-static void anim_finish(struct engine *e, struct proc *p, struct anim_key *k, uint64_t ts_ns,
-			uint32_t tid)
+static void anim_finish(struct engine *e, struct proc *p, struct anim_key *k, const char *name,
+			uint64_t ts_ns, uint32_t tid)
 {
 	const struct art_pending *pending = NULL;
 	enum art_call call;
@@ -881,9 +1037,13 @@ static void anim_finish(struct engine *e, struct proc *p, struct anim_key *k, ui
 			     by_art || art_watched(p, ts_ns) ? REASON_ART : REASON_INFERRED);
 		return;
 	}
+	if (k->evicted) { /* its S was seen; the run was evicted and counted then */
+		k->evicted = false;
+		return;
+	}
 	/* F without S: cancel() during the start delay. */
 	memset(&a, 0, sizeof(a));
-	anim_set_name(&a, k->name->name);
+	anim_set_name(&a, name);
 	a.id = (uint64_t)k->cookie;
 	a.pid = p->pid;
 	a.end_tid = tid;
@@ -913,12 +1073,47 @@ static void on_async(struct engine *e, struct proc *p, uint64_t ts_ns, uint32_t 
 	if (!k)
 		return;
 	if (m->type == MARKER_ASYNC_BEGIN)
-		anim_start(e, p, k, ts_ns, tid);
+		anim_start(e, p, k, name, ts_ns, tid);
 	else
-		anim_finish(e, p, k, ts_ns, tid);
+		anim_finish(e, p, k, name, ts_ns, tid);
 }
 
 /* ---- public API ---------------------------------------------------------------------- */
+
+/* Frees p's state; its running animators are freed unreported. */
+static void proc_free(struct proc *p)
+{
+	while (p->running) {
+		struct anim_run *r = p->running;
+
+		p->running = r->next;
+		free(r);
+	}
+	free(p->cur.ids);
+	free(p->done.ids);
+	free(p->pb.nodes);
+	htab_free_values(&p->nodes);
+	free(p);
+}
+
+static bool proc_is(void *v, void *ctx)
+{
+	return v == ctx;
+}
+
+/* Forgets a process with nothing running. */
+static void proc_remove(struct engine *e, struct proc *p)
+{
+	size_t i;
+
+	if (htab_sweep(&e->procs, proc_is, p) != 1)
+		return; /* no memory to rebuild the table: keep it */
+	for (i = 0; i < e->n_procs && e->proc_list[i] != p; i++)
+		;
+	memmove(e->proc_list + i, e->proc_list + i + 1, (e->n_procs - i - 1) * sizeof(p));
+	e->n_procs--;
+	proc_free(p);
+}
 
 struct engine *engine__new(const struct engine_opts *opts, struct sink sink)
 {
@@ -987,7 +1182,7 @@ void engine__prop(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid, 
 		return;
 	note_time(e, ts_ns);
 	p = proc_get(e, pid, NULL);
-	n = p ? node_get(p, node, node_name) : NULL;
+	n = p ? node_get(e, p, node, node_name) : NULL;
 	if (!n)
 		return;
 	if (prev && !(n->known & (1u << prop))) {
@@ -1058,9 +1253,9 @@ void engine__process_exit(struct engine *e, uint64_t ts_ns, uint32_t pid)
 	frames_flush(e, p, ts_ns);
 	while (p->running)
 		anim_end_run(e, p, p->running, ts_ns, 0, END_PROCESS_EXIT, REASON_INFERRED);
-	/* Its RenderNodes are gone; the addresses may come back as other nodes. */
-	htab_free_values(&p->nodes);
-	memset(&p->nodes, 0, sizeof(p->nodes));
+	/* Nothing of it is needed any more (its pid may come back as another process): a
+	 * long session of restarts must not fill CAP_PROCS with the dead. */
+	proc_remove(e, p);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -1153,16 +1348,16 @@ static struct anim *build_running(struct engine *e, size_t *n_out)
 	return arr;
 }
 
-/* Nodes beyond FRAME_NODES_MAX are not in any frame_props: say how many were left out. */
+/* Nodes beyond CAP_FRAME_NODES are not in any frame_props: say how many were left out. */
 static void note_dropped(struct engine *e)
 {
 	char msg[128];
 
-	if (!e->nodes_dropped || !e->sink.ops || !e->sink.ops->note)
+	if (!e->ev.node_frames || !e->sink.ops || !e->sink.ops->note)
 		return;
 	snprintf(msg, sizeof(msg),
 		 "property changes of %llu node-frames not reported (over %d nodes in a frame)",
-		 (unsigned long long)e->nodes_dropped, FRAME_NODES_MAX);
+		 (unsigned long long)e->ev.node_frames, CAP_FRAME_NODES);
 	e->sink.ops->note(e->sink.ctx, msg);
 }
 
@@ -1204,6 +1399,7 @@ void engine__finish(struct engine *e, uint64_t ts_ns, uint64_t drops, uint64_t t
 	s.running = running;
 	s.drops = drops;
 	s.truncated = truncated;
+	s.evicted = e->ev;
 	finish_frame_stats(e, &s);
 	note_dropped(e);
 	if (e->sink.ops && e->sink.ops->summary)
@@ -1216,20 +1412,8 @@ void engine__free(struct engine *e)
 {
 	if (!e)
 		return;
-	for (size_t i = 0; i < e->n_procs; i++) {
-		struct proc *p = e->proc_list[i];
-
-		while (p->running) {
-			struct anim_run *r = p->running;
-
-			p->running = r->next;
-			free(r);
-		}
-		free(p->cur.ids);
-		free(p->done.ids);
-		free(p->pb.nodes);
-		htab_free_values(&p->nodes);
-	}
+	for (size_t i = 0; i < e->n_procs; i++)
+		proc_free(e->proc_list[i]);
 	for (size_t i = 0; i < e->n_names; i++)
 		free(e->name_list[i]->durs);
 	for (size_t i = 0; i < e->threads.cap; i++)
@@ -1237,7 +1421,7 @@ void engine__free(struct engine *e)
 			free(((struct thread *)e->threads.s[i].v)->st);
 	htab_free_values(&e->keys);
 	htab_free_values(&e->names);
-	htab_free_values(&e->procs);
+	free(e->procs.s);
 	htab_free_values(&e->threads);
 	free(e->proc_list);
 	free(e->name_list);

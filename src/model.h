@@ -149,6 +149,28 @@ struct name_stat {
 	uint64_t frames;  /* doFrames its animators ran in (ended and still running) */
 };
 
+/*
+ * What the engine's memory caps (src/caps.h) turned away. Each is a count of things that
+ * are then missing from, or approximate in, the output; all zero on ordinary input:
+ *   animators    running animators dropped unreported (too many open)
+ *   anim_keys    animator keys forgotten (restart counts start afresh)
+ *   names        animator lifecycles counted under "(other names)"
+ *   durations    ended durations left out of the median (a reservoir sample is kept)
+ *   processes    markers of processes beyond the process cap, ignored
+ *   threads      idle threads forgotten
+ *   slices       B slices nested deeper than the cap, ignored with their E
+ *   nodes        RenderNodes forgotten (their next change has no "from")
+ *   node_frames  node-frames not reported (too many nodes in one frame)
+ */
+#define AT_EVICTIONS(X) X(animators) X(anim_keys) X(names) X(durations) X(processes) \
+	X(threads) X(slices) X(nodes) X(node_frames)
+
+struct evictions {
+#define AT_EVICTION_FIELD(f) uint64_t f;
+	AT_EVICTIONS(AT_EVICTION_FIELD)
+#undef AT_EVICTION_FIELD
+};
+
 struct summary {
 	uint64_t first_ns, last_ns;
 	uint64_t anims_started, anims_ended;
@@ -166,6 +188,7 @@ struct summary {
 	uint64_t prop_frames;    /* frames with at least one property change */
 	uint64_t prop_sets;      /* setter calls that changed a value, in those frames */
 	uint32_t prop_sets_max;  /* the most in one frame */
+	struct evictions evicted;
 	/* Filled by the caller (live capture), zero in replay. */
 	uint64_t drops;
 	uint64_t truncated;

@@ -470,6 +470,22 @@ static void summary_sets(struct sink_box *b, const struct summary *s)
 		 s->prop_sets_max);
 }
 
+/* "Evicted:    12 animators, 3 nodes (memory caps)", only when a cap turned something away. */
+static void summary_evictions(struct sink_box *b, const struct evictions *ev)
+{
+	char line[256] = "";
+	size_t n = 0;
+
+#define BOX_EVICTION(f)                                                                  \
+	if (ev->f && n < sizeof(line))                                                   \
+		n += snprintf(line + n, sizeof(line) - n, "%s%llu " #f, n ? ", " : "",       \
+			      (unsigned long long)ev->f);
+	AT_EVICTIONS(BOX_EVICTION)
+#undef BOX_EVICTION
+	if (n)
+		box_line(b, "Evicted:    %s (memory caps)", line);
+}
+
 static void summary_counts(struct sink_box *b, const struct summary *s)
 {
 	char t0[32], t1[32];
@@ -489,6 +505,7 @@ static void summary_counts(struct sink_box *b, const struct summary *s)
 	box_line(b, "Rejected:   %llu", (unsigned long long)s->markers_rejected);
 	box_line(b, "Drops:      %llu", (unsigned long long)s->drops);
 	box_line(b, "Truncated:  %llu", (unsigned long long)s->truncated);
+	summary_evictions(b, &s->evicted);
 }
 
 static void summary_names(struct sink_box *b, const struct summary *s)

@@ -279,6 +279,19 @@ static void put_frame_stats(FILE *out, const struct summary *s)
 	put_u64(out, "prop_sets_max", s->prop_sets_max);
 }
 
+/* ,"evicted":{"animators":0,...}: every key, always (see struct evictions). */
+static void put_evictions(FILE *out, const struct evictions *ev)
+{
+	const char *sep = "";
+
+	fputs(",\"evicted\":{", out);
+#define PUT_EVICTION(f) \
+	fprintf(out, "%s\"" #f "\":%llu", sep, (unsigned long long)ev->f), sep = ",";
+	AT_EVICTIONS(PUT_EVICTION)
+#undef PUT_EVICTION
+	fputc('}', out);
+}
+
 static void on_summary(void *ctx, const struct summary *s)
 {
 	struct sink_json *j = ctx;
@@ -311,6 +324,7 @@ static void on_summary(void *ctx, const struct summary *s)
 	put_frame_stats(out, s);
 	put_u64(out, "drops", s->drops);
 	put_u64(out, "truncated", s->truncated);
+	put_evictions(out, &s->evicted);
 	fputs("}\n", out);
 }
 

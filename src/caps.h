@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Every bound on what animtrace keeps in memory, in one place. Input decides how much state
+ * there is (a capture can hold a million animators that never end, a process can create
+ * RenderNodes without end), so each table is capped; what a cap turns away is counted and
+ * shown in the summary (struct evictions), never dropped silently.
+ *
+ * Sizes: an open animator costs about 6 KB (struct anim with its curves and call stacks), an
+ * animator key, thread or node about 100 bytes with its hash slot. With these caps the engine
+ * stays under ~40 MB whatever it is fed.
+ */
+#ifndef ANIMTRACE_CAPS_H
+#define ANIMTRACE_CAPS_H
+
+/* Animators running at once in one process (SystemUI runs tens); the oldest is evicted. */
+#define CAP_OPEN_ANIMS_PROC 1024
+/* Animators running at once in all processes; evicted from the process with the most. */
+#define CAP_OPEN_ANIMS 4096
+/* (process, name, cookie) keys remembered for restart counts; when full, those of
+ * animators not running are forgotten (a later restart of one counts from zero). */
+#define CAP_ANIM_KEYS 65536
+/* Distinct animator names with statistics; later names share one "(other names)" row. */
+#define CAP_NAMES 1024
+/* Ended durations kept per name for the median; beyond, a uniform reservoir sample. */
+#define CAP_DURATIONS 4096
+/* Processes the engine follows; markers of further ones are counted and ignored. */
+#define CAP_PROCS 1024
+/* Threads with slice state; when full, those with no open slice are forgotten. */
+#define CAP_THREADS 16384
+/* Open B slices per thread (a B without its E nests forever); deeper ones are counted. */
+#define CAP_SLICE_DEPTH 256
+/* RenderNodes remembered per process; when full, those not in the current frame are
+ * forgotten (their next change has no "from" value). */
+#define CAP_NODES_PROC 16384
+/* Nodes reported in one frame_props record; more are counted, not reported. */
+#define CAP_FRAME_NODES 256
+
+#endif
