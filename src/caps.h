@@ -27,8 +27,10 @@
 #define CAP_PROCS 1024
 /* Threads with slice state; when full, those with no open slice are forgotten. */
 #define CAP_THREADS 16384
-/* Open B slices per thread (a B without its E nests forever); deeper ones are counted. */
-#define CAP_SLICE_DEPTH 256
+/* Open B slices per thread (a B without its E nests forever) and in all threads (each keeps
+ * its longest child chain, ~300 bytes); further ones are counted and ignored with their E. */
+#define CAP_SLICE_DEPTH 64
+#define CAP_OPEN_SLICES 16384
 /* RenderNodes remembered per process; when full, those not in the current frame are
  * forgotten (their next change has no "from" value). */
 #define CAP_NODES_PROC 16384

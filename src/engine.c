@@ -13,6 +13,7 @@
 #include "caps.h"
 #include "coll.h"
 #include "engine.h"
+#include "refresh.h"
 
 #define LONGEST_MAX 5
 #define LONGEST_FRAMES_MAX 3
@@ -47,6 +48,7 @@ struct anim_run {
 	struct anim a;
 	struct anim_key *key;
 	struct anim_run *prev, *next; /* the process's running list */
+	uint64_t last_seq; /* the last frame it ran in (0: none yet) */
 };
 
 struct frame_st {
@@ -54,6 +56,12 @@ struct frame_st {
 	uint64_t *ids;
 	size_t n_ids, cap_ids;
 	bool live; /* open (cur) or waiting for its draw (done) */
+	bool assumed;      /* budget_ns was the assumed period, not a measured one */
+	uint64_t *gap_ids; /* animators that ran across the gap before it */
+	size_t n_gap_ids, cap_gap_ids;
+	uint64_t gap_start_ns; /* the end of the previous doFrame of its thread */
+	struct slice_chain ui, render;         /* the doFrame's and the draw's chains */
+	struct slice_chain ui_gap, render_gap; /* the longest slices in the gap before it */
 };
 
 /* A RenderNode of one process: its name and the last value seen per property. */
@@ -86,6 +94,14 @@ struct proc {
 	struct prop_batch pb;
 	bool art;             /* ART probes on cancel/end: unexplained F means complete... */
 	uint64_t art_since;   /* ...for an F written once they were attached */
+	/* smoothness */
+	struct refresh *refresh; /* NULL until its first interval */
+	uint32_t ui_tid, render_tid;
+	uint64_t janky, dropped;     /* over frames judged with a measured period */
+	uint64_t early[16];          /* doFrame durations judged with the assumed period */
+	int n_early;
+	struct anim_smooth worst[AT_WORST_ANIMS];
+	int n_worst;
 };
 
 enum slice_kind { SLICE_OTHER, SLICE_DOFRAME, SLICE_PHASE, SLICE_DRAW };
@@ -95,6 +111,9 @@ struct slice {
 	uint8_t phase;
 	int64_t vsync;
 	uint64_t start_ns;
+	char name[AT_SLICE_NAME];
+	uint64_t best_dur;       /* its longest ended child so far... */
+	struct slice_chain best; /* ...with that child's own longest descendants */
 };
 
 /* The last ValueAnimator.cancel/end this thread entered, waiting for its F. */
@@ -112,6 +131,12 @@ struct thread {
 	struct slice *st;
 	size_t depth, cap;
 	uint32_t overflow; /* B markers beyond CAP_SLICE_DEPTH, waiting for their E */
+	/* the longest top-level slice since its last doFrame or draw ended (a gap's cause) */
+	uint64_t top_dur;
+	struct slice_chain top;
+	bool has_frame; /* it ran a doFrame: the fields below describe the last one */
+	uint64_t last_frame_ns, last_frame_end_ns, last_frame_seq;
+	int64_t last_vsync;
 	struct art_pending art;
 	struct art_pending art_start; /* the last start(), waiting for its S (--stacks) */
 };
@@ -128,6 +153,9 @@ struct engine {
 	int n_longest;
 	uint64_t first_ns, last_ns, started, ended, frames, markers, rejected;
 	size_t n_running;
+	size_t n_slices; /* open slices in all threads (CAP_OPEN_SLICES) */
+	struct proc_stat *exited; /* smoothness of processes that exited */
+	size_t n_exited, cap_exited;
 	struct evictions ev;
 	uint64_t rng; /* the duration reservoir's generator (deterministic) */
 	bool seen;
@@ -278,6 +306,13 @@ static struct thread *thread_find(struct engine *e, uint32_t tid)
 	return htab_find(&e->threads, hash_mix64(tid), thread_eq, &tid);
 }
 
+/* A new window for the longest top-level slice (the next gap's cause). */
+static void thread_window_reset(struct thread *t)
+{
+	t->top_dur = 0;
+	t->top.n = 0;
+}
+
 static bool thread_idle(void *v, void *ctx)
 {
 	struct thread *t = v;
@@ -316,10 +351,13 @@ static struct thread *thread_get(struct engine *e, uint32_t pid, uint32_t tid)
 			return NULL;
 		}
 	}
-	if (t->pid != pid) {
+	if (t->pid != pid) { /* the tid now belongs to another process */
+		e->n_slices -= t->depth;
 		t->pid = pid;
 		t->depth = 0;
 		t->overflow = 0;
+		t->has_frame = false;
+		thread_window_reset(t);
 	}
 	return t;
 }
@@ -563,19 +601,50 @@ static void anim_sample(struct anim *a, const struct node_st *n, enum view_prop 
 			series_add(&a->series[i], frame_key, value);
 }
 
+/* ---- slice chains (the causes of jank) ---------------------------------------------- */
+
+/* c = s, then its longest child and that child's own chain. */
+static void chain_of(struct slice_chain *c, const struct slice *s, uint64_t dur)
+{
+	c->n = 1;
+	memcpy(c->s[0].name, s->name, sizeof(c->s[0].name));
+	c->s[0].dur_ns = dur;
+	for (int i = 0; i < s->best.n && c->n < AT_CHAIN_MAX; i++)
+		c->s[c->n++] = s->best.s[i];
+}
+
+/* An ended slice becomes its parent's longest child, or the thread's longest top-level one. */
+static void chain_offer(struct thread *t, const struct slice *s, uint64_t dur)
+{
+	struct slice *parent = t->depth ? &t->st[t->depth - 1] : NULL;
+
+	if (parent && (dur > parent->best_dur || !parent->best.n)) {
+		parent->best_dur = dur;
+		chain_of(&parent->best, s, dur);
+	} else if (!parent && (dur > t->top_dur || !t->top.n)) {
+		t->top_dur = dur;
+		chain_of(&t->top, s, dur);
+	}
+}
+
 /* ---- frames -------------------------------------------------------------------------- */
 
-static int frame_add_id(struct frame_st *fs, uint64_t id)
+static int ids_add(uint64_t **ids, size_t *n, size_t *cap, uint64_t id)
 {
-	for (size_t i = 0; i < fs->n_ids; i++)
-		if (fs->ids[i] == id)
+	for (size_t i = 0; i < *n; i++)
+		if ((*ids)[i] == id)
 			return 0;
-	uint64_t *slot = vec_push((void **)&fs->ids, &fs->n_ids, &fs->cap_ids, sizeof(*slot));
+	uint64_t *slot = vec_push((void **)ids, n, cap, sizeof(*slot));
 
 	if (!slot)
 		return -ENOMEM;
 	*slot = id;
 	return 0;
+}
+
+static int frame_add_id(struct frame_st *fs, uint64_t id)
+{
+	return ids_add(&fs->ids, &fs->n_ids, &fs->cap_ids, id);
 }
 
 /* Keeps the longest frames for the summary; ties keep the earlier one first. */
@@ -596,6 +665,44 @@ static void frame_longest_add(struct engine *e, const struct frame *f)
 	e->longest_frames[i].anim_ids = NULL;
 }
 
+static void jank_emit(struct engine *e, const struct proc *p, const struct jank *j)
+{
+	if (e->sink.ops && e->sink.ops->jank)
+		e->sink.ops->jank(e->sink.ctx, j);
+}
+
+/* The jank records of a frame that hit an animator: the gap before it, then its lateness. */
+static void frame_janks(struct engine *e, struct proc *p, const struct frame_st *fs)
+{
+	struct jank j = {
+		.pid = p->pid, .tid = fs->f.tid, .frame_seq = fs->f.seq,
+		.vsync_id = fs->f.vsync_id, .budget_ns = fs->f.budget_ns,
+		.dropped_before = fs->f.dropped_before,
+	};
+
+	memcpy(j.process, p->name, sizeof(j.process));
+	if (fs->f.dropped_before) {
+		j.kind = JANK_DROPPED;
+		j.ts_ns = fs->gap_start_ns;
+		j.duration_ns = fs->f.start_ns - fs->gap_start_ns;
+		j.n_anims = (int)fs->n_gap_ids;
+		j.anim_ids = fs->gap_ids;
+		j.ui = fs->ui_gap;
+		j.render = fs->render_gap;
+		jank_emit(e, p, &j);
+	}
+	if (fs->f.janky && fs->n_ids) {
+		j.kind = JANK_LATE;
+		j.ts_ns = fs->f.start_ns;
+		j.duration_ns = fs->f.dur_ns;
+		j.n_anims = (int)fs->n_ids;
+		j.anim_ids = fs->ids;
+		j.ui = fs->ui;
+		j.render = fs->render;
+		jank_emit(e, p, &j);
+	}
+}
+
 static void frame_emit(struct engine *e, struct proc *p, struct frame_st *fs)
 {
 	if (!fs->live)
@@ -608,10 +715,31 @@ static void frame_emit(struct engine *e, struct proc *p, struct frame_st *fs)
 	frame_longest_add(e, &fs->f);
 	if (e->sink.ops && e->sink.ops->frame)
 		e->sink.ops->frame(e->sink.ctx, &fs->f);
+	frame_janks(e, p, fs);
+}
+
+/* The frame's lateness goes to the process and to every animator that ran in it. */
+static void frame_judge(struct proc *p, struct frame_st *fs)
+{
+	fs->f.janky = fs->f.dur_ns > fs->f.budget_ns;
+	if (!fs->assumed)
+		p->janky += fs->f.janky;
+	else if (p->n_early < (int)(sizeof(p->early) / sizeof(p->early[0])))
+		p->early[p->n_early++] = fs->f.dur_ns; /* judged again with the final period */
+	else
+		p->janky += fs->f.janky;
+	p->dropped += fs->f.dropped_before;
+	for (struct anim_run *r = p->running; r; r = r->next) {
+		if (r->last_seq != fs->f.seq)
+			continue;
+		if (fs->f.dur_ns > r->a.worst_frame_ns)
+			r->a.worst_frame_ns = fs->f.dur_ns;
+		r->a.janky_frames += fs->f.janky;
+	}
 }
 
 /* The doFrame slice ended: it now waits (as `done`) for the RenderThread draw. */
-static void frame_close(struct engine *e, struct proc *p, uint64_t ts_ns)
+static void frame_close(struct engine *e, struct proc *p, struct thread *t, uint64_t ts_ns)
 {
 	struct frame_st tmp;
 
@@ -620,6 +748,11 @@ static void frame_close(struct engine *e, struct proc *p, uint64_t ts_ns)
 	frame_emit(e, p, &p->done);
 	props_flush(e, p); /* this frame's values, before its own frame record */
 	p->cur.f.dur_ns = ts_ns > p->cur.f.start_ns ? ts_ns - p->cur.f.start_ns : 0;
+	frame_judge(p, &p->cur);
+	if (t && t->tid == p->cur.f.tid) {
+		t->last_frame_end_ns = ts_ns;
+		thread_window_reset(t); /* the next gap's slices start now */
+	}
 	/* Swap rather than copy so both id buffers are reused. */
 	tmp = p->done;
 	p->done = p->cur;
@@ -627,44 +760,138 @@ static void frame_close(struct engine *e, struct proc *p, uint64_t ts_ns)
 	p->cur.live = false;
 }
 
-static void frame_open(struct engine *e, struct proc *p, uint32_t tid, int64_t vsync,
+/* The refresh period, with this interval of t's doFrames counted; returns vsyncs missed. */
+static uint32_t frame_interval(struct proc *p, struct thread *t, int64_t vsync, uint64_t ts_ns,
+			       uint64_t *budget, bool *assumed)
+{
+	uint64_t dt = ts_ns > t->last_frame_ns ? ts_ns - t->last_frame_ns : 0;
+	int64_t dv = vsync >= 0 && t->last_vsync >= 0 ? vsync - t->last_vsync : 0;
+	enum refresh_source src;
+
+	if (!p->refresh)
+		p->refresh = refresh__new();
+	if (p->refresh)
+		refresh__add(p->refresh, dt, dv);
+	*budget = refresh__period(p->refresh, &src);
+	*assumed = src == REFRESH_ASSUMED;
+	if (dv > 1)
+		return (uint32_t)(dv - 1 > UINT32_MAX ? UINT32_MAX : dv - 1);
+	if (dv || dt < *budget + *budget / 2)
+		return 0;
+	return (uint32_t)((dt + *budget / 2) / *budget - 1);
+}
+
+/*
+ * Counts the frame for every running animator; those that ran in the previous frame of
+ * this thread ran across the gap before it, and the vsyncs it missed count for them.
+ */
+static void frame_runs(struct proc *p, struct thread *t, uint32_t dropped)
+{
+	struct frame_st *fs = &p->cur;
+	uint64_t gap = fs->f.start_ns - t->last_frame_ns;
+
+	fs->n_gap_ids = 0;
+	for (struct anim_run *r = p->running; r; r = r->next) {
+		r->a.frames++;
+		frame_add_id(fs, r->a.id);
+		if (t->has_frame && r->last_seq && r->last_seq == t->last_frame_seq) {
+			ids_add(&fs->gap_ids, &fs->n_gap_ids, &fs->cap_gap_ids, r->a.id);
+			r->a.frames_dropped += dropped;
+			if (gap > r->a.worst_gap_ns)
+				r->a.worst_gap_ns = gap;
+		}
+		r->last_seq = fs->f.seq;
+	}
+	fs->f.dropped_before = fs->n_gap_ids ? dropped : 0;
+}
+
+/* The gap before the frame: the longest slices of the UI thread and the RenderThread in it. */
+static void frame_gap(struct engine *e, struct proc *p, struct thread *t)
+{
+	struct thread *rt = p->render_tid ? thread_find(e, p->render_tid) : NULL;
+
+	p->cur.gap_start_ns = t->last_frame_end_ns;
+	p->cur.ui_gap = t->top;
+	p->cur.render_gap.n = 0;
+	if (rt && rt->pid == p->pid)
+		p->cur.render_gap = rt->top;
+	p->cur.ui.n = p->cur.render.n = 0;
+	thread_window_reset(t);
+}
+
+static void frame_open(struct engine *e, struct proc *p, struct thread *t, int64_t vsync,
 		       uint64_t ts_ns)
 {
-	frame_close(e, p, ts_ns); /* a doFrame still open on another thread */
+	enum refresh_source src;
+	uint32_t dropped = 0;
+
+	frame_close(e, p, NULL, ts_ns); /* a doFrame still open on another thread */
 	frame_emit(e, p, &p->done);
 	props_flush(e, p); /* changes made since the last doFrame ended */
 	memset(&p->cur.f, 0, sizeof(p->cur.f));
 	p->cur.f.pid = p->pid;
-	p->cur.f.tid = tid;
+	p->cur.f.tid = t->tid;
 	p->cur.f.seq = ++p->seq;
 	p->cur.f.vsync_id = vsync;
 	p->cur.f.start_ns = ts_ns;
+	p->cur.f.budget_ns = refresh__period(p->refresh, &src);
+	p->cur.assumed = src == REFRESH_ASSUMED;
 	p->cur.n_ids = 0;
 	p->cur.live = true;
-	for (struct anim_run *r = p->running; r; r = r->next) {
-		r->a.frames++;
-		frame_add_id(&p->cur, r->a.id);
-	}
+	if (t->has_frame)
+		dropped = frame_interval(p, t, vsync, ts_ns, &p->cur.f.budget_ns, &p->cur.assumed);
+	frame_gap(e, p, t);
+	frame_runs(p, t, dropped);
+	t->has_frame = true;
+	t->last_frame_ns = ts_ns;
+	t->last_frame_seq = p->cur.f.seq;
+	t->last_vsync = vsync;
+	p->ui_tid = t->tid;
 }
 
-/* A DrawFrame(s) slice ended on a thread other than the UI thread. */
-static void frame_draw(struct engine *e, struct proc *p, uint32_t tid, int64_t vsync,
+/* A DrawFrame(s) slice s ended on thread t, not the UI thread. */
+static void frame_draw(struct engine *e, struct proc *p, struct thread *t, const struct slice *s,
 		       uint64_t dur_ns)
 {
 	struct frame_st *fs = &p->done;
 
-	if (!fs->live || fs->f.tid == tid)
+	thread_window_reset(t); /* the next gap's RenderThread slices start now */
+	if (!fs->live || fs->f.tid == t->tid)
 		return;
-	if (vsync >= 0 && fs->f.vsync_id >= 0 && vsync != fs->f.vsync_id)
+	if (s->vsync >= 0 && fs->f.vsync_id >= 0 && s->vsync != fs->f.vsync_id)
 		return;
+	p->render_tid = t->tid;
+	chain_of(&fs->render, s, dur_ns);
 	fs->f.phase_ns[PHASE_DRAW] += dur_ns;
 	frame_emit(e, p, fs);
+}
+
+/* A top-level UI-thread slice longer than the period while an animator runs is a block. */
+static void block_check(struct engine *e, struct proc *p, struct thread *t,
+			const struct slice *s, uint64_t dur)
+{
+	struct jank j = { .kind = JANK_BLOCK, .pid = p->pid, .tid = t->tid, .vsync_id = -1 };
+	uint64_t ids[64];
+	int n = 0;
+
+	j.budget_ns = refresh__period(p->refresh, NULL);
+	if (t->tid != p->ui_tid || dur <= j.budget_ns || !p->running)
+		return;
+	for (struct anim_run *r = p->running; r && n < 64; r = r->next)
+		ids[n++] = r->a.id;
+	memcpy(j.process, p->name, sizeof(j.process));
+	j.ts_ns = s->start_ns;
+	j.duration_ns = dur;
+	j.n_anims = n;
+	j.anim_ids = ids;
+	chain_of(&j.ui, s, dur);
+	jank_emit(e, p, &j);
 }
 
 static void frames_flush(struct engine *e, struct proc *p, uint64_t ts_ns)
 {
 	frame_emit(e, p, &p->done);
-	frame_close(e, p, ts_ns);
+	frame_close(e, p, NULL, ts_ns);
 	frame_emit(e, p, &p->done);
 	props_flush(e, p);
 }
@@ -728,17 +955,21 @@ static void slice_begin(struct engine *e, struct proc *p, struct thread *t, uint
 {
 	struct slice *s = NULL;
 
-	if (t->depth < CAP_SLICE_DEPTH)
+	if (t->depth < CAP_SLICE_DEPTH && e->n_slices < CAP_OPEN_SLICES)
 		s = vec_push((void **)&t->st, &t->depth, &t->cap, sizeof(*s));
 	if (!s) { /* its E must still close it, not the slice it is nested in */
 		t->overflow++;
 		e->ev.slices++;
 		return;
 	}
+	e->n_slices++;
 	slice_classify(name, s);
 	s->start_ns = ts_ns;
+	snprintf(s->name, sizeof(s->name), "%.*s", (int)name.len, name.p);
+	s->best_dur = 0;
+	s->best.n = 0;
 	if (s->kind == SLICE_DOFRAME)
-		frame_open(e, p, t->tid, s->vsync, ts_ns);
+		frame_open(e, p, t, s->vsync, ts_ns);
 }
 
 static void slice_end(struct engine *e, struct thread *t, uint64_t ts_ns)
@@ -754,23 +985,29 @@ static void slice_end(struct engine *e, struct thread *t, uint64_t ts_ns)
 	if (!t || !t->depth)
 		return; /* E without B: the capture started inside the slice */
 	s = t->st[--t->depth];
+	e->n_slices--;
+	dur = ts_ns > s.start_ns ? ts_ns - s.start_ns : 0;
+	chain_offer(t, &s, dur);
 	p = proc_find(e, t->pid);
 	if (!p)
 		return;
-	dur = ts_ns > s.start_ns ? ts_ns - s.start_ns : 0;
 	switch (s.kind) {
 	case SLICE_DOFRAME:
-		if (p->cur.live && p->cur.f.tid == t->tid)
-			frame_close(e, p, ts_ns);
+		if (p->cur.live && p->cur.f.tid == t->tid) {
+			chain_of(&p->cur.ui, &s, dur);
+			frame_close(e, p, t, ts_ns);
+		}
 		break;
 	case SLICE_PHASE:
 		if (p->cur.live && p->cur.f.tid == t->tid)
 			p->cur.f.phase_ns[s.phase] += dur;
 		break;
 	case SLICE_DRAW:
-		frame_draw(e, p, t->tid, s.vsync, dur);
+		frame_draw(e, p, t, &s, dur);
 		break;
 	default:
+		if (!t->depth)
+			block_check(e, p, t, &s, dur);
 		break;
 	}
 }
@@ -855,9 +1092,33 @@ static void stats_end(struct engine *e, struct name_acc *n, const struct anim *a
 	longest_add(e, a);
 }
 
-static void anim_report_end(struct engine *e, struct anim_key *k, const struct anim *a)
+/* Keeps p's animators with the most dropped + late frames, most first (ties: earlier). */
+static void worst_add(struct proc *p, const struct anim *a)
+{
+	uint32_t score = a->frames_dropped + a->janky_frames;
+	int i = p->n_worst < AT_WORST_ANIMS ? p->n_worst++ : AT_WORST_ANIMS;
+
+	if (!score)
+		return;
+	while (i > 0 && p->worst[i - 1].frames_dropped + p->worst[i - 1].janky_frames < score) {
+		if (i < AT_WORST_ANIMS)
+			p->worst[i] = p->worst[i - 1];
+		i--;
+	}
+	if (i == AT_WORST_ANIMS)
+		return;
+	p->worst[i].id = a->id;
+	memcpy(p->worst[i].name, a->name, sizeof(p->worst[i].name));
+	p->worst[i].frames = a->frames;
+	p->worst[i].frames_dropped = a->frames_dropped;
+	p->worst[i].janky_frames = a->janky_frames;
+}
+
+static void anim_report_end(struct engine *e, struct proc *p, struct anim_key *k,
+			    const struct anim *a)
 {
 	e->ended++;
+	worst_add(p, a);
 	stats_end(e, k->name, a);
 	if (e->sink.ops && e->sink.ops->anim_end)
 		e->sink.ops->anim_end(e->sink.ctx, a);
@@ -888,7 +1149,7 @@ static void anim_end_run(struct engine *e, struct proc *p, struct anim_run *r, u
 	r->a.reason = reason;
 	r->a.reason_source = source;
 	memcpy(r->a.process, p->name, sizeof(r->a.process));
-	anim_report_end(e, r->key, &r->a);
+	anim_report_end(e, p, r->key, &r->a);
 	free(r);
 }
 
@@ -955,6 +1216,7 @@ static void anim_start(struct engine *e, struct proc *p, struct anim_key *k, con
 	if (p->cur.live) { /* an S inside a doFrame counts that frame */
 		r->a.frames = 1;
 		frame_add_id(&p->cur, r->a.id);
+		r->last_seq = p->cur.f.seq;
 	}
 	art_start_stack(e, tid, k->cookie, ts_ns, &r->a);
 	k->name->count++;
@@ -1055,7 +1317,7 @@ static void anim_finish(struct engine *e, struct proc *p, struct anim_key *k, co
 		art_end_stack(&a, pending);
 	memcpy(a.process, p->name, sizeof(a.process));
 	k->name->count++;
-	anim_report_end(e, k, &a);
+	anim_report_end(e, p, k, &a);
 }
 
 static void on_async(struct engine *e, struct proc *p, uint64_t ts_ns, uint32_t tid,
@@ -1091,6 +1353,9 @@ static void proc_free(struct proc *p)
 	}
 	free(p->cur.ids);
 	free(p->done.ids);
+	free(p->cur.gap_ids);
+	free(p->done.gap_ids);
+	refresh__free(p->refresh);
 	free(p->pb.nodes);
 	htab_free_values(&p->nodes);
 	free(p);
@@ -1101,11 +1366,47 @@ static bool proc_is(void *v, void *ctx)
 	return v == ctx;
 }
 
+/* The smoothness of p so far; early frames are judged again with the period now known. */
+static void proc_stat_fill(struct proc *p, struct proc_stat *ps)
+{
+	enum refresh_source src;
+
+	memset(ps, 0, sizeof(*ps));
+	ps->pid = p->pid;
+	memcpy(ps->process, p->name, sizeof(ps->process));
+	ps->refresh_period_ns = refresh__period(p->refresh, &src);
+	ps->refresh_source = refresh_source_str(src);
+	ps->frames = p->seq;
+	ps->frames_dropped = p->dropped;
+	ps->janky_frames = p->janky;
+	for (int i = 0; i < p->n_early; i++)
+		ps->janky_frames += p->early[i] > ps->refresh_period_ns;
+	ps->n_worst = p->n_worst;
+	memcpy(ps->worst, p->worst, sizeof(ps->worst));
+}
+
+/* An exited process with frames keeps its line in the summary. */
+static void proc_stat_keep(struct engine *e, struct proc *p)
+{
+	struct proc_stat *ps;
+
+	if (!p->seq)
+		return;
+	if (e->n_exited >= CAP_PROCS) {
+		e->ev.proc_stats++;
+		return;
+	}
+	ps = vec_push((void **)&e->exited, &e->n_exited, &e->cap_exited, sizeof(*ps));
+	if (ps)
+		proc_stat_fill(p, ps);
+}
+
 /* Forgets a process with nothing running. */
 static void proc_remove(struct engine *e, struct proc *p)
 {
 	size_t i;
 
+	proc_stat_keep(e, p);
 	if (htab_sweep(&e->procs, proc_is, p) != 1)
 		return; /* no memory to rebuild the table: keep it */
 	for (i = 0; i < e->n_procs && e->proc_list[i] != p; i++)
@@ -1338,6 +1639,7 @@ static struct anim *build_running(struct engine *e, size_t *n_out)
 			a->reason = END_RUNNING_AT_EXIT;
 			a->reason_source = REASON_INFERRED;
 			memcpy(a->process, p->name, sizeof(a->process));
+			worst_add(p, &r->a);
 			r->key->name->running++;
 			r->key->name->frames += r->a.frames;
 		}
@@ -1361,6 +1663,24 @@ static void note_dropped(struct engine *e)
 	e->sink.ops->note(e->sink.ctx, msg);
 }
 
+/* Every process with frames: the exited ones, then those still alive. NULL when none. */
+static struct proc_stat *build_procs(struct engine *e, size_t *n_out)
+{
+	struct proc_stat *ps = calloc(e->n_exited + e->n_procs + 1, sizeof(*ps));
+	size_t n = e->n_exited;
+
+	*n_out = 0;
+	if (!ps)
+		return NULL;
+	if (n)
+		memcpy(ps, e->exited, n * sizeof(*ps));
+	for (size_t i = 0; i < e->n_procs; i++)
+		if (e->proc_list[i]->seq)
+			proc_stat_fill(e->proc_list[i], &ps[n++]);
+	*n_out = n;
+	return ps;
+}
+
 /* The frame statistics of the summary: longest frames and property writes per frame. */
 static void finish_frame_stats(const struct engine *e, struct summary *s)
 {
@@ -1376,7 +1696,8 @@ void engine__finish(struct engine *e, uint64_t ts_ns, uint64_t drops, uint64_t t
 	struct summary s = { 0 };
 	struct name_stat *names;
 	struct anim *running;
-	size_t n_running = 0;
+	struct proc_stat *procs;
+	size_t n_running = 0, n_procs = 0;
 
 	if (ts_ns)
 		note_time(e, ts_ns);
@@ -1384,6 +1705,7 @@ void engine__finish(struct engine *e, uint64_t ts_ns, uint64_t drops, uint64_t t
 		frames_flush(e, e->proc_list[i], ts_ns > e->last_ns ? ts_ns : e->last_ns);
 	running = build_running(e, &n_running);
 	names = build_names(e);
+	procs = build_procs(e, &n_procs);
 	s.first_ns = e->first_ns;
 	s.last_ns = e->last_ns;
 	s.anims_started = e->started;
@@ -1400,12 +1722,15 @@ void engine__finish(struct engine *e, uint64_t ts_ns, uint64_t drops, uint64_t t
 	s.drops = drops;
 	s.truncated = truncated;
 	s.evicted = e->ev;
+	s.n_procs = (int)n_procs;
+	s.procs = procs;
 	finish_frame_stats(e, &s);
 	note_dropped(e);
 	if (e->sink.ops && e->sink.ops->summary)
 		e->sink.ops->summary(e->sink.ctx, &s);
 	free(names);
 	free(running);
+	free(procs);
 }
 
 void engine__free(struct engine *e)
@@ -1425,5 +1750,6 @@ void engine__free(struct engine *e)
 	htab_free_values(&e->threads);
 	free(e->proc_list);
 	free(e->name_list);
+	free(e->exited);
 	free(e);
 }

@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Smoothness: refresh period, dropped and late frames per animator, and their causes. */
+#include <criterion/criterion.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "engine.h"
+
+#define MS 1000000ull
+#define P60 16666667ull
+#define P90 11111111ull
+#define MAX 64
+
+struct rec {
+	struct frame frames[MAX];
+	int n_frames;
+	struct jank janks[MAX];
+	uint64_t jank_ids[MAX][8];
+	int n_janks;
+	struct anim ends[MAX];
+	int n_ends;
+	struct summary sum;
+	struct proc_stat procs[4];
+};
+
+static struct rec rec;
+
+static void on_frame(void *ctx, const struct frame *f)
+{
+	if (rec.n_frames < MAX)
+		rec.frames[rec.n_frames++] = *f;
+}
+
+static void on_jank(void *ctx, const struct jank *j)
+{
+	if (rec.n_janks >= MAX)
+		return;
+	cr_assert(j->n_anims <= 8);
+	rec.janks[rec.n_janks] = *j;
+	memcpy(rec.jank_ids[rec.n_janks], j->anim_ids, j->n_anims * sizeof(uint64_t));
+	rec.n_janks++;
+}
+
+static void on_end(void *ctx, const struct anim *a)
+{
+	if (rec.n_ends < MAX)
+		rec.ends[rec.n_ends++] = *a;
+}
+
+static void on_summary(void *ctx, const struct summary *s)
+{
+	rec.sum = *s;
+	cr_assert(s->n_procs <= 4);
+	memcpy(rec.procs, s->procs, s->n_procs * sizeof(*s->procs));
+}
+
+static const struct sink_ops ops = {
+	.frame = on_frame, .jank = on_jank, .anim_end = on_end, .summary = on_summary,
+};
+
+static struct engine *eng;
+
+static void setup(void)
+{
+	memset(&rec, 0, sizeof(rec));
+	eng = engine__new(NULL, (struct sink){ &ops, NULL });
+	cr_assert_not_null(eng);
+}
+
+static void teardown(void)
+{
+	engine__free(eng);
+}
+
+TestSuite(smooth, .init = setup, .fini = teardown);
+
+#define PID 50
+#define UI 50
+#define RT 51
+
+static void mk(uint64_t ts, uint32_t tid, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void mk(uint64_t ts, uint32_t tid, const char *fmt, ...)
+{
+	char buf[256];
+	struct marker m;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	cr_assert_eq(marker_parse(buf, strlen(buf), &m), 0, "%s", buf);
+	engine__marker(eng, ts, PID, tid, "app", &m);
+}
+
+/* One frame at t: doFrame of dur (vsync < 0: no id), then the RenderThread's draw. */
+static void frame(uint64_t t, int64_t vsync, uint64_t dur)
+{
+	if (vsync >= 0)
+		mk(t, UI, "B|%d|Choreographer#doFrame %lld", PID, (long long)vsync);
+	else
+		mk(t, UI, "B|%d|Choreographer#doFrame", PID);
+	mk(t + dur, UI, "E|%d", PID);
+	mk(t + dur + MS, RT, "B|%d|DrawFrame", PID);
+	mk(t + dur + 2 * MS, RT, "E|%d", PID);
+}
+
+static void finish(uint64_t t)
+{
+	engine__finish(eng, t, 0, 0);
+}
+
+Test(smooth, missed_vsyncs_without_ids_count_for_the_animator_running_across_the_gap)
+{
+	uint64_t t = 1000 * MS;
+	int f;
+
+	mk(t - MS, UI, "S|%d|animator:alpha|7", PID);
+	for (f = 0; f < 12; f++)
+		frame(t + f * P60, -1, 4 * MS);
+	t += 11 * P60 + 3 * P60; /* vsyncs 12 and 13 missed */
+	frame(t, -1, 4 * MS);
+	frame(t + P60, -1, 4 * MS);
+	mk(t + P60 + 5 * MS, UI, "F|%d|animator:alpha|7", PID);
+	finish(t + 2 * P60);
+	cr_assert_eq(rec.n_frames, 14);
+	cr_assert_eq(rec.frames[12].dropped_before, 2);
+	cr_assert_eq(rec.frames[12].budget_ns, P60);
+	cr_assert_eq(rec.frames[13].dropped_before, 0);
+	cr_assert_eq(rec.n_ends, 1);
+	cr_assert_eq(rec.ends[0].frames_dropped, 2);
+	cr_assert_eq(rec.ends[0].janky_frames, 0);
+	cr_assert_eq(rec.ends[0].worst_gap_ns, 3 * P60);
+	cr_assert_eq(rec.ends[0].worst_frame_ns, 4 * MS);
+	cr_assert_eq(rec.n_janks, 1);
+	cr_assert_eq(rec.janks[0].kind, JANK_DROPPED);
+	cr_assert_eq(rec.janks[0].frame_seq, 13);
+	cr_assert_eq(rec.janks[0].dropped_before, 2);
+	cr_assert_eq(rec.janks[0].n_anims, 1);
+	cr_assert_eq(rec.jank_ids[0][0], 7);
+	cr_assert_eq(rec.janks[0].duration_ns, 3 * P60 - 4 * MS); /* doFrame end to next start */
+	cr_assert_eq(rec.sum.n_procs, 1);
+	cr_assert_eq(rec.procs[0].refresh_period_ns, P60);
+	cr_assert_str_eq(rec.procs[0].refresh_source, "intervals");
+	cr_assert_eq(rec.procs[0].frames, 14);
+	cr_assert_eq(rec.procs[0].frames_dropped, 2);
+	cr_assert_eq(rec.procs[0].n_worst, 1);
+	cr_assert_eq(rec.procs[0].worst[0].id, 7);
+	cr_assert_eq(rec.procs[0].worst[0].frames_dropped, 2);
+}
+
+Test(smooth, missed_vsync_ids_count_exactly)
+{
+	uint64_t t = 1000 * MS;
+	int64_t v = 5000;
+
+	mk(t - MS, UI, "S|%d|animator|9", PID);
+	for (int f = 0; f < 10; f++, v++)
+		frame(t + f * P90, v, 3 * MS);
+	frame(t + 13 * P90 + MS, v + 3, 3 * MS); /* ids v, v+1, v+2 missed; time jittered */
+	mk(t + 14 * P90, UI, "F|%d|animator|9", PID);
+	finish(t + 15 * P90);
+	cr_assert_eq(rec.frames[10].dropped_before, 3);
+	cr_assert_eq(rec.frames[10].budget_ns, P90);
+	cr_assert_eq(rec.ends[0].frames_dropped, 3);
+	cr_assert_str_eq(rec.procs[0].refresh_source, "vsync");
+	cr_assert_eq(rec.procs[0].refresh_period_ns, P90);
+}
+
+Test(smooth, an_idle_gap_with_no_animation_counts_nothing)
+{
+	uint64_t t = 1000 * MS;
+
+	for (int f = 0; f < 10; f++)
+		frame(t + f * P60, -1, 4 * MS);
+	frame(t + 20 * P60, -1, 4 * MS); /* 10 vsyncs later, nothing running */
+	mk(t + 20 * P60 + 6 * MS, UI, "S|%d|animator|3", PID);
+	frame(t + 21 * P60, -1, 4 * MS);
+	frame(t + 25 * P60, -1, 4 * MS); /* it started in the gap before: ran across this one */
+	mk(t + 26 * P60, UI, "F|%d|animator|3", PID);
+	finish(t + 27 * P60);
+	cr_assert_eq(rec.frames[10].dropped_before, 0);
+	cr_assert_eq(rec.frames[11].dropped_before, 0);
+	cr_assert_eq(rec.frames[12].dropped_before, 3);
+	cr_assert_eq(rec.ends[0].frames_dropped, 3);
+	cr_assert_eq(rec.procs[0].frames_dropped, 3);
+	cr_assert_eq(rec.n_janks, 1);
+}
+
+Test(smooth, a_late_frame_names_its_longest_nested_slices)
+{
+	uint64_t t = 1000 * MS, f0;
+
+	mk(t - MS, UI, "S|%d|animator:alpha|11", PID);
+	for (int f = 0; f < 10; f++)
+		frame(t + f * P60, -1, 4 * MS);
+	f0 = t + 10 * P60;
+	mk(f0, UI, "B|%d|Choreographer#doFrame", PID);
+	mk(f0 + 1 * MS, UI, "B|%d|animation", PID);
+	mk(f0 + 3 * MS, UI, "E|%d", PID);
+	mk(f0 + 4 * MS, UI, "B|%d|traversal", PID);
+	mk(f0 + 5 * MS, UI, "B|%d|measure", PID);
+	mk(f0 + 7 * MS, UI, "E|%d", PID);
+	mk(f0 + 8 * MS, UI, "B|%d|RV OnBindView", PID);
+	mk(f0 + 9 * MS, UI, "B|%d|inflate", PID);
+	mk(f0 + 30 * MS, UI, "E|%d", PID);
+	mk(f0 + 31 * MS, UI, "E|%d", PID);
+	mk(f0 + 33 * MS, UI, "E|%d", PID);
+	mk(f0 + 34 * MS, UI, "E|%d", PID);
+	mk(f0 + 35 * MS, RT, "B|%d|DrawFrame", PID);
+	mk(f0 + 36 * MS, RT, "B|%d|flush commands", PID);
+	mk(f0 + 38 * MS, RT, "E|%d", PID);
+	mk(f0 + 39 * MS, RT, "E|%d", PID);
+	frame(f0 + 3 * P60, -1, 4 * MS);
+	mk(f0 + 3 * P60 + 5 * MS, UI, "F|%d|animator:alpha|11", PID);
+	finish(f0 + 4 * P60);
+	cr_assert(rec.frames[10].janky);
+	cr_assert_eq(rec.frames[10].dur_ns, 34 * MS);
+	cr_assert_eq(rec.n_janks, 2, "late frame, then the gap it caused: %d", rec.n_janks);
+	struct jank *j = &rec.janks[0];
+	cr_assert_eq(j->kind, JANK_LATE);
+	cr_assert_eq(j->frame_seq, 11);
+	cr_assert_eq(j->duration_ns, 34 * MS);
+	cr_assert_eq(j->ui.n, 4);
+	cr_assert_str_eq(j->ui.s[0].name, "Choreographer#doFrame");
+	cr_assert_eq(j->ui.s[0].dur_ns, 34 * MS);
+	cr_assert_str_eq(j->ui.s[1].name, "traversal");
+	cr_assert_eq(j->ui.s[1].dur_ns, 29 * MS);
+	cr_assert_str_eq(j->ui.s[2].name, "RV OnBindView");
+	cr_assert_eq(j->ui.s[2].dur_ns, 23 * MS);
+	cr_assert_str_eq(j->ui.s[3].name, "inflate");
+	cr_assert_eq(j->ui.s[3].dur_ns, 21 * MS);
+	cr_assert_eq(j->render.n, 2);
+	cr_assert_str_eq(j->render.s[0].name, "DrawFrame");
+	cr_assert_str_eq(j->render.s[1].name, "flush commands");
+	cr_assert_eq(rec.janks[1].kind, JANK_DROPPED);
+	cr_assert_eq(rec.janks[1].dropped_before, 2);
+	cr_assert_eq(rec.ends[0].janky_frames, 1);
+	cr_assert_eq(rec.ends[0].worst_frame_ns, 34 * MS);
+	cr_assert_eq(rec.procs[0].janky_frames, 1);
+}
+
+Test(smooth, a_long_ui_slice_outside_frames_while_an_animator_runs_is_a_block)
+{
+	uint64_t t = 1000 * MS;
+
+	for (int f = 0; f < 10; f++)
+		frame(t + f * P60, -1, 4 * MS);
+	mk(t + 10 * P60, UI, "B|%d|binder transaction", PID); /* no animator: not a block */
+	mk(t + 10 * P60 + 30 * MS, UI, "E|%d", PID);
+	mk(t + 13 * P60, UI, "S|%d|animator|5", PID);
+	mk(t + 13 * P60 + MS, UI, "B|%d|binder transaction", PID);
+	mk(t + 13 * P60 + 2 * MS, UI, "B|%d|Lock contention", PID);
+	mk(t + 13 * P60 + 20 * MS, UI, "E|%d", PID);
+	mk(t + 13 * P60 + 31 * MS, UI, "E|%d", PID);
+	finish(t + 20 * P60);
+	cr_assert_eq(rec.n_janks, 1);
+	cr_assert_eq(rec.janks[0].kind, JANK_BLOCK);
+	cr_assert_eq(rec.janks[0].duration_ns, 30 * MS);
+	cr_assert_eq(rec.janks[0].frame_seq, 0);
+	cr_assert_eq(rec.janks[0].n_anims, 1);
+	cr_assert_eq(rec.janks[0].ui.n, 2);
+	cr_assert_str_eq(rec.janks[0].ui.s[1].name, "Lock contention");
+}
+
+Test(smooth, frames_judged_before_the_period_was_known_are_judged_again_in_the_summary)
+{
+	uint64_t t = 1000 * MS;
+
+	frame(t, -1, 14 * MS); /* late at 90 Hz, not at the assumed 60 Hz */
+	for (int f = 1; f < 20; f++)
+		frame(t + f * P90, -1, 3 * MS);
+	frame(t + 20 * P90, -1, 12 * MS); /* late at 90 Hz, judged with the measured period */
+	finish(t + 21 * P90);
+	cr_assert_not(rec.frames[0].janky);
+	cr_assert_eq(rec.frames[0].budget_ns, 16666667);
+	cr_assert(rec.frames[20].janky);
+	cr_assert_eq(rec.frames[20].budget_ns, P90);
+	cr_assert_eq(rec.procs[0].janky_frames, 2);
+	cr_assert_eq(rec.n_janks, 0); /* no animator was hit */
+}
