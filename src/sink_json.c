@@ -96,6 +96,10 @@ static void put_anim_end(FILE *out, const struct anim *a)
 	else
 		fputs(",\"duration_ns\":null", out);
 	put_u64(out, "frames", a->frames);
+	put_u64(out, "frames_dropped", a->frames_dropped);
+	put_u64(out, "janky_frames", a->janky_frames);
+	put_u64(out, "worst_frame_ns", a->worst_frame_ns);
+	put_u64(out, "worst_gap_ns", a->worst_gap_ns);
 	fprintf(out, ",\"reason\":\"%s\",\"reason_source\":\"%s\"", end_reason_str(a->reason),
 		reason_source_str(a->reason_source));
 	put_anim_target(out, a);
@@ -133,6 +137,14 @@ static void on_anim_end(void *ctx, const struct anim *a)
 	fputs("}\n", j->out);
 }
 
+/* A frame's smoothness keys: its budget, whether it was late, vsyncs missed before it. */
+static void put_frame_smooth(FILE *out, const struct frame *f)
+{
+	put_u64(out, "budget_ns", f->budget_ns);
+	fprintf(out, ",\"janky\":%s", f->janky ? "true" : "false");
+	put_u64(out, "dropped_before", f->dropped_before);
+}
+
 static void on_frame(void *ctx, const struct frame *f)
 {
 	struct sink_json *j = ctx;
@@ -147,6 +159,7 @@ static void on_frame(void *ctx, const struct frame *f)
 	else
 		fputs(",\"vsync_id\":null", j->out);
 	put_u64(j->out, "duration_ns", f->dur_ns);
+	put_frame_smooth(j->out, f);
 	fputs(",\"phases\":{", j->out);
 	for (int p = 0; p < PHASE_COUNT; p++) {
 		if (!f->phase_ns[p])
@@ -253,6 +266,7 @@ static void put_frame_obj(FILE *out, const struct frame *f)
 	else
 		fputs(",\"vsync_id\":null", out);
 	put_u64(out, "duration_ns", f->dur_ns);
+	put_frame_smooth(out, f);
 	fputs(",\"phases\":{", out);
 	for (int p = 0; p < PHASE_COUNT; p++) {
 		if (!f->phase_ns[p])
@@ -292,6 +306,34 @@ static void put_evictions(FILE *out, const struct evictions *ev)
 	fputc('}', out);
 }
 
+/* ,"processes":[{"pid":..,"refresh_period_ns":..,...,"worst":[...]}]: smoothness per process. */
+static void put_procs(FILE *out, const struct summary *s)
+{
+	fputs(",\"processes\":[", out);
+	for (int i = 0; i < s->n_procs; i++) {
+		const struct proc_stat *p = &s->procs[i];
+
+		fprintf(out, "%s{\"pid\":%u,\"process\":", i ? "," : "", p->pid);
+		json_put_str(out, p->process);
+		put_u64(out, "refresh_period_ns", p->refresh_period_ns);
+		fprintf(out, ",\"refresh_source\":\"%s\"", p->refresh_source);
+		put_u64(out, "frames", p->frames);
+		put_u64(out, "janky_frames", p->janky_frames);
+		put_u64(out, "frames_dropped", p->frames_dropped);
+		fputs(",\"worst\":[", out);
+		for (int k = 0; k < p->n_worst; k++) {
+			fprintf(out, "%s{\"id\":%llu,\"name\":", k ? "," : "",
+				(unsigned long long)p->worst[k].id);
+			json_put_str(out, p->worst[k].name);
+			fprintf(out, ",\"frames\":%u,\"frames_dropped\":%u,\"janky_frames\":%u}",
+				p->worst[k].frames, p->worst[k].frames_dropped,
+				p->worst[k].janky_frames);
+		}
+		fputs("]}", out);
+	}
+	fputc(']', out);
+}
+
 static void on_summary(void *ctx, const struct summary *s)
 {
 	struct sink_json *j = ctx;
@@ -325,6 +367,49 @@ static void on_summary(void *ctx, const struct summary *s)
 	put_u64(out, "drops", s->drops);
 	put_u64(out, "truncated", s->truncated);
 	put_evictions(out, &s->evicted);
+	put_procs(out, s);
+	fputs("}\n", out);
+}
+
+/* "key":[{"name":"traversal","duration_ns":45100000},...], outermost first. */
+static void put_chain(FILE *out, const char *key, const struct slice_chain *c)
+{
+	fprintf(out, ",\"%s\":[", key);
+	for (int i = 0; i < c->n && i < AT_CHAIN_MAX; i++) {
+		fputs(i ? ",{\"name\":" : "{\"name\":", out);
+		json_put_str(out, c->s[i].name);
+		fprintf(out, ",\"duration_ns\":%llu}", (unsigned long long)c->s[i].dur_ns);
+	}
+	fputc(']', out);
+}
+
+static void on_jank(void *ctx, const struct jank *jk)
+{
+	static const char *const kinds[] = { "late_frame", "dropped_frames", "block" };
+	struct sink_json *j = ctx;
+	FILE *out = j->out;
+
+	note_ts(j, jk->ts_ns);
+	fputs("{\"type\":\"jank\"", out);
+	put_common(out, jk->ts_ns, jk->pid, jk->tid, jk->process);
+	fprintf(out, ",\"kind\":\"%s\"", kinds[jk->kind]);
+	if (jk->frame_seq)
+		put_u64(out, "frame_seq", jk->frame_seq);
+	else
+		fputs(",\"frame_seq\":null", out);
+	if (jk->vsync_id >= 0)
+		fprintf(out, ",\"vsync_id\":%lld", (long long)jk->vsync_id);
+	else
+		fputs(",\"vsync_id\":null", out);
+	put_u64(out, "duration_ns", jk->duration_ns);
+	put_u64(out, "budget_ns", jk->budget_ns);
+	put_u64(out, "dropped_before", jk->dropped_before);
+	fputs(",\"animations\":[", out);
+	for (int i = 0; i < jk->n_anims; i++)
+		fprintf(out, "%s%llu", i ? "," : "", (unsigned long long)jk->anim_ids[i]);
+	fputc(']', out);
+	put_chain(out, "ui_chain", &jk->ui);
+	put_chain(out, "render_chain", &jk->render);
 	fputs("}\n", out);
 }
 
@@ -343,6 +428,7 @@ static const struct sink_ops json_ops = {
 	.anim_start = on_anim_start,
 	.anim_end = on_anim_end,
 	.frame = on_frame,
+	.jank = on_jank,
 	.summary = on_summary,
 	.frame_props = on_frame_props,
 	.note = on_note,
