@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <criterion/criterion.h>
 
@@ -129,4 +130,29 @@ Test(late, without_proc_or_pid_animtrace_says_that_no_setter_or_art_probe_is_att
 	cr_assert_eq(e2e_exit_code(at, "animtrace"), 0);
 	check_said_once(err, "animtrace: no --proc/--pid: tracing markers of every process; "
 			     "View property values and end reasons need --proc or --pid\n");
+}
+
+/* stderr of animtrace tracing this test process for a second, with extra (or no) option. */
+static char *stderr_of_a_second(const char *opt)
+{
+	char err[PATH_MAX], pid[16];
+	const char *argv[] = { E2E_ANIMTRACE, "--pid", pid, "--duration", "1", "--format",
+			       "json", "--no-atrace-setup", opt, NULL };
+
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	pid_t at = e2e_spawn(argv, &(struct e2e_spawn){ .err = e2e_path(err, "err.txt") });
+
+	cr_assert_eq(e2e_exit_code(at, "animtrace"), 0);
+	return e2e_slurp(err);
+}
+
+Test(late, verbose_shows_libbpfs_debug_lines_and_the_default_does_not)
+{
+	char *quiet = stderr_of_a_second(NULL), *verbose = stderr_of_a_second("-v");
+
+	cr_assert_null(strstr(quiet, "libbpf: "), "libbpf lines without -v:\n%s", quiet);
+	cr_assert_not_null(strstr(verbose, "\nlibbpf: "), "no libbpf line with -v:\n%s", verbose);
+	cr_assert_not_null(strstr(verbose, "animtrace: ready: "), "%s", verbose);
+	free(quiet);
+	free(verbose);
 }
