@@ -236,13 +236,24 @@ struct {
 	__type(value, struct setter_call);
 } setter_calls SEC(".maps");
 
-/* Field offsets inside RenderNode, learnt from the getters by userspace. */
+/* Field offsets inside RenderNode, learnt from each process's getters by userspace. */
 struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, AT_PROP_COUNT);
-	__type(key, __u32);
-	__type(value, __u32);
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 256); /* probed processes, a few more than userspace keeps */
+	__type(key, __u32);       /* tgid */
+	__type(value, struct at_prop_offsets);
 } prop_offsets SEC(".maps");
+
+/* The offset of prop in the libhwui of the current process, or NULL when unknown. */
+static __always_inline __u32 *prop_offset(__u32 prop)
+{
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+	struct at_prop_offsets *o = bpf_map_lookup_elem(&prop_offsets, &tgid);
+
+	if (!o || prop >= AT_PROP_COUNT || !o->off[prop])
+		return NULL;
+	return &o->off[prop];
+}
 
 /* arm64 top-byte tags (MTE/TBI heap pointers, e.g. 0xb4...) must go before a read. */
 #define AT_UNTAG(p) ((p) & 0x00ffffffffffffffULL)
@@ -256,7 +267,7 @@ static __always_inline int setter_entry(__u64 node, __u32 prop)
 
 	if (!allowed(bpf_get_current_pid_tgid() >> 32))
 		return 0;
-	off = bpf_map_lookup_elem(&prop_offsets, &prop);
+	off = prop_offset(prop);
 	if (off)
 		bpf_probe_read_user(&c.old_bits, sizeof(c.old_bits),
 				    (const void *)(AT_UNTAG(node) + *off));
@@ -297,7 +308,7 @@ int BPF_KRETPROBE(at_set_ret, long ret)
 	c->node = 0; /* consumed */
 	if (!(ret & 0xff) || prop >= AT_PROP_COUNT) /* jboolean false: nothing changed */
 		return 0;
-	off = bpf_map_lookup_elem(&prop_offsets, &prop);
+	off = prop_offset(prop);
 	d = drops_slot();
 	if (!off || !d)
 		return 0;

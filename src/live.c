@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <elf.h>
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <bpf/libbpf.h>
 
 #include "atrace_setup.h"
+#include "diag.h"
 #include "engine.h"
 #include "art.h"
-#include "hwui.h"
 #include "live.h"
 #include "marker.h"
 #include "probes.h"
@@ -19,11 +19,9 @@
 #include "proctab.h"
 #include "tracefs.h"
 #include "unwind.h"
+#include "uprobes.h"
 
 #define PENDING_MAX 1024
-#define PROBED_MAX 64
-#define PARKED_MAX 8
-#define REAPERS_MAX (2 * PROBED_MAX + PARKED_MAX)
 #define TICK_MS 100
 /* How long a forked, renamed or exec'ed process is re-checked: zygote sets its cmdline
  * within tens of ms, but give a loaded device some slack. Renames are also checked at once. */
@@ -33,18 +31,11 @@ _Static_assert((int)AT_PROP_COUNT == (int)PROP_COUNT, "wire.h at_prop != model.h
 _Static_assert(UNWIND_NAME_MAX == AT_FRAME_NAME, "unwind.h frame name != model.h");
 _Static_assert(AT_ART_NREGS <= UNWIND_NREGS, "wire.h registers do not fit unwind.h");
 
-volatile int live_stop;
+volatile sig_atomic_t live_stop;
 
 struct pending {
 	uint32_t tgid;
 	uint64_t until_ns;
-};
-
-/* Setter and ART probes attached for one traced process. */
-struct probed {
-	uint32_t tgid;
-	struct setter_links *links;
-	struct art_links *art;
 };
 
 struct live {
@@ -56,18 +47,8 @@ struct live {
 	int n_pend;
 	bool trace_all;
 	uint64_t markers, truncated, props;
-	struct hwui_lib lib;   /* resolved once: every app maps the same libhwui */
-	int lib_state;         /* 0 not yet, 1 usable, < 0 failed (-errno) */
-	struct art_oat oat;    /* resolved once, like lib */
-	int oat_state;
-	struct probed probed[PROBED_MAX];
-	int n_probed;
-	struct probed parked[PARKED_MAX]; /* probes of exited processes, detached later */
-	int n_parked;
-	pthread_t reapers[REAPERS_MAX];   /* threads detaching probes */
-	int n_reapers;
+	struct uprobes *up;    /* setter and ART probes of the traced processes */
 	struct unwinder *unw;  /* --stacks */
-	bool stacks_debug;     /* ANIMTRACE_STACKS_DEBUG: every unwound frame on diag */
 	uint64_t stacks, stacks_failed;
 };
 
@@ -90,174 +71,16 @@ static int read_argv0(const struct live *l, uint32_t pid, char *buf, size_t cap,
 	return 0;
 }
 
-static void print_warning(void *ctx, const char *msg)
+static void uprobes_note(void *ctx, enum diag_level level, const char *msg)
 {
-	fprintf(ctx, "animtrace: warning: %s\n", msg);
+	diag(level, "%s", msg);
 }
 
-/* Resolves the setters in path once; later processes reuse the result. */
-static bool resolve_lib(struct live *l, const char *path)
+/* What uprobes attached for tgid: ART probes make the engine trust end reasons from them. */
+static void probed(struct live *l, uint32_t tgid, int attached)
 {
-	if (l->lib_state == 0 || (l->lib_state > 0 && strcmp(l->lib.path, path))) {
-		int ret = hwui_resolve(path, l->o->hwui_offsets, &l->lib, print_warning, l->o->diag);
-
-		l->lib_state = ret ? ret : 1;
-		if (ret)
-			fprintf(l->o->diag, "animtrace: no View property values: %s: %s\n", path,
-				hwui_strerror(ret));
-	}
-	return l->lib_state > 0;
-}
-
-static struct setter_links *probe_setters(struct live *l, uint32_t tgid)
-{
-	char path[512], err[256];
-	struct setter_links *links;
-
-	if (!l->o->props)
-		return NULL;
-	if (l->o->hwui_path)
-		snprintf(path, sizeof(path), "%s", l->o->hwui_path);
-	else if (hwui_find_library(l->o->proc_root, (int)tgid, path, sizeof(path))) {
-		fprintf(l->o->diag, "animtrace: pid %u maps neither libhwui.so nor "
-				    "libandroid_runtime.so: no View property values\n", tgid);
-		return NULL;
-	}
-	if (!resolve_lib(l, path))
-		return NULL;
-	links = probes__attach_setters(l->p, (int)tgid, &l->lib, err, sizeof(err));
-	if (!links)
-		fprintf(l->o->diag, "animtrace: %s\n", err);
-	return links;
-}
-
-/* Resolves the ValueAnimator methods in path once; says once what is not compiled. */
-static bool resolve_oat(struct live *l, const char *path)
-{
-	char missing[128];
-
-	if (l->oat_state == 0 || (l->oat_state > 0 && strcmp(l->oat.path, path))) {
-		int ret = art_resolve(path, &l->oat);
-
-		l->oat_state = ret ? ret : 1;
-		art_missing(&l->oat, missing, sizeof(missing));
-		if (ret || missing[0])
-			fprintf(l->o->diag, "animtrace: ValueAnimator %s not AOT-compiled on this "
-				"device (%s): end reasons will be inferred\n",
-				ret ? "start/cancel/end" : missing, path);
-	}
-	return l->oat_state > 0 &&
-	       (l->oat.ok_mask & (1u << AT_ART_VA_CANCEL)) && (l->oat.ok_mask & (1u << AT_ART_VA_END));
-}
-
-static struct art_links *probe_art(struct live *l, uint32_t tgid)
-{
-	char path[512], err[256];
-	struct art_links *links;
-
-	if (!l->o->art)
-		return NULL;
-	if (l->o->art_oat)
-		snprintf(path, sizeof(path), "%s", l->o->art_oat);
-	else if (art_find_oat(l->o->proc_root, (int)tgid, path, sizeof(path))) {
-		fprintf(l->o->diag, "animtrace: pid %u maps no boot-framework.oat: end reasons "
-				    "will be inferred\n", tgid);
-		return NULL;
-	}
-	if (!resolve_oat(l, path))
-		return NULL;
-	links = probes__attach_art(l->p, (int)tgid, &l->oat, err, sizeof(err));
-	if (!links)
-		fprintf(l->o->diag, "animtrace: %s\n", err);
-	else
+	if (attached > 0 && (attached & UPROBES_ART))
 		engine__art_active(l->e, tgid, now_ns());
-	return links;
-}
-
-static void probe_process(struct live *l, uint32_t tgid)
-{
-	struct probed pr = { tgid, NULL, NULL };
-
-	if (l->n_probed == PROBED_MAX)
-		return;
-	pr.links = probe_setters(l, tgid);
-	pr.art = probe_art(l, tgid);
-	if (pr.links)
-		fprintf(l->o->diag, "animtrace: pid %u: View property values from %s (%d of %d "
-			"setters)\n", tgid, l->lib.path, __builtin_popcount(l->lib.ok_mask),
-			AT_PROP_COUNT);
-	if (pr.art)
-		fprintf(l->o->diag, "animtrace: pid %u: end reasons from ART probes in %s\n", tgid,
-			l->oat.path);
-	if (pr.links || pr.art)
-		l->probed[l->n_probed++] = pr;
-}
-
-static void *unprobe_thread(void *arg)
-{
-	struct probed *pr = arg;
-
-	setter_links__free(pr->links);
-	art_links__free(pr->art);
-	free(pr);
-	return NULL;
-}
-
-static void join_reapers(struct live *l)
-{
-	for (int i = 0; i < l->n_reapers; i++)
-		pthread_join(l->reapers[i], NULL);
-	l->n_reapers = 0;
-}
-
-/* Detaches pr's probes on a thread of its own (inline when none can be had). */
-static void reap(struct live *l, struct probed pr)
-{
-	struct probed *copy = malloc(sizeof(*copy));
-
-	if (l->n_reapers == REAPERS_MAX) /* long done, in a long session */
-		join_reapers(l);
-	if (copy) {
-		*copy = pr;
-		if (!pthread_create(&l->reapers[l->n_reapers], NULL, unprobe_thread, copy)) {
-			l->n_reapers++;
-			return;
-		}
-	}
-	free(copy);
-	setter_links__free(pr.links);
-	art_links__free(pr.art);
-}
-
-/*
- * A dead process's probes fire no more, but detaching them takes seconds (a grace period
- * per link) and holds the very uprobes a restarted process needs: they are parked, and
- * detached at exit, or in the background once too many are parked.
- */
-static void unprobe_process(struct live *l, uint32_t tgid)
-{
-	for (int i = 0; i < l->n_probed; i++) {
-		if (l->probed[i].tgid != tgid)
-			continue;
-		if (l->n_parked == PARKED_MAX) {
-			reap(l, l->parked[0]);
-			memmove(l->parked, l->parked + 1, --l->n_parked * sizeof(l->parked[0]));
-		}
-		l->parked[l->n_parked++] = l->probed[i];
-		l->probed[i] = l->probed[--l->n_probed];
-		return;
-	}
-}
-
-/* At exit: every set of probes detached at once, their waits overlapping. */
-static void unprobe_all(struct live *l)
-{
-	for (int i = 0; i < l->n_probed; i++)
-		reap(l, l->probed[i]);
-	for (int i = 0; i < l->n_parked; i++)
-		reap(l, l->parked[i]);
-	l->n_probed = l->n_parked = 0;
-	join_reapers(l);
 }
 
 static void allow(struct live *l, uint32_t tgid, const char *argv0)
@@ -265,14 +88,14 @@ static void allow(struct live *l, uint32_t tgid, const char *argv0)
 	if (proctab__name(l->procs, tgid))
 		return;
 	if (probes__allow(l->p, tgid, true)) {
-		fprintf(l->o->diag, "animtrace: cannot trace pid %u: allow map full\n", tgid);
+		diag(DIAG_ERROR, "cannot trace pid %u: allow map full", tgid);
 		return;
 	}
 	proctab__set_name(l->procs, tgid, argv0, strlen(argv0));
-	fprintf(l->o->diag, "animtrace: tracing %s (pid %u)\n", argv0, tgid);
+	diag(DIAG_INFO, "tracing %s (pid %u)", argv0, tgid);
 	/* Markers first: attaching uprobes can wait behind other uprobe work in the kernel
 	 * (seconds, under load), and the lifecycle must not lose its first frames to it. */
-	probe_process(l, tgid);
+	probed(l, tgid, uprobes__add(l->up, tgid, now_ns()));
 }
 
 /* Returns true when pid is decided (allowed, or gone) and need not be checked again. */
@@ -347,6 +170,8 @@ static void on_marker(struct live *l, const struct at_marker_rec *r)
 	}
 	engine__marker(l->e, r->hdr.ts_ns, r->hdr.tgid, r->hdr.tid,
 		       process_name(l, r->hdr.tgid), &m);
+	/* A sign of life: a library it lacked may be mapped by now (rate-limited there). */
+	probed(l, r->hdr.tgid, uprobes__recheck(l->up, r->hdr.tgid, r->hdr.ts_ns));
 }
 
 static void on_prop(struct live *l, const struct at_prop_rec *r)
@@ -362,15 +187,16 @@ static void on_prop(struct live *l, const struct at_prop_rec *r)
 		     (enum view_prop)r->prop, value, &prev);
 }
 
-static void stacks_dump(struct live *l, const struct at_art_rec *r,
-			const struct unwind_frame *f, int n, uint32_t len)
+/* --verbose: every unwound frame, native ones too, before the Java ones are picked. */
+static void stacks_dump(const struct at_art_rec *r, const struct unwind_frame *f, int n,
+			uint32_t len)
 {
-	fprintf(l->o->diag, "animtrace: stack: tid %u %s cookie %u, %u bytes, %d frames:",
-		r->hdr.tid, art_method_name(r->method), r->cookie, len, n);
+	diag_raw(DIAG_DEBUG, "animtrace: stack: tid %u %s cookie %u, %u bytes, %d frames:",
+		 r->hdr.tid, art_method_name(r->method), r->cookie, len, n);
 	for (int i = 0; i < n; i++)
-		fprintf(l->o->diag, " %s@%#llx", f[i].name[0] ? f[i].name : "?",
-			(unsigned long long)f[i].pc);
-	fputc('\n', l->o->diag);
+		diag_raw(DIAG_DEBUG, " %s@%#llx", f[i].name[0] ? f[i].name : "?",
+			 (unsigned long long)f[i].pc);
+	diag_raw(DIAG_DEBUG, "\n");
 }
 
 /* The Java callers of an ART call from the registers and stack after the record. */
@@ -397,8 +223,8 @@ static int art_callers(struct live *l, const struct at_art_rec *r, size_t size,
 		l->stacks_failed++;
 		return 0;
 	}
-	if (l->stacks_debug)
-		stacks_dump(l, r, f, n, st->len);
+	if (diag_on(DIAG_DEBUG))
+		stacks_dump(r, f, n, st->len);
 	return unwind_java_frames(f, n, out, max);
 }
 
@@ -439,11 +265,11 @@ static void on_proc(struct live *l, const struct at_proc_rec *r)
 		name = proctab__name(l->procs, r->hdr.tgid);
 		if (!name)
 			break;
-		fprintf(l->o->diag, "animtrace: %s (pid %u) exited\n", name, r->hdr.tgid);
+		diag(DIAG_INFO, "%s (pid %u) exited", name, r->hdr.tgid);
 		engine__process_exit(l->e, r->hdr.ts_ns, r->hdr.tgid);
 		if (!l->trace_all)
 			probes__allow(l->p, r->hdr.tgid, false);
-		unprobe_process(l, r->hdr.tgid);
+		uprobes__retire(l->up, r->hdr.tgid);
 		unwinder__forget(l->unw, r->hdr.tgid);
 		proctab__remove(l->procs, r->hdr.tgid);
 		break;
@@ -468,13 +294,13 @@ static void on_record(void *ctx, const struct at_hdr *h, size_t size)
 static int preflight(const struct live_opts *o)
 {
 	if (geteuid() != 0) {
-		fprintf(o->diag, "animtrace: live tracing needs root (adb shell su -c ...); "
-				 "--replay FILE works without\n");
+		diag(DIAG_ERROR, "live tracing needs root (adb shell su -c ...); "
+				 "--replay FILE works without");
 		return -EPERM;
 	}
 	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
-		fprintf(o->diag, "animtrace: this kernel has no BTF (/sys/kernel/btf/vmlinux): "
-				 "CO-RE probes need CONFIG_DEBUG_INFO_BTF=y\n");
+		diag(DIAG_ERROR, "this kernel has no BTF (/sys/kernel/btf/vmlinux): "
+				 "CO-RE probes need CONFIG_DEBUG_INFO_BTF=y");
 		return -ENOTSUP;
 	}
 	return 0;
@@ -488,10 +314,29 @@ static size_t warn_missing_pids(struct live *l)
 
 	for (size_t i = 0; i < n; i++)
 		if (!proctab__name(l->procs, (uint32_t)pids[i]))
-			fprintf(l->o->diag, "animtrace: pid %d: no such process\n", pids[i]);
+			diag(DIAG_ERROR, "pid %d: no such process", pids[i]);
 		else
 			found++;
 	return found;
+}
+
+/* Setter and ART probes go per traced process: without a filter there is none to name. */
+static int start_uprobes(struct live *l)
+{
+	const struct live_opts *o = l->o;
+	struct uprobes_opts uo = {
+		.probes = l->p, .proc_root = o->proc_root,
+		.props = o->props && !l->trace_all, .hwui_path = o->hwui_path,
+		.hwui_offsets = o->hwui_offsets,
+		.art = o->art && !l->trace_all, .art_oat = o->art_oat,
+		.note = uprobes_note,
+	};
+
+	if (l->trace_all && (o->props || o->art))
+		diag(DIAG_INFO, "no --proc/--pid: tracing markers of every process; View property "
+		     "values and end reasons need --proc or --pid");
+	l->up = uprobes__new(&uo);
+	return l->up ? 0 : -ENOMEM;
 }
 
 static int start(struct live *l, struct marker_file *mf)
@@ -501,8 +346,8 @@ static int start(struct live *l, struct marker_file *mf)
 	int n = tracefs_find_markers(mf, TRACEFS_MAX_MARKERS, 1);
 
 	if (n < 0) {
-		fprintf(o->diag, "animtrace: no trace_marker file (tracefs at /sys/kernel/tracing "
-				 "could not be mounted: %s)\n", strerror(-n));
+		diag(DIAG_ERROR, "no trace_marker file (tracefs at /sys/kernel/tracing "
+				 "could not be mounted: %s)", strerror(-n));
 		return n;
 	}
 	struct probes_opts po = {
@@ -514,16 +359,16 @@ static int start(struct live *l, struct marker_file *mf)
 	l->p = probes__load(&po, err, sizeof(err));
 	if (!l->p) {
 		n = -errno;
-		fprintf(o->diag, "animtrace: %s\n", err);
+		diag(DIAG_ERROR, "%s", err);
 		return n;
 	}
 	/* Attach before the scan: a process that starts in between is then seen forking. */
 	if ((n = probes__attach(l->p, err, sizeof(err)))) {
-		fprintf(o->diag, "animtrace: %s\n", err);
+		diag(DIAG_ERROR, "%s", err);
 		return n;
 	}
-	if (l->trace_all)
-		return 0;
+	if ((n = start_uprobes(l)) || l->trace_all)
+		return n;
 	procfilter__scan(o->filter, o->proc_root, scan_cb, l);
 	/* Pids never come back: with only --pid and none alive there is nothing to wait for. */
 	if (!warn_missing_pids(l) && !procfilter__has_names(o->filter))
@@ -544,7 +389,7 @@ static void print_stats(struct live *l, uint64_t *last_markers)
 	struct at_drops d;
 	uint64_t lost = total_drops(l, &d);
 
-	fprintf(l->o->diag, "stats: %llu markers/s, %llu markers, %llu property changes, "
+	diag_raw(DIAG_INFO, "stats: %llu markers/s, %llu markers, %llu property changes, "
 		"%llu truncated, %llu lost (ring full %llu, read faults %llu)\n",
 		(unsigned long long)(l->markers - *last_markers), (unsigned long long)l->markers,
 		(unsigned long long)l->props,
@@ -556,14 +401,15 @@ static void print_stats(struct live *l, uint64_t *last_markers)
 
 static void print_cpu_drops(struct live *l)
 {
-	int ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	/* The per-CPU map has a slot per possible CPU, which can exceed the configured ones. */
+	int ncpu = libbpf_num_possible_cpus();
 	struct at_drops total, *cpu = calloc(ncpu > 0 ? ncpu : 1, sizeof(*cpu));
 
 	if (!cpu)
 		return;
 	ncpu = probes__drops(l->p, &total, cpu, ncpu);
 	for (int i = 0; i < ncpu; i++)
-		fprintf(l->o->diag, "stats: cpu %d: ring full %llu, read faults %llu\n", i,
+		diag_raw(DIAG_INFO, "stats: cpu %d: ring full %llu, read faults %llu\n", i,
 			(unsigned long long)cpu[i].marker_ringbuf_full,
 			(unsigned long long)cpu[i].marker_read_fault);
 	free(cpu);
@@ -585,8 +431,7 @@ static void loop(struct live *l, struct atrace_setup *as)
 		uint64_t now = now_ns();
 
 		if (n < 0) {
-			fprintf(o->diag, "animtrace: reading the ring buffer failed: %s\n",
-				strerror(-n));
+			diag(DIAG_ERROR, "reading the ring buffer failed: %s", strerror(-n));
 			break;
 		}
 		pend_check(l, now);
@@ -613,7 +458,7 @@ static struct atrace_setup *android_setup(const struct live_opts *o)
 		return NULL;
 	as = atrace_setup__new(o->filter);
 	if (as && !atrace_setup__active(as)) {
-		fprintf(o->diag, "animtrace: %s\n", atrace_setup__status(as));
+		diag(DIAG_INFO, "%s", atrace_setup__status(as));
 		atrace_setup__free(as);
 		return NULL;
 	}
@@ -638,14 +483,13 @@ int live_run(const struct live_opts *o, struct engine *e)
 	if (!ret && o->art && o->stack_bytes) {
 		l->unw = unwinder__new(o->proc_root);
 		ret = l->unw ? 0 : -ENOMEM;
-		l->stacks_debug = getenv("ANIMTRACE_STACKS_DEBUG") != NULL;
 	}
 	if (!ret)
 		ret = start(l, mf);
 	if (ret)
 		goto out;
 	as = android_setup(o);
-	fprintf(o->diag, "animtrace: ready: tracing %s; Ctrl-C to stop\n",
+	diag(DIAG_INFO, "ready: tracing %s; Ctrl-C to stop",
 		l->trace_all ? "every process" : "the selected processes");
 	loop(l, as);
 	engine__finish(e, now_ns(), total_drops(l, &d), l->truncated);
@@ -654,9 +498,9 @@ int live_run(const struct live_opts *o, struct engine *e)
 out:
 	atrace_setup__restore(as);
 	atrace_setup__free(as);
-	unprobe_all(l);
+	uprobes__free(l->up);
 	if (l->stacks_failed)
-		fprintf(o->diag, "animtrace: %llu of %llu call stacks could not be unwound\n",
+		diag(DIAG_INFO, "%llu of %llu call stacks could not be unwound",
 			(unsigned long long)l->stacks_failed, (unsigned long long)l->stacks);
 	probes__free(l->p);
 	proctab__free(l->procs);

@@ -8,6 +8,7 @@
 #ifndef ANIMTRACE_LIVE_H
 #define ANIMTRACE_LIVE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -29,16 +30,15 @@ struct live_opts {
 	bool art;            /* probe ValueAnimator.start/cancel/end in the boot oat */
 	const char *art_oat; /* the oat holding them; NULL: boot-framework.oat from maps */
 	uint32_t stack_bytes; /* --stacks: user stack copied per ART call and unwound; 0: off */
-	FILE *diag;          /* status lines (ready, stats, warnings): stderr */
 	FILE *out;           /* the sink's stream: tracing stops when writing to it failed (EPIPE) */
 };
 
 /* Set by the signal handler; live_run returns soon after it becomes non-zero. */
-extern volatile int live_stop;
+extern volatile sig_atomic_t live_stop;
 
 /*
- * Traces until stopped, then calls engine__finish. Returns 0, or a negative errno after
- * printing one line saying what is missing (not root, no BTF, no tracefs, ...).
+ * Traces until stopped, then calls engine__finish. Status lines go to diag (diag.h). Returns
+ * 0, or a negative errno after saying in one line what is missing (not root, no BTF, ...).
  */
 int live_run(const struct live_opts *o, struct engine *e);
 

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "animtrace/wire.h"
+#include "diag.h"
 #include "doctor.h"
 #include "engine.h"
 #include "live.h"
@@ -63,9 +64,7 @@ static const char doc[] =
 "\n"
 "ENVIRONMENT\n"
 "  LC_ALL/LC_CTYPE: box drawing and sparklines need a UTF-8 locale, ASCII\n"
-"  otherwise.\n"
-"  ANIMTRACE_STACKS_DEBUG: with --stacks, every unwound frame (native ones\n"
-"  too, before filtering) on stderr.\n";
+"  otherwise.\n";
 
 enum {
 	OPT_COLOR = 0x100, OPT_NO_ATRACE, OPT_STATS, OPT_BUFFER, OPT_PROPS, OPT_NO_PROPS,
@@ -91,6 +90,9 @@ static const struct argp_option options[] = {
 	  "readable even when animtrace is killed)", 2 },
 	{ "color", OPT_COLOR, "WHEN", OPTION_ARG_OPTIONAL, "auto (default), always or never", 2 },
 	{ "stats", OPT_STATS, 0, 0, "Live: a stats line per second and per-CPU drops at exit", 2 },
+	{ "verbose", 'v', 0, 0,
+	  "Debug detail on stderr: libbpf's messages and, with --stacks, every unwound frame "
+	  "(native ones too, before filtering)", 2 },
 	{ 0, 0, 0, 0, "View property values (RenderNode setter probes):", 3 },
 	{ "props", OPT_PROPS, 0, 0, "Probe the setters (default when they are found)", 3 },
 	{ "no-props", OPT_NO_PROPS, 0, 0, "Do not probe the setters", 3 },
@@ -121,7 +123,7 @@ struct cli {
 	const char *replay, *output, *hwui, *hwui_offsets, *trace_out, *art_oat;
 	int no_props, no_art;
 	double duration;
-	int json, frames, color, stats, no_atrace;
+	int json, frames, color, stats, no_atrace, verbose;
 	size_t ringbuf_bytes;
 	size_t stack_bytes; /* --stacks: 0 when off */
 };
@@ -196,6 +198,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_STATS:
 		c->stats = 1;
+		break;
+	case 'v':
+		c->verbose = 1;
 		break;
 	case OPT_PROPS:
 	case OPT_NO_PROPS:
@@ -354,7 +359,6 @@ static int run_live(const struct cli *c, struct engine *e, FILE *out)
 		.art = !c->no_art,
 		.art_oat = c->art_oat,
 		.stack_bytes = c->stack_bytes,
-		.diag = stderr,
 		.out = out,
 	};
 
@@ -377,6 +381,7 @@ int main(int argc, char **argv)
 	c.filter = procfilter__new();
 	if (!c.filter || argp_parse(&argp, argc, argv, 0, NULL, &c))
 		return 2;
+	diag_init(stderr, c.verbose ? DIAG_DEBUG : DIAG_INFO);
 	if (open_output(&c, &out))
 		goto out;
 	e = engine__new(&(struct engine_opts){ 0 }, out.sink);

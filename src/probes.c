@@ -8,6 +8,7 @@
 #include <bpf/libbpf.h>
 
 #include "animtrace.skel.h"
+#include "diag.h"
 #include "probes.h"
 
 struct probes {
@@ -68,6 +69,14 @@ static void configure(struct animtrace_bpf *skel, const struct probes_opts *o)
 	skel->rodata->wakeup_bytes = ring / 8;
 }
 
+/* libbpf's own lines (its warnings, and with --verbose its debug detail) on the channel. */
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	diag_vraw(level == LIBBPF_WARN ? DIAG_WARN : level == LIBBPF_INFO ? DIAG_INFO : DIAG_DEBUG,
+		  fmt, ap);
+	return 0;
+}
+
 struct probes *probes__load(const struct probes_opts *o, char *err, size_t errlen)
 {
 	struct probes *p = calloc(1, sizeof(*p));
@@ -77,6 +86,7 @@ struct probes *probes__load(const struct probes_opts *o, char *err, size_t errle
 		return NULL;
 	p->on_record = o->on_record;
 	p->ctx = o->ctx;
+	libbpf_set_print(libbpf_print);
 	p->skel = animtrace_bpf__open();
 	if (!p->skel) {
 		ret = -errno;
@@ -150,13 +160,25 @@ static struct bpf_program *setter_prog(struct animtrace_bpf *skel, enum at_prop 
 	return progs[p];
 }
 
-static int publish_offsets(struct probes *p, const struct hwui_lib *lib)
+/* Each process reads the offsets of its own libhwui: builds differ between apps. */
+static int publish_offsets(struct probes *p, int pid, const struct hwui_lib *lib)
 {
-	int fd = bpf_map__fd(p->skel->maps.prop_offsets);
+	struct at_prop_offsets o = { 0 };
+	uint32_t tgid = (uint32_t)pid;
 
-	for (uint32_t i = 0; i < AT_PROP_COUNT; i++)
-		if ((lib->ok_mask & (1u << i)) && bpf_map_update_elem(fd, &i, &lib->field_off[i], 0))
-			return -errno;
+	for (int i = 0; i < AT_PROP_COUNT; i++)
+		if (lib->ok_mask & (1u << i))
+			o.off[i] = lib->field_off[i];
+	return bpf_map_update_elem(bpf_map__fd(p->skel->maps.prop_offsets), &tgid, &o, BPF_ANY) ?
+		       -errno : 0;
+}
+
+int probes__drop_offsets(struct probes *p, int pid)
+{
+	uint32_t tgid = (uint32_t)pid;
+
+	if (bpf_map_delete_elem(bpf_map__fd(p->skel->maps.prop_offsets), &tgid) && errno != ENOENT)
+		return -errno;
 	return 0;
 }
 
@@ -177,7 +199,7 @@ struct setter_links *probes__attach_setters(struct probes *p, int pid, const str
 					    char *err, size_t errlen)
 {
 	struct setter_links *l = calloc(1, sizeof(*l));
-	int ret = l ? publish_offsets(p, lib) : -ENOMEM;
+	int ret = l ? publish_offsets(p, pid, lib) : -ENOMEM;
 
 	for (int i = 0; !ret && i < AT_PROP_COUNT; i++) {
 		if (!(lib->ok_mask & (1u << i)))

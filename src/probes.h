@@ -49,10 +49,13 @@ struct setter_links;
 
 /*
  * Attaches the RenderNode setter probes of lib (entry and return) for pid only, and
- * publishes lib's field offsets to BPF. Returns NULL and sets errno; err says which.
+ * publishes lib's field offsets to BPF for pid. Returns NULL and sets errno; err says which.
  */
 struct setter_links *probes__attach_setters(struct probes *p, int pid, const struct hwui_lib *lib,
 					    char *err, size_t errlen);
+
+/* Forgets the field offsets published for pid (it exited). 0 or -errno. */
+int probes__drop_offsets(struct probes *p, int pid);
 
 /* Detaches; accepts NULL. */
 void setter_links__free(struct setter_links *l);

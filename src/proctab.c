@@ -92,7 +92,8 @@ static struct slot *get_or_add(struct proctab *t, uint32_t id)
 
 	while (t->slots[i].id)
 		i = (i + 1) & (t->cap - 1);
-	t->slots[i].id = id;
+	/* An emptied slot still holds the name and tgid of the id that left it. */
+	t->slots[i] = (struct slot){ .id = id };
 	t->used++;
 	return &t->slots[i];
 }

@@ -63,6 +63,14 @@ enum at_prop {
 	AT_PROP_COUNT,
 };
 
+/*
+ * The RenderNode float fields of one probed process's libhwui (BPF map prop_offsets, keyed
+ * by tgid): two apps with different libhwui builds each read their own. 0: not known.
+ */
+struct at_prop_offsets {
+	__u32 off[AT_PROP_COUNT];
+};
+
 /* A setter returned true (the value changed); value is the float read back from the node. */
 struct at_prop_rec {
 	struct at_hdr hdr;

@@ -58,6 +58,8 @@ struct opts {
 	char scenario[32];
 	long start_delay_ms, linger_ms, frames;
 	long fps, props_per_frame, flood;
+	long late_frames; /* --hwui-late-frames: load the fixtures in the child after N frames */
+	char gate[PATH_MAX]; /* --late-gate DIR: load once DIR/load exists, play once DIR/go does */
 };
 
 /* Frames are numbered from 1; vsync id of frame f is FIRST_VSYNC + f - 1. */
@@ -677,6 +679,8 @@ static void expect_totals(struct app *app)
 		    app->n_ends, app->n_changes);
 }
 
+static int late_load(struct app *app);
+
 static int run_app(struct app *app, const struct argv_area *area)
 {
 	int err;
@@ -686,6 +690,8 @@ static int run_app(struct app *app, const struct argv_area *area)
 	rename_process(app->pkg, area);
 	app->quiet = app->sc->cycle > 0;
 	err = app_setup(app);
+	if (err >= 0 && app->opts->late_frames)
+		err = late_load(app);
 	if (err < 0)
 		goto out;
 	sleep_ms(app->opts->start_delay_ms);
@@ -810,7 +816,7 @@ static void usage(FILE *f)
 		   "[--linger-ms N] [--expect FILE]\n"
 		   "               [--frames N] [--hwui PATH|none] [--art PATH|none]\n"
 		   "               [--scenario basic|idle|soak] [--fps N] [--props-per-frame N]\n"
-		   "               [--flood N]\n");
+		   "               [--flood N] [--hwui-late-frames N [--late-gate DIR]]\n");
 }
 
 /* Names go into markers and JSON unescaped, as app package names can be. */
@@ -855,6 +861,8 @@ static int parse_opt(struct opts *o, int c, const char *arg)
 	case 'r': return parse_long(&o->fps, arg, 1, 1000);
 	case 'k': return parse_long(&o->props_per_frame, arg, 0, FILLER_MAX);
 	case 'o': return parse_long(&o->flood, arg, 0, 1000000000);
+	case 'L': return parse_long(&o->late_frames, arg, 0, 1000000);
+	case 'G': return copy_str(o->gate, sizeof(o->gate), arg);
 	case 'p': return 0;
 	default: return -EINVAL;
 	}
@@ -875,6 +883,8 @@ static int parse_opts(struct opts *o, int argc, char **argv)
 		{ "fps", required_argument, NULL, 'r' },
 		{ "props-per-frame", required_argument, NULL, 'k' },
 		{ "flood", required_argument, NULL, 'o' },
+		{ "hwui-late-frames", required_argument, NULL, 'L' },
+		{ "late-gate", required_argument, NULL, 'G' },
 		{ "pad", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
@@ -938,6 +948,64 @@ static const struct art_fixture_methods *load_art(struct opts *o)
 	return m;
 }
 
+static int load_fixtures(struct opts *o, struct app *app)
+{
+	/* Loaded before the fork, as zygote preloads libhwui for every app. */
+	if (strcmp(o->hwui, "none") != 0) {
+		app->hwui = load_hwui(o);
+		if (!app->hwui)
+			return -ENOENT;
+	}
+	/* The boot image is mapped by zygote too, before any app exists. */
+	if (strcmp(o->art, "none") != 0) {
+		app->art = load_art(o);
+		if (!app->art)
+			return -ENOENT;
+	}
+	return 0;
+}
+
+/* --late-gate: a counter marker every 20 ms (a sign of life) until DIR/name exists. */
+static void await_gate(struct app *app, const char *name)
+{
+	char path[PATH_MAX + 16];
+
+	if (!app->opts->gate[0])
+		return;
+	snprintf(path, sizeof(path), "%s/%s", app->opts->gate, name);
+	for (long i = 0; access(path, F_OK); i++) {
+		marker(app, "C|%d|late_%s|%ld", app->tgid, name, i);
+		sleep_ms(20);
+	}
+}
+
+/*
+ * --hwui-late-frames N: the libraries a process maps after a tracer first looked at it.
+ * N idle frames (vsyncs before the scenario's), the load, then the scenario as usual.
+ */
+static int late_load(struct app *app)
+{
+	struct opts o = *app->opts;
+	long n = o.late_frames;
+	int err;
+
+	for (long f = 0; f < n; f++) {
+		marker(app, "B|%d|Choreographer#doFrame %ld", app->tgid, FIRST_VSYNC - n + f);
+		trace_end(app);
+		sleep_ms(1000 / o.fps);
+	}
+	await_gate(app, "load");
+	err = load_fixtures(&o, app);
+	if (!err && app->hwui)
+		err = create_nodes(app);
+	if (!err && app->art)
+		err = create_art_objects(app);
+	if (err < 0)
+		fprintf(stderr, "animsim: %s: late load: %s\n", app->pkg, strerror(-err));
+	await_gate(app, "go");
+	return err;
+}
+
 static int start_parent(struct opts *o, struct app *proto, int argc, char **argv)
 {
 	size_t need = strlen(o->name) > strlen(o->decoy) ? strlen(o->name) : strlen(o->decoy);
@@ -958,19 +1026,7 @@ static int start_parent(struct opts *o, struct app *proto, int argc, char **argv
 		fprintf(stderr, "animsim: no trace_marker (tracefs): %s\n", strerror(-err));
 		return err;
 	}
-	/* Loaded before the fork, as zygote preloads libhwui for every app. */
-	if (strcmp(o->hwui, "none") != 0) {
-		proto->hwui = load_hwui(o);
-		if (!proto->hwui)
-			return -ENOENT;
-	}
-	/* The boot image is mapped by zygote too, before any app exists. */
-	if (strcmp(o->art, "none") != 0) {
-		proto->art = load_art(o);
-		if (!proto->art)
-			return -ENOENT;
-	}
-	return 0;
+	return o->late_frames ? 0 : load_fixtures(o, proto);
 }
 
 int main(int argc, char **argv)

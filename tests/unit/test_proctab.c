@@ -60,3 +60,34 @@ Test(proctab, names_are_truncated_not_overflowed_and_id_zero_is_refused)
 	proctab__free(t);
 	proctab__free(NULL);
 }
+
+Test(proctab, a_removed_id_added_again_has_neither_its_old_name_nor_its_old_tgid)
+{
+	struct proctab *t = proctab__new();
+
+	cr_assert_eq(proctab__set_name(t, 4242, "com.example.old", 15), 0);
+	cr_assert_eq(proctab__set_tgid(t, 4242, 4000), 0);
+	proctab__remove(t, 4242);
+	cr_assert_eq(proctab__set_tgid(t, 4242, 4100), 0);
+	cr_assert_null(proctab__name(t, 4242), "the old name came back");
+	cr_assert_eq(proctab__tgid(t, 4242), 4100);
+	proctab__remove(t, 4242);
+	cr_assert_eq(proctab__set_name(t, 4242, "com.example.new", 15), 0);
+	cr_assert_str_eq(proctab__name(t, 4242), "com.example.new");
+	cr_assert_eq(proctab__tgid(t, 4242), 0, "the old tgid came back");
+	proctab__free(t);
+}
+
+Test(proctab, an_id_landing_in_a_slot_emptied_by_another_starts_blank)
+{
+	struct proctab *t = proctab__new();
+
+	/* Same low bits: 512 lands in the slot 256 left, or shifts back over it. */
+	cr_assert_eq(proctab__set_name(t, 256, "first", 5), 0);
+	cr_assert_eq(proctab__set_tgid(t, 256, 77), 0);
+	proctab__remove(t, 256);
+	cr_assert_eq(proctab__set_tgid(t, 512, 88), 0);
+	cr_assert_null(proctab__name(t, 512));
+	cr_assert_eq(proctab__tgid(t, 512), 88);
+	proctab__free(t);
+}
