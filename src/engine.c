@@ -1096,10 +1096,11 @@ static void stats_end(struct engine *e, struct name_acc *n, const struct anim *a
 static void worst_add(struct proc *p, const struct anim *a)
 {
 	uint32_t score = a->frames_dropped + a->janky_frames;
-	int i = p->n_worst < AT_WORST_ANIMS ? p->n_worst++ : AT_WORST_ANIMS;
+	int i;
 
 	if (!score)
 		return;
+	i = p->n_worst < AT_WORST_ANIMS ? p->n_worst++ : AT_WORST_ANIMS;
 	while (i > 0 && p->worst[i - 1].frames_dropped + p->worst[i - 1].janky_frames < score) {
 		if (i < AT_WORST_ANIMS)
 			p->worst[i] = p->worst[i - 1];

@@ -72,6 +72,15 @@ static void fmt_ms(char *buf, size_t size, uint64_t ns)
 		 (unsigned long long)(ns % 1000000ull / 1000));
 }
 
+/* Tenths of a millisecond, rounded: "16.7". */
+static void fmt_ms1(char *buf, size_t size, uint64_t ns)
+{
+	uint64_t tenths = (ns + 50000) / 100000;
+
+	snprintf(buf, size, "%llu.%llu", (unsigned long long)(tenths / 10),
+		 (unsigned long long)(tenths % 10));
+}
+
 static const char *color_on(struct sink_box *b, const char *code)
 {
 	return b->o.color ? code : "";
@@ -270,6 +279,29 @@ static void spark_lines(struct sink_box *b, const struct anim *a)
 	}
 }
 
+/* "Smoothness: 18 frames, 2 dropped (worst gap 50.0 ms), 1 late (34.1 ms)", or "smooth". */
+static void smooth_line(struct sink_box *b, const struct anim *a)
+{
+	char line[160], gap[24], worst[24];
+	int n;
+
+	if (!a->frames)
+		return;
+	if (!a->frames_dropped && !a->janky_frames) {
+		box_line(b, "Smoothness: smooth");
+		return;
+	}
+	fmt_ms1(gap, sizeof(gap), a->worst_gap_ns);
+	fmt_ms1(worst, sizeof(worst), a->worst_frame_ns);
+	n = snprintf(line, sizeof(line), "%u frames", a->frames);
+	if (a->frames_dropped)
+		n += snprintf(line + n, sizeof(line) - n, ", %u dropped (worst gap %s ms)",
+			      a->frames_dropped, gap);
+	if (a->janky_frames)
+		snprintf(line + n, sizeof(line) - n, ", %u late (%s ms)", a->janky_frames, worst);
+	box_line(b, "Smoothness: %s", line);
+}
+
 static bool is_bad_end(enum end_reason r)
 {
 	return r == END_CANCEL || r == END_CANCEL_BEFORE_START || r == END_PROCESS_EXIT ||
@@ -293,20 +325,12 @@ static void on_anim_end(void *ctx, const struct anim *a)
 		fmt_ms(t, sizeof(t), a->end_ns - a->start_ns);
 	box_line(b, "Duration:   %s", a->start_ns ? t : "-");
 	box_line(b, "Frames:     %u", a->frames);
+	smooth_line(b, a);
 	reason_text(reason, sizeof(reason), a);
 	box_line(b, "Reason:     %s", reason);
 	spark_lines(b, a);
 	stack_lines(b, "EndCallStack:", a->end_stack, a->n_end_stack);
 	box_close(b);
-}
-
-/* Tenths of a millisecond, rounded: "16.7". */
-static void fmt_ms1(char *buf, size_t size, uint64_t ns)
-{
-	uint64_t tenths = (ns + 50000) / 100000;
-
-	snprintf(buf, size, "%llu.%llu", (unsigned long long)(tenths / 10),
-		 (unsigned long long)(tenths % 10));
 }
 
 /* "│   NotificationRow@51c0 alpha=0.750(x2) transY=-45.000", one line per node. */
@@ -439,6 +463,12 @@ static void on_frame(void *ctx, const struct frame *f)
 	if (f->vsync_id >= 0)
 		fprintf(b->out, " vsync %lld", (long long)f->vsync_id);
 	fprintf(b->out, " %s ms", ms);
+	if (f->janky) {
+		fmt_ms1(ms, sizeof(ms), f->budget_ns);
+		fprintf(b->out, " late (budget %s ms)", ms);
+	}
+	if (f->dropped_before)
+		fprintf(b->out, " after %u dropped", f->dropped_before);
 	for (int p = 0; p < PHASE_COUNT; p++) {
 		if (!f->phase_ns[p])
 			continue;
@@ -591,6 +621,37 @@ static void running_box(struct sink_box *b, const struct anim *a, uint64_t last_
 	box_close(b);
 }
 
+/*
+ * "com.foo (pid 12): 60.0 Hz (intervals), 202 frames, 3 late, 5 dropped", then its worst
+ * animators: "  #168950273 animator:alpha: 2 dropped, 1 late in 18 frames".
+ */
+static void summary_procs(struct sink_box *b, const struct summary *s)
+{
+	char proc[AT_PROC_MAX], name[AT_NAME_MAX];
+
+	box_blank(b);
+	box_line(b, "Smoothness per process:");
+	for (int i = 0; i < s->n_procs; i++) {
+		const struct proc_stat *p = &s->procs[i];
+		uint64_t dhz = p->refresh_period_ns ? /* tenths of a hertz, rounded */
+				       (10000000000ull + p->refresh_period_ns / 2) /
+					       p->refresh_period_ns : 0;
+
+		clean(proc, sizeof(proc), p->process);
+		box_line(b, "  %s%s(pid %u): %llu.%llu Hz (%s), %llu frames, %llu late, %llu dropped",
+			 proc, *proc ? " " : "", p->pid, (unsigned long long)(dhz / 10),
+			 (unsigned long long)(dhz % 10), p->refresh_source,
+			 (unsigned long long)p->frames, (unsigned long long)p->janky_frames,
+			 (unsigned long long)p->frames_dropped);
+		for (int k = 0; k < p->n_worst; k++)
+			box_line(b, "    %llu %s: %u dropped, %u late in %u frames",
+				 (unsigned long long)p->worst[k].id,
+				 clean(name, sizeof(name), p->worst[k].name),
+				 p->worst[k].frames_dropped, p->worst[k].janky_frames,
+				 p->worst[k].frames);
+	}
+}
+
 static void on_summary(void *ctx, const struct summary *s)
 {
 	struct sink_box *b = ctx;
@@ -604,9 +665,69 @@ static void on_summary(void *ctx, const struct summary *s)
 		summary_longest(b, s);
 	if (s->n_longest_frames)
 		summary_longest_frames(b, s);
+	if (s->n_procs)
+		summary_procs(b, s);
 	box_close(b);
 	for (int i = 0; i < s->n_running; i++)
 		running_box(b, &s->running[i], s->last_ns);
+}
+
+/* "Choreographer#doFrame 34.0 ms > traversal 29.0 ms > inflate 21.0 ms" */
+static void chain_text(char *buf, size_t size, const struct slice_chain *c)
+{
+	char name[AT_SLICE_NAME], ms[24];
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < c->n && i < AT_CHAIN_MAX && n < size; i++) {
+		fmt_ms1(ms, sizeof(ms), c->s[i].dur_ns);
+		n += snprintf(buf + n, size - n, "%s%s %s ms", i ? " > " : "",
+			      clean(name, sizeof(name), c->s[i].name), ms);
+	}
+}
+
+static void jank_title(char *buf, size_t size, const struct jank *j)
+{
+	char d[24], budget[24];
+
+	fmt_ms1(d, sizeof(d), j->duration_ns);
+	fmt_ms1(budget, sizeof(budget), j->budget_ns);
+	if (j->kind == JANK_LATE)
+		snprintf(buf, size, "Jank: late frame %llu, %s ms (budget %s ms)",
+			 (unsigned long long)j->frame_seq, d, budget);
+	else if (j->kind == JANK_DROPPED)
+		snprintf(buf, size, "Jank: %u frames dropped before frame %llu (gap %s ms)",
+			 j->dropped_before, (unsigned long long)j->frame_seq, d);
+	else
+		snprintf(buf, size, "Jank: UI thread blocked %s ms (budget %s ms)", d, budget);
+}
+
+static void on_jank(void *ctx, const struct jank *j)
+{
+	struct sink_box *b = ctx;
+	char title[128], line[AT_CHAIN_MAX * (AT_SLICE_NAME + 20)], proc[AT_PROC_MAX], t[32];
+	size_t n = 0;
+
+	jank_title(title, sizeof(title), j);
+	box_open(b, ANSI_RED, title);
+	fmt_sec(t, sizeof(t), j->ts_ns);
+	box_line(b, "At:         %s", t);
+	line[0] = '\0';
+	for (int i = 0; i < j->n_anims && n < 200; i++)
+		n += snprintf(line + n, sizeof(line) - n, "%s%llu", i ? ", " : "",
+			      (unsigned long long)j->anim_ids[i]);
+	box_line(b, "Animators:  %s", line);
+	if (j->ui.n) {
+		chain_text(line, sizeof(line), &j->ui);
+		box_line(b, "UI thread:  %s", line);
+	}
+	if (j->render.n) {
+		chain_text(line, sizeof(line), &j->render);
+		box_line(b, "RenderThread: %s", line);
+	}
+	clean(proc, sizeof(proc), j->process);
+	box_line(b, "Process:    %s%s(pid %u, tid %u)", proc, *proc ? " " : "", j->pid, j->tid);
+	box_close(b);
 }
 
 static void on_note(void *ctx, const char *msg)
@@ -623,6 +744,7 @@ static const struct sink_ops box_ops = {
 	.anim_start = on_anim_start,
 	.anim_end = on_anim_end,
 	.frame = on_frame,
+	.jank = on_jank,
 	.summary = on_summary,
 	.frame_props = on_frame_props,
 	.note = on_note,

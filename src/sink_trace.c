@@ -224,12 +224,47 @@ static void on_note(void *ctx, const char *msg)
 	end(t);
 }
 
+/*
+ * A jank record as an instant on the UI thread, named so it stands out in the Perfetto UI
+ * ("jank: late frame 12"), with the cause chains in its args.
+ */
+static void on_jank(void *ctx, const struct jank *j)
+{
+	static const char *const kinds[] = { "late frame", "dropped frames", "block" };
+	struct sink_trace *t = ctx;
+	char name[64];
+
+	name_process(t, j->pid, j->process);
+	if (j->frame_seq)
+		snprintf(name, sizeof(name), "jank: %s %llu", kinds[j->kind],
+			 (unsigned long long)j->frame_seq);
+	else
+		snprintf(name, sizeof(name), "jank: %s", kinds[j->kind]);
+	begin(t, "i", name);
+	fputs(",\"cat\":\"jank\",\"s\":\"t\"", t->out);
+	put_task(t, j->pid, j->tid, j->ts_ns);
+	fprintf(t->out, ",\"args\":{\"duration_ns\":%llu,\"dropped_before\":%u,\"ui\":[",
+		(unsigned long long)j->duration_ns, j->dropped_before);
+	for (int i = 0; i < j->ui.n && i < AT_CHAIN_MAX; i++) {
+		fputs(i ? "," : "", t->out);
+		json_put_str(t->out, j->ui.s[i].name);
+	}
+	fputs("],\"render\":[", t->out);
+	for (int i = 0; i < j->render.n && i < AT_CHAIN_MAX; i++) {
+		fputs(i ? "," : "", t->out);
+		json_put_str(t->out, j->render.s[i].name);
+	}
+	fputs("]}", t->out);
+	end(t);
+}
+
 static const struct sink_ops trace_ops = {
 	.anim_start = on_anim_start,
 	.anim_end = on_anim_end,
 	.frame = on_frame,
 	.frame_props = on_frame_props,
 	.note = on_note,
+	.jank = on_jank,
 };
 
 /* The tee: the trace record first, then the next sink (whose callbacks may be NULL). */
@@ -274,6 +309,12 @@ static void tee_note(void *ctx, const char *msg)
 	TEE((struct sink_trace *)ctx, note, msg);
 }
 
+static void tee_jank(void *ctx, const struct jank *j)
+{
+	on_jank(ctx, j);
+	TEE((struct sink_trace *)ctx, jank, j);
+}
+
 static const struct sink_ops tee_ops = {
 	.anim_start = tee_anim_start,
 	.anim_end = tee_anim_end,
@@ -281,6 +322,7 @@ static const struct sink_ops tee_ops = {
 	.summary = tee_summary,
 	.frame_props = tee_frame_props,
 	.note = tee_note,
+	.jank = tee_jank,
 };
 
 struct sink_trace *sink_trace__new(FILE *out)

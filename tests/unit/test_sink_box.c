@@ -87,12 +87,24 @@ static void box_scenario(struct sink s)
 	};
 	struct frame lf[2] = { f1, f2 };
 	struct anim longest[3];
+	struct jank jk = { .kind = JANK_LATE, .pid = 1234, .tid = 1234,
+			   .process = "com.example.anim", .frame_seq = 12, .vsync_id = 3456,
+			   .ts_ns = 12400 * MS_NS, .duration_ns = 16700000, .budget_ns = 11111111,
+			   .n_anims = 2, .anim_ids = ids,
+			   .ui = { 2, { { "Choreographer#doFrame 3456", 16700000 },
+					{ "traversal", 5000000 } } },
+			   .render = { 1, { { "DrawFrames 3456", 6200000 } } } };
+	struct proc_stat ps = { .pid = 1234, .process = "com.example.anim",
+				.refresh_period_ns = 11111111, .refresh_source = "vsync",
+				.frames = 2, .janky_frames = 1, .frames_dropped = 2, .n_worst = 1,
+				.worst = { { 44292905, "animator:alpha", 18, 2, 1 } } };
 	struct summary sum = { .first_ns = 12 * S_NS, .last_ns = 15 * S_NS, .anims_started = 4,
 			       .anims_ended = 4, .frames = 2, .markers = 1000,
 			       .markers_rejected = 3, .n_names = 4, .names = names,
 			       .n_longest = 3, .longest = longest, .n_running = 1,
 			       .running = &r, .n_longest_frames = 2, .longest_frames = lf,
-			       .prop_frames = 16, .prop_sets = 43, .prop_sets_max = 5 };
+			       .prop_frames = 16, .prop_sets = 43, .prop_sets_max = 5,
+			       .n_procs = 1, .procs = &ps };
 	/* alpha 1 -> 0 over its frames, with the "fighting" 0.5 of a frame in the middle. */
 	static const float curve[] = { 0.94f, 0.88f, 0.5f, 0.76f, 0.59f, 0.41f, 0.24f, 0.06f, 0 };
 
@@ -103,11 +115,30 @@ static void box_scenario(struct sink s)
 	f1.phase_ns[PHASE_TRAVERSAL] = 5000000;
 	f1.phase_ns[PHASE_DRAW] = 6200000;
 	box_props(s, true);
+	f1.budget_ns = 11111111;
+	f1.janky = true;
 	s.ops->frame(s.ctx, &f1);
+	s.ops->jank(s.ctx, &jk);
+	jk.kind = JANK_DROPPED; /* the gap before the next frame */
+	jk.frame_seq = 13;
+	jk.vsync_id = -1;
+	jk.dropped_before = 2;
+	jk.ts_ns = 12416700 * 1000ull;
+	jk.duration_ns = 33300000;
+	jk.n_anims = 1;
+	jk.ui = (struct slice_chain){ 1, { { "binder transaction", 30000000 } } };
+	jk.render.n = 0;
+	f2.budget_ns = 11111111;
+	f2.dropped_before = 2;
 	s.ops->frame(s.ctx, &f2);
+	s.ops->jank(s.ctx, &jk);
 	box_props(s, false);
 	a.end_ns = a.start_ns + 300 * MS_NS;
 	a.frames = 18;
+	a.frames_dropped = 2;
+	a.janky_frames = 1;
+	a.worst_gap_ns = 50000000;
+	a.worst_frame_ns = 16700000;
 	a.reason = END_ENDED;
 	a.target_node = 0x7b0a51c0;
 	snprintf(a.target_name, sizeof(a.target_name), "NotificationRow");
@@ -139,6 +170,8 @@ static void box_scenario(struct sink s)
 	d.end_ns = 13500 * MS_NS;
 	d.end_tid = 0;
 	d.frames = 3;
+	d.frames_dropped = 1; /* dropped only: no "late" */
+	d.worst_gap_ns = 33400000;
 	d.reason = END_PROCESS_EXIT;
 	s.ops->anim_end(s.ctx, &d);
 	r.start_ns = 14 * S_NS;
@@ -254,9 +287,9 @@ Test(sink_box, frames_are_printed_only_when_asked)
 {
 	char *with = box_render(false, true, true), *without = box_render(false, false, true);
 
-	cr_assert_not_null(strstr(with, "│ frame 12 vsync 3456 16.7 ms [anim 3.1 traversal 5.0 "
-					"draw 6.2] anims: 2\n"));
-	cr_assert_not_null(strstr(with, "│ frame 13 4.0 ms anims: 0\n"));
+	cr_assert_not_null(strstr(with, "│ frame 12 vsync 3456 16.7 ms late (budget 11.1 ms) "
+					"[anim 3.1 traversal 5.0 draw 6.2] anims: 2\n"));
+	cr_assert_not_null(strstr(with, "│ frame 13 4.0 ms after 2 dropped anims: 0\n"));
 	cr_assert_null(strstr(without, "│ frame 12"));
 	free(with);
 	free(without);
@@ -528,7 +561,10 @@ Test(sink_box, the_engine_summary_counts_frames_longest_frames_and_property_sets
 				       "│   2. 1.007 ms  frame 7 vsync 1007  app (pid 10, tid 10)  "
 				       "start 1.096000 s\n"
 				       "│   3. 1.006 ms  frame 6 vsync 1006  app (pid 10, tid 10)  "
-				       "start 1.080000 s\n└──\n"),
+				       "start 1.080000 s\n│\n"
+				       "│ Smoothness per process:\n"
+				       "│   app (pid 10): 60.0 Hz (assumed), 8 frames, 0 late, 0 dropped\n"
+				       "└──\n"),
 			   "%s", got);
 	free(got);
 }

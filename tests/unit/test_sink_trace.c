@@ -349,3 +349,27 @@ Test(sink_trace, animator_args_name_the_target_view_and_its_from_and_to_values)
 		  "%s", got);
 	free(got);
 }
+
+Test(sink_trace, a_jank_is_an_instant_on_the_ui_thread_with_its_cause_chain)
+{
+	struct jank j = { .kind = JANK_LATE, .pid = 24675, .tid = 24675, .process = "app",
+			  .frame_seq = 12, .vsync_id = -1, .ts_ns = 69740314489123ull,
+			  .duration_ns = 34000000, .budget_ns = 16666667,
+			  .ui = { 2, { { "Choreographer#doFrame", 34000000 },
+				       { "traversal", 29000000 } } },
+			  .render = { 1, { { "DrawFrame", 4000000 } } } };
+	struct st_out o;
+	char *got;
+
+	st_open(&o);
+	o.s.ops->jank(o.s.ctx, &j);
+	got = st_close(&o);
+	cr_assert(strstr(got, "{\"ph\":\"i\",\"name\":\"jank: late frame 12\",\"cat\":\"jank\","
+			 "\"s\":\"t\",\"pid\":24675,\"tid\":24675,\"ts\":69740314489.123,"
+			 "\"args\":{\"duration_ns\":34000000,\"dropped_before\":0,"
+			 "\"ui\":[\"Choreographer#doFrame\",\"traversal\"],"
+			 "\"render\":[\"DrawFrame\"]}}"),
+		  "%s", got);
+	json_object_put(st_parse_strict(got, strlen(got)));
+	free(got);
+}
