@@ -33,6 +33,7 @@ CFLAGS ?=
 CFLAGS += $(CFLAGS_BASE) $(shell $(PKG_CONFIG) --cflags $(LIBS_PC) 2>/dev/null)
 LDLIBS := $(shell $(PKG_CONFIG) --libs $(LIBS_PC) 2>/dev/null)
 LDLIBS := $(if $(strip $(LDLIBS)),$(LDLIBS),-lbpf -ldw -lelf -lz -llzma)
+LDLIBS += -lm # src/fit.c
 LDFLAGS += $(LDSTATIC) $(SAN)
 
 SRCS := $(wildcard src/*.c)

@@ -3,9 +3,10 @@
 # The live parts (root) use the programs below, built into $(BUILD)/bench/.
 BENCH_DIR := $(BUILD)/bench
 BENCH_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -D_GNU_SOURCE
-BENCH_BINS := $(BENCH_DIR)/setter_loop $(BENCH_DIR)/marker_flood $(BENCH_DIR)/bare_uprobe
+BENCH_BINS := $(BENCH_DIR)/setter_loop $(BENCH_DIR)/marker_flood $(BENCH_DIR)/bare_uprobe \
+	$(BENCH_DIR)/bench_fit
 
-.PHONY: bench bench-build
+.PHONY: bench bench-build bench-fit
 bench: $(BUILD)/animtrace $(SIM_TARGETS) $(BENCH_BINS)
 	$(Q)bench/bench.sh $(BUILD) $(TESTDATA)
 bench-build: $(BENCH_BINS)
@@ -31,3 +32,11 @@ $(BENCH_DIR)/bare_uprobe.skel.h: $(BENCH_DIR)/bare_uprobe.bpf.o
 $(BENCH_DIR)/bare_uprobe: bench/bare_uprobe.c $(BENCH_DIR)/bare_uprobe.skel.h \
 		$(BUILD)/obj/elfsym.o
 	$(Q)$(CC) $(BENCH_CFLAGS) -Isrc -I$(BENCH_DIR) $< $(BUILD)/obj/elfsym.o $(LDLIBS) -o $@
+
+# The fitting cost per animation run: src/fit.c on the unit tests' framework simulator, no
+# probes and no root. `make bench-fit` runs it alone (bench.sh runs it too).
+$(BENCH_DIR)/bench_fit: bench/bench_fit.c tests/unit/fit_sim.h src/fit.h $(BUILD)/obj/fit.o \
+		| $(BENCH_DIR)
+	$(Q)$(CC) $(BENCH_CFLAGS) -Isrc -Itests/unit $< $(BUILD)/obj/fit.o -lm -o $@
+bench-fit: $(BENCH_DIR)/bench_fit
+	$(Q)$<

@@ -116,6 +116,34 @@ Raw wall times (ms, in run order):
 EOT
 }
 
+# ---- fitting cost (offline) -------------------------------------------------------------
+# src/fit.c per animation run, on the unit tests' simulator of the framework (bench_fit).
+fit_col() { awk -F' *[|] *' -v row="$1" '$2 == row { print $5 }' "$tmp/fit"; }
+
+bench_fit() {
+	local fit=$build/bench/bench_fit
+	[ -x "$fit" ] || die "no $fit: build it first (make bench does)"
+	"$fit" 200 > "$tmp/fit" || die "bench_fit failed"
+	fit_spring=$(fit_col "spring, fit_run")
+	fit_fling=$(fit_col "fling, fit_run")
+	fit_anim=$(fit_col "ValueAnimator, fit_run")
+	fit_marked=$(fit_col "ValueAnimator, fit_interpolator")
+	cat <<EOT
+## Fitting cost (offline)
+
+\`bench/bench_fit 200\` fits 200 synthetic runs of each kind, computed the way the framework
+computes them (\`tests/unit/fit_sim.h\`, +-1 ms frame jitter): springs over every stiffness x
+damping constant at 60/90/120 Hz (0 -> 300 px), flings of friction 0.5/1/2 from 2000 and
+-3000 px/s, ValueAnimators over the ten interpolators (300 ms at 60 Hz, 250 ms at 120 Hz),
+the last once more through \`fit_interpolator\` (start, duration and from/to known). Each run
+is fitted 3 times and its best time kept; the table has the median and 90th percentile over
+the runs, in microseconds on one core, and how many came out as the right kind (and name).
+
+$(cat "$tmp/fit")
+
+EOT
+}
+
 # ---- live measurements (root): helpers ------------------------------------------------
 # Every process started here is recorded in $pids and ended by its id on exit.
 pids=()
@@ -569,6 +597,7 @@ live_ok() {
 summary() {
 	cat <<EOT
 bench: replay $(mbps "$(stat -c %s "$trace")" "$replay_ns") MB/s (target >= 100)
+bench: fit_run median us per run: spring $fit_spring, fling $fit_fling, ValueAnimator $fit_anim; fit_interpolator $fit_marked
 EOT
 	[ -n "${at:-}" ] || return 0
 	cat <<EOT
@@ -602,6 +631,7 @@ main() {
 	{
 		machine
 		bench_replay
+		bench_fit
 		if why=$(live_ok); then
 			bench_setter_overhead
 			bench_marker_rate
