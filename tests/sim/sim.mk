@@ -14,14 +14,15 @@ SIM_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -D_GNU_SOURCE -I$(SIM_SRC)
 SIM_CXXFLAGS := -std=gnu++17 -O2 -g -fPIC -fvisibility=hidden -fno-exceptions -fno-rtti \
 	-Wall -Wextra -I$(SIM_SRC)
 SIM_HDRS := $(SIM_SRC)/hwui_fixture.h $(SIM_SRC)/hwui_load.h $(SIM_SRC)/art_fixture.h \
-	$(SIM_SRC)/art_load.h
+	$(SIM_SRC)/art_load.h $(SIM_SRC)/utils_fixture.h
 # ART fixture: callers must stay real frames (no sibling calls) and no two methods may be
 # folded into one address (no identical code folding).
 SIM_ART_CFLAGS := $(SIM_CFLAGS) -fPIC -fvisibility=hidden -fno-optimize-sibling-calls \
 	-fno-ipa-icf -fno-omit-frame-pointer
 SIM_STRIP := $(SIM_SRC)/minidebuginfo.sh
 
-SIM_TARGETS := $(SIM_DIR)/libhwui.so $(SIM_DIR)/libhwui.unstripped.so $(SIM_DIR)/animsim \
+SIM_TARGETS := $(SIM_DIR)/libhwui.so $(SIM_DIR)/libhwui.unstripped.so $(SIM_DIR)/libutils.so \
+	$(SIM_DIR)/animsim \
 	$(SIM_DIR)/boot-framework.oat $(SIM_DIR)/boot-framework.unstripped.oat
 
 .PHONY: sim sim-check
@@ -34,12 +35,20 @@ sim-check: $(SIM_TARGETS)
 $(SIM_DIR):
 	$(Q)mkdir -p $@
 
-$(SIM_DIR)/hwui_fixture.o: $(SIM_SRC)/hwui_fixture.cpp $(SIM_SRC)/hwui_fixture.h | $(SIM_DIR)
+$(SIM_DIR)/hwui_fixture.o $(SIM_DIR)/utils_fixture.o: $(SIM_DIR)/%.o: $(SIM_SRC)/%.cpp \
+		$(SIM_SRC)/hwui_fixture.h $(SIM_SRC)/utils_fixture.h | $(SIM_DIR)
 	$(Q)$(CXX) $(SIM_CXXFLAGS) -c $< -o $@
 
-# No libstdc++ is used, so the C driver links it and the .so needs only libc.
-$(SIM_DIR)/libhwui.unstripped.so: $(SIM_DIR)/hwui_fixture.o
-	$(Q)$(CC) -shared -Wl,-soname,libhwui.so $< -o $@
+# android::String8 lives in a library of its own, as in Android's libutils, so that libhwui's
+# RenderNode create calls String8::setTo through its PLT (animtrace resolves that call).
+$(SIM_DIR)/libutils.so: $(SIM_DIR)/utils_fixture.o
+	$(Q)$(CC) -shared -Wl,-soname,libutils.so $< -o $@
+
+# No libstdc++ is used, so the C driver links it and the .so needs only libc and libutils.so,
+# found next to it ($ORIGIN) wherever libhwui.so is dlopen'ed from.
+$(SIM_DIR)/libhwui.unstripped.so: $(SIM_DIR)/hwui_fixture.o $(SIM_DIR)/libutils.so
+	$(Q)$(CC) -shared -Wl,-soname,libhwui.so -Wl,-rpath,'$$ORIGIN' $< $(SIM_DIR)/libutils.so \
+		-o $@
 
 $(SIM_DIR)/libhwui.so: $(SIM_DIR)/libhwui.unstripped.so $(SIM_STRIP)
 	$(Q)$(SIM_STRIP) $< $@
@@ -58,7 +67,7 @@ $(SIM_DIR)/boot-framework.oat: $(SIM_DIR)/boot-framework.unstripped.oat $(SIM_ST
 
 SIM_OBJS_dl := $(SIM_SRC)/hwui_load_dl.c $(SIM_SRC)/art_load_dl.c $(SIM_SRC)/fixture_dl.c
 SIM_LIBS_dl := -ldl -lpthread
-SIM_OBJS_linked := $(SIM_SRC)/hwui_load_linked.c $(SIM_DIR)/hwui_fixture.o \
+SIM_OBJS_linked := $(SIM_SRC)/hwui_load_linked.c $(SIM_DIR)/hwui_fixture.o $(SIM_DIR)/utils_fixture.o \
 	$(SIM_SRC)/art_load_linked.c $(SIM_ART_OBJS)
 SIM_LIBS_linked := -lpthread
 
