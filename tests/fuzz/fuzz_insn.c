@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* insn_getter_offset and insn_setter_offset: byte 0 picks the machine, the rest is code. */
+/* The insn decoders: byte 0 picks the machine, the rest is code. */
 #include <elf.h>
 #include <errno.h>
 #include <string.h>
@@ -29,6 +29,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(err == 0 || err == -ENOTSUP);
 	if (!err)
 		FUZZ_CHECK(off <= INT32_MAX);
+	err = insn_getter64_offset(machine, code, len, &off);
+	FUZZ_CHECK(err == 0 || err == -ENOTSUP);
+	if (!err)
+		FUZZ_CHECK(off <= INT32_MAX && (machine != EM_AARCH64 || off % 8 == 0));
 	err = insn_setter_offset(machine, code, len, &off);
 	FUZZ_CHECK(err == 0 || err == -ENOTSUP);
 	if (!err)

@@ -215,3 +215,70 @@ Test(insn, arm64_setter_without_one_consistent_store_is_rejected)
 	cr_assert_eq(insn_setter_offset(EM_AARCH64, buf, a64(buf, same, 3), &off), 0);
 	cr_assert_eq(off, 500);
 }
+
+Test(insn, arm64_ldr_x0_x0_32_then_ret_is_a_64_bit_getter_at_32)
+{
+	/* the fixture's getUniqueId: ldr x0, [x0, #32] ; ret */
+	uint32_t w[] = { 0xf9401000, A64_RET }, bti[] = { A64_BTI_C, 0xf9400800, A64_RET };
+	uint8_t buf[16];
+	uint32_t off = 0;
+
+	cr_assert_eq(insn_getter64_offset(EM_AARCH64, buf, a64(buf, w, 2), &off), 0);
+	cr_assert_eq(off, 32);
+	cr_assert_eq(insn_getter64_offset(EM_AARCH64, buf, a64(buf, bti, 3), &off), 0);
+	cr_assert_eq(off, 16);
+}
+
+Test(insn, arm64_64_bit_getter_rejects_float_word_and_other_register_loads)
+{
+	uint32_t bad[] = {
+		0xbd401000, /* ldr s0, [x0, #16] (the float getter) */
+		0xb9401000, /* ldr w0, [x0, #16] */
+		0xf9401001, /* ldr x1, [x0, #32] */
+		0xf9401020, /* ldr x0, [x1, #32] */
+	};
+	uint32_t off = 7;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		uint32_t w[] = { bad[i], A64_RET };
+		uint8_t buf[8];
+
+		cr_assert_eq(insn_getter64_offset(EM_AARCH64, buf, a64(buf, w, 2), &off), -ENOTSUP,
+			     "insn %#x", bad[i]);
+	}
+	cr_assert_eq(off, 7);
+}
+
+Test(insn, x86_64_mov_rax_from_rdi_plus_disp_then_ret_is_a_64_bit_getter)
+{
+	uint8_t d8[] = { 0x48, 0x8b, 0x47, 0x20, 0xc3 };
+	uint8_t d32[] = { 0xf3, 0x0f, 0x1e, 0xfa, 0x48, 0x8b, 0x87, 0x10, 0x01, 0, 0, 0xc3 };
+	uint8_t d0[] = { 0x48, 0x8b, 0x07, 0xc3 };
+	uint32_t off = 0;
+
+	cr_assert_eq(insn_getter64_offset(EM_X86_64, d8, sizeof(d8), &off), 0);
+	cr_assert_eq(off, 0x20);
+	cr_assert_eq(insn_getter64_offset(EM_X86_64, d32, sizeof(d32), &off), 0);
+	cr_assert_eq(off, 0x110);
+	cr_assert_eq(insn_getter64_offset(EM_X86_64, d0, sizeof(d0), &off), 0);
+	cr_assert_eq(off, 0);
+}
+
+Test(insn, x86_64_64_bit_getter_rejects_32_bit_moves_other_registers_and_truncation)
+{
+	uint8_t mov32[] = { 0x8b, 0x47, 0x20, 0xc3 };		/* mov eax, [rdi+0x20] */
+	uint8_t rcx[] = { 0x48, 0x8b, 0x4f, 0x20, 0xc3 };	/* mov rcx, [rdi+0x20] */
+	uint8_t rsi[] = { 0x48, 0x8b, 0x46, 0x20, 0xc3 };	/* mov rax, [rsi+0x20] */
+	uint8_t neg[] = { 0x48, 0x8b, 0x47, 0xf8, 0xc3 };	/* mov rax, [rdi-8] */
+	uint8_t ok[] = { 0x48, 0x8b, 0x87, 0x10, 0x01, 0, 0, 0xc3 };
+	uint32_t off;
+
+	cr_assert_eq(insn_getter64_offset(EM_X86_64, mov32, sizeof(mov32), &off), -ENOTSUP);
+	cr_assert_eq(insn_getter64_offset(EM_X86_64, rcx, sizeof(rcx), &off), -ENOTSUP);
+	cr_assert_eq(insn_getter64_offset(EM_X86_64, rsi, sizeof(rsi), &off), -ENOTSUP);
+	cr_assert_eq(insn_getter64_offset(EM_X86_64, neg, sizeof(neg), &off), -ENOTSUP);
+	for (size_t len = 0; len < sizeof(ok); len++)
+		cr_assert_eq(insn_getter64_offset(EM_X86_64, ok, len, &off), -ENOTSUP, "len %zu", len);
+	cr_assert_eq(insn_getter64_offset(EM_ARM, ok, sizeof(ok), &off), -ENOTSUP);
+	cr_assert_eq(insn_getter64_offset(EM_X86_64, NULL, 8, &off), -ENOTSUP);
+}
