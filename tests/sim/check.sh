@@ -87,6 +87,18 @@ for p in $PROPS; do
 	check "get${p%%:*} is one load plus ret" getter_shape "${p%%:*}" "${p##*:}" \
 		"$(echo "$p" | cut -d: -f2)"
 done
+# The x86_64 variants reach String8::setTo through .plt.sec and through the GOT (-fno-plt).
+if [ "$arch" = x86 ]; then
+	plt_sec() { readelf -S -W "$dir/libhwui-ibt.so" | grep -q ' \.plt\.sec '; }
+	got_call() {
+		readelf -r -W "$dir/libhwui-noplt.so" | grep 'GLOB_DAT' | grep -q String85setToEPKc &&
+			! readelf -r -W "$dir/libhwui-noplt.so" | grep 'JUMP_SLOT' | grep -q String85setTo
+	}
+	check "libhwui-ibt.so calls through .plt.sec" plt_sec
+	check "libhwui-noplt.so calls String8::setTo through a GLOB_DAT GOT slot" got_call
+	check "stripped libhwui-ibt.so has no symbols" no_symbols "$dir/libhwui-ibt.so"
+	check "stripped libhwui-noplt.so has no symbols" no_symbols "$dir/libhwui-noplt.so"
+fi
 # The ART fixture: stripped, and its MiniDebugInfo names methods the way ART does.
 art_names() { # FILE -> sorted ART-style names in its .gnu_debugdata
 	${X}objcopy --dump-section .gnu_debugdata="$tmp/ad.xz" "$1" "$tmp/scratch" &&

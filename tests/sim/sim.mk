@@ -21,9 +21,20 @@ SIM_ART_CFLAGS := $(SIM_CFLAGS) -fPIC -fvisibility=hidden -fno-optimize-sibling-
 	-fno-ipa-icf -fno-omit-frame-pointer
 SIM_STRIP := $(SIM_SRC)/minidebuginfo.sh
 
+# Builds of the fixture libhwui for the tests of the RenderNode name decoder (never loaded):
+# libhwui-noname.so (create never calls String8::setTo) and, x86_64 only, the other ways a
+# call reaches an import: libhwui-ibt.so (endbr64 everywhere, .plt.sec stubs) and
+# libhwui-noplt.so (-fno-plt: call *GOT(%rip), GLOB_DAT relocations).
+SIM_HWUI_VARIANTS := noname $(if $(filter x86,$(ARCH)),ibt noplt)
+SIM_VARIANT_CXXFLAGS_noname := -DHWUI_FIXTURE_NO_SET_NAME
+SIM_VARIANT_CXXFLAGS_ibt := -fcf-protection=full
+SIM_VARIANT_LDFLAGS_ibt := -Wl,-z,ibtplt
+SIM_VARIANT_CXXFLAGS_noplt := -fno-plt
+SIM_VARIANT_LIBS := $(patsubst %,$(SIM_DIR)/libhwui-%.so,$(SIM_HWUI_VARIANTS))
+
 SIM_TARGETS := $(SIM_DIR)/libhwui.so $(SIM_DIR)/libhwui.unstripped.so $(SIM_DIR)/libutils.so \
 	$(SIM_DIR)/animsim \
-	$(SIM_DIR)/boot-framework.oat $(SIM_DIR)/boot-framework.unstripped.oat
+	$(SIM_DIR)/boot-framework.oat $(SIM_DIR)/boot-framework.unstripped.oat $(SIM_VARIANT_LIBS)
 
 .PHONY: sim sim-check
 sim: $(SIM_TARGETS)
@@ -51,6 +62,18 @@ $(SIM_DIR)/libhwui.unstripped.so: $(SIM_DIR)/hwui_fixture.o $(SIM_DIR)/libutils.
 		-o $@
 
 $(SIM_DIR)/libhwui.so: $(SIM_DIR)/libhwui.unstripped.so $(SIM_STRIP)
+	$(Q)$(SIM_STRIP) $< $@
+
+$(SIM_DIR)/hwui_fixture-%.o: $(SIM_SRC)/hwui_fixture.cpp $(SIM_SRC)/hwui_fixture.h \
+		$(SIM_SRC)/utils_fixture.h | $(SIM_DIR)
+	$(Q)$(CXX) $(SIM_CXXFLAGS) $(SIM_VARIANT_CXXFLAGS_$*) -c $< -o $@
+
+# (make picks this rule over the one below for libhwui-X.unstripped.so: shortest stem.)
+$(SIM_DIR)/libhwui-%.unstripped.so: $(SIM_DIR)/hwui_fixture-%.o $(SIM_DIR)/libutils.so
+	$(Q)$(CC) -shared -Wl,-soname,libhwui.so $(SIM_VARIANT_LDFLAGS_$*) -Wl,-rpath,'$$ORIGIN' \
+		$< $(SIM_DIR)/libutils.so -o $@
+
+$(SIM_DIR)/libhwui-%.so: $(SIM_DIR)/libhwui-%.unstripped.so $(SIM_STRIP)
 	$(Q)$(SIM_STRIP) $< $@
 
 # The ART fixture: ART-named methods in an ELF .so named like the boot image's oat file.
