@@ -257,3 +257,57 @@ Test(hwui, libraries_without_create_or_unreadable_ones_say_why_the_name_is_unkno
 	cr_assert_str_eq(hwui_name_strerror(-ENOTUNIQ),
 			 "android_view_RenderNode_create sets two different RenderNode names");
 }
+
+/*
+ * The arm64 fixtures, decoded by this (x86) runner: `make hwui-arm64-test` builds them and
+ * passes their directory. `make unit` filters this suite out; run without the directory it
+ * fails, so a wiring mistake cannot pass as a skip.
+ */
+static const char *arm64_path(char *buf, size_t size, const char *file)
+{
+	const char *dir = getenv("HWUI_ARM64_DIR");
+
+	if (!dir || !*dir)
+		cr_assert_fail("HWUI_ARM64_DIR is not set: run this suite with `make hwui-arm64-test`, "
+			 "which builds the arm64 fixtures");
+	snprintf(buf, size, "%s/%s", dir, file);
+	return buf;
+}
+
+static void assert_arm64_fixture(const char *file)
+{
+	char path[512];
+	struct hwui_lib lib;
+
+	cr_assert_eq(hwui_resolve(arm64_path(path, sizeof(path), file), NULL, &lib, NULL, NULL), 0,
+		     "%s", path);
+	cr_assert_eq(lib.machine, EM_AARCH64);
+	cr_assert_eq(lib.ok_mask, (1u << AT_PROP_COUNT) - 1);
+	cr_assert_eq(lib.field_off[AT_PROP_ALPHA], HWUI_OFF_ALPHA);
+	cr_assert_eq(lib.node.name_err, 0, "%s: %s", file, hwui_name_strerror(lib.node.name_err));
+	cr_assert_eq(lib.node.name_off, HWUI_OFF_NAME, "%s", file);
+	cr_assert_eq(lib.node.uniqueid_err, 0, "%s: %s", file,
+		     hwui_uniqueid_strerror(lib.node.uniqueid_err));
+	cr_assert_eq(lib.node.uniqueid_off, HWUI_OFF_UNIQUE_ID, "%s", file);
+}
+
+Test(hwui_arm64, the_arm64_fixture_library_calls_set_to_through_its_plt_at_the_defined_offset)
+{
+	assert_arm64_fixture("libhwui.so");
+}
+
+Test(hwui_arm64, the_static_arm64_animsim_calls_a_minidebuginfo_set_to_directly_and_agrees)
+{
+	assert_arm64_fixture("animsim");
+}
+
+Test(hwui_arm64, the_arm64_create_without_the_string8_call_gives_enoent)
+{
+	char path[512];
+	struct hwui_lib lib;
+
+	cr_assert_eq(hwui_resolve(arm64_path(path, sizeof(path), "libhwui-noname.so"), NULL, &lib,
+				  NULL, NULL), 0);
+	cr_assert_eq(lib.node.name_err, -ENOENT);
+	cr_assert_eq(lib.node.uniqueid_off, HWUI_OFF_UNIQUE_ID);
+}
