@@ -85,8 +85,9 @@ include tests/fuzz/fuzz.mk
 include bench/bench.mk
 include tests/soak/soak.mk
 
+# UNIT_FILTER (tests/sim/sim.mk) leaves out the arm64 fixture suite: see hwui-arm64-test.
 unit: $(BUILD)/tests/unit_tests $(SIM_TARGETS)
-	$(Q)$< --jobs 2
+	$(Q)$< --jobs 2 --filter $(UNIT_FILTER)
 replay: $(BUILD)/tests/replay_tests $(BUILD)/animtrace
 	$(Q)$< --jobs 1
 e2e: $(BUILD)/tests/e2e_tests $(BUILD)/animtrace $(SIM_TARGETS) check-root sim-check
@@ -112,6 +113,7 @@ test: deps
 	$(Q)$(MAKE) --no-print-directory e2e
 	$(Q)$(MAKE) --no-print-directory arm64-init-test
 	$(Q)$(MAKE) --no-print-directory arm64-version
+	$(Q)$(MAKE) --no-print-directory hwui-arm64-test
 	$(Q)$(MAKE) --no-print-directory e2e-arm64
 
 # The main job: the simulator traced live as root, else a replay of a real capture.

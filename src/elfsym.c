@@ -543,3 +543,210 @@ int elfsym__find_all(const struct elfsym *s, const char *name, struct elfsym_hit
 		fill_hit(s, &first[i], &out[i]);
 	return n > INT32_MAX ? INT32_MAX : (int)n;
 }
+
+int elfsym__find_addr(const struct elfsym *s, uint64_t vaddr, struct elfsym_hit *out)
+{
+	for (size_t i = 0; i < s->nr_syms; i++) {
+		const struct elfsym_entry *e = &s->syms[i];
+
+		if (e->vaddr == vaddr && (e->type == STT_FUNC || e->type == STT_GNU_IFUNC)) {
+			fill_hit(s, e, out);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+/* ---- relocations ------------------------------------------------------------------------ */
+
+#define SHT_ANDROID_REL 0x60000001u
+#define SHT_ANDROID_RELA 0x60000002u
+/* RELOCATION_* group flags of linker_reloc_iterators.h */
+#define APS2_BY_INFO 1u
+#define APS2_BY_OFFSET_DELTA 2u
+#define APS2_BY_ADDEND 4u
+#define APS2_HAS_ADDEND 8u
+
+struct sleb {
+	const uint8_t *p, *end;
+	bool bad;
+};
+
+static uint64_t sleb_next(struct sleb *d)
+{
+	uint64_t v = 0;
+	unsigned int shift = 0;
+	uint8_t b;
+
+	do {
+		if (d->p >= d->end || shift >= 64) {
+			d->bad = true;
+			return 0;
+		}
+		b = *d->p++;
+		v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+	} while (b & 0x80);
+	if (shift < 64 && (b & 0x40))
+		v |= ~0ull << shift;
+	return v;
+}
+
+struct aps2_group {
+	uint64_t size, flags, delta;
+};
+
+/* A group header; updates @r's info and addend as the group fixes them. */
+static int aps2_group(struct sleb *d, bool rela, uint64_t left, struct aps2_group *g,
+		      struct elfsym_rel *r)
+{
+	uint64_t addend_flags;
+
+	g->size = sleb_next(d);
+	g->flags = sleb_next(d);
+	g->delta = g->flags & APS2_BY_OFFSET_DELTA ? sleb_next(d) : 0;
+	if (g->flags & APS2_BY_INFO)
+		r->info = sleb_next(d);
+	addend_flags = g->flags & (APS2_HAS_ADDEND | APS2_BY_ADDEND);
+	if ((g->flags & APS2_HAS_ADDEND) && !rela)
+		return -EBADMSG;
+	if (addend_flags == (APS2_HAS_ADDEND | APS2_BY_ADDEND))
+		r->addend += (int64_t)sleb_next(d);
+	else if (addend_flags != APS2_HAS_ADDEND)
+		r->addend = 0;
+	if (d->bad || g->size == 0 || g->size > left)
+		return -EBADMSG;
+	return 0;
+}
+
+int elfsym_aps2_decode(const uint8_t *buf, size_t len, bool rela,
+		       int (*fn)(void *ctx, const struct elfsym_rel *rel), void *ctx)
+{
+	struct sleb d = { buf + 4, buf + len, false };
+	struct elfsym_rel r = { 0 };
+	uint64_t count, done = 0;
+
+	if (!buf || len < 4 || memcmp(buf, "APS2", 4) != 0)
+		return -EBADMSG;
+	count = sleb_next(&d);
+	r.offset = sleb_next(&d);
+	if (d.bad || count > ELFSYM_APS2_MAX)
+		return -EBADMSG;
+	while (done < count) {
+		struct aps2_group g;
+		int ret = aps2_group(&d, rela, count - done, &g, &r);
+
+		for (uint64_t i = 0; !ret && i < g.size; i++) {
+			r.offset += g.flags & APS2_BY_OFFSET_DELTA ? g.delta : sleb_next(&d);
+			if (!(g.flags & APS2_BY_INFO))
+				r.info = sleb_next(&d);
+			if ((g.flags & (APS2_HAS_ADDEND | APS2_BY_ADDEND)) == APS2_HAS_ADDEND)
+				r.addend += (int64_t)sleb_next(&d);
+			ret = d.bad ? -EBADMSG : fn(ctx, &r);
+		}
+		if (ret)
+			return ret;
+		done += g.size;
+	}
+	return 0;
+}
+
+struct got_query {
+	uint64_t slot;
+	bool elf64;
+	uint32_t jump_slot, glob_dat;
+	uint64_t info;	/* of the match */
+	bool found;
+};
+
+static int got_match(void *ctx, const struct elfsym_rel *r)
+{
+	struct got_query *q = ctx;
+	uint32_t type = q->elf64 ? ELF64_R_TYPE(r->info) : ELF32_R_TYPE(r->info);
+	uint32_t sym = q->elf64 ? ELF64_R_SYM(r->info) : ELF32_R_SYM(r->info);
+
+	if (r->offset != q->slot || (type != q->jump_slot && type != q->glob_dat) || !sym)
+		return 0;
+	q->info = r->info;
+	q->found = true;
+	return 1;
+}
+
+/* One REL/RELA section, plain or APS2; 1 when @q matched, 0 when not, or -EBADMSG. */
+static int scan_reloc_section(const struct elfsym *s, Elf_Scn *scn, const GElf_Shdr *sh,
+			      struct got_query *q)
+{
+	bool rela = sh->sh_type == SHT_RELA || sh->sh_type == SHT_ANDROID_RELA;
+	Elf_Data *data;
+
+	if (sh->sh_type != SHT_RELA && sh->sh_type != SHT_REL && sh->sh_type != SHT_ANDROID_RELA &&
+	    sh->sh_type != SHT_ANDROID_REL)
+		return 0;
+	if (sh->sh_offset > s->len || sh->sh_size > s->len - sh->sh_offset)
+		return 0;
+	if (sh->sh_size >= 4 && !memcmp(s->image + sh->sh_offset, "APS2", 4))
+		return elfsym_aps2_decode(s->image + sh->sh_offset, sh->sh_size, rela, got_match, q);
+	if (sh->sh_type != SHT_RELA && sh->sh_type != SHT_REL)
+		return 0;
+	data = elf_getdata(scn, NULL);
+	for (int i = 0; data; i++) {
+		struct elfsym_rel r = { 0 };
+		GElf_Rela ra;
+		GElf_Rel rl;
+
+		if (rela ? !gelf_getrela(data, i, &ra) : !gelf_getrel(data, i, &rl))
+			break;
+		r.offset = rela ? ra.r_offset : rl.r_offset;
+		r.info = rela ? ra.r_info : rl.r_info;
+		if (got_match(q, &r))
+			return 1;
+	}
+	return 0;
+}
+
+/* The name of symbol @index in the symbol table section @link. */
+static const char *symbol_name(const struct elfsym *s, size_t link, uint64_t index)
+{
+	Elf_Scn *scn = elf_getscn(s->elf, link);
+	GElf_Shdr sh;
+	Elf_Data *data;
+	GElf_Sym sym;
+
+	if (!scn || !gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_DYNSYM && sh.sh_type != SHT_SYMTAB))
+		return NULL;
+	data = elf_getdata(scn, NULL);
+	if (!data || index > INT32_MAX || !gelf_getsym(data, (int)index, &sym))
+		return NULL;
+	return elf_strptr(s->elf, sh.sh_link, sym.st_name);
+}
+
+int elfsym__got_symbol(const struct elfsym *s, uint64_t slot, const char **name)
+{
+	struct got_query q = { .slot = slot, .elf64 = gelf_getclass(s->elf) == ELFCLASS64 };
+	Elf_Scn *scn = NULL;
+	int err = 0;
+
+	q.jump_slot = s->machine == EM_AARCH64 ? R_AARCH64_JUMP_SLOT : R_X86_64_JUMP_SLOT;
+	q.glob_dat = s->machine == EM_AARCH64 ? R_AARCH64_GLOB_DAT : R_X86_64_GLOB_DAT;
+	if (s->machine != EM_AARCH64 && s->machine != EM_X86_64)
+		return -ENOENT;
+	while ((scn = elf_nextscn(s->elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		int ret;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		ret = scan_reloc_section(s, scn, &sh, &q);
+		if (ret < 0) {
+			err = ret;
+			continue;
+		}
+		if (!q.found)
+			continue;
+		*name = symbol_name(s, sh.sh_link, q.elf64 ? ELF64_R_SYM(q.info) : ELF32_R_SYM(q.info));
+		if (*name && **name)
+			return 0;
+		q.found = false;
+	}
+	return err ? err : -ENOENT;
+}

@@ -9,6 +9,7 @@
 #ifndef ANIMTRACE_ELFSYM_H
 #define ANIMTRACE_ELFSYM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -81,5 +82,37 @@ int elfsym__vaddr_to_offset(const struct elfsym *s, uint64_t vaddr, uint64_t *of
  * one PT_LOAD holds all of them in the file.
  */
 int elfsym__read(const struct elfsym *s, uint64_t vaddr, void *buf, size_t len);
+
+/* The defined function symbol at @vaddr (any table; the first by name). 0 or -ENOENT. */
+int elfsym__find_addr(const struct elfsym *s, uint64_t vaddr, struct elfsym_hit *out);
+
+/*
+ * The symbol the dynamic linker writes into the GOT slot at @slot: the .dynsym name of the
+ * R_*_JUMP_SLOT or R_*_GLOB_DAT relocation there, read from every REL/RELA section, plain or
+ * packed the Android way (APS2, whether typed SHT_RELA or SHT_ANDROID_RELA). *name is valid
+ * until free. 0, -ENOENT when no such relocation names a symbol, -EBADMSG when a packed
+ * table is malformed and none was found before.
+ */
+int elfsym__got_symbol(const struct elfsym *s, uint64_t slot, const char **name);
+
+/* One relocation decoded from an APS2 table (r_info as the ELF class encodes it). */
+struct elfsym_rel {
+	uint64_t offset;
+	uint64_t info;
+	int64_t addend;
+};
+
+/* Largest relocation count an APS2 table may claim: groups can cost zero bytes each. */
+#define ELFSYM_APS2_MAX (1u << 24)
+
+/*
+ * Decodes Android's packed relocations (bionic linker/linker_reloc_iterators.h): "APS2",
+ * then sleb128 numbers. Calls @fn for each; its non-zero value stops and is returned.
+ * @rela says whether addends are allowed. -EBADMSG for a bad magic, a truncated or
+ * over-long number, an empty group or one past the count, more than ELFSYM_APS2_MAX
+ * relocations, or an addend in a REL table. Pure: no ELF handle needed.
+ */
+int elfsym_aps2_decode(const uint8_t *buf, size_t len, bool rela,
+		       int (*fn)(void *ctx, const struct elfsym_rel *rel), void *ctx);
 
 #endif

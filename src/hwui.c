@@ -142,6 +142,177 @@ static int parse_overrides(const char *spec, struct hwui_lib *out)
 	return ret;
 }
 
+/* ---- RenderNode name and id --------------------------------------------------------- */
+
+/* JNI natives in namespace android (see struct hwui_node_layout for the sources read). */
+#define CREATE_NAME "_ZN7androidL30android_view_RenderNode_createEP7_JNIEnvP8_jobjectP8_jstring"
+#define UNIQUE_ID_NAME "_ZN7androidL35android_view_RenderNode_getUniqueIdEl"
+/* Largest create function read, and largest field offset believed. */
+#define CREATE_CODE_MAX 4096
+#define NODE_FIELD_MAX 0xffff
+
+/* String8::setTo(const char*) and String8::operator=(const char*), which calls it. */
+static const char *const set_name_calls[] = { "_ZN7android7String85setToEPKc",
+					      "_ZN7android7String8aSEPKc", NULL };
+static const char *const new_calls[] = { "_Znwm", NULL }; /* operator new(size_t) */
+
+struct err_text {
+	int err;
+	const char *text;
+};
+
+static const struct err_text name_errs[] = {
+	{ -ESRCH, "no android_view_RenderNode_create symbol" },
+	{ -ENOENT, "RenderNode name offset not found in android_view_RenderNode_create" },
+	{ -ENOTUNIQ, "android_view_RenderNode_create sets two different RenderNode names" },
+	{ -EFAULT, "android_view_RenderNode_create has no code in the file" },
+	{ -ENOTSUP, "RenderNode name offset: machine not supported" },
+	{ -ENODATA, "the library could not be read" },
+	{ 0, NULL },
+};
+
+static const struct err_text uniqueid_errs[] = {
+	{ -ENOENT, "no android_view_RenderNode_getUniqueId (Android 9 and earlier)" },
+	{ -ENOTSUP, "android_view_RenderNode_getUniqueId is not a single 64-bit load + ret" },
+	{ -EFAULT, "android_view_RenderNode_getUniqueId has no code in the file" },
+	{ -ENODATA, "the library could not be read" },
+	{ 0, NULL },
+};
+
+static const char *err_text(const struct err_text *t, int err)
+{
+	for (; t->text; t++)
+		if (t->err == err)
+			return t->text;
+	return strerror(-err);
+}
+
+const char *hwui_name_strerror(int err)
+{
+	return err_text(name_errs, err);
+}
+
+const char *hwui_uniqueid_strerror(int err)
+{
+	return err_text(uniqueid_errs, err);
+}
+
+/* @name is one of @want, maybe with a ThinLTO ".llvm.<digits>" suffix. */
+static bool name_in(const char *name, const char *const *want)
+{
+	for (; *want; want++) {
+		size_t n = strlen(*want);
+
+		if (!strncmp(name, *want, n) && (!name[n] || !strncmp(name + n, ".llvm.", 6)))
+			return true;
+	}
+	return false;
+}
+
+/* A direct call reaches a defined function (static builds) or a PLT stub; a GOT call a slot. */
+static bool call_is(const struct elfsym *s, enum insn_call_kind kind, uint64_t target,
+		    const char *const *want)
+{
+	struct elfsym_hit hit;
+	const char *name;
+	uint8_t stub[16];
+	uint64_t slot = target;
+
+	if (kind == INSN_CALL_INDIRECT)
+		return false;
+	if (kind == INSN_CALL_DIRECT) {
+		if (elfsym__find_addr(s, target, &hit) == 0)
+			return name_in(hit.name, want);
+		if (elfsym__read(s, target, stub, sizeof(stub)) ||
+		    insn_plt_slot(elfsym__machine(s), stub, sizeof(stub), target, &slot))
+			return false;
+	}
+	return elfsym__got_symbol(s, slot, &name) == 0 && name_in(name, want);
+}
+
+struct create_scan {
+	const struct elfsym *s;
+	int found;
+	uint32_t off;
+	bool conflict;
+};
+
+/* setTo(x0 = operator new's result + off): the name field's offset. */
+static int create_call(void *ctx, const struct insn_call *c)
+{
+	struct create_scan *cs = ctx;
+
+	if (!c->arg0.valid || c->arg0.add < 0 || c->arg0.add > NODE_FIELD_MAX)
+		return 0;
+	if (!call_is(cs->s, c->kind, c->target, set_name_calls) ||
+	    !call_is(cs->s, c->arg0.kind, c->arg0.target, new_calls))
+		return 0;
+	if (cs->found++ && cs->off != (uint32_t)c->arg0.add)
+		cs->conflict = true;
+	cs->off = (uint32_t)c->arg0.add;
+	return 0;
+}
+
+/* @hit's code, at most @cap bytes (all of it when the symbol has no size). */
+static int read_code(const struct elfsym *s, const struct elfsym_hit *hit, uint8_t *buf,
+		     size_t cap, size_t *len)
+{
+	*len = hit->size && hit->size < cap ? (size_t)hit->size : cap;
+	if (elfsym__read(s, hit->vaddr, buf, *len) == 0)
+		return 0;
+	return -EFAULT;
+}
+
+static int name_offset(const struct elfsym *s, uint32_t *off)
+{
+	struct create_scan cs = { .s = s };
+	struct elfsym_hit hit;
+	uint8_t *code;
+	size_t len;
+	int err;
+
+	if (elfsym__find(s, CREATE_NAME, &hit))
+		return -ESRCH;
+	code = malloc(CREATE_CODE_MAX);
+	if (!code)
+		return -ENOMEM;
+	err = read_code(s, &hit, code, CREATE_CODE_MAX, &len);
+	if (!err)
+		err = insn_scan_calls(elfsym__machine(s), code, len, hit.vaddr, create_call, &cs);
+	free(code);
+	if (err)
+		return err;
+	if (!cs.found)
+		return -ENOENT;
+	*off = cs.off;
+	return cs.conflict ? -ENOTUNIQ : 0;
+}
+
+static int uniqueid_offset(const struct elfsym *s, uint32_t *off)
+{
+	struct elfsym_hit hit;
+	uint8_t code[16];
+	size_t len;
+
+	if (elfsym__find(s, UNIQUE_ID_NAME, &hit))
+		return -ENOENT;
+	if (read_code(s, &hit, code, sizeof(code), &len))
+		return -EFAULT;
+	return insn_getter64_offset(elfsym__machine(s), code, len, off);
+}
+
+int hwui_node_layout(const struct elfsym *s, struct hwui_node_layout *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->name_err = name_offset(s, &out->name_off);
+	if (out->name_err)
+		out->name_off = 0;
+	out->uniqueid_err = uniqueid_offset(s, &out->uniqueid_off);
+	if (out->uniqueid_err)
+		out->uniqueid_off = 0;
+	return out->name_err;
+}
+
 int hwui_resolve(const char *path, const char *overrides, struct hwui_lib *out,
 		 hwui_warn_fn warn, void *ctx)
 {
@@ -149,6 +320,7 @@ int hwui_resolve(const char *path, const char *overrides, struct hwui_lib *out,
 	int ret;
 
 	memset(out, 0, sizeof(*out));
+	out->node.name_err = out->node.uniqueid_err = -ENODATA; /* until the file is read */
 	snprintf(out->path, sizeof(out->path), "%s", path);
 	if ((ret = parse_overrides(overrides, out)))
 		return ret;
@@ -164,6 +336,7 @@ int hwui_resolve(const char *path, const char *overrides, struct hwui_lib *out,
 	ret = has_any_setter(s) ? 0 : symbol_count(s) ? -ENODATA : -EINVAL;
 	for (int p = 0; !ret && p < AT_PROP_COUNT; p++)
 		resolve_prop(s, p, out, warn, ctx);
+	hwui_node_layout(s, &out->node);
 	elfsym__free(s);
 	return ret ? ret : out->ok_mask ? 0 : -ENODATA;
 }

@@ -13,12 +13,29 @@
 
 #include "animtrace/wire.h"
 
+/*
+ * Where a native RenderNode keeps its name and id. Neither offset is exported; both are
+ * decoded from code (AOSP core/jni/android_view_RenderNode.cpp for Android 9 and 10,
+ * libs/hwui/jni/android_graphics_RenderNode.cpp for 11+, libs/hwui/RenderNode.h):
+ * - android_view_RenderNode_create(JNIEnv*, jobject, jstring) does `new RenderNode()`, then
+ *   setName(), which strrchr()s the last '.' and calls String8::setTo (or `mName = name`,
+ *   String8::operator=, inline around setTo) on `node + offsetof(mName)`;
+ * - android_view_RenderNode_getUniqueId(jlong) (Android 10+) returns `mUniqueId` in one load.
+ */
+struct hwui_node_layout {
+	uint32_t name_off;	/* String8 mName: its only member, the C string, is the first word */
+	uint32_t uniqueid_off;	/* int64_t mUniqueId */
+	int name_err;		/* 0 when name_off is known, else why not: hwui_name_strerror() */
+	int uniqueid_err;	/* 0 when uniqueid_off is known; -ENOENT: no getter (Android 9-) */
+};
+
 struct hwui_lib {
 	char path[512];
 	uint16_t machine;                    /* EM_X86_64 or EM_AARCH64 */
 	uint64_t setter_off[AT_PROP_COUNT];  /* file offsets for uprobes */
 	uint32_t field_off[AT_PROP_COUNT];   /* float field inside RenderNode */
 	uint32_t ok_mask;                    /* bit per at_prop whose setter and field are known */
+	struct hwui_node_layout node;        /* filled whenever the file could be read */
 };
 
 /* Called once per property that had to be disabled, with a reason naming the symbol. */
@@ -34,13 +51,29 @@ const char *hwui_prop_name(enum at_prop p);
  */
 int hwui_find_library(const char *proc_root, int pid, char *path, size_t cap);
 
+struct elfsym;
+
+/*
+ * Decodes the RenderNode name and id offsets of the library @s. Returns out->name_err:
+ * 0, -ESRCH without android_view_RenderNode_create, -EFAULT when its code is not in the
+ * file, -ENOTSUP for a machine other than arm64 and x86_64, -ENOENT when no String8::setTo
+ * call in it takes operator new's result plus an offset, -ENOTUNIQ when two such calls
+ * disagree. The id's absence (out->uniqueid_err -ENOENT) is not an error.
+ */
+int hwui_node_layout(const struct elfsym *s, struct hwui_node_layout *out);
+
+/* Why hwui_lib.node.name_err / uniqueid_err left the offset unknown, for the user. */
+const char *hwui_name_strerror(int err);
+const char *hwui_uniqueid_strerror(int err);
+
 /*
  * Resolves setters and field offsets in the ELF at path. overrides ("alpha=0x4c,scaleX=108",
  * may be NULL) replace decoded field offsets. Properties whose setter is missing or whose
  * getter has an unknown shape are left out of ok_mask with a warning. Returns 0 when at
  * least one property is usable, -ENODATA when none is (no warning when the library has
  * no setter at all), -EINVAL for bad overrides or a file that is not a readable ELF,
- * -errno (-ENOENT, -EACCES, ...) when the file cannot be opened.
+ * -errno (-ENOENT, -EACCES, ...) when the file cannot be opened. out->node is decoded too,
+ * whatever it finds, without changing the return value.
  */
 int hwui_resolve(const char *path, const char *overrides, struct hwui_lib *out,
 		 hwui_warn_fn warn, void *ctx);

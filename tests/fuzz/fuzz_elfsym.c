@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * elfsym__open_mem on the input, then what probe setup does with a symbol: find it, map its
- * vaddr to a file offset, read its code and decode it. The names looked up are the ones
- * animtrace wants plus NUL-terminated strings of the input itself, so mutated string tables
- * are looked up by the names they now hold.
+ * vaddr to a file offset, read its code and decode it, name the targets of the calls in it
+ * (by address, PLT stub and GOT relocation). The names looked up are the ones animtrace
+ * wants plus NUL-terminated strings of the input itself, so mutated string tables are looked
+ * up by the names they now hold. An input starting with "APS2" is also decoded as a packed
+ * relocation table.
  */
 #include <errno.h>
 #include <string.h>
@@ -26,7 +28,37 @@ static const char *const fixed_names[] = {
 	"main",
 	"",
 	"x.llvm.123",
+	"_ZN7androidL30android_view_RenderNode_createEP7_JNIEnvP8_jobjectP8_jstring",
 };
+
+/* What hwui does with each call of RenderNode create: name its target. */
+static int name_target(void *ctx, const struct insn_call *c)
+{
+	const struct elfsym *s = ctx;
+	struct elfsym_hit h;
+	const char *name = NULL;
+	uint8_t stub[16];
+	uint64_t slot = c->target;
+
+	if (c->kind == INSN_CALL_DIRECT && elfsym__find_addr(s, c->target, &h) == 0) {
+		FUZZ_CHECK(h.vaddr == c->target);
+		return 0;
+	}
+	if (c->kind == INSN_CALL_DIRECT &&
+	    (elfsym__read(s, c->target, stub, sizeof(stub)) ||
+	     insn_plt_slot(elfsym__machine(s), stub, sizeof(stub), c->target, &slot)))
+		return 0;
+	if (c->kind != INSN_CALL_INDIRECT && elfsym__got_symbol(s, slot, &name) == 0)
+		FUZZ_CHECK(name && strlen(name) > 0);
+	return 0;
+}
+
+static int count_rel(void *ctx, const struct elfsym_rel *rel)
+{
+	(*(size_t *)ctx)++;
+	(void)rel;
+	return 0;
+}
 
 static void check_hit(const struct elfsym *s, const struct elfsym_hit *h)
 {
@@ -46,6 +78,7 @@ static void check_hit(const struct elfsym *s, const struct elfsym_hit *h)
 		return;
 	(void)insn_getter_offset(elfsym__machine(s), code, n, &field);
 	(void)insn_setter_offset(elfsym__machine(s), code, n, &field);
+	(void)insn_scan_calls(elfsym__machine(s), code, n, h->vaddr, name_target, (void *)s);
 }
 
 static void lookup(const struct elfsym *s, const char *name)
@@ -83,10 +116,15 @@ static void lookup_input_names(const struct elfsym *s, const uint8_t *data, size
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct elfsym *s = elfsym__open_mem(data, size);
-	size_t i;
+	struct elfsym *s;
+	size_t i, n = 0;
 	int err;
 
+	if (size >= 4 && !memcmp(data, "APS2", 4)) {
+		err = elfsym_aps2_decode(data, size, data[size - 1] & 1, count_rel, &n);
+		FUZZ_CHECK((err == 0 || err == -EBADMSG) && n <= ELFSYM_APS2_MAX);
+	}
+	s = elfsym__open_mem(data, size);
 	if (!s) {
 		FUZZ_CHECK(errno == EINVAL || errno == ENOMEM);
 		return 0;

@@ -34,6 +34,9 @@ for p in $PROPS; do
 	echo "_ZN7androidL${len}android_view_RenderNode_get${name}El" >>"$tmp/want"
 	echo "_ZN7androidL${len}android_view_RenderNode_set${name}Elf" >>"$tmp/want"
 done
+# RenderNode create (JNI calling convention) and the 64-bit getter of mUniqueId.
+echo _ZN7androidL30android_view_RenderNode_createEP7_JNIEnvP8_jobjectP8_jstring >>"$tmp/want"
+echo _ZN7androidL35android_view_RenderNode_getUniqueIdEl >>"$tmp/want"
 sort -o "$tmp/want" "$tmp/want"
 
 minidebug_names() { # FILE -> sorted RenderNode names in its .gnu_debugdata
@@ -48,29 +51,54 @@ names_match() { minidebug_names "$1" | diff "$tmp/want" -; }
 exports_only_table() {
 	${X}nm -D --defined-only "$dir/libhwui.so" | awk '{print $3}' | sort | diff - "$tmp/exp"
 }
-printf 'hwui_fixture_create_node\nhwui_fixture_free_node\nhwui_fixture_methods\n' >"$tmp/exp"
+# Besides the table, GCC exports the fixture's own operator new and delete.
+printf '_ZdlPv\n_ZdlPvm\n_Znwm\nhwui_fixture_create_node\nhwui_fixture_free_node\nhwui_fixture_methods\n' \
+	>"$tmp/exp"
+imports_string8() { # libhwui.so takes String8 from libutils.so, found next to it
+	${X}nm -D --undefined-only "$dir/libhwui.so" | grep -qw _ZN7android7String85setToEPKc &&
+		${X}nm -D --defined-only "$dir/libutils.so" | grep -qw _ZN7android7String85setToEPKc &&
+		readelf -d "$dir/libhwui.so" | grep -q 'NEEDED.*\[libutils\.so\]' &&
+		readelf -d "$dir/libhwui.so" | grep -q 'R.*PATH.*\[\$ORIGIN\]'
+}
 
-getter_shape() { # NAME OFFSET: the getter is one load at OFFSET then ret
+getter_shape() { # NAME OFFSET LEN [int64]: the getter is one load at OFFSET then ret
 	${X}objdump -d --no-show-raw-insn "$dir/libhwui.unstripped.so" |
 		awk -v f="<_ZN7androidL$3android_view_RenderNode_get$1El>:" \
 			'$2 == f {on = 1; next} on && NF == 0 {exit} on {$1 = ""; print}' >"$tmp/g"
-	if [ "$arch" = arm64 ]; then
-		printf ' ldr s0, [x0, #%d]\n ret\n' "$2" >"$tmp/gw"
-	else
-		printf ' movss 0x%x(%%rdi),%%xmm0\n ret\n' "$2" >"$tmp/gw"
-	fi
+	case $arch/${4:-float} in
+	arm64/float) printf ' ldr s0, [x0, #%d]\n ret\n' "$2" >"$tmp/gw" ;;
+	arm64/int64) printf ' ldr x0, [x0, #%d]\n ret\n' "$2" >"$tmp/gw" ;;
+	x86/float) printf ' movss 0x%x(%%rdi),%%xmm0\n ret\n' "$2" >"$tmp/gw" ;;
+	x86/int64) printf ' mov 0x%x(%%rdi),%%rax\n ret\n' "$2" >"$tmp/gw" ;;
+	esac
 	tr -s ' \t' '  ' <"$tmp/g" | head -2 | diff "$tmp/gw" -
 }
 
 check "stripped libhwui.so has no symbols" no_symbols "$dir/libhwui.so"
 check "stripped libhwui.so has no .symtab" no_symtab "$dir/libhwui.so"
-check "MiniDebugInfo holds exactly the 20 mangled setters and getters" \
+check "MiniDebugInfo holds exactly the 20 setters and getters, create and getUniqueId" \
 	names_match "$dir/libhwui.so"
 check "libhwui.so exports only the registration functions" exports_only_table
+check "libhwui.so imports String8::setTo from libutils.so beside it" imports_string8
+uid_off=$(sed -n 's/^#define HWUI_OFF_UNIQUE_ID \(0x[0-9a-f]*\).*/\1/p' "$(dirname "$0")/hwui_fixture.h")
+check "getUniqueId is one 64-bit load of mUniqueId ($uid_off) plus ret" \
+	getter_shape UniqueId $((uid_off)) 35 int64
 for p in $PROPS; do
 	check "get${p%%:*} is one load plus ret" getter_shape "${p%%:*}" "${p##*:}" \
 		"$(echo "$p" | cut -d: -f2)"
 done
+# The x86_64 variants reach String8::setTo through .plt.sec and through the GOT (-fno-plt).
+if [ "$arch" = x86 ]; then
+	plt_sec() { readelf -S -W "$dir/libhwui-ibt.so" | grep -q ' \.plt\.sec '; }
+	got_call() {
+		readelf -r -W "$dir/libhwui-noplt.so" | grep 'GLOB_DAT' | grep -q String85setToEPKc &&
+			! readelf -r -W "$dir/libhwui-noplt.so" | grep 'JUMP_SLOT' | grep -q String85setTo
+	}
+	check "libhwui-ibt.so calls through .plt.sec" plt_sec
+	check "libhwui-noplt.so calls String8::setTo through a GLOB_DAT GOT slot" got_call
+	check "stripped libhwui-ibt.so has no symbols" no_symbols "$dir/libhwui-ibt.so"
+	check "stripped libhwui-noplt.so has no symbols" no_symbols "$dir/libhwui-noplt.so"
+fi
 # The ART fixture: stripped, and its MiniDebugInfo names methods the way ART does.
 art_names() { # FILE -> sorted ART-style names in its .gnu_debugdata
 	${X}objcopy --dump-section .gnu_debugdata="$tmp/ad.xz" "$1" "$tmp/scratch" &&

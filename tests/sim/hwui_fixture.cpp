@@ -2,9 +2,13 @@
 /*
  * Fixture libhwui.so. Mirrors libs/hwui/jni/android_graphics_RenderNode.cpp closely enough
  * that the static JNI functions get the real mangled names (namespace android, internal
- * linkage, (jlong, float) arguments), and each getter compiles to one load plus ret, the
- * pattern animtrace decodes to find the field offsets. No libstdc++ is used, so the same
- * object links into a static C program too.
+ * linkage, (jlong, float) arguments, (JNIEnv*, jobject, jstring) for create), and each getter
+ * compiles to one load plus ret, the pattern animtrace decodes to find the field offsets.
+ * create is the real one's shape (AOSP core/jni/android_view_RenderNode.cpp, Android 9 and
+ * 10, and libs/hwui/jni/android_graphics_RenderNode.cpp, 11+): operator new, then
+ * GetStringUTFChars and RenderNode::setName, whose String8::setTo(node + mName's offset)
+ * call reveals where the name lives. No libstdc++ is used (the fixture brings its own
+ * operator new), so the same objects link into a static C program too.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -12,32 +16,115 @@
 #include <string.h>
 
 #include "hwui_fixture.h"
+#include "utils_fixture.h"
 
 typedef unsigned char jboolean;
 typedef int64_t jlong;
+
+/* jni.h's C++ types, named as there so that create mangles to the real name. */
+class _jobject {};
+class _jstring : public _jobject {};
+typedef _jobject *jobject;
+typedef _jstring *jstring;
+
+struct _JNIEnv {
+	const struct hwui_jni_functions *functions;
+
+	const char *GetStringUTFChars(jstring string, jboolean *is_copy)
+	{
+		return functions->GetStringUTFChars(this, string, is_copy);
+	}
+	void ReleaseStringUTFChars(jstring string, const char *utf)
+	{
+		functions->ReleaseStringUTFChars(this, string, utf);
+	}
+};
+typedef _JNIEnv JNIEnv;
+
+static_assert(offsetof(hwui_jni_functions, GetStringUTFChars) ==
+		      HWUI_JNI_GET_STRING_UTF_CHARS * sizeof(void *), "JNI index");
+static_assert(offsetof(hwui_jni_functions, ReleaseStringUTFChars) ==
+		      HWUI_JNI_RELEASE_STRING_UTF_CHARS * sizeof(void *), "JNI index");
+
+/*
+ * libc++ without exceptions aborts when out of memory; so does this one. GCC keeps the
+ * replaceable allocation functions at default visibility whatever -fvisibility says, so
+ * libhwui.so exports them and calls operator new through its PLT, as Android's libhwui calls
+ * libc++'s; a static build calls it directly.
+ */
+void *operator new(size_t size)
+{
+	void *p = malloc(size);
+
+	if (!p)
+		abort();
+	return p;
+}
+
+void operator delete(void *p) noexcept
+{
+	free(p);
+}
+
+void operator delete(void *p, size_t) noexcept
+{
+	free(p);
+}
+
+/* libhwui-noname.so, for the decoder's tests: a create that never names its node. */
+#ifdef HWUI_FIXTURE_NO_SET_NAME
+#define SET_NAME(node, name) ((void)(node), (void)(name))
+#else
+#define SET_NAME(node, name) (node)->setName(name)
+#endif
 
 /* Kept and out of line: reached only through the table, as JNI natives are. */
 #define JNI_NATIVE __attribute__((noinline, used))
 
 namespace android {
 
+static const uint64_t NODE_MAGIC = 0x52656e6465724e64ULL; /* "RenderNd" */
+
+/* RenderNode.cpp's generateId(): ids start at 1. */
+static int64_t generate_id()
+{
+	static int64_t next_id;
+
+	return __atomic_add_fetch(&next_id, 1, __ATOMIC_RELAXED);
+}
+
 struct RenderNodeFixture {
-	uint64_t magic;
-	uint64_t reserved0;
-	const char *mName;
-	char reserved1[HWUI_OFF_ALPHA - HWUI_OFF_NAME - sizeof(const char *)];
-	float alpha;
-	float translationX;
-	float translationY;
-	float translationZ;
-	float elevation;
-	float rotation;
-	float rotationX;
-	float rotationY;
-	float scaleX;
-	float scaleY;
+	RenderNodeFixture() : mUniqueId(generate_id()) {}
+
+	/* RenderNode.h's setName: keep the part after the last '.'. */
+	void setName(const char *name)
+	{
+		if (name) {
+			const char *lastPeriod = strrchr(name, '.');
+
+			mName.setTo(lastPeriod ? lastPeriod + 1 : name);
+		}
+	}
+
+	uint64_t magic = NODE_MAGIC;
+	char reserved0[HWUI_OFF_UNIQUE_ID - sizeof(uint64_t)] = {};
+	const int64_t mUniqueId;
+	String8 mName;
+	char reserved1[HWUI_OFF_ALPHA - HWUI_OFF_NAME - sizeof(String8)] = {};
+	float alpha = 1.0f;
+	float translationX = 0.0f;
+	float translationY = 0.0f;
+	float translationZ = 0.0f;
+	float elevation = 0.0f;
+	float rotation = 0.0f;
+	float rotationX = 0.0f;
+	float rotationY = 0.0f;
+	float scaleX = 1.0f;
+	float scaleY = 1.0f;
 };
 
+static_assert(sizeof(String8) == sizeof(const char *), "String8 is one pointer");
+static_assert(offsetof(RenderNodeFixture, mUniqueId) == HWUI_OFF_UNIQUE_ID, "id offset");
 static_assert(offsetof(RenderNodeFixture, mName) == HWUI_OFF_NAME, "mName offset");
 static_assert(offsetof(RenderNodeFixture, alpha) == HWUI_OFF_ALPHA, "alpha offset");
 static_assert(offsetof(RenderNodeFixture, translationX) == HWUI_OFF_TRANSLATION_X, "tx offset");
@@ -49,8 +136,6 @@ static_assert(offsetof(RenderNodeFixture, rotationX) == HWUI_OFF_ROTATION_X, "rx
 static_assert(offsetof(RenderNodeFixture, rotationY) == HWUI_OFF_ROTATION_Y, "ry offset");
 static_assert(offsetof(RenderNodeFixture, scaleX) == HWUI_OFF_SCALE_X, "sx offset");
 static_assert(offsetof(RenderNodeFixture, scaleY) == HWUI_OFF_SCALE_Y, "sy offset");
-
-static const uint64_t NODE_MAGIC = 0x52656e6465724e64ULL; /* "RenderNd" */
 
 static inline RenderNodeFixture *to_node(jlong ptr)
 {
@@ -75,6 +160,24 @@ static inline float clamp_alpha(float alpha)
 	if (alpha >= 1.0f)
 		return 1.0f;
 	return alpha;
+}
+
+JNI_NATIVE static jlong android_view_RenderNode_create(JNIEnv *env, jobject, jstring name)
+{
+	RenderNodeFixture *renderNode = new RenderNodeFixture();
+
+	if (name != NULL) {
+		const char *textArray = env->GetStringUTFChars(name, NULL);
+
+		SET_NAME(renderNode, textArray);
+		env->ReleaseStringUTFChars(name, textArray);
+	}
+	return reinterpret_cast<jlong>(renderNode);
+}
+
+JNI_NATIVE static jlong android_view_RenderNode_getUniqueId(jlong renderNodePtr)
+{
+	return to_node(renderNodePtr)->mUniqueId;
 }
 
 JNI_NATIVE static jboolean android_view_RenderNode_setAlpha(jlong renderNodePtr, float alpha)
@@ -126,6 +229,25 @@ static const struct hwui_fixture_methods gMethods = {
 	  android_view_RenderNode_getScaleX, android_view_RenderNode_getScaleY },
 	hwui_fixture_create_node,
 	hwui_fixture_free_node,
+	/* _JNIEnv and hwui_jni_env have one layout; only the C++ names differ. */
+	reinterpret_cast<hwui_create>(android_view_RenderNode_create),
+	android_view_RenderNode_getUniqueId,
+};
+
+/* A JNIEnv for C callers: their jstrings are C strings. */
+static const char *utf_chars(void *, void *string, unsigned char *is_copy)
+{
+	if (is_copy)
+		*is_copy = 0;
+	return static_cast<const char *>(string);
+}
+
+static void release_utf_chars(void *, void *, const char *)
+{
+}
+
+static const struct hwui_jni_functions c_string_jni = {
+	{ NULL }, utf_chars, release_utf_chars,
 };
 
 } // namespace android
@@ -140,37 +262,18 @@ __attribute__((visibility("default"))) const struct hwui_fixture_methods *hwui_f
 /* Like RenderNode.create(getClass().getName()): the native name keeps the simple name. */
 __attribute__((visibility("default"))) int64_t hwui_fixture_create_node(const char *class_name)
 {
-	android::RenderNodeFixture *node;
-	const char *dot;
+	struct hwui_jni_env env = { &android::c_string_jni };
 
 	if (!class_name) {
 		errno = EINVAL;
 		return 0;
 	}
-	node = static_cast<android::RenderNodeFixture *>(calloc(1, sizeof(*node)));
-	if (!node)
-		return 0;
-	dot = strrchr(class_name, '.');
-	node->mName = strdup(dot ? dot + 1 : class_name);
-	if (!node->mName) {
-		free(node);
-		return 0;
-	}
-	node->magic = android::NODE_MAGIC;
-	node->alpha = 1.0f;
-	node->scaleX = 1.0f;
-	node->scaleY = 1.0f;
-	return reinterpret_cast<int64_t>(node);
+	return android::gMethods.create(&env, NULL, const_cast<char *>(class_name));
 }
 
 __attribute__((visibility("default"))) void hwui_fixture_free_node(int64_t ptr)
 {
-	android::RenderNodeFixture *node = android::to_node(ptr);
-
-	if (!node)
-		return;
-	free(const_cast<char *>(node->mName));
-	free(node);
+	delete android::to_node(ptr);
 }
 
 } // extern "C"

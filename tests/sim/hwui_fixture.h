@@ -28,10 +28,12 @@ enum hwui_prop {
 };
 
 /*
- * Field offsets in the fixture's native RenderNode. Chosen unlike Android 9's (alpha at 500)
- * so a tool that hardcodes offsets instead of decoding the getters fails visibly.
+ * Field offsets in the fixture's native RenderNode. Chosen unlike Android's (alpha at 500,
+ * mUniqueId at 0x10 and mName at 0x18 on Android 10+) so a tool that hardcodes offsets
+ * instead of decoding the getters and android_view_RenderNode_create fails visibly.
  */
-#define HWUI_OFF_NAME 0x10 /* const char *mName: class name after the last '.' */
+#define HWUI_OFF_UNIQUE_ID 0x20 /* int64_t mUniqueId, before mName as on Android 10+ */
+#define HWUI_OFF_NAME 0x28 /* String8 mName (one const char *): class name after the last '.' */
 #define HWUI_OFF_ALPHA 0x4c
 #define HWUI_OFF_TRANSLATION_X 0x50
 #define HWUI_OFF_TRANSLATION_Y 0x54
@@ -42,6 +44,30 @@ enum hwui_prop {
 #define HWUI_OFF_ROTATION_Y 0x68
 #define HWUI_OFF_SCALE_X 0x6c
 #define HWUI_OFF_SCALE_Y 0x70
+
+/*
+ * The part of JNI's function table RenderNode create uses, at the real indexes of
+ * JNINativeInterface (libnativehelper's jni.h): Android 9's create loads them from 1352 and
+ * 1360 (169 and 170 pointers in).
+ */
+#define HWUI_JNI_GET_STRING_UTF_CHARS 169
+#define HWUI_JNI_RELEASE_STRING_UTF_CHARS 170
+
+struct hwui_jni_functions {
+	void *reserved[HWUI_JNI_GET_STRING_UTF_CHARS];
+	const char *(*GetStringUTFChars)(void *env, void *string, unsigned char *is_copy);
+	void (*ReleaseStringUTFChars)(void *env, void *string, const char *utf);
+};
+
+/* JNIEnv as C++ code sees it (struct _JNIEnv): its first member points at the table. */
+struct hwui_jni_env {
+	const struct hwui_jni_functions *functions;
+};
+
+/* jlong android_view_RenderNode_create(JNIEnv *env, jobject clazz, jstring name) */
+typedef int64_t (*hwui_create)(struct hwui_jni_env *env, void *clazz, void *name);
+/* jlong android_view_RenderNode_getUniqueId(jlong renderNodePtr) */
+typedef int64_t (*hwui_unique_id)(int64_t node);
 
 /* jboolean android_view_RenderNode_setX(jlong renderNodePtr, float value) */
 typedef unsigned char (*hwui_setter)(int64_t node, float value);
@@ -55,11 +81,18 @@ struct hwui_fixture_methods {
 	hwui_getter get[HWUI_PROP_COUNT];
 	int64_t (*create_node)(const char *class_name);
 	void (*free_node)(int64_t node);
+	hwui_create create;		/* the JNI native itself, for a caller with its own JNIEnv */
+	hwui_unique_id unique_id;
 };
 
 /* The registration table; valid for the life of the library. */
 const struct hwui_fixture_methods *hwui_fixture_methods(void);
-/* A node with Android's defaults (alpha 1, scale 1, the rest 0), or 0 with errno set. */
+/*
+ * A node with Android's defaults (alpha 1, scale 1, the rest 0) and the next unique id, made
+ * by android_view_RenderNode_create with a JNIEnv whose strings are C strings, so the name
+ * really goes through String8::setTo at HWUI_OFF_NAME. 0 with errno EINVAL for no name;
+ * aborts when out of memory (operator new without exceptions, as on Android).
+ */
 int64_t hwui_fixture_create_node(const char *class_name);
 /* Frees a node; accepts 0. */
 void hwui_fixture_free_node(int64_t node);

@@ -14,34 +14,78 @@ SIM_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -D_GNU_SOURCE -I$(SIM_SRC)
 SIM_CXXFLAGS := -std=gnu++17 -O2 -g -fPIC -fvisibility=hidden -fno-exceptions -fno-rtti \
 	-Wall -Wextra -I$(SIM_SRC)
 SIM_HDRS := $(SIM_SRC)/hwui_fixture.h $(SIM_SRC)/hwui_load.h $(SIM_SRC)/art_fixture.h \
-	$(SIM_SRC)/art_load.h
+	$(SIM_SRC)/art_load.h $(SIM_SRC)/utils_fixture.h
 # ART fixture: callers must stay real frames (no sibling calls) and no two methods may be
 # folded into one address (no identical code folding).
 SIM_ART_CFLAGS := $(SIM_CFLAGS) -fPIC -fvisibility=hidden -fno-optimize-sibling-calls \
 	-fno-ipa-icf -fno-omit-frame-pointer
 SIM_STRIP := $(SIM_SRC)/minidebuginfo.sh
 
-SIM_TARGETS := $(SIM_DIR)/libhwui.so $(SIM_DIR)/libhwui.unstripped.so $(SIM_DIR)/animsim \
-	$(SIM_DIR)/boot-framework.oat $(SIM_DIR)/boot-framework.unstripped.oat
+# Builds of the fixture libhwui for the tests of the RenderNode name decoder (never loaded):
+# libhwui-noname.so (create never calls String8::setTo) and, x86_64 only, the other ways a
+# call reaches an import: libhwui-ibt.so (endbr64 everywhere, .plt.sec stubs) and
+# libhwui-noplt.so (-fno-plt: call *GOT(%rip), GLOB_DAT relocations).
+SIM_HWUI_VARIANTS := noname $(if $(filter x86,$(ARCH)),ibt noplt)
+SIM_VARIANT_CXXFLAGS_noname := -DHWUI_FIXTURE_NO_SET_NAME
+SIM_VARIANT_CXXFLAGS_ibt := -fcf-protection=full
+SIM_VARIANT_LDFLAGS_ibt := -Wl,-z,ibtplt
+SIM_VARIANT_CXXFLAGS_noplt := -fno-plt
+SIM_VARIANT_LIBS := $(patsubst %,$(SIM_DIR)/libhwui-%.so,$(SIM_HWUI_VARIANTS))
 
-.PHONY: sim sim-check
+SIM_TARGETS := $(SIM_DIR)/libhwui.so $(SIM_DIR)/libhwui.unstripped.so $(SIM_DIR)/libutils.so \
+	$(SIM_DIR)/animsim \
+	$(SIM_DIR)/boot-framework.oat $(SIM_DIR)/boot-framework.unstripped.oat $(SIM_VARIANT_LIBS)
+
+.PHONY: sim sim-check hwui-arm64-test
 sim: $(SIM_TARGETS)
 
 # Checks the fixtures and a short run of the simulator (root: it writes trace_marker).
 sim-check: $(SIM_TARGETS)
 	$(Q)$(SIM_SRC)/check.sh $(SIM_DIR)
 
+# The RenderNode name and id decoder on the arm64 fixtures (libhwui.so through its PLT, the
+# static animsim with direct calls), run by this machine's unit runner: no qemu needed. `make
+# unit` cannot build them, as a fresh machine gets the cross toolchain from deps-arm64.sh
+# only under `make test`, so `make unit` filters the hwui_arm64 suite out (UNIT_FILTER) and
+# this target, run by `make test`, builds build/arm64/sim and runs just that suite with the
+# directory in HWUI_ARM64_DIR. Without the variable the suite fails rather than skips.
+UNIT_FILTER := '!(hwui_arm64/*)'
+hwui-arm64-test: $(BUILD)/tests/unit_tests
+	$(Q)tests/deps-arm64.sh
+	$(Q)$(MAKE) --no-print-directory ARCH=arm64 BUILD=build/arm64 SAN= sim
+	$(Q)HWUI_ARM64_DIR=build/arm64/sim $< --filter 'hwui_arm64/*'
+
 $(SIM_DIR):
 	$(Q)mkdir -p $@
 
-$(SIM_DIR)/hwui_fixture.o: $(SIM_SRC)/hwui_fixture.cpp $(SIM_SRC)/hwui_fixture.h | $(SIM_DIR)
+$(SIM_DIR)/hwui_fixture.o $(SIM_DIR)/utils_fixture.o: $(SIM_DIR)/%.o: $(SIM_SRC)/%.cpp \
+		$(SIM_SRC)/hwui_fixture.h $(SIM_SRC)/utils_fixture.h | $(SIM_DIR)
 	$(Q)$(CXX) $(SIM_CXXFLAGS) -c $< -o $@
 
-# No libstdc++ is used, so the C driver links it and the .so needs only libc.
-$(SIM_DIR)/libhwui.unstripped.so: $(SIM_DIR)/hwui_fixture.o
-	$(Q)$(CC) -shared -Wl,-soname,libhwui.so $< -o $@
+# android::String8 lives in a library of its own, as in Android's libutils, so that libhwui's
+# RenderNode create calls String8::setTo through its PLT (animtrace resolves that call).
+$(SIM_DIR)/libutils.so: $(SIM_DIR)/utils_fixture.o
+	$(Q)$(CC) -shared -Wl,-soname,libutils.so $< -o $@
+
+# No libstdc++ is used, so the C driver links it and the .so needs only libc and libutils.so,
+# found next to it ($ORIGIN) wherever libhwui.so is dlopen'ed from.
+$(SIM_DIR)/libhwui.unstripped.so: $(SIM_DIR)/hwui_fixture.o $(SIM_DIR)/libutils.so
+	$(Q)$(CC) -shared -Wl,-soname,libhwui.so -Wl,-rpath,'$$ORIGIN' $< $(SIM_DIR)/libutils.so \
+		-o $@
 
 $(SIM_DIR)/libhwui.so: $(SIM_DIR)/libhwui.unstripped.so $(SIM_STRIP)
+	$(Q)$(SIM_STRIP) $< $@
+
+$(SIM_DIR)/hwui_fixture-%.o: $(SIM_SRC)/hwui_fixture.cpp $(SIM_SRC)/hwui_fixture.h \
+		$(SIM_SRC)/utils_fixture.h | $(SIM_DIR)
+	$(Q)$(CXX) $(SIM_CXXFLAGS) $(SIM_VARIANT_CXXFLAGS_$*) -c $< -o $@
+
+# (make picks this rule over the one below for libhwui-X.unstripped.so: shortest stem.)
+$(SIM_DIR)/libhwui-%.unstripped.so: $(SIM_DIR)/hwui_fixture-%.o $(SIM_DIR)/libutils.so
+	$(Q)$(CC) -shared -Wl,-soname,libhwui.so $(SIM_VARIANT_LDFLAGS_$*) -Wl,-rpath,'$$ORIGIN' \
+		$< $(SIM_DIR)/libutils.so -o $@
+
+$(SIM_DIR)/libhwui-%.so: $(SIM_DIR)/libhwui-%.unstripped.so $(SIM_STRIP)
 	$(Q)$(SIM_STRIP) $< $@
 
 # The ART fixture: ART-named methods in an ELF .so named like the boot image's oat file.
@@ -58,7 +102,7 @@ $(SIM_DIR)/boot-framework.oat: $(SIM_DIR)/boot-framework.unstripped.oat $(SIM_ST
 
 SIM_OBJS_dl := $(SIM_SRC)/hwui_load_dl.c $(SIM_SRC)/art_load_dl.c $(SIM_SRC)/fixture_dl.c
 SIM_LIBS_dl := -ldl -lpthread
-SIM_OBJS_linked := $(SIM_SRC)/hwui_load_linked.c $(SIM_DIR)/hwui_fixture.o \
+SIM_OBJS_linked := $(SIM_SRC)/hwui_load_linked.c $(SIM_DIR)/hwui_fixture.o $(SIM_DIR)/utils_fixture.o \
 	$(SIM_SRC)/art_load_linked.c $(SIM_ART_OBJS)
 SIM_LIBS_linked := -lpthread
 

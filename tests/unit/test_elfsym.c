@@ -438,6 +438,7 @@ static void poke(const void *buf, size_t len)
 {
 	struct elfsym *s = elfsym__open_mem(buf, len);
 	struct elfsym_hit h[4];
+	const char *name;
 	uint64_t off;
 	uint8_t code[16];
 
@@ -450,6 +451,11 @@ static void poke(const void *buf, size_t len)
 		elfsym__read(s, h[0].vaddr, code, sizeof(code));
 	elfsym__vaddr_to_offset(s, 0x103c94, &off);
 	elfsym__read(s, 0x103c94, code, sizeof(code));
+	elfsym__find_addr(s, 0x102eb4, h);
+	if (elfsym__got_symbol(s, 0x269f30, &name) == 0)
+		(void)strlen(name);
+	if (elfsym__got_symbol(s, 0x268f08, &name) == 0)
+		(void)strlen(name);
 	elfsym__free(s);
 }
 
@@ -492,6 +498,25 @@ Test(elfsym, truncated_and_bit_flipped_framework_oat_never_crashes)
 Test(elfsym, truncated_and_bit_flipped_libcutils_never_crashes)
 {
 	fuzz_file(CUTILS9, 0x2468aceu);
+}
+
+Test(elfsym, bit_flips_in_the_android9_packed_relocations_never_crash)
+{
+	size_t len, i;
+	uint8_t *orig = slurp(RUNTIME9, &len), *buf = malloc(len);
+	uint32_t seed = 0x5eed;
+
+	cr_assert_not_null(buf);
+	for (i = 0; i < 60; i++) {
+		uint32_t r = xorshift32(&seed);
+
+		memcpy(buf, orig, len);
+		/* .rela.dyn: APS2 at file offset 0x4c408, 0xc658 bytes; the first ones most */
+		buf[0x4c408 + 4 + r % (i < 30 ? 64 : 0xc650)] ^= (uint8_t)((r >> 24) | 1);
+		poke(buf, len);
+	}
+	free(buf);
+	free(orig);
 }
 
 Test(elfsym, files_cut_inside_the_elf_header_are_rejected)
@@ -571,4 +596,150 @@ Test(elfsym, a_pt_load_pointing_past_the_end_maps_nothing)
 	cr_assert_eq(elfsym__read(s, 0xced0, code, sizeof(code)), -ENOENT);
 	elfsym__free(s);
 	free(buf);
+}
+
+/* ---- call targets: symbols by address, GOT slots, packed relocations ------------------- */
+
+Test(elfsym, android9_runtime_names_the_function_at_an_address_from_minidebuginfo)
+{
+	struct elfsym *s = open_ok(RUNTIME9);
+	struct elfsym_hit h;
+
+	cr_assert_eq(elfsym__find_addr(s, 0x102eb4, &h), 0);
+	cr_assert_str_eq(h.name, "_ZN7androidL30android_view_RenderNode_createEP7_JNIEnvP8_jobjectP8_jstring");
+	cr_assert_eq(h.table, ELFSYM_DEBUGDATA);
+	cr_assert_eq(elfsym__find_addr(s, 0x102eb8, &h), -ENOENT); /* inside it */
+	cr_assert_eq(elfsym__find_addr(s, 0xa4d18, &h), -ENOENT); /* a PLT stub */
+	elfsym__free(s);
+}
+
+static void assert_got(const struct elfsym *s, uint64_t slot, const char *want)
+{
+	const char *name = NULL;
+
+	cr_assert_eq(elfsym__got_symbol(s, slot, &name), 0, "slot %#lx", (unsigned long)slot);
+	cr_assert_str_eq(name, want);
+}
+
+Test(elfsym, android9_runtime_got_slots_name_their_imports_from_rela_plt_and_packed_rela_dyn)
+{
+	/* create's bl targets 0xa4d18 (String8::setTo@plt) and 0xa2f48 (_Znwm@plt) jump through
+	 * 0x269f30 and 0x269048 (adrp/ldr/add/br, decoded by hand): JUMP_SLOTs of the plain
+	 * .rela.plt. .rela.dyn is typed SHT_RELA but holds APS2; readelf --dyn-syms: index 5 is
+	 * android_set_abort_message, whose GLOB_DAT the packed table puts at 0x268f08. */
+	struct elfsym *s = open_ok(RUNTIME9);
+	const char *name = NULL;
+
+	assert_got(s, 0x269f30, "_ZN7android7String85setToEPKc");
+	assert_got(s, 0x269048, "_Znwm");
+	assert_got(s, 0x268f08, "android_set_abort_message");
+	cr_assert_eq(elfsym__got_symbol(s, 0x269f34, &name), -ENOENT);
+	cr_assert_eq(elfsym__got_symbol(s, 0, &name), -ENOENT);
+	elfsym__free(s);
+}
+
+struct rel_stats {
+	size_t n, relative, glob_dat, abs64;
+	uint64_t lo, hi;
+	int stop_after;
+	struct elfsym_rel last;
+};
+
+static int count_rel(void *ctx, const struct elfsym_rel *r)
+{
+	struct rel_stats *st = ctx;
+	uint32_t type = ELF64_R_TYPE(r->info);
+
+	st->n++;
+	st->relative += type == R_AARCH64_RELATIVE;
+	st->glob_dat += type == R_AARCH64_GLOB_DAT;
+	st->abs64 += type == R_AARCH64_ABS64;
+	if (!st->lo || r->offset < st->lo)
+		st->lo = r->offset;
+	if (r->offset > st->hi)
+		st->hi = r->offset;
+	st->last = *r;
+	return st->stop_after && (int)st->n == st->stop_after ? 7 : 0;
+}
+
+Test(elfsym, android9_rela_dyn_unpacks_to_dt_relacount_relative_relocations_in_the_rw_load)
+{
+	size_t len;
+	uint8_t *buf = slurp(RUNTIME9, &len);
+	struct rel_stats st = { 0 };
+
+	/* readelf -SW: .rela.dyn at 0x4c408, 0xc658 bytes; -d: RELACOUNT 9582; -lW: the RW
+	 * PT_LOAD spans 0x251e60..0x274f38. */
+	cr_assert_eq(elfsym_aps2_decode(buf + 0x4c408, 0xc658, true, count_rel, &st), 0);
+	cr_assert_eq(st.n, 11161);
+	cr_assert_eq(st.relative, 9582);
+	cr_assert_eq(st.glob_dat, 324);
+	cr_assert_eq(st.abs64, 1255);
+	cr_assert_geq(st.lo, 0x251e60);
+	cr_assert_lt(st.hi, 0x274f38);
+	st = (struct rel_stats){ .stop_after = 3 };
+	cr_assert_eq(elfsym_aps2_decode(buf + 0x4c408, 0xc658, true, count_rel, &st), 7);
+	cr_assert_eq(st.n, 3);
+	/* The stream ends at 0xbf23; relocation_packer zero-padded the section after it. */
+	cr_assert_eq(elfsym_aps2_decode(buf + 0x4c408, 0xbf23, true, count_rel, &st), 0);
+	for (size_t cut = 0; cut < 0xbf23; cut += 0xbf23 / 97) {
+		st = (struct rel_stats){ 0 };
+		cr_assert_eq(elfsym_aps2_decode(buf + 0x4c408, cut, true, count_rel, &st), -EBADMSG,
+			     "cut at %zu", cut);
+	}
+	cr_assert_eq(elfsym_aps2_decode(buf + 0x4c408, 0xbf22, true, count_rel, &st), -EBADMSG);
+	free(buf);
+}
+
+Test(elfsym, aps2_groups_by_info_offset_delta_and_addend_decode_like_bionic)
+{
+	/* 5 relocations from 0x1000: a group of 3 sharing info 0x403 and delta 8 with addends
+	 * +16 each, then 2 with their own deltas, infos and no addend. */
+	static const uint8_t t[] = {
+		'A', 'P', 'S', '2', 5, 0x80, 0x20,	/* count 5, offset 0x1000 */
+		3, 0x0b, 8, 0x83, 0x08,			/* size 3, info|delta|has addend, info 0x403 */
+		16, 16, 16,				/* addends */
+		2, 0, 4, 0x81, 0x08, 0x7c, 0x82, 0x08,	/* deltas 4 and -4, infos 0x401, 0x402 */
+	};
+	struct rel_stats st = { 0 };
+
+	cr_assert_eq(elfsym_aps2_decode(t, sizeof(t), true, count_rel, &st), 0);
+	cr_assert_eq(st.n, 5);
+	cr_assert_eq(st.lo, 0x1008);
+	cr_assert_eq(st.hi, 0x101c);
+	cr_assert_eq(st.last.offset, 0x1018);
+	cr_assert_eq(st.last.info, 0x402);
+	cr_assert_eq(st.last.addend, 0);
+	st = (struct rel_stats){ .stop_after = 3 };
+	cr_assert_eq(elfsym_aps2_decode(t, sizeof(t), true, count_rel, &st), 7);
+	cr_assert_eq(st.last.offset, 0x1018);
+	cr_assert_eq(st.last.addend, 48);
+	cr_assert_eq(elfsym_aps2_decode(t, sizeof(t), false, count_rel, &st), -EBADMSG,
+		     "an addend in a REL table");
+}
+
+Test(elfsym, aps2_rejects_bad_magic_truncation_empty_or_oversized_groups_and_huge_counts)
+{
+	static const uint8_t magic[] = { 'A', 'P', 'S', '1', 0, 0 };
+	static const uint8_t empty_group[] = { 'A', 'P', 'S', '2', 1, 0, 0, 0 };
+	static const uint8_t big_group[] = { 'A', 'P', 'S', '2', 2, 0, 3, 3, 8, 1 };
+	static const uint8_t huge[] = { 'A', 'P', 'S', '2', 0x80, 0x80, 0x80, 0x10, 0, 1, 3, 8, 1 };
+	static const uint8_t long_num[] = { 'A', 'P', 'S', '2', 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+					    0xff, 0xff, 0xff, 0xff, 0x01, 0 };
+	static const uint8_t none[] = { 'A', 'P', 'S', '2', 0, 0 };
+	struct rel_stats st = { 0 };
+
+	cr_assert_eq(elfsym_aps2_decode(magic, sizeof(magic), true, count_rel, &st), -EBADMSG);
+	cr_assert_eq(elfsym_aps2_decode(empty_group, sizeof(empty_group), true, count_rel, &st),
+		     -EBADMSG);
+	cr_assert_eq(elfsym_aps2_decode(big_group, sizeof(big_group), true, count_rel, &st),
+		     -EBADMSG);
+	cr_assert_eq(elfsym_aps2_decode(huge, sizeof(huge), true, count_rel, &st), -EBADMSG);
+	cr_assert_eq(elfsym_aps2_decode(long_num, sizeof(long_num), true, count_rel, &st),
+		     -EBADMSG);
+	cr_assert_eq(elfsym_aps2_decode(none, 3, true, count_rel, &st), -EBADMSG);
+	cr_assert_eq(elfsym_aps2_decode(NULL, 0, true, count_rel, &st), -EBADMSG);
+	cr_assert_eq(st.n, 0);
+	cr_assert_eq(elfsym_aps2_decode(none, sizeof(none), true, count_rel, &st), 0);
+	cr_assert_eq(st.n, 0);
 }

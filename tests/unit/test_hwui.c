@@ -2,6 +2,7 @@
 #include <criterion/criterion.h>
 
 #include "fake_proc.h"
+#include <dlfcn.h>
 #include <elf.h>
 #include <errno.h>
 #include <stdio.h>
@@ -10,10 +11,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "elfsym.h"
 #include "hwui.h"
+#include "sim/hwui_fixture.h"
 
 #define ANDROID9_RUNTIME TESTDATA "/android/android9-arm64-libandroid_runtime.so"
-#define FIXTURE BUILD_DIR "/sim/libhwui.so"
+#define FIXTURE_DIR BUILD_DIR "/sim/"
+#define FIXTURE FIXTURE_DIR "libhwui.so"
 
 struct warnings {
 	int n;
@@ -116,4 +120,194 @@ Test(hwui, maps_prefer_libhwui_and_fall_back_to_libandroid_runtime)
 	cr_assert_str_eq(path, "/system/lib64/libandroid_runtime.so");
 	cr_assert_eq(hwui_find_library(root, 12, path, sizeof(path)), -ENOENT);
 	cr_assert_eq(hwui_find_library(root, 13, path, sizeof(path)), -ENOENT);
+}
+
+/* ---- RenderNode name and unique id offsets ----------------------------------------- */
+
+Test(hwui, android9_runtime_create_puts_the_render_node_name_at_0x10_and_has_no_unique_id)
+{
+	struct hwui_lib lib;
+	struct warnings w = { 0 };
+
+	/* create at 0x102eb4: bl _Znwm@plt; mov x21, x0; ... add x0, x21, #0x10 (0x102f24);
+	 * bl String8::setTo@plt (0x102f38). No getUniqueId before Android 10. */
+	cr_assert_eq(hwui_resolve(ANDROID9_RUNTIME, NULL, &lib, collect, &w), 0);
+	cr_assert_eq(w.n, 0, "%s", w.last);
+	cr_assert_eq(lib.node.name_err, 0, "%s", hwui_name_strerror(lib.node.name_err));
+	cr_assert_eq(lib.node.name_off, 0x10);
+	cr_assert_eq(lib.node.uniqueid_err, -ENOENT);
+	cr_assert_eq(lib.node.uniqueid_off, 0);
+	cr_assert_str_eq(hwui_uniqueid_strerror(lib.node.uniqueid_err),
+			 "no android_view_RenderNode_getUniqueId (Android 9 and earlier)");
+}
+
+Test(hwui, the_x86_64_fixtures_give_the_name_and_id_offsets_their_source_defines)
+{
+	/* The stripped library (create and setTo@plt known only from MiniDebugInfo and
+	 * .rela.plt), its unstripped twin, the .plt.sec build and the -fno-plt build. */
+	static const char *const libs[] = { "libhwui.so", "libhwui.unstripped.so",
+					    "libhwui-ibt.so", "libhwui-noplt.so" };
+
+	for (size_t i = 0; i < sizeof(libs) / sizeof(libs[0]); i++) {
+		char path[256];
+		struct hwui_lib lib;
+
+		snprintf(path, sizeof(path), FIXTURE_DIR "%s", libs[i]);
+		cr_assert_eq(hwui_resolve(path, NULL, &lib, NULL, NULL), 0, "%s", path);
+		cr_assert_eq(lib.machine, EM_X86_64);
+		cr_assert_eq(lib.node.name_err, 0, "%s: %s", libs[i],
+			     hwui_name_strerror(lib.node.name_err));
+		cr_assert_eq(lib.node.name_off, HWUI_OFF_NAME, "%s", libs[i]);
+		cr_assert_eq(lib.node.uniqueid_err, 0, "%s: %s", libs[i],
+			     hwui_uniqueid_strerror(lib.node.uniqueid_err));
+		cr_assert_eq(lib.node.uniqueid_off, HWUI_OFF_UNIQUE_ID, "%s", libs[i]);
+	}
+}
+
+Test(hwui, the_decoded_offsets_are_where_a_created_node_keeps_its_name_and_id)
+{
+	struct hwui_lib lib;
+	void *dl = dlopen(FIXTURE, RTLD_NOW | RTLD_LOCAL);
+	const struct hwui_fixture_methods *(*table)(void);
+	const struct hwui_fixture_methods *m;
+	int64_t a, b;
+
+	cr_assert_not_null(dl, "%s", dlerror());
+	*(void **)&table = dlsym(dl, "hwui_fixture_methods");
+	cr_assert_not_null(table);
+	m = table();
+	cr_assert_eq(hwui_resolve(FIXTURE, NULL, &lib, NULL, NULL), 0);
+	a = m->create_node("com.android.systemui.statusbar.NotificationRow");
+	b = m->create_node("ScrimView");
+	cr_assert(a && b);
+	cr_assert_str_eq(*(const char **)(uintptr_t)(a + lib.node.name_off), "NotificationRow");
+	cr_assert_str_eq(*(const char **)(uintptr_t)(b + lib.node.name_off), "ScrimView");
+	cr_assert_eq(*(int64_t *)(uintptr_t)(a + lib.node.uniqueid_off), m->unique_id(a));
+	cr_assert_eq(m->unique_id(b), m->unique_id(a) + 1);
+	m->free_node(a);
+	m->free_node(b);
+	dlclose(dl);
+}
+
+Test(hwui, a_create_without_the_string8_call_leaves_the_name_unknown_with_enoent)
+{
+	struct hwui_lib lib;
+
+	cr_assert_eq(hwui_resolve(FIXTURE_DIR "libhwui-noname.so", NULL, &lib, NULL, NULL), 0,
+		     "the setters keep working");
+	cr_assert_eq(lib.ok_mask, (1u << AT_PROP_COUNT) - 1);
+	cr_assert_eq(lib.node.name_err, -ENOENT);
+	cr_assert_eq(lib.node.name_off, 0);
+	cr_assert_str_eq(hwui_name_strerror(lib.node.name_err),
+			 "RenderNode name offset not found in android_view_RenderNode_create");
+	cr_assert_eq(lib.node.uniqueid_off, HWUI_OFF_UNIQUE_ID);
+}
+
+/* Android 9's create with one instruction replaced (vaddr - 0x35000 = file offset). */
+static int android9_patched(uint64_t vaddr, uint32_t insn, struct hwui_node_layout *out)
+{
+	FILE *f = fopen(ANDROID9_RUNTIME, "rb");
+	static uint8_t buf[4 << 20];
+	size_t len, at = vaddr - 0x35000;
+	struct elfsym *s;
+	int ret;
+
+	cr_assert_not_null(f);
+	len = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	cr_assert(len > at + 4 && len < sizeof(buf));
+	for (int i = 0; i < 4; i++)
+		buf[at + i] = (uint8_t)(insn >> (8 * i));
+	s = elfsym__open_mem(buf, len);
+	cr_assert_not_null(s);
+	ret = hwui_node_layout(s, out);
+	elfsym__free(s);
+	return ret;
+}
+
+Test(hwui, android9_create_patched_to_move_drop_or_misdirect_the_set_to_call_is_decoded_so)
+{
+	struct hwui_node_layout l;
+
+	cr_assert_eq(android9_patched(0x102f24, 0x910042a0, &l), 0, "add x0, x21, #0x10 as is");
+	cr_assert_eq(l.name_off, 0x10);
+	cr_assert_eq(android9_patched(0x102f24, 0x910062a0, &l), 0); /* add x0, x21, #0x18 */
+	cr_assert_eq(l.name_off, 0x18);
+	cr_assert_eq(android9_patched(0x102f38, 0xd503201f, &l), -ENOENT, "bl setTo -> nop");
+	cr_assert_eq(android9_patched(0x102f24, 0x910043e0, &l), -ENOENT, "add x0, sp, #0x10");
+	cr_assert_eq(android9_patched(0x102f24, 0x91004280, &l), -ENOENT, "add x0, x20 (env)");
+	cr_assert_eq(android9_patched(0x102ed4, 0xaa0103f5, &l), -ENOENT, "mov x21, x1");
+	cr_assert_eq(l.name_off, 0);
+	cr_assert_eq(l.uniqueid_err, -ENOENT);
+}
+
+Test(hwui, libraries_without_create_or_unreadable_ones_say_why_the_name_is_unknown)
+{
+	struct hwui_lib lib;
+
+	cr_assert_eq(hwui_resolve(TESTDATA "/android/android9-arm64-libcutils.so", NULL, &lib, NULL,
+				  NULL), -ENODATA);
+	cr_assert_eq(lib.node.name_err, -ESRCH);
+	cr_assert_str_eq(hwui_name_strerror(-ESRCH), "no android_view_RenderNode_create symbol");
+	cr_assert_eq(lib.node.uniqueid_err, -ENOENT);
+	cr_assert_eq(hwui_resolve("/nonexistent/libhwui.so", NULL, &lib, NULL, NULL), -ENOENT);
+	cr_assert_eq(lib.node.name_err, -ENODATA);
+	cr_assert_eq(lib.node.uniqueid_err, -ENODATA);
+	cr_assert_str_eq(hwui_name_strerror(-ENODATA), "the library could not be read");
+	cr_assert_str_eq(hwui_name_strerror(-ENOTUNIQ),
+			 "android_view_RenderNode_create sets two different RenderNode names");
+}
+
+/*
+ * The arm64 fixtures, decoded by this (x86) runner: `make hwui-arm64-test` builds them and
+ * passes their directory. `make unit` filters this suite out; run without the directory it
+ * fails, so a wiring mistake cannot pass as a skip.
+ */
+static const char *arm64_path(char *buf, size_t size, const char *file)
+{
+	const char *dir = getenv("HWUI_ARM64_DIR");
+
+	if (!dir || !*dir)
+		cr_assert_fail("HWUI_ARM64_DIR is not set: run this suite with `make hwui-arm64-test`, "
+			 "which builds the arm64 fixtures");
+	snprintf(buf, size, "%s/%s", dir, file);
+	return buf;
+}
+
+static void assert_arm64_fixture(const char *file)
+{
+	char path[512];
+	struct hwui_lib lib;
+
+	cr_assert_eq(hwui_resolve(arm64_path(path, sizeof(path), file), NULL, &lib, NULL, NULL), 0,
+		     "%s", path);
+	cr_assert_eq(lib.machine, EM_AARCH64);
+	cr_assert_eq(lib.ok_mask, (1u << AT_PROP_COUNT) - 1);
+	cr_assert_eq(lib.field_off[AT_PROP_ALPHA], HWUI_OFF_ALPHA);
+	cr_assert_eq(lib.node.name_err, 0, "%s: %s", file, hwui_name_strerror(lib.node.name_err));
+	cr_assert_eq(lib.node.name_off, HWUI_OFF_NAME, "%s", file);
+	cr_assert_eq(lib.node.uniqueid_err, 0, "%s: %s", file,
+		     hwui_uniqueid_strerror(lib.node.uniqueid_err));
+	cr_assert_eq(lib.node.uniqueid_off, HWUI_OFF_UNIQUE_ID, "%s", file);
+}
+
+Test(hwui_arm64, the_arm64_fixture_library_calls_set_to_through_its_plt_at_the_defined_offset)
+{
+	assert_arm64_fixture("libhwui.so");
+}
+
+Test(hwui_arm64, the_static_arm64_animsim_calls_a_minidebuginfo_set_to_directly_and_agrees)
+{
+	assert_arm64_fixture("animsim");
+}
+
+Test(hwui_arm64, the_arm64_create_without_the_string8_call_gives_enoent)
+{
+	char path[512];
+	struct hwui_lib lib;
+
+	cr_assert_eq(hwui_resolve(arm64_path(path, sizeof(path), "libhwui-noname.so"), NULL, &lib,
+				  NULL, NULL), 0);
+	cr_assert_eq(lib.node.name_err, -ENOENT);
+	cr_assert_eq(lib.node.uniqueid_off, HWUI_OFF_UNIQUE_ID);
 }
