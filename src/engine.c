@@ -128,7 +128,15 @@ struct engine {
 	int n_longest_frames;
 	uint64_t prop_frames, prop_sets;
 	uint32_t prop_sets_max;
+	int sink_err; /* the first error a sink returned: nothing is sent after it */
 };
+
+/* Calls the sink's cb unless it is NULL or an earlier call failed, and keeps its error. */
+#define SINK_CALL(e, cb, arg)                                                          \
+	do {                                                                           \
+		if (!(e)->sink_err && (e)->sink.ops && (e)->sink.ops->cb)              \
+			(e)->sink_err = (e)->sink.ops->cb((e)->sink.ctx, arg);         \
+	} while (0)
 
 /* ---- lookups ------------------------------------------------------------------------- */
 
@@ -294,8 +302,7 @@ static void props_flush(struct engine *e, struct proc *p)
 	memcpy(b->fp.process, p->name, sizeof(b->fp.process));
 	b->fp.n_nodes = (int)b->n;
 	b->fp.nodes = b->nodes;
-	if (e->sink.ops && e->sink.ops->frame_props)
-		e->sink.ops->frame_props(e->sink.ctx, &b->fp);
+	SINK_CALL(e, frame_props, &b->fp);
 	b->n = 0;
 	b->gen++;
 }
@@ -516,8 +523,7 @@ static void frame_emit(struct engine *e, struct proc *p, struct frame_st *fs)
 	fs->f.anim_ids = fs->ids;
 	e->frames++;
 	frame_longest_add(e, &fs->f);
-	if (e->sink.ops && e->sink.ops->frame)
-		e->sink.ops->frame(e->sink.ctx, &fs->f);
+	SINK_CALL(e, frame, &fs->f);
 }
 
 /* The doFrame slice ended: it now waits (as `done`) for the RenderThread draw. */
@@ -743,8 +749,7 @@ static void anim_report_end(struct engine *e, struct anim_key *k, const struct a
 {
 	e->ended++;
 	stats_end(e, k->name, a);
-	if (e->sink.ops && e->sink.ops->anim_end)
-		e->sink.ops->anim_end(e->sink.ctx, a);
+	SINK_CALL(e, anim_end, a);
 }
 
 static void anim_end_run(struct engine *e, struct proc *p, struct anim_run *r, uint64_t ts_ns,
@@ -803,8 +808,7 @@ static void anim_start(struct engine *e, struct proc *p, struct anim_key *k, uin
 	art_start_stack(e, tid, k->cookie, ts_ns, &r->a);
 	k->name->count++;
 	e->started++;
-	if (e->sink.ops && e->sink.ops->anim_start)
-		e->sink.ops->anim_start(e->sink.ctx, &r->a);
+	SINK_CALL(e, anim_start, &r->a);
 }
 
 /*
@@ -1163,7 +1167,7 @@ static void note_dropped(struct engine *e)
 	snprintf(msg, sizeof(msg),
 		 "property changes of %llu node-frames not reported (over %d nodes in a frame)",
 		 (unsigned long long)e->nodes_dropped, FRAME_NODES_MAX);
-	e->sink.ops->note(e->sink.ctx, msg);
+	SINK_CALL(e, note, msg);
 }
 
 /* The frame statistics of the summary: longest frames and property writes per frame. */
@@ -1206,10 +1210,14 @@ void engine__finish(struct engine *e, uint64_t ts_ns, uint64_t drops, uint64_t t
 	s.truncated = truncated;
 	finish_frame_stats(e, &s);
 	note_dropped(e);
-	if (e->sink.ops && e->sink.ops->summary)
-		e->sink.ops->summary(e->sink.ctx, &s);
+	SINK_CALL(e, summary, &s);
 	free(names);
 	free(running);
+}
+
+int engine__sink_error(const struct engine *e)
+{
+	return e->sink_err;
 }
 
 void engine__free(struct engine *e)

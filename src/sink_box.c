@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jsonout.h"
 #include "sink_box.h"
 
 #define BOX_WIDTH 64
@@ -210,7 +211,7 @@ static void stack_lines(struct sink_box *b, const char *label, const char (*fram
 		box_line(b, "%-13s %s", i ? "" : label, clean(name, sizeof(name), frames[i]));
 }
 
-static void on_anim_start(void *ctx, const struct anim *a)
+static int on_anim_start(void *ctx, const struct anim *a)
 {
 	struct sink_box *b = ctx;
 	char title[AT_NAME_MAX + 16], name[AT_NAME_MAX], t[32];
@@ -222,6 +223,7 @@ static void on_anim_start(void *ctx, const struct anim *a)
 	box_line(b, "Start:      %s", t);
 	stack_lines(b, "CallStack:", a->start_stack, a->n_start_stack);
 	box_close(b);
+	return out_status(b->out);
 }
 
 /* The level of v between lo and hi, rounded; a flat curve sits in the middle. */
@@ -276,7 +278,7 @@ static bool is_bad_end(enum end_reason r)
 	       r == END_RUNNING_AT_EXIT;
 }
 
-static void on_anim_end(void *ctx, const struct anim *a)
+static int on_anim_end(void *ctx, const struct anim *a)
 {
 	struct sink_box *b = ctx;
 	char title[AT_NAME_MAX + 16], name[AT_NAME_MAX], t[32], reason[128];
@@ -298,6 +300,7 @@ static void on_anim_end(void *ctx, const struct anim *a)
 	spark_lines(b, a);
 	stack_lines(b, "EndCallStack:", a->end_stack, a->n_end_stack);
 	box_close(b);
+	return out_status(b->out);
 }
 
 /* Tenths of a millisecond, rounded: "16.7". */
@@ -393,16 +396,16 @@ static bool pending_add(struct sink_box *b, const struct frame_props *fp)
  * The engine sends a frame's values when its doFrame ends, before the frame line (which
  * waits for the draw): hold them so they print under that line.
  */
-static void on_frame_props(void *ctx, const struct frame_props *fp)
+static int on_frame_props(void *ctx, const struct frame_props *fp)
 {
 	struct sink_box *b = ctx;
 	struct pending *old;
 
 	if (!b->o.frames)
-		return;
+		return out_status(b->out);
 	if (!fp->in_frame) {
 		orphan_lines(b, fp);
-		return;
+		return out_status(b->out);
 	}
 	old = pending_find(b, fp->pid);
 	if (old) { /* its frame line never came */
@@ -411,6 +414,7 @@ static void on_frame_props(void *ctx, const struct frame_props *fp)
 	}
 	if (!pending_add(b, fp))
 		orphan_lines(b, fp);
+	return out_status(b->out);
 }
 
 static void pending_flush(struct sink_box *b)
@@ -421,7 +425,7 @@ static void pending_flush(struct sink_box *b)
 	}
 }
 
-static void on_frame(void *ctx, const struct frame *f)
+static int on_frame(void *ctx, const struct frame *f)
 {
 	static const char *const short_names[PHASE_COUNT] = {
 		"input", "anim", "insets", "traversal", "commit", "draw",
@@ -432,7 +436,7 @@ static void on_frame(void *ctx, const struct frame *f)
 	bool any = false;
 
 	if (!b->o.frames)
-		return;
+		return out_status(b->out);
 	fmt_ms1(ms, sizeof(ms), f->dur_ns);
 	fprintf(b->out, "%s%s frame %llu", color_on(b, ANSI_DIM), b->g->v,
 		(unsigned long long)f->seq);
@@ -452,6 +456,7 @@ static void on_frame(void *ctx, const struct frame *f)
 		node_lines(b, &pd->fp);
 		pending_drop(b, pd);
 	}
+	return out_status(b->out);
 }
 
 /* "Prop sets:  40 in 16 frames (avg 2.5, max 4 per frame)": how busy the setters were. */
@@ -574,7 +579,7 @@ static void running_box(struct sink_box *b, const struct anim *a, uint64_t last_
 	box_close(b);
 }
 
-static void on_summary(void *ctx, const struct summary *s)
+static int on_summary(void *ctx, const struct summary *s)
 {
 	struct sink_box *b = ctx;
 
@@ -590,9 +595,10 @@ static void on_summary(void *ctx, const struct summary *s)
 	box_close(b);
 	for (int i = 0; i < s->n_running; i++)
 		running_box(b, &s->running[i], s->last_ns);
+	return out_status(b->out);
 }
 
-static void on_note(void *ctx, const char *msg)
+static int on_note(void *ctx, const char *msg)
 {
 	struct sink_box *b = ctx;
 	char *line = strdup(msg);
@@ -600,6 +606,7 @@ static void on_note(void *ctx, const char *msg)
 	/* Fall back to the raw text rather than lose a note on allocation failure. */
 	fprintf(b->out, "note: %s\n", line ? clean(line, strlen(line) + 1, msg) : msg);
 	free(line);
+	return out_status(b->out);
 }
 
 static const struct sink_ops box_ops = {

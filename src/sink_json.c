@@ -109,7 +109,7 @@ static void note_ts(struct sink_json *j, uint64_t ts_ns)
 		j->last_ns = ts_ns;
 }
 
-static void on_anim_start(void *ctx, const struct anim *a)
+static int on_anim_start(void *ctx, const struct anim *a)
 {
 	struct sink_json *j = ctx;
 
@@ -119,9 +119,10 @@ static void on_anim_start(void *ctx, const struct anim *a)
 	put_anim_id(j->out, a);
 	put_stack(j->out, "start_stack", a->start_stack, a->n_start_stack);
 	fputs("}\n", j->out);
+	return out_status(j->out);
 }
 
-static void on_anim_end(void *ctx, const struct anim *a)
+static int on_anim_end(void *ctx, const struct anim *a)
 {
 	struct sink_json *j = ctx;
 
@@ -131,9 +132,10 @@ static void on_anim_end(void *ctx, const struct anim *a)
 	put_anim_id(j->out, a);
 	put_anim_end(j->out, a);
 	fputs("}\n", j->out);
+	return out_status(j->out);
 }
 
-static void on_frame(void *ctx, const struct frame *f)
+static int on_frame(void *ctx, const struct frame *f)
 {
 	struct sink_json *j = ctx;
 	bool first = true;
@@ -159,6 +161,7 @@ static void on_frame(void *ctx, const struct frame *f)
 	for (int i = 0; i < f->n_anims; i++)
 		fprintf(j->out, "%s%llu", i ? "," : "", (unsigned long long)f->anim_ids[i]);
 	fputs("]}\n", j->out);
+	return out_status(j->out);
 }
 
 /* One node's values in one frame: "values" (last value) and "sets" (writes) by property. */
@@ -188,7 +191,7 @@ static void put_node_props(FILE *out, const struct node_props *np)
 }
 
 /* One record per node: consumers filter by node without unpacking a frame. */
-static void on_frame_props(void *ctx, const struct frame_props *fp)
+static int on_frame_props(void *ctx, const struct frame_props *fp)
 {
 	struct sink_json *j = ctx;
 
@@ -205,6 +208,7 @@ static void on_frame_props(void *ctx, const struct frame_props *fp)
 		put_node_props(j->out, &fp->nodes[i]);
 		fputs("}\n", j->out);
 	}
+	return out_status(j->out);
 }
 
 /* An animator inside the summary: the animator_end keys without "type". */
@@ -279,7 +283,7 @@ static void put_frame_stats(FILE *out, const struct summary *s)
 	put_u64(out, "prop_sets_max", s->prop_sets_max);
 }
 
-static void on_summary(void *ctx, const struct summary *s)
+static int on_summary(void *ctx, const struct summary *s)
 {
 	struct sink_json *j = ctx;
 	FILE *out = j->out;
@@ -312,9 +316,10 @@ static void on_summary(void *ctx, const struct summary *s)
 	put_u64(out, "drops", s->drops);
 	put_u64(out, "truncated", s->truncated);
 	fputs("}\n", out);
+	return out_status(j->out);
 }
 
-static void on_note(void *ctx, const char *msg)
+static int on_note(void *ctx, const char *msg)
 {
 	struct sink_json *j = ctx;
 
@@ -323,6 +328,7 @@ static void on_note(void *ctx, const char *msg)
 	fputs(",\"message\":", j->out);
 	json_put_str(j->out, msg);
 	fputs("}\n", j->out);
+	return out_status(j->out);
 }
 
 static const struct sink_ops json_ops = {

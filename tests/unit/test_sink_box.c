@@ -4,6 +4,7 @@
  * them after an intended format change, then review the diff).
  */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -560,4 +561,21 @@ Test(sink_box, call_stacks_follow_the_begin_and_end_boxes_innermost_first)
 			      "└──\n"), "%s", out);
 	cr_assert(strstr(out, "│ EndCallStack: com.example.Panel.collapse\n└──\n"), "%s", out);
 	free(out);
+}
+
+Test(sink_box, returns_enospc_once_the_output_cannot_be_written)
+{
+	FILE *f = fopen("/dev/full", "w");
+	struct anim a = box_anim(7, "animator", 10, "com.example");
+	struct sink_box *b;
+	struct sink s;
+
+	cr_assert_not_null(f);
+	setvbuf(f, NULL, _IONBF, 0);
+	b = sink_box__new(f, NULL);
+	s = sink_box__sink(b);
+	cr_assert_eq(s.ops->anim_start(s.ctx, &a), -ENOSPC);
+	cr_assert_eq(s.ops->note(s.ctx, "x"), -ENOSPC);
+	sink_box__free(b);
+	fclose(f);
 }
