@@ -828,7 +828,7 @@ int capture__next_event(struct capture *c, struct capture_line *out)
 	kind = capture_parse_line(line, len, out);
 	/* A last line cut off by the end of a text file (not of an html block). */
 	if (kind < 0 && c->last_no_nl && c->n_ranges == 1 && c->ranges[0].off == 0) {
-		c->dmg.truncated_at = c->size;
+		c->dmg.truncated_at = c->next_off; /* < size when cut while read */
 		return CAPTURE_SKIP;
 	}
 	return kind;

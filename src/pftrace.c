@@ -715,9 +715,11 @@ static void read_trace_src(struct pftrace *t, const struct pf_src *src, int dept
 			continue;
 		}
 		to = resync(t, src, off);
-		if (to == src->size && packet_runs_past_end(t, src, off))
-			t->dmg.truncated_at = src->size;
 		t->malformed++;
+		if (to == src->size && packet_runs_past_end(t, src, off)) {
+			t->dmg.truncated_at = src->size; /* cut off, not damaged */
+			break;
+		}
 		t->dmg.skipped_packets++;
 		t->dmg.skipped_bytes += to - off;
 		off = to;
