@@ -911,7 +911,8 @@ static void on_async(struct engine *e, struct proc *p, uint64_t ts_ns, uint32_t 
 
 	if (!is_animator(m->name))
 		return;
-	snprintf(name, sizeof(name), "%.*s", (int)m->name.len, m->name.p);
+	snprintf(name, sizeof(name), "%.*s",
+		 (int)utf8_prefix(m->name.p, m->name.len, sizeof(name) - 1), m->name.p);
 	n = name_get(e, name);
 	k = n ? key_get(e, p->pid, n, m->value) : NULL;
 	if (!k)

@@ -182,7 +182,7 @@ static void anim_head(struct sink_box *b, const struct anim *a, uint32_t tid)
 {
 	char proc[AT_PROC_MAX], props[1024], node[96];
 
-	box_line(b, "ID:         %llu", (unsigned long long)a->id);
+	box_line(b, "ID:         %lld", (long long)a->id); /* atrace cookies are signed */
 	box_line(b, "Type:       %s", anim_kind_str(a->kind));
 	if (a->target_node)
 		box_line(b, "Target:     %s%s",
@@ -534,8 +534,8 @@ static void summary_longest(struct sink_box *b, const struct summary *s)
 		fmt_sec(t, sizeof(t), a->start_ns);
 		clean(proc, sizeof(proc), a->process);
 		snprintf(where, sizeof(where), "%s%s(pid %u)", proc, *proc ? " " : "", a->pid);
-		box_line(b, "  %d. %s  %s #%llu  %s  start %s", i + 1, d,
-			 clean(name, sizeof(name), a->name), (unsigned long long)a->id, where, t);
+		box_line(b, "  %d. %s  %s #%lld  %s  start %s", i + 1, d,
+			 clean(name, sizeof(name), a->name), (long long)a->id, where, t);
 	}
 }
 

@@ -34,7 +34,7 @@ static void put_common(FILE *out, uint64_t ts_ns, uint32_t pid, uint32_t tid, co
 /* Identity keys of an animator: id, name, kind, properties, restarts. */
 static void put_anim_id(FILE *out, const struct anim *a)
 {
-	put_u64(out, "id", a->id);
+	fprintf(out, ",\"id\":%lld", (long long)a->id); /* atrace cookies are signed */
 	fputs(",\"name\":", out);
 	json_put_str(out, a->name);
 	fprintf(out, ",\"kind\":\"%s\",\"properties\":[", anim_kind_str(a->kind));
@@ -159,7 +159,7 @@ static int on_frame(void *ctx, const struct frame *f)
 	}
 	fputs("},\"animators\":[", j->out);
 	for (int i = 0; i < f->n_anims; i++)
-		fprintf(j->out, "%s%llu", i ? "," : "", (unsigned long long)f->anim_ids[i]);
+		fprintf(j->out, "%s%lld", i ? "," : "", (long long)f->anim_ids[i]);
 	fputs("]}\n", j->out);
 	return out_status(j->out);
 }

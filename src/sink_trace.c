@@ -120,11 +120,21 @@ static void put_anim_args(FILE *out, const struct anim *a)
 	fputc('}', out);
 }
 
+/* An animator id as a signed hex string ("0x2a", "-0x2a"): atrace cookies are signed. */
+static void put_id(FILE *out, uint64_t id)
+{
+	long long v = (long long)id;
+
+	fprintf(out, "\"%s0x%llx\"", v < 0 ? "-" : "", v < 0 ? -(unsigned long long)v :
+		(unsigned long long)v);
+}
+
 static void put_anim_event(struct sink_trace *t, const struct anim *a, const char *ph,
 			   const char *name, uint32_t tid, uint64_t ts_ns)
 {
 	begin(t, ph, name);
-	fprintf(t->out, ",\"cat\":\"animator\",\"id\":\"0x%llx\"", (unsigned long long)a->id);
+	fputs(",\"cat\":\"animator\",\"id\":", t->out);
+	put_id(t->out, a->id);
 	put_task(t, a->pid, tid, ts_ns);
 	put_anim_args(t->out, a);
 	end(t);
@@ -138,7 +148,7 @@ static int on_anim_end(void *ctx, const struct anim *a)
 
 	name_process(t, a->pid, a->process);
 	if (!a->start_ns) { /* cancelled before it started: an instant, no slice */
-		snprintf(name, sizeof(name), "Anim|%llu|%s|%s", (unsigned long long)a->id,
+		snprintf(name, sizeof(name), "Anim|%lld|%s|%s", (long long)a->id,
 			 a->name, end_reason_str(a->reason));
 		begin(t, "i", name);
 		fputs(",\"cat\":\"animator\",\"s\":\"t\"", t->out);
@@ -148,7 +158,7 @@ static int on_anim_end(void *ctx, const struct anim *a)
 		return out_status(t->out);
 	}
 	dur = a->end_ns > a->start_ns ? a->end_ns - a->start_ns : 0;
-	snprintf(name, sizeof(name), "Anim|%llu|%s|%llu.%03llums", (unsigned long long)a->id,
+	snprintf(name, sizeof(name), "Anim|%lld|%s|%llu.%03llums", (long long)a->id,
 		 a->name, (unsigned long long)(dur / 1000000),
 		 (unsigned long long)(dur / 1000 % 1000));
 	put_anim_event(t, a, "b", name, a->start_tid, a->start_ns);
@@ -180,8 +190,10 @@ static int on_frame(void *ctx, const struct frame *f)
 		first = false;
 	}
 	fputs("},\"animators\":[", t->out);
-	for (int i = 0; i < f->n_anims; i++)
-		fprintf(t->out, "%s\"0x%llx\"", i ? "," : "", (unsigned long long)f->anim_ids[i]);
+	for (int i = 0; i < f->n_anims; i++) {
+		fputs(i ? "," : "", t->out);
+		put_id(t->out, f->anim_ids[i]);
+	}
 	fputs("]}", t->out);
 	end(t);
 	return out_status(t->out);

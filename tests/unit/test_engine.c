@@ -1047,3 +1047,20 @@ Test(engine, stops_calling_a_sink_after_its_first_error_and_keeps_it)
 	cr_assert_eq(failing_calls, 1);
 	engine__free(e);
 }
+
+Test(engine, cuts_a_long_utf8_animator_name_at_a_character_boundary)
+{
+	char name[300] = "animator:x";
+	size_t n = strlen(name);
+
+	/* "é" is 2 bytes from byte 10 on: byte 127, the first one cut, continues one. */
+	while (n + 2 < 250) {
+		name[n++] = '\xc3';
+		name[n++] = '\xa9';
+	}
+	name[n] = '\0';
+	mark(1000, 10, 10, "p", 'S', name, 1);
+	cr_assert_eq(rec.n_starts, 1);
+	cr_assert_eq(strlen(rec.starts[0].name), 126, "%zu", strlen(rec.starts[0].name));
+	cr_assert_eq(memcmp(rec.starts[0].name, name, 126), 0);
+}

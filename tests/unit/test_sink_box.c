@@ -579,3 +579,19 @@ Test(sink_box, returns_enospc_once_the_output_cannot_be_written)
 	sink_box__free(b);
 	fclose(f);
 }
+
+Test(sink_box, writes_a_negative_cookie_signed)
+{
+	struct anim a = box_anim((uint64_t)-42, "animator", 10, "com.example");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct sink_box *b = sink_box__new(f, NULL);
+	struct sink s = sink_box__sink(b);
+
+	cr_assert_eq(s.ops->anim_start(s.ctx, &a), 0);
+	sink_box__free(b);
+	fclose(f);
+	cr_assert(strstr(buf, "ID:         -42\n"), "%s", buf);
+	free(buf);
+}

@@ -448,3 +448,19 @@ Test(sink_json, returns_enospc_once_the_output_cannot_be_written)
 	sink_json__free(j);
 	fclose(f);
 }
+
+Test(sink_json, writes_a_negative_cookie_as_a_signed_id)
+{
+	struct anim a = json_anim((uint64_t)-42, "animator", NULL, 10);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct sink_json *j = sink_json__new(f);
+	struct sink s = sink_json__sink(j);
+
+	cr_assert_eq(s.ops->anim_start(s.ctx, &a), 0);
+	sink_json__free(j);
+	fclose(f);
+	cr_assert(strstr(buf, ",\"id\":-42,"), "%s", buf);
+	free(buf);
+}

@@ -387,3 +387,19 @@ Test(sink_trace, reports_a_full_disk_when_it_opens)
 	cr_assert_eq(errno, ENOSPC);
 	fclose(f);
 }
+
+Test(sink_trace, writes_a_negative_cookie_signed_in_the_name_and_the_id)
+{
+	struct anim a = { .id = (uint64_t)-42, .pid = 10, .start_tid = 10, .end_tid = 10,
+			  .start_ns = 1000, .end_ns = 2000 };
+	struct st_out o;
+	char *got;
+
+	snprintf(a.name, sizeof(a.name), "animator");
+	st_open(&o);
+	o.s.ops->anim_end(o.s.ctx, &a);
+	got = st_close(&o);
+	cr_assert(strstr(got, "\"name\":\"Anim|-42|animator|0.001ms\""), "%s", got);
+	cr_assert(strstr(got, "\"id\":\"-0x2a\""), "%s", got);
+	free(got);
+}
