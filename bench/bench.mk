@@ -5,9 +5,12 @@ BENCH_DIR := $(BUILD)/bench
 BENCH_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -D_GNU_SOURCE
 BENCH_BINS := $(BENCH_DIR)/setter_loop $(BENCH_DIR)/marker_flood $(BENCH_DIR)/bare_uprobe
 
-.PHONY: bench bench-build
+.PHONY: bench bench-build bench-replay
 bench: $(BUILD)/animtrace $(SIM_TARGETS) $(BENCH_BINS)
 	$(Q)bench/bench.sh $(BUILD) $(TESTDATA)
+# Only the replay throughput table, on stdout; BENCH_BASELINE=old/animtrace adds a row.
+bench-replay: $(BUILD)/animtrace
+	$(Q)BENCH_ONLY=replay bench/bench.sh $(BUILD) $(TESTDATA)
 bench-build: $(BENCH_BINS)
 
 $(BENCH_DIR):
