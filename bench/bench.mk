@@ -6,9 +6,12 @@ BENCH_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -D_GNU_SOU
 BENCH_BINS := $(BENCH_DIR)/setter_loop $(BENCH_DIR)/marker_flood $(BENCH_DIR)/bare_uprobe \
 	$(BENCH_DIR)/bench_fit
 
-.PHONY: bench bench-build bench-fit
+.PHONY: bench bench-build bench-fit bench-replay
 bench: $(BUILD)/animtrace $(SIM_TARGETS) $(BENCH_BINS)
 	$(Q)bench/bench.sh $(BUILD) $(TESTDATA)
+# Only the replay throughput table, on stdout; BENCH_BASELINE=old/animtrace adds a row.
+bench-replay: $(BUILD)/animtrace
+	$(Q)BENCH_ONLY=replay bench/bench.sh $(BUILD) $(TESTDATA)
 bench-build: $(BENCH_BINS)
 
 $(BENCH_DIR):

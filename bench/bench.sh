@@ -8,7 +8,9 @@
 # programs from bench/bench.mk, the simulator's libhwui.so): per-setter-call overhead with no
 # probes / bare uprobe+uretprobe / animtrace / bpftrace in one process, the marker rate
 # animtrace follows without drops, attach time and peak RSS. Knobs (environment):
-# BENCH_RUNS, BENCH_SETTER_CALLS, BENCH_SETTER_ROUNDS, BENCH_MARKER_RATES, BENCH_MARKER_SECS.
+# BENCH_RUNS, BENCH_SETTER_CALLS, BENCH_SETTER_ROUNDS, BENCH_MARKER_RATES, BENCH_MARKER_SECS;
+# BENCH_ONLY=replay: only the replay table, on stdout (results.md is left as it is);
+# BENCH_BASELINE=PATH: another animtrace binary measured in the same run, for before/after.
 set -euo pipefail
 export LC_ALL=C # grep at its fastest; every tool sees the same bytes-only locale
 
@@ -74,6 +76,7 @@ row() {
 }
 
 replay() { "$bin" --replay "$trace" --format json -o /dev/null; }
+baseline() { "$BENCH_BASELINE" --replay "$trace" --format json -o /dev/null; }
 wc_lines() { wc -l "$trace"; }
 grep_markers() { grep -c tracing_mark_write "$trace"; }
 
@@ -87,6 +90,10 @@ bench_replay() {
 	wc_ns=$(best_of wc wc_lines)
 	grep_ns=$(best_of grep grep_markers)
 	replay_kb=$(peak_rss_kb "$bin" --replay "$trace" --format json -o /dev/null)
+	if [ -n "${BENCH_BASELINE:-}" ]; then
+		base_ns=$(best_of baseline baseline)
+		base_kb=$(peak_rss_kb "$BENCH_BASELINE" --replay "$trace" --format json -o /dev/null)
+	fi
 	wc_kb=$(peak_rss_kb wc -l "$trace")
 	grep_kb=$(peak_rss_kb grep -c tracing_mark_write "$trace")
 	cat <<EOT
@@ -101,11 +108,13 @@ Commands: \`animtrace --replay FILE --format json -o /dev/null\`, \`wc -l FILE\`
 | command | best (ms) | MB/s | x wc | peak RSS (KiB) |
 |---|---:|---:|---:|---:|
 $(row "animtrace --replay" "$replay_ns" "$replay_kb")
+$([ -n "${BENCH_BASELINE:-}" ] && row "baseline --replay" "$base_ns" "$base_kb")
 $(row "wc -l" "$wc_ns" "$wc_kb")
 $(row "grep -c" "$grep_ns" "$grep_kb")
 
-animtrace / grep time: $(ratio "$replay_ns" "$grep_ns"). animtrace maps the capture, so its peak
-RSS includes the capture's page-cache pages it touched (up to the file size).
+animtrace / grep time: $(ratio "$replay_ns" "$grep_ns"). animtrace reads the capture with
+pread into a 256 KiB buffer (it used to map it, and its peak RSS then included the page-cache
+pages it touched).
 
 Raw wall times (ms, in run order):
 
@@ -628,6 +637,12 @@ EOT
 main() {
 	local why
 	ensure_gnu_time
+	if [ "${BENCH_ONLY:-}" = replay ]; then
+		bench_replay
+		[ -n "${BENCH_BASELINE:-}" ] &&
+			echo "bench: replay / baseline time: $(ratio "$replay_ns" "$base_ns")"
+		return 0
+	fi
 	{
 		machine
 		bench_replay

@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * ftrace text, systrace .html and Perfetto protobuf captures. The whole file is mapped
- * (or read once) and lines are handed out as slices of it, so replay allocates nothing
- * per line; a protobuf trace is indexed once by pftrace and its events are slices too.
+ * ftrace text, systrace .html and Perfetto protobuf captures, read with pread() into one
+ * fixed buffer (never mapped: a file cut short while it is read just ends early), lines
+ * handed out as slices of it; a protobuf trace is indexed once by pftrace.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -252,6 +253,8 @@ int capture_parse_line(const char *line, size_t len, struct capture_line *out)
 	memset(out, 0, sizeof(*out));
 	out->tgid = -1;
 	out->comm = out->payload = (struct strv){ .p = "", .len = 0 };
+	if (memchr(line, '\0', len)) /* binary junk inside a capture: this line only */
+		return -EINVAL;
 	while (end > p && (end[-1] == '\n' || end[-1] == '\r'))
 		end--;
 	while (p < end && (*p == ' ' || *p == '\t'))
@@ -272,19 +275,26 @@ int capture_parse_line(const char *line, size_t len, struct capture_line *out)
 
 /* ---- the file --------------------------------------------------------------------- */
 
+#define LINE_MAX_BYTES (64u << 10)  /* longer lines are malformed, skipped, never buffered */
+#define BUF_BYTES (256u << 10)      /* the read buffer: a few lines of the longest kind */
+
 struct text_range {
-	size_t off, len;
+	uint64_t off, len;
 };
 
 struct capture {
-	char *data;
-	size_t data_len;
-	bool mapped;
-	struct text_range *ranges; /* where the ftrace text is inside data */
+	int fd;              /* a regular file; other inputs are first copied to a temp file */
+	uint64_t size;       /* of the file at open */
+	struct text_range *ranges; /* where the ftrace text is inside the file */
 	size_t n_ranges;
-	size_t cur; /* index into ranges */
-	size_t pos; /* offset into data of the next line */
-	size_t text_bytes;
+	size_t cur;          /* index into ranges */
+	uint64_t next_off;   /* file offset of the next read, inside ranges[cur] */
+	char *buf;           /* read buffer: unread bytes are [start, end) */
+	size_t start, end;
+	bool skipping;       /* inside an overlong line: drop bytes up to its newline */
+	bool last_no_nl;     /* the line just returned ended at the end of the text */
+	uint64_t text_bytes;
+	struct capture_damage dmg;
 	struct pftrace *pf;  /* protobuf capture: its index; NULL for text */
 	size_t pf_thread;    /* next thread name to hand out */
 	size_t pf_print;     /* next print event to hand out */
@@ -292,53 +302,30 @@ struct capture {
 
 static const char trace_data_tag[] = "<script class=\"trace-data\" type=\"application/text\">";
 
-static int read_all(struct capture *c, int fd)
+static ssize_t pread_all(int fd, void *buf, size_t n, uint64_t off)
 {
-	size_t cap = 0;
-	ssize_t n;
-	char *tmp;
+	size_t done = 0;
+	ssize_t r;
 
-	for (;;) {
-		if (c->data_len == cap) {
-			cap = cap ? cap * 2 : 1 << 20;
-			tmp = realloc(c->data, cap);
-			if (!tmp)
-				return -ENOMEM;
-			c->data = tmp;
-		}
-		n = read(fd, c->data + c->data_len, cap - c->data_len);
-		if (n < 0 && errno == EINTR)
+	while (done < n) {
+		r = pread(fd, (char *)buf + done, n - done, (off_t)(off + done));
+		if (r < 0 && errno == EINTR)
 			continue;
-		if (n < 0)
+		if (r < 0)
 			return -errno;
-		if (n == 0)
-			return 0;
-		c->data_len += (size_t)n;
+		if (r == 0)
+			break;
+		done += (size_t)r;
 	}
+	return (ssize_t)done;
 }
 
-static int load(struct capture *c, int fd)
+static ssize_t fd_read(void *ctx, void *buf, size_t n, uint64_t off)
 {
-	struct stat st;
-	void *m;
-
-	if (fstat(fd, &st))
-		return -errno;
-	if (S_ISDIR(st.st_mode))
-		return -EISDIR;
-	if (!S_ISREG(st.st_mode) || st.st_size == 0)
-		return read_all(c, fd); /* pipes, /dev/stdin, procfs */
-	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (m == MAP_FAILED)
-		return read_all(c, fd);
-	madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
-	c->data = m;
-	c->data_len = (size_t)st.st_size;
-	c->mapped = true;
-	return 0;
+	return pread_all(*(int *)ctx, buf, n, off);
 }
 
-static int add_range(struct capture *c, const char *b, const char *e)
+static int add_range(struct capture *c, uint64_t b, uint64_t e)
 {
 	struct text_range *tmp;
 
@@ -348,54 +335,89 @@ static int add_range(struct capture *c, const char *b, const char *e)
 	if (!tmp)
 		return -ENOMEM;
 	c->ranges = tmp;
-	c->ranges[c->n_ranges++] = (struct text_range){ (size_t)(b - c->data), (size_t)(e - b) };
-	c->text_bytes += (size_t)(e - b);
+	c->ranges[c->n_ranges++] = (struct text_range){ b, e - b };
+	c->text_bytes += e - b;
 	return 0;
 }
 
-/* A trace-data block holds ftrace text when one of its lines starts with "# tracer:". */
-static bool has_ftrace_header(const char *b, const char *e)
+/* The first offset in [from, to) where needle starts, or -1; read in bounded chunks. */
+static int64_t find_in(struct capture *c, const char *needle, uint64_t from, uint64_t to)
 {
-	while (b < e && (*b == '\n' || *b == '\r' || *b == ' '))
-		b++;
-	if ((size_t)(e - b) >= CONST_STRLEN("# tracer:") && memcmp(b, "# tracer:", 9) == 0)
+	size_t nl = strlen(needle);
+	const char *hit;
+	ssize_t n;
+
+	while (from + nl <= to) {
+		n = pread_all(c->fd, c->buf, (size_t)(to - from < BUF_BYTES ? to - from : BUF_BYTES),
+			      from);
+		if (n < (ssize_t)nl)
+			return -1;
+		hit = memmem(c->buf, (size_t)n, needle, nl);
+		if (hit)
+			return (int64_t)(from + (uint64_t)(hit - c->buf));
+		from += (uint64_t)n - (nl - 1); /* a match may straddle two chunks */
+	}
+	return -1;
+}
+
+/* A trace-data block holds ftrace text when one of its lines starts with "# tracer:". */
+static bool has_ftrace_header(struct capture *c, uint64_t b, uint64_t e)
+{
+	char head[512];
+	ssize_t n = pread_all(c->fd, head, e - b < sizeof(head) ? (size_t)(e - b) : sizeof(head), b);
+	ssize_t i = 0;
+
+	while (i < n && (head[i] == '\n' || head[i] == '\r' || head[i] == ' '))
+		i++;
+	if (n - i >= (ssize_t)CONST_STRLEN("# tracer:") && memcmp(head + i, "# tracer:", 9) == 0)
 		return true;
-	return memmem(b, (size_t)(e - b), "\n# tracer:", CONST_STRLEN("\n# tracer:")) != NULL;
+	return find_in(c, "\n# tracer:", b, e) >= 0;
 }
 
 /* Adds the block's text without the newline after the tag and the indent before </script>. */
-static int add_block(struct capture *c, const char *b, const char *e)
+static int add_block(struct capture *c, uint64_t b, uint64_t e)
 {
-	const char *t = e;
+	char edge[256];
+	size_t n = e - b < sizeof(edge) ? (size_t)(e - b) : sizeof(edge);
+	ssize_t got = pread_all(c->fd, edge, n, b);
+	size_t i = 0, t;
 
-	if (b < e && *b == '\r')
-		b++;
-	if (b < e && *b == '\n')
-		b++;
-	while (t > b && (t[-1] == ' ' || t[-1] == '\t'))
+	if (got > 0 && edge[i] == '\r')
+		i++;
+	if ((ssize_t)i < got && edge[i] == '\n')
+		i++;
+	b += i;
+	got = pread_all(c->fd, edge, n, e - n);
+	for (t = got > 0 ? (size_t)got : 0; t > 0 && (edge[t - 1] == ' ' || edge[t - 1] == '\t');)
 		t--;
-	if (t == b || t[-1] == '\n')
-		e = t;
+	if (e - (n - t) <= b || (t > 0 && edge[t - 1] == '\n'))
+		e -= n - t;
 	return add_range(c, b, e);
 }
 
-static int find_html_text(struct capture *c, const char *tag)
+/* Every trace-data block with ftrace text, found with bounded reads of the whole file. */
+static int find_html_text(struct capture *c)
 {
-	const char *end = c->data + c->data_len, *b, *e;
+	int64_t tag = find_in(c, trace_data_tag, 0, c->size), e;
+	uint64_t b;
 	int err;
 
-	while (tag) {
-		b = tag + CONST_STRLEN(trace_data_tag);
-		e = memmem(b, (size_t)(end - b), "</script>", CONST_STRLEN("</script>"));
-		if (!e)
-			e = end;
-		if (has_ftrace_header(b, e)) {
-			err = add_block(c, b, e);
+	while (tag >= 0) {
+		b = (uint64_t)tag + CONST_STRLEN(trace_data_tag);
+		e = find_in(c, "</script>", b, c->size);
+		if (e < 0) {
+			c->dmg.truncated_at = c->size;
+			e = (int64_t)c->size;
+		}
+		if (has_ftrace_header(c, b, (uint64_t)e)) {
+			err = add_block(c, b, (uint64_t)e);
 			if (err)
 				return err;
 		}
-		tag = memmem(e, (size_t)(end - e), trace_data_tag, CONST_STRLEN(trace_data_tag));
+		tag = find_in(c, trace_data_tag, (uint64_t)e, c->size);
 	}
+	if (!c->n_ranges)
+		c->dmg.truncated_at = 0;
 	return c->n_ranges ? 0 : -EINVAL;
 }
 
@@ -407,90 +429,342 @@ static int find_html_text(struct capture *c, const char *tag)
  */
 static int open_protobuf(struct capture *c, bool has_nul)
 {
-	c->pf = pftrace__new(c->data, c->data_len);
+	struct pf_src src = { fd_read, &c->fd, c->size };
+	struct pf_damage d;
+
+	c->pf = pftrace__read(&src);
 	if (!c->pf)
-		return -errno;
+		return errno == EINVAL ? 0 : -errno;
 	if (!has_nul && pftrace__malformed(c->pf)) {
 		pftrace__free(c->pf);
 		c->pf = NULL;
 		return 0;
 	}
-	c->text_bytes = c->data_len;
+	pftrace__damage(c->pf, &d);
+	c->dmg.skipped_bytes = d.skipped_bytes;
+	c->dmg.skipped_packets = d.skipped_packets + d.skipped_events;
+	c->dmg.truncated_at = d.truncated_at;
+	c->dmg.dropped = d.dropped_prints;
+	c->text_bytes = c->size;
 	return 1;
 }
 
-static int find_text(struct capture *c)
+/* Does head hold one line that reads as ftrace text (an event, or the "# tracer:" header)? */
+static bool looks_like_ftrace(const char *head, size_t len)
 {
-	const char *tag;
-	size_t head = c->data_len < 4096 ? c->data_len : 4096;
+	const char *p = head, *end = head + len, *nl;
+	struct capture_line l;
+	int kind;
+
+	for (; p < end; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			nl = end;
+		if (nl - p > LINE_MAX_BYTES)
+			continue;
+		if ((size_t)(nl - p) >= 9 && memcmp(p, "# tracer:", 9) == 0)
+			return true;
+		kind = capture_parse_line(p, (size_t)(nl - p), &l);
+		if (kind == CAPTURE_MARKER || kind == CAPTURE_SCHED)
+			return true;
+	}
+	return false;
+}
+
+static bool looks_like_html(const char *head, size_t len)
+{
+	size_t i = 0;
+
+	if (memmem(head, len, trace_data_tag, CONST_STRLEN(trace_data_tag)))
+		return true;
+	while (i < len && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' || head[i] == '\t'))
+		i++;
+	return len - i >= 5 && (!strncasecmp(head + i, "<!doctype html", len - i < 14 ? len - i : 14) ||
+				!strncasecmp(head + i, "<html", 5));
+}
+
+/* What the first CAPTURE_PROBE_BYTES say the file is: 0 when text was found; -errno. */
+static int probe(const char *head, size_t len, struct capture_probe *why)
+{
+	why->probed = len;
+	if (len == 0)
+		return -ENODATA;
+	if (len >= 2 && (uint8_t)head[0] == 0x1f && (uint8_t)head[1] == 0x8b)
+		return -EPROTONOSUPPORT;
+	if (pftrace_detect(head, len) || looks_like_html(head, len) || looks_like_ftrace(head, len))
+		return 0;
+	return -EINVAL;
+}
+static ssize_t read_full(int fd, char *buf, size_t n)
+{
+	size_t done = 0;
+	ssize_t r;
+
+	while (done < n) {
+		r = read(fd, buf + done, n - done);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (r == 0)
+			break;
+		done += (size_t)r;
+	}
+	return (ssize_t)done;
+}
+
+static int write_full(int fd, const char *buf, size_t n)
+{
+	ssize_t r;
+
+	for (; n; buf += r, n -= (size_t)r) {
+		r = write(fd, buf, n);
+		if (r < 0 && errno == EINTR)
+			r = 0;
+		else if (r < 0)
+			return -errno;
+	}
+	return 0;
+}
+
+/* An unlinked temp file in $TMPDIR (Android's shell sets it), else /tmp. */
+static int temp_fd(void)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[512];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/animtrace-XXXXXX", dir && *dir ? dir : "/tmp");
+	fd = mkostemp(path, O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	unlink(path);
+	return fd;
+}
+
+/*
+ * A pipe, FIFO or device is read once into a temp file (replay reads twice), after its
+ * first bytes passed the probe: /dev/zero or a stream of junk is refused within them.
+ */
+static int spool(int in, char *head, struct capture_probe *why)
+{
+	ssize_t n = read_full(in, head, CAPTURE_PROBE_BYTES);
+	int fd, err;
+
+	if (n < 0)
+		return (int)n;
+	err = probe(head, (size_t)n, why);
+	if (err)
+		return err;
+	fd = temp_fd();
+	if (fd < 0)
+		return fd;
+	err = write_full(fd, head, (size_t)n);
+	while (!err && (n = read_full(in, head, CAPTURE_PROBE_BYTES)) > 0)
+		err = write_full(fd, head, (size_t)n);
+	if (!err && n < 0)
+		err = (int)n;
+	if (err) {
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+/* c->fd and c->size: the file itself, or the spooled copy of a stream. */
+static int open_input(struct capture *c, const char *path, char *head,
+		      struct capture_probe *why)
+{
+	struct stat st;
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : dup(0);
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st)) {
+		close(fd);
+		return -errno;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		close(fd);
+		return -EISDIR;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		c->fd = spool(fd, head, why);
+		close(fd);
+		if (c->fd < 0)
+			return c->fd;
+		if (fstat(c->fd, &st))
+			return -errno;
+	} else {
+		c->fd = fd;
+	}
+	c->size = (uint64_t)st.st_size;
+	return 0;
+}
+
+/* Decides the format from the first bytes, then finds where the ftrace text is. */
+static int find_text(struct capture *c, char *head, struct capture_probe *why)
+{
+	ssize_t n = pread_all(c->fd, head, CAPTURE_PROBE_BYTES, 0);
+	size_t nul_span;
 	int err;
 
-	if (c->data_len == 0)
-		return 0;
+	if (n < 0)
+		return (int)n;
+	err = probe(head, (size_t)n, why);
+	if (err)
+		return err;
+	nul_span = n < 4096 ? (size_t)n : 4096;
 	/* Checked first: protobuf can hold the html tag bytes in a print. */
-	if (pftrace_detect(c->data, c->data_len)) {
-		err = open_protobuf(c, memchr(c->data, '\0', head) != NULL);
+	if (pftrace_detect(head, (size_t)n)) {
+		err = open_protobuf(c, memchr(head, '\0', nul_span) != NULL);
 		if (err)
 			return err < 0 ? err : 0;
 	}
-	tag = memmem(c->data, c->data_len, trace_data_tag, CONST_STRLEN(trace_data_tag));
-	if (tag)
-		return find_html_text(c, tag);
-	/* Other binary captures (gzip, a damaged trace) are not text: say so up front. */
-	if (memchr(c->data, '\0', head))
+	if (looks_like_html(head, (size_t)n))
+		return find_html_text(c);
+	if (!looks_like_ftrace(head, (size_t)n))
 		return -EINVAL;
-	return add_range(c, c->data, c->data + c->data_len);
+	return add_range(c, 0, c->size);
 }
 
-struct capture *capture__open(const char *path)
+struct capture *capture__open_probe(const char *path, struct capture_probe *why)
 {
 	struct capture *c = calloc(1, sizeof(*c));
-	int fd, err;
+	char *head = malloc(CAPTURE_PROBE_BYTES);
+	int err = -ENOMEM;
 
-	if (!c)
-		return NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		err = -errno;
+	*why = (struct capture_probe){ 0 };
+	if (!c || !head)
 		goto fail;
-	}
-	err = load(c, fd);
-	close(fd);
+	c->fd = -1;
+	c->buf = malloc(BUF_BYTES);
+	if (!c->buf)
+		goto fail;
+	err = open_input(c, path, head, why);
 	if (!err)
-		err = find_text(c);
+		err = find_text(c, head, why);
 	if (err)
 		goto fail;
+	free(head);
 	capture__rewind(c);
 	return c;
 fail:
+	free(head);
 	capture__free(c);
 	errno = -err;
 	return NULL;
 }
 
-int capture__next(struct capture *c, const char **line, size_t *len)
+struct capture *capture__open(const char *path)
 {
-	const struct text_range *r;
-	const char *p, *end, *nl, *e;
+	struct capture_probe why;
 
-	for (; c->cur < c->n_ranges; c->cur++) {
-		r = &c->ranges[c->cur];
-		if (c->pos < r->off)
-			c->pos = r->off;
-		if (c->pos >= r->off + r->len)
+	return capture__open_probe(path, &why);
+}
+
+/* Reads more of ranges[cur] after the unread bytes. Returns bytes added (0: its end). */
+static size_t fill(struct capture *c)
+{
+	const struct text_range *r = &c->ranges[c->cur];
+	uint64_t left = r->off + r->len - c->next_off;
+	size_t room;
+	ssize_t n;
+
+	if (c->start) {
+		memmove(c->buf, c->buf + c->start, c->end - c->start);
+		c->end -= c->start;
+		c->start = 0;
+	}
+	room = BUF_BYTES - c->end;
+	n = pread_all(c->fd, c->buf + c->end, left < room ? (size_t)left : room, c->next_off);
+	if (n <= 0) /* an error or a file cut short while read: the text ends here */
+		return 0;
+	c->end += (size_t)n;
+	c->next_off += (uint64_t)n;
+	return (size_t)n;
+}
+
+static bool next_range(struct capture *c)
+{
+	if (++c->cur >= c->n_ranges)
+		return false;
+	c->next_off = c->ranges[c->cur].off;
+	c->start = c->end = 0;
+	c->skipping = false;
+	return true;
+}
+
+/* Drops an overlong line's bytes up to its newline. Returns true once past it. */
+static bool skip_overlong(struct capture *c)
+{
+	char *nl = memchr(c->buf + c->start, '\n', c->end - c->start);
+
+	if (!nl) {
+		c->start = c->end = 0;
+		return false;
+	}
+	c->start = (size_t)(nl + 1 - c->buf);
+	c->skipping = false;
+	return true;
+}
+
+/* 1: a line in (*line, *len); 2: an overlong line was skipped; 0: the end of the text. */
+static int next_line(struct capture *c, const char **line, size_t *len)
+{
+	char *p, *nl;
+
+	while (c->cur < c->n_ranges) {
+		if (c->skipping) {
+			if (skip_overlong(c))
+				return 2;
+		} else {
+			p = c->buf + c->start;
+			nl = memchr(p, '\n', c->end - c->start);
+			if (nl || (c->end - c->start >= LINE_MAX_BYTES)) {
+				if (!nl) {
+					c->skipping = true;
+					continue;
+				}
+				c->start = (size_t)(nl + 1 - c->buf);
+				c->last_no_nl = false;
+				*line = p;
+				*len = (size_t)(nl - p);
+				if (*len > LINE_MAX_BYTES)
+					return 2;
+				if (*len && p[*len - 1] == '\r')
+					(*len)--;
+				return 1;
+			}
+		}
+		if (fill(c))
 			continue;
-		p = c->data + c->pos;
-		end = c->data + r->off + r->len;
-		nl = memchr(p, '\n', (size_t)(end - p));
-		e = nl ? nl : end;
-		c->pos = (size_t)((nl ? nl + 1 : end) - c->data);
-		if (e > p && e[-1] == '\r')
-			e--;
-		*line = p;
-		*len = (size_t)(e - p);
-		return 1;
+		if (!c->skipping && c->end > c->start) { /* the last line, without newline */
+			*line = c->buf + c->start;
+			*len = c->end - c->start;
+			c->start = c->end;
+			c->last_no_nl = true;
+			if (*len && (*line)[*len - 1] == '\r')
+				(*len)--;
+			return 1;
+		}
+		if (c->skipping) {
+			c->skipping = false;
+			next_range(c);
+			return 2;
+		}
+		next_range(c);
 	}
 	return 0;
+}
+
+int capture__next(struct capture *c, const char **line, size_t *len)
+{
+	int r;
+
+	while ((r = next_line(c, line, len)) == 2)
+		c->dmg.overlong++;
+	return r;
 }
 
 static void clear_line(struct capture_line *out)
@@ -540,14 +814,24 @@ int capture__next_event(struct capture *c, struct capture_line *out)
 {
 	const char *line;
 	size_t len;
+	int kind;
 
 	if (c->pf)
 		return next_pf_event(c, out);
-	if (capture__next(c, &line, &len) != 1) {
+	kind = next_line(c, &line, &len);
+	if (kind != 1) {
 		clear_line(out);
-		return CAPTURE_END;
+		if (kind == 2)
+			c->dmg.overlong++;
+		return kind == 2 ? -EINVAL : CAPTURE_END;
 	}
-	return capture_parse_line(line, len, out);
+	kind = capture_parse_line(line, len, out);
+	/* A last line cut off by the end of a text file (not of an html block). */
+	if (kind < 0 && c->last_no_nl && c->n_ranges == 1 && c->ranges[0].off == 0) {
+		c->dmg.truncated_at = c->next_off; /* < size when cut while read */
+		return CAPTURE_SKIP;
+	}
+	return kind;
 }
 
 bool capture__is_protobuf(const struct capture *c)
@@ -558,9 +842,19 @@ bool capture__is_protobuf(const struct capture *c)
 void capture__rewind(struct capture *c)
 {
 	c->cur = 0;
-	c->pos = 0;
+	c->next_off = c->n_ranges ? c->ranges[0].off : 0;
+	c->start = c->end = 0;
+	c->skipping = false;
+	c->last_no_nl = false;
 	c->pf_thread = 0;
 	c->pf_print = 0;
+	/* Counted again by the next pass; what the open found stays. */
+	c->dmg.overlong = 0;
+}
+
+void capture__damage(const struct capture *c, struct capture_damage *out)
+{
+	*out = c->dmg;
 }
 
 size_t capture__size(const struct capture *c)
@@ -572,10 +866,9 @@ void capture__free(struct capture *c)
 {
 	if (!c)
 		return;
-	if (c->mapped)
-		munmap(c->data, c->data_len);
-	else
-		free(c->data);
+	if (c->fd >= 0)
+		close(c->fd);
+	free(c->buf);
 	free(c->ranges);
 	pftrace__free(c->pf);
 	free(c);

@@ -42,23 +42,48 @@ int capture_parse_line(const char *line, size_t len, struct capture_line *out);
 
 struct capture;
 
+/* The format is decided from this many first bytes (or fewer, in a shorter file). */
+#define CAPTURE_PROBE_BYTES (1u << 20)
+
+/* What capture__open_probe looked at before it decided. */
+struct capture_probe {
+	uint64_t probed; /* bytes of the file it read to decide */
+};
+
+/* What reading the capture skipped or found cut off (all 0 for an intact capture). */
+struct capture_damage {
+	uint64_t truncated_at;   /* the size, when the capture ends inside a line, html block
+				  * or protobuf packet; else 0 */
+	uint64_t overlong;       /* text lines over 64 KiB skipped (also counted as malformed) */
+	uint64_t skipped_bytes;  /* protobuf: bytes skipped to resynchronise */
+	uint64_t skipped_packets; /* protobuf: damaged packets and events skipped */
+	uint64_t dropped;        /* protobuf: print events beyond the index caps */
+};
+
 /*
- * Opens a capture file (ftrace text, systrace .html or Perfetto protobuf, detected from
- * the content). Returns NULL and sets errno (ENOENT, EINVAL for an unknown format, ...).
+ * Opens a capture ("-" is standard input) and decides its format from the content:
+ * ftrace text, systrace .html or Perfetto protobuf. Pipes and devices are copied to an
+ * unlinked temp file ($TMPDIR or /tmp) once their first bytes passed. Returns NULL and
+ * sets errno: ENOENT, EISDIR, ..., ENODATA (empty), EPROTONOSUPPORT (gzip), EINVAL (no
+ * ftrace line, html trace-data block or Perfetto packet in the first why->probed bytes).
  */
+struct capture *capture__open_probe(const char *path, struct capture_probe *why);
+
+/* capture__open_probe without the probe details. */
 struct capture *capture__open(const char *path);
 
 /*
  * Next line of the ftrace text. Returns 1 with *line and *len set (no newline; valid until
- * capture__free), 0 at the end. A protobuf capture has no text lines: use
+ * the next call), 0 at the end. Lines over 64 KiB are skipped (and counted). A protobuf capture has no text lines: use
  * capture__next_event, which works for every format.
  */
 int capture__next(struct capture *c, const char **line, size_t *len);
 
 /*
  * Next event of any capture format, parsed. Returns a capture_line_kind (CAPTURE_END at
- * the end), or -EINVAL for a malformed text line (which the caller counts). Strings in
- * *out stay valid until capture__free. For a protobuf capture: first one CAPTURE_SCHED
+ * the end), or -EINVAL for a malformed text line (a NUL byte, over 64 KiB, ...: the caller
+ * counts it); a last line cut off at the end of a text file is CAPTURE_SKIP (see
+ * capture__damage). Strings in *out stay valid until the next call. For a protobuf capture: first one CAPTURE_SCHED
  * per thread the trace names (tid, tgid or -1, comm), then every print event as
  * CAPTURE_MARKER in timestamp order, with tgid and comm from those names (-1 and ""
  * when unknown) and the payload without its trailing newline.
@@ -70,6 +95,9 @@ bool capture__is_protobuf(const struct capture *c);
 
 /* Restarts from the first line or event (replay reads twice: names first, then events). */
 void capture__rewind(struct capture *c);
+
+/* What was cut off or skipped so far (the caller warns once, at the end). */
+void capture__damage(const struct capture *c, struct capture_damage *out);
 
 /* Bytes of ftrace text in the capture, or of the protobuf file (for throughput figures). */
 size_t capture__size(const struct capture *c);

@@ -163,7 +163,15 @@ struct engine {
 	int n_longest_frames;
 	uint64_t prop_frames, prop_sets;
 	uint32_t prop_sets_max;
+	int sink_err; /* the first error a sink returned: nothing is sent after it */
 };
+
+/* Calls the sink's cb unless it is NULL or an earlier call failed, and keeps its error. */
+#define SINK_CALL(e, cb, arg)                                                          \
+	do {                                                                           \
+		if (!(e)->sink_err && (e)->sink.ops && (e)->sink.ops->cb)              \
+			(e)->sink_err = (e)->sink.ops->cb((e)->sink.ctx, arg);         \
+	} while (0)
 
 /* ---- lookups ------------------------------------------------------------------------- */
 
@@ -391,8 +399,7 @@ static void props_flush(struct engine *e, struct proc *p)
 	memcpy(b->fp.process, p->name, sizeof(b->fp.process));
 	b->fp.n_nodes = (int)b->n;
 	b->fp.nodes = b->nodes;
-	if (e->sink.ops && e->sink.ops->frame_props)
-		e->sink.ops->frame_props(e->sink.ctx, &b->fp);
+	SINK_CALL(e, frame_props, &b->fp);
 	b->n = 0;
 	b->gen++;
 }
@@ -667,8 +674,7 @@ static void frame_longest_add(struct engine *e, const struct frame *f)
 
 static void jank_emit(struct engine *e, const struct proc *p, const struct jank *j)
 {
-	if (e->sink.ops && e->sink.ops->jank)
-		e->sink.ops->jank(e->sink.ctx, j);
+	SINK_CALL(e, jank, j);
 }
 
 /* The jank records of a frame that hit an animator: the gap before it, then its lateness. */
@@ -713,8 +719,7 @@ static void frame_emit(struct engine *e, struct proc *p, struct frame_st *fs)
 	fs->f.anim_ids = fs->ids;
 	e->frames++;
 	frame_longest_add(e, &fs->f);
-	if (e->sink.ops && e->sink.ops->frame)
-		e->sink.ops->frame(e->sink.ctx, &fs->f);
+	SINK_CALL(e, frame, &fs->f);
 	frame_janks(e, p, fs);
 }
 
@@ -1121,8 +1126,7 @@ static void anim_report_end(struct engine *e, struct proc *p, struct anim_key *k
 	e->ended++;
 	worst_add(p, a);
 	stats_end(e, k->name, a);
-	if (e->sink.ops && e->sink.ops->anim_end)
-		e->sink.ops->anim_end(e->sink.ctx, a);
+	SINK_CALL(e, anim_end, a);
 }
 
 /* Takes r off its process's running list (r is not freed). */
@@ -1222,8 +1226,7 @@ static void anim_start(struct engine *e, struct proc *p, struct anim_key *k, con
 	art_start_stack(e, tid, k->cookie, ts_ns, &r->a);
 	k->name->count++;
 	e->started++;
-	if (e->sink.ops && e->sink.ops->anim_start)
-		e->sink.ops->anim_start(e->sink.ctx, &r->a);
+	SINK_CALL(e, anim_start, &r->a);
 }
 
 /*
@@ -1330,7 +1333,8 @@ static void on_async(struct engine *e, struct proc *p, uint64_t ts_ns, uint32_t 
 
 	if (!is_animator(m->name))
 		return;
-	snprintf(name, sizeof(name), "%.*s", (int)m->name.len, m->name.p);
+	snprintf(name, sizeof(name), "%.*s",
+		 (int)utf8_prefix(m->name.p, m->name.len, sizeof(name) - 1), m->name.p);
 	n = name_get(e, name);
 	k = n ? key_get(e, p->pid, n, m->value) : NULL;
 	if (!k)
@@ -1661,7 +1665,7 @@ static void note_dropped(struct engine *e)
 	snprintf(msg, sizeof(msg),
 		 "property changes of %llu node-frames not reported (over %d nodes in a frame)",
 		 (unsigned long long)e->ev.node_frames, CAP_FRAME_NODES);
-	e->sink.ops->note(e->sink.ctx, msg);
+	SINK_CALL(e, note, msg);
 }
 
 /* Every process with frames: the exited ones, then those still alive. NULL when none. */
@@ -1727,11 +1731,15 @@ void engine__finish(struct engine *e, uint64_t ts_ns, uint64_t drops, uint64_t t
 	s.procs = procs;
 	finish_frame_stats(e, &s);
 	note_dropped(e);
-	if (e->sink.ops && e->sink.ops->summary)
-		e->sink.ops->summary(e->sink.ctx, &s);
+	SINK_CALL(e, summary, &s);
 	free(names);
 	free(running);
 	free(procs);
+}
+
+int engine__sink_error(const struct engine *e)
+{
+	return e->sink_err;
 }
 
 void engine__free(struct engine *e)

@@ -86,6 +86,9 @@ void engine__process_exit(struct engine *e, uint64_t ts_ns, uint32_t pid);
  */
 void engine__finish(struct engine *e, uint64_t ts_ns, uint64_t drops, uint64_t truncated);
 
+/* 0, or the first -errno a sink returned (the engine sends nothing more after it). */
+int engine__sink_error(const struct engine *e);
+
 void engine__free(struct engine *e);
 
 #endif

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* JSON values for the sinks that write JSON (sink_json, sink_trace). */
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -64,4 +65,11 @@ void json_put_float(FILE *out, float v)
 		fprintf(out, "%.9g", (double)v);
 	else
 		fputs("null", out);
+}
+
+int out_status(FILE *out)
+{
+	if (!ferror(out))
+		return 0;
+	return errno ? -errno : -EIO;
 }

@@ -11,4 +11,10 @@ void json_put_str(FILE *out, const char *s);
 /* v with %.9g, which parses back to the same float; NaN and infinities as null. */
 void json_put_float(FILE *out, float v);
 
+/*
+ * For the sinks' callbacks: 0, or -errno once a write to out has failed (ferror; EIO when
+ * errno does not say why). Callers clear errno before writing for an accurate errno.
+ */
+int out_status(FILE *out);
+
 #endif

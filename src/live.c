@@ -443,7 +443,7 @@ static void loop(struct live *l, struct atrace_setup *as)
 			atrace_setup__reassert(as);
 			last_assert = now;
 		}
-		if (now >= end || output_broken(o))
+		if (now >= end || output_broken(o) || engine__sink_error(l->e))
 			break;
 	}
 	while (probes__poll(l->p, 0) > 0) /* drain what is already in the ring */

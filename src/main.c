@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "animtrace/wire.h"
@@ -120,6 +121,7 @@ static const struct argp_option options[] = {
 
 struct cli {
 	struct procfilter *filter;
+	const char *live_flag; /* the first live-only option given (refused with --replay) */
 	const char *replay, *output, *hwui, *hwui_offsets, *trace_out, *art_oat;
 	int no_props, no_art;
 	double duration;
@@ -158,11 +160,34 @@ static size_t parse_size(const char *arg)
 	return *end ? 0 : v;
 }
 
+/* Options that only mean something when tracing live. */
+static const char *live_only(int key)
+{
+	switch (key) {
+	case 'd': return "--duration";
+	case OPT_STATS: return "--stats";
+	case OPT_BUFFER: return "--buffer-size";
+	case OPT_NO_ATRACE: return "--no-atrace-setup";
+	case OPT_PROPS: return "--props";
+	case OPT_NO_PROPS: return "--no-props";
+	case OPT_HWUI: return "--hwui";
+	case OPT_HWUI_OFFSETS: return "--hwui-offsets";
+	case OPT_NO_ART: return "--no-art";
+	case OPT_ART_OAT: return "--art-oat";
+	case OPT_STACKS: return "--stacks";
+	default: return NULL;
+	}
+}
+
+#define DURATION_MAX 31536000.0 /* a year */
+
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct cli *c = state->input;
 	char *end;
 
+	if (!c->live_flag)
+		c->live_flag = live_only(key);
 	switch (key) {
 	case 'p':
 	case 'P':
@@ -174,9 +199,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case 'd':
 		c->duration = strtod(arg, &end);
-		if (*end || c->duration <= 0)
-			argp_error(state, "--duration wants a positive number of seconds, not '%s'",
-				   arg);
+		/* Written so that NaN fails too; past a year is a typo, not a plan. */
+		if (end == arg || *end || !(c->duration > 0 && c->duration <= DURATION_MAX))
+			argp_error(state, "--duration wants seconds, more than 0 and at most "
+				   "31536000 (a year), not '%s'", arg);
 		break;
 	case 'f':
 		if (strcmp(arg, "box") && strcmp(arg, "json"))
@@ -234,6 +260,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s'", arg);
 		break;
+	case ARGP_KEY_END:
+		if (c->replay && c->live_flag)
+			argp_error(state, "%s is for live tracing: it does not apply to --replay",
+				   c->live_flag);
+		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
@@ -257,36 +288,45 @@ static void install_signals(void)
 
 struct output {
 	FILE *f, *trace_f;
+	const char *name, *trace_name; /* for messages */
 	struct sink_box *box;
 	struct sink_json *json;
 	struct sink_trace *trace;
 	struct sink sink;
 };
 
-/* --trace-out: the trace sink sees every record first, then passes it on. */
+/* The one sentence for a failed output; returns -1 for the caller's exit status. */
+static int write_error(const char *name, int err)
+{
+	fprintf(stderr, "animtrace: writing %s: %s\n", name, strerror(err < 0 ? -err : err));
+	return -1;
+}
+
+/* --trace-out: the trace sink sees every record first, then passes it on (open_output). */
 static int open_trace(const struct cli *c, struct output *out)
 {
 	if (!c->trace_out)
 		return 0;
+	out->trace_name = c->trace_out;
 	out->trace_f = fopen(c->trace_out, "w");
-	if (!out->trace_f) {
-		fprintf(stderr, "animtrace: %s: %s\n", c->trace_out, strerror(errno));
+	if (!out->trace_f)
+		return write_error(c->trace_out, errno);
+	out->trace = sink_trace__new(out->trace_f);
+	if (!out->trace) {
+		write_error(c->trace_out, errno);
+		fclose(out->trace_f); /* reported: close_output must not say it twice */
+		out->trace_f = NULL;
 		return -1;
 	}
-	out->trace = sink_trace__new(out->trace_f);
-	if (!out->trace)
-		return -1;
-	out->sink = sink_trace__sink_tee(out->trace, out->sink);
 	return 0;
 }
 
 static int open_sink(const struct cli *c, struct output *out)
 {
+	out->name = c->output ? c->output : "standard output";
 	out->f = c->output ? fopen(c->output, "w") : stdout;
-	if (!out->f) {
-		fprintf(stderr, "animtrace: %s: %s\n", c->output, strerror(errno));
-		return -1;
-	}
+	if (!out->f)
+		return write_error(c->output, errno);
 	if (c->json) {
 		out->json = sink_json__new(out->f);
 		if (out->json)
@@ -305,42 +345,121 @@ static int open_sink(const struct cli *c, struct output *out)
 	return out->box ? 0 : -1;
 }
 
+/*
+ * The trace file first: a --trace-out that cannot be created must not have truncated
+ * -o FILE already (the trace sink is wired in front of the main one afterwards).
+ */
 static int open_output(const struct cli *c, struct output *out)
 {
-	if (open_sink(c, out) || open_trace(c, out))
+	struct sink main_sink;
+
+	if (open_trace(c, out))
 		return -1;
+	if (open_sink(c, out))
+		return -1;
+	if (out->trace) {
+		main_sink = out->sink;
+		out->sink = sink_trace__sink_tee(out->trace, main_sink);
+	}
 	if (!c->replay) /* live: each record as it happens, even into a pipe */
 		setvbuf(out->f, NULL, _IOLBF, 0);
 	return 0;
 }
 
-static void close_output(struct output *out)
+/* Closes f (standard output too, so that its last flush is checked). 0 or -errno. */
+static int close_file(FILE *f)
 {
-	sink_trace__free(out->trace);
-	if (out->trace_f)
-		fclose(out->trace_f);
-	sink_box__free(out->box);
-	sink_json__free(out->json);
-	if (out->f && out->f != stdout)
-		fclose(out->f);
-	else if (out->f)
-		fflush(out->f);
+	bool failed = ferror(f);
+
+	errno = 0;
+	if (fclose(f) || failed)
+		return errno ? -errno : -EIO;
+	return 0;
 }
 
-static int run_replay(const struct cli *c, struct engine *e)
+/*
+ * Flushes and closes every output; prints one sentence for the first that failed (err: the
+ * engine's sink error, which says why when a write failed before the end). 0 or -1.
+ */
+static int close_output(struct output *out, int err)
+{
+	bool trace_bad = out->trace_f && ferror(out->trace_f);
+	int terr = sink_trace__free(out->trace), oerr = 0;
+
+	if (out->trace_f) {
+		int cerr = close_file(out->trace_f);
+
+		terr = terr ? terr : cerr;
+	}
+	sink_box__free(out->box);
+	sink_json__free(out->json);
+	if (out->f)
+		oerr = close_file(out->f);
+	if (oerr)
+		return write_error(out->name, err && !trace_bad ? err : oerr);
+	if (terr)
+		return write_error(out->trace_name, err && trace_bad ? err : terr);
+	return 0;
+}
+
+/* Would writing path overwrite the capture (or the other output)? Same device and inode. */
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	if (!a || !b)
+		return false;
+	if (stat(a, &sa) || stat(b, &sb))
+		return !strcmp(a, b);
+	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* Refuses outputs that would destroy an input or each other, before any is opened. */
+static int check_paths(const struct cli *c)
+{
+	const char *in = c->replay && strcmp(c->replay, "-") ? c->replay : NULL;
+	const char *clash = same_file(c->output, in) ? c->output :
+			    same_file(c->trace_out, in) ? c->trace_out : NULL;
+
+	if (clash) {
+		fprintf(stderr, "animtrace: %s is the capture being replayed: refusing to "
+			"overwrite it\n", clash);
+		return -1;
+	}
+	if (same_file(c->output, c->trace_out)) {
+		fprintf(stderr, "animtrace: -o and --trace-out name the same file (%s)\n",
+			c->output);
+		return -1;
+	}
+	return 0;
+}
+
+/* Warnings about what the capture could not give, once, after the replay. */
+static void replay_warnings(const struct replay_stats *st)
+{
+	if (st->malformed)
+		fprintf(stderr, "animtrace: %llu malformed lines skipped\n",
+			(unsigned long long)st->malformed);
+	if (st->skipped_packets)
+		fprintf(stderr, "animtrace: warning: damaged Perfetto trace: skipped %llu bytes "
+			"in %llu damaged packets or events\n",
+			(unsigned long long)st->skipped_bytes,
+			(unsigned long long)st->skipped_packets);
+	if (st->dropped)
+		fprintf(stderr, "animtrace: warning: %llu print events beyond the 512Ki-event index "
+			"were left out\n", (unsigned long long)st->dropped);
+	if (st->truncated_at)
+		fprintf(stderr, "animtrace: warning: capture truncated at byte %llu\n",
+			(unsigned long long)st->truncated_at);
+}
+
+static int run_replay(struct replay *r, struct engine *e)
 {
 	struct replay_stats st;
-	char msg[768] = "";
-	int ret = replay_run(c->replay, c->filter, e, &st, msg, sizeof(msg));
 
-	if (ret) {
-		fprintf(stderr, "animtrace: %s\n", msg);
-		return ret;
-	}
-	if (st.malformed)
-		fprintf(stderr, "animtrace: %llu malformed lines skipped\n",
-			(unsigned long long)st.malformed);
+	replay__run(r, e, &st);
 	engine__finish(e, st.last_ns, 0, 0);
+	replay_warnings(&st);
 	return 0;
 }
 
@@ -371,7 +490,9 @@ int main(int argc, char **argv)
 	static const struct argp argp = { .options = options, .parser = parse_opt, .doc = doc };
 	struct cli c = { .color = -1 };
 	struct output out = { 0 };
+	struct replay *r = NULL;
 	struct engine *e = NULL;
+	char msg[768] = "";
 	int ret = 1;
 
 	setlocale(LC_CTYPE, "");
@@ -382,15 +503,26 @@ int main(int argc, char **argv)
 	if (!c.filter || argp_parse(&argp, argc, argv, 0, NULL, &c))
 		return 2;
 	diag_init(stderr, c.verbose ? DIAG_DEBUG : DIAG_INFO);
+	if (check_paths(&c)) {
+		ret = 2;
+		goto out;
+	}
+	/* Every input is validated before any output is created (or truncated). */
+	if (c.replay && !(r = replay__open(c.replay, c.filter, msg, sizeof(msg)))) {
+		fprintf(stderr, "animtrace: %s\n", msg);
+		goto out;
+	}
 	if (open_output(&c, &out))
 		goto out;
 	e = engine__new(&(struct engine_opts){ 0 }, out.sink);
 	if (!e)
 		goto out;
-	ret = (c.replay ? run_replay(&c, e) : run_live(&c, e, out.f)) ? 1 : 0;
+	ret = (r ? run_replay(r, e) : run_live(&c, e, out.f)) ? 1 : 0;
 out:
+	if (close_output(&out, e ? engine__sink_error(e) : 0))
+		ret = 1;
 	engine__free(e);
-	close_output(&out);
+	replay__free(r);
 	procfilter__free(c.filter);
 	return ret;
 }

@@ -192,3 +192,15 @@ bool strv_starts_with(struct strv v, const char *prefix)
 
 	return v.len >= n && (n == 0 || memcmp(v.p, prefix, n) == 0);
 }
+
+size_t utf8_prefix(const char *s, size_t len, size_t max)
+{
+	size_t n = len < max ? len : max;
+
+	/* Cutting before a continuation byte (10xxxxxx) splits a character: back off to
+	 * its lead byte, which then starts the cut-off part. */
+	if (n < len)
+		while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+			n--;
+	return n;
+}

@@ -50,4 +50,10 @@ bool strv_eq(struct strv v, const char *s);
 /* True when the slice starts with the NUL-terminated string prefix. */
 bool strv_starts_with(struct strv v, const char *prefix);
 
+/*
+ * The longest prefix of s[0, len) of at most max bytes that does not end inside a UTF-8
+ * sequence (a name cut to fit a buffer stays valid UTF-8 when it was). Pure.
+ */
+size_t utf8_prefix(const char *s, size_t len, size_t max);
+
 #endif

@@ -267,15 +267,18 @@ struct summary {
 	uint64_t truncated;
 };
 
-/* Renders engine output. Any callback may be NULL. */
+/*
+ * Renders engine output. Any callback may be NULL. Each returns 0, or a negative errno
+ * when its output failed (the engine then stops calling the sink and keeps the error).
+ */
 struct sink_ops {
-	void (*anim_start)(void *ctx, const struct anim *a);
-	void (*anim_end)(void *ctx, const struct anim *a);
-	void (*frame)(void *ctx, const struct frame *f);
-	void (*summary)(void *ctx, const struct summary *s);
-	void (*frame_props)(void *ctx, const struct frame_props *fp);
-	void (*note)(void *ctx, const char *msg); /* informational line (e.g. "reasons are inferred") */
-	void (*jank)(void *ctx, const struct jank *j); /* after the frame it concerns */
+	int (*anim_start)(void *ctx, const struct anim *a);
+	int (*anim_end)(void *ctx, const struct anim *a);
+	int (*frame)(void *ctx, const struct frame *f);
+	int (*summary)(void *ctx, const struct summary *s);
+	int (*frame_props)(void *ctx, const struct frame_props *fp);
+	int (*note)(void *ctx, const char *msg); /* informational line (e.g. "reasons are inferred") */
+	int (*jank)(void *ctx, const struct jank *j); /* after the frame it concerns */
 };
 
 struct sink {

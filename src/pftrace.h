@@ -5,7 +5,12 @@
  * (at most 10 bytes), every length is checked against what is left of its enclosing
  * message, and the walk follows a fixed message structure, so nesting never goes deeper
  * than Trace > TracePacket > ProcessTree or FtraceEventBundle > FtraceEvent > its event.
- * Damaged or cut-off data ends the walk (or skips the damaged message); it never crashes.
+ * A damaged packet (or event) is skipped up to the next one that provably parses (a 0x0a
+ * or 0x12 header whose message parses whole and is followed by another such header or the
+ * end); it never crashes. Memory is bounded: the trace is read a packet at a time (16 MiB
+ * at most, also for an inflated compressed_packets); print events are indexed, up to 512 Ki
+ * of them and 16 MiB of payload, because bundles are per CPU and need a global sort;
+ * prints beyond that are counted (pf_damage.dropped_prints), as are threads beyond 64 Ki.
  *
  * Field numbers, checked against google/perfetto protos/perfetto/trace/:
  *   Trace { repeated TracePacket packet = 1 }
@@ -25,6 +30,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "marker.h"
 
@@ -45,14 +51,35 @@ struct pf_thread {
 
 struct pftrace;
 
+/* Where a trace is read from: like pread, returns bytes read (0 at the end) or -errno. */
+struct pf_src {
+	ssize_t (*read)(void *ctx, void *buf, size_t n, uint64_t off);
+	void *ctx;
+	uint64_t size; /* bytes the source holds */
+};
+
+/* What the reader had to skip or leave out (all 0 for an intact trace within the caps). */
+struct pf_damage {
+	uint64_t packets;         /* TracePackets read */
+	uint64_t skipped_packets; /* damaged stretches between packets, skipped */
+	uint64_t skipped_events;  /* damaged stretches between events of a bundle, skipped */
+	uint64_t skipped_bytes;   /* bytes in those stretches */
+	uint64_t truncated_at;    /* the size, when the last packet runs past it; else 0 */
+	uint64_t dropped_prints;  /* print events beyond the index caps */
+	uint64_t dropped_threads; /* tids beyond the thread cap */
+};
+
 /* True when data looks like a Perfetto trace: a well-formed first TracePacket. */
 bool pftrace_detect(const void *data, size_t len);
 
 /*
- * Indexes a whole trace held in data (not copied: it must outlive the result). Print
- * events are sorted by timestamp, because bundles are per CPU and not in global order.
- * Returns NULL and sets errno (ENOMEM; EINVAL when not even one packet is readable).
+ * Indexes a whole trace read from src, one packet at a time. Print events are sorted by
+ * timestamp, because bundles are per CPU and not in global order. Returns NULL and sets
+ * errno (ENOMEM; EINVAL when not even one packet is readable).
  */
+struct pftrace *pftrace__read(const struct pf_src *src);
+
+/* pftrace__read of a trace held in memory (copied from as needed: data may go after). */
 struct pftrace *pftrace__new(const void *data, size_t len);
 
 /* Print events, in timestamp order (file order for equal timestamps). */
@@ -67,6 +94,9 @@ const struct pf_thread *pftrace__thread(const struct pftrace *t, int32_t tid);
 
 /* Messages that could not be decoded and were skipped (0 for an intact trace). */
 uint64_t pftrace__malformed(const struct pftrace *t);
+
+/* What was skipped or left out, for the caller's warning. */
+void pftrace__damage(const struct pftrace *t, struct pf_damage *out);
 
 void pftrace__free(struct pftrace *t);
 

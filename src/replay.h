@@ -20,14 +20,34 @@ struct replay_stats {
 	uint64_t rejected;   /* of those, payloads marker_parse rejected */
 	uint32_t named;      /* processes whose main-thread name the capture shows */
 	uint64_t last_ns;
+	/* What the reader had to leave out (capture_damage): the caller warns about these. */
+	uint64_t truncated_at;    /* the capture ends inside a line, html block or packet */
+	uint64_t skipped_bytes;   /* protobuf: bytes skipped to resynchronise */
+	uint64_t skipped_packets; /* protobuf: damaged packets and events */
+	uint64_t dropped;         /* protobuf: print events beyond the index caps */
 };
 
+struct replay;
+
 /*
- * Replays the capture at path into e (engine__finish is left to the caller).
- * filter may be NULL (every process). Returns 0, or a negative errno with msg set:
- * -ENOENT/-EINVAL for the file, -ESRCH when --proc names matched nothing (msg lists
- * what the capture holds and suggests --pid when it has no names).
+ * Opens and recognises the capture at path ("-": standard input) and checks that filter
+ * (may be NULL) selects a process in it, before anything is written. Returns NULL with
+ * errno and msg set: the capture cannot be read or is not one (EINVAL, ENODATA,
+ * EPROTONOSUPPORT: see capture.h), or -ESRCH when --proc or --pid matched nothing (msg
+ * lists what the capture holds and suggests --pid when it has no names).
  */
+struct replay *replay__open(const char *path, const struct procfilter *filter, char *msg,
+			    size_t msglen);
+
+/*
+ * Replays the capture into e (engine__finish is left to the caller); stops early when e's
+ * sink fails (engine__sink_error). Returns 0.
+ */
+int replay__run(struct replay *r, struct engine *e, struct replay_stats *st);
+
+void replay__free(struct replay *r);
+
+/* replay__open, replay__run and replay__free: 0, or replay__open's -errno with msg set. */
 int replay_run(const char *path, const struct procfilter *filter, struct engine *e,
 	       struct replay_stats *st, char *msg, size_t msglen);
 

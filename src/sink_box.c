@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jsonout.h"
 #include "sink_box.h"
 
 #define BOX_WIDTH 64
@@ -190,7 +191,7 @@ static void anim_head(struct sink_box *b, const struct anim *a, uint32_t tid)
 {
 	char proc[AT_PROC_MAX], props[1024], node[96];
 
-	box_line(b, "ID:         %llu", (unsigned long long)a->id);
+	box_line(b, "ID:         %lld", (long long)a->id); /* atrace cookies are signed */
 	box_line(b, "Type:       %s", anim_kind_str(a->kind));
 	if (a->target_node)
 		box_line(b, "Target:     %s%s",
@@ -219,7 +220,7 @@ static void stack_lines(struct sink_box *b, const char *label, const char (*fram
 		box_line(b, "%-13s %s", i ? "" : label, clean(name, sizeof(name), frames[i]));
 }
 
-static void on_anim_start(void *ctx, const struct anim *a)
+static int on_anim_start(void *ctx, const struct anim *a)
 {
 	struct sink_box *b = ctx;
 	char title[AT_NAME_MAX + 16], name[AT_NAME_MAX], t[32];
@@ -231,6 +232,7 @@ static void on_anim_start(void *ctx, const struct anim *a)
 	box_line(b, "Start:      %s", t);
 	stack_lines(b, "CallStack:", a->start_stack, a->n_start_stack);
 	box_close(b);
+	return out_status(b->out);
 }
 
 /* The level of v between lo and hi, rounded; a flat curve sits in the middle. */
@@ -308,7 +310,7 @@ static bool is_bad_end(enum end_reason r)
 	       r == END_RUNNING_AT_EXIT;
 }
 
-static void on_anim_end(void *ctx, const struct anim *a)
+static int on_anim_end(void *ctx, const struct anim *a)
 {
 	struct sink_box *b = ctx;
 	char title[AT_NAME_MAX + 16], name[AT_NAME_MAX], t[32], reason[128];
@@ -331,6 +333,7 @@ static void on_anim_end(void *ctx, const struct anim *a)
 	spark_lines(b, a);
 	stack_lines(b, "EndCallStack:", a->end_stack, a->n_end_stack);
 	box_close(b);
+	return out_status(b->out);
 }
 
 /* "│   NotificationRow@51c0 alpha=0.750(x2) transY=-45.000", one line per node. */
@@ -417,16 +420,16 @@ static bool pending_add(struct sink_box *b, const struct frame_props *fp)
  * The engine sends a frame's values when its doFrame ends, before the frame line (which
  * waits for the draw): hold them so they print under that line.
  */
-static void on_frame_props(void *ctx, const struct frame_props *fp)
+static int on_frame_props(void *ctx, const struct frame_props *fp)
 {
 	struct sink_box *b = ctx;
 	struct pending *old;
 
 	if (!b->o.frames)
-		return;
+		return out_status(b->out);
 	if (!fp->in_frame) {
 		orphan_lines(b, fp);
-		return;
+		return out_status(b->out);
 	}
 	old = pending_find(b, fp->pid);
 	if (old) { /* its frame line never came */
@@ -435,6 +438,7 @@ static void on_frame_props(void *ctx, const struct frame_props *fp)
 	}
 	if (!pending_add(b, fp))
 		orphan_lines(b, fp);
+	return out_status(b->out);
 }
 
 static void pending_flush(struct sink_box *b)
@@ -445,7 +449,7 @@ static void pending_flush(struct sink_box *b)
 	}
 }
 
-static void on_frame(void *ctx, const struct frame *f)
+static int on_frame(void *ctx, const struct frame *f)
 {
 	static const char *const short_names[PHASE_COUNT] = {
 		"input", "anim", "insets", "traversal", "commit", "draw",
@@ -456,7 +460,7 @@ static void on_frame(void *ctx, const struct frame *f)
 	bool any = false;
 
 	if (!b->o.frames)
-		return;
+		return out_status(b->out);
 	fmt_ms1(ms, sizeof(ms), f->dur_ns);
 	fprintf(b->out, "%s%s frame %llu", color_on(b, ANSI_DIM), b->g->v,
 		(unsigned long long)f->seq);
@@ -482,6 +486,7 @@ static void on_frame(void *ctx, const struct frame *f)
 		node_lines(b, &pd->fp);
 		pending_drop(b, pd);
 	}
+	return out_status(b->out);
 }
 
 /* "Prop sets:  40 in 16 frames (avg 2.5, max 4 per frame)": how busy the setters were. */
@@ -576,8 +581,8 @@ static void summary_longest(struct sink_box *b, const struct summary *s)
 		fmt_sec(t, sizeof(t), a->start_ns);
 		clean(proc, sizeof(proc), a->process);
 		snprintf(where, sizeof(where), "%s%s(pid %u)", proc, *proc ? " " : "", a->pid);
-		box_line(b, "  %d. %s  %s #%llu  %s  start %s", i + 1, d,
-			 clean(name, sizeof(name), a->name), (unsigned long long)a->id, where, t);
+		box_line(b, "  %d. %s  %s #%lld  %s  start %s", i + 1, d,
+			 clean(name, sizeof(name), a->name), (long long)a->id, where, t);
 	}
 }
 
@@ -652,7 +657,7 @@ static void summary_procs(struct sink_box *b, const struct summary *s)
 	}
 }
 
-static void on_summary(void *ctx, const struct summary *s)
+static int on_summary(void *ctx, const struct summary *s)
 {
 	struct sink_box *b = ctx;
 
@@ -670,6 +675,7 @@ static void on_summary(void *ctx, const struct summary *s)
 	box_close(b);
 	for (int i = 0; i < s->n_running; i++)
 		running_box(b, &s->running[i], s->last_ns);
+	return out_status(b->out);
 }
 
 /* "Choreographer#doFrame 34.0 ms > traversal 29.0 ms > inflate 21.0 ms" */
@@ -702,7 +708,7 @@ static void jank_title(char *buf, size_t size, const struct jank *j)
 		snprintf(buf, size, "Jank: UI thread blocked %s ms (budget %s ms)", d, budget);
 }
 
-static void on_jank(void *ctx, const struct jank *j)
+static int on_jank(void *ctx, const struct jank *j)
 {
 	struct sink_box *b = ctx;
 	char title[128], line[AT_CHAIN_MAX * (AT_SLICE_NAME + 20)], proc[AT_PROC_MAX], t[32];
@@ -728,9 +734,10 @@ static void on_jank(void *ctx, const struct jank *j)
 	clean(proc, sizeof(proc), j->process);
 	box_line(b, "Process:    %s%s(pid %u, tid %u)", proc, *proc ? " " : "", j->pid, j->tid);
 	box_close(b);
+	return out_status(b->out);
 }
 
-static void on_note(void *ctx, const char *msg)
+static int on_note(void *ctx, const char *msg)
 {
 	struct sink_box *b = ctx;
 	char *line = strdup(msg);
@@ -738,6 +745,7 @@ static void on_note(void *ctx, const char *msg)
 	/* Fall back to the raw text rather than lose a note on allocation failure. */
 	fprintf(b->out, "note: %s\n", line ? clean(line, strlen(line) + 1, msg) : msg);
 	free(line);
+	return out_status(b->out);
 }
 
 static const struct sink_ops box_ops = {

@@ -34,7 +34,7 @@ static void put_common(FILE *out, uint64_t ts_ns, uint32_t pid, uint32_t tid, co
 /* Identity keys of an animator: id, name, kind, properties, restarts. */
 static void put_anim_id(FILE *out, const struct anim *a)
 {
-	put_u64(out, "id", a->id);
+	fprintf(out, ",\"id\":%lld", (long long)a->id); /* atrace cookies are signed */
 	fputs(",\"name\":", out);
 	json_put_str(out, a->name);
 	fprintf(out, ",\"kind\":\"%s\",\"properties\":[", anim_kind_str(a->kind));
@@ -113,7 +113,7 @@ static void note_ts(struct sink_json *j, uint64_t ts_ns)
 		j->last_ns = ts_ns;
 }
 
-static void on_anim_start(void *ctx, const struct anim *a)
+static int on_anim_start(void *ctx, const struct anim *a)
 {
 	struct sink_json *j = ctx;
 
@@ -123,9 +123,10 @@ static void on_anim_start(void *ctx, const struct anim *a)
 	put_anim_id(j->out, a);
 	put_stack(j->out, "start_stack", a->start_stack, a->n_start_stack);
 	fputs("}\n", j->out);
+	return out_status(j->out);
 }
 
-static void on_anim_end(void *ctx, const struct anim *a)
+static int on_anim_end(void *ctx, const struct anim *a)
 {
 	struct sink_json *j = ctx;
 
@@ -135,6 +136,7 @@ static void on_anim_end(void *ctx, const struct anim *a)
 	put_anim_id(j->out, a);
 	put_anim_end(j->out, a);
 	fputs("}\n", j->out);
+	return out_status(j->out);
 }
 
 /* A frame's smoothness keys: its budget, whether it was late, vsyncs missed before it. */
@@ -145,7 +147,7 @@ static void put_frame_smooth(FILE *out, const struct frame *f)
 	put_u64(out, "dropped_before", f->dropped_before);
 }
 
-static void on_frame(void *ctx, const struct frame *f)
+static int on_frame(void *ctx, const struct frame *f)
 {
 	struct sink_json *j = ctx;
 	bool first = true;
@@ -170,8 +172,9 @@ static void on_frame(void *ctx, const struct frame *f)
 	}
 	fputs("},\"animators\":[", j->out);
 	for (int i = 0; i < f->n_anims; i++)
-		fprintf(j->out, "%s%llu", i ? "," : "", (unsigned long long)f->anim_ids[i]);
+		fprintf(j->out, "%s%lld", i ? "," : "", (long long)f->anim_ids[i]);
 	fputs("]}\n", j->out);
+	return out_status(j->out);
 }
 
 /* One node's values in one frame: "values" (last value) and "sets" (writes) by property. */
@@ -201,7 +204,7 @@ static void put_node_props(FILE *out, const struct node_props *np)
 }
 
 /* One record per node: consumers filter by node without unpacking a frame. */
-static void on_frame_props(void *ctx, const struct frame_props *fp)
+static int on_frame_props(void *ctx, const struct frame_props *fp)
 {
 	struct sink_json *j = ctx;
 
@@ -218,6 +221,7 @@ static void on_frame_props(void *ctx, const struct frame_props *fp)
 		put_node_props(j->out, &fp->nodes[i]);
 		fputs("}\n", j->out);
 	}
+	return out_status(j->out);
 }
 
 /* An animator inside the summary: the animator_end keys without "type". */
@@ -334,7 +338,7 @@ static void put_procs(FILE *out, const struct summary *s)
 	fputc(']', out);
 }
 
-static void on_summary(void *ctx, const struct summary *s)
+static int on_summary(void *ctx, const struct summary *s)
 {
 	struct sink_json *j = ctx;
 	FILE *out = j->out;
@@ -369,6 +373,7 @@ static void on_summary(void *ctx, const struct summary *s)
 	put_evictions(out, &s->evicted);
 	put_procs(out, s);
 	fputs("}\n", out);
+	return out_status(j->out);
 }
 
 /* "key":[{"name":"traversal","duration_ns":45100000},...], outermost first. */
@@ -383,7 +388,7 @@ static void put_chain(FILE *out, const char *key, const struct slice_chain *c)
 	fputc(']', out);
 }
 
-static void on_jank(void *ctx, const struct jank *jk)
+static int on_jank(void *ctx, const struct jank *jk)
 {
 	static const char *const kinds[] = { "late_frame", "dropped_frames", "block" };
 	struct sink_json *j = ctx;
@@ -411,9 +416,10 @@ static void on_jank(void *ctx, const struct jank *jk)
 	put_chain(out, "ui_chain", &jk->ui);
 	put_chain(out, "render_chain", &jk->render);
 	fputs("}\n", out);
+	return out_status(j->out);
 }
 
-static void on_note(void *ctx, const char *msg)
+static int on_note(void *ctx, const char *msg)
 {
 	struct sink_json *j = ctx;
 
@@ -422,6 +428,7 @@ static void on_note(void *ctx, const char *msg)
 	fputs(",\"message\":", j->out);
 	json_put_str(j->out, msg);
 	fputs("}\n", j->out);
+	return out_status(j->out);
 }
 
 static const struct sink_ops json_ops = {

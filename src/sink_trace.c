@@ -39,6 +39,7 @@ static void begin(struct sink_trace *t, const char *ph, const char *name)
 	json_put_str(t->out, name);
 }
 
+/* Flushed per record (see sink_trace.h); a failed flush leaves ferror set for the caller. */
 static void end(struct sink_trace *t)
 {
 	fputc('}', t->out);
@@ -78,11 +79,14 @@ static void name_process(struct sink_trace *t, uint32_t pid, const char *process
 	end(t);
 }
 
-static void on_anim_start(void *ctx, const struct anim *a)
+static int on_anim_start(void *ctx, const struct anim *a)
 {
 	/* Async begin and end must share a name, and the name holds the duration: the
 	 * slice is written whole when the animator ends. */
-	name_process(ctx, a->pid, a->process);
+	struct sink_trace *t = ctx;
+
+	name_process(t, a->pid, a->process);
+	return out_status(t->out);
 }
 
 /* What the animator moved: "target":"0x..", "target_name", "alpha":"1 -> 0", ... */
@@ -116,17 +120,27 @@ static void put_anim_args(FILE *out, const struct anim *a)
 	fputc('}', out);
 }
 
+/* An animator id as a signed hex string ("0x2a", "-0x2a"): atrace cookies are signed. */
+static void put_id(FILE *out, uint64_t id)
+{
+	long long v = (long long)id;
+
+	fprintf(out, "\"%s0x%llx\"", v < 0 ? "-" : "", v < 0 ? -(unsigned long long)v :
+		(unsigned long long)v);
+}
+
 static void put_anim_event(struct sink_trace *t, const struct anim *a, const char *ph,
 			   const char *name, uint32_t tid, uint64_t ts_ns)
 {
 	begin(t, ph, name);
-	fprintf(t->out, ",\"cat\":\"animator\",\"id\":\"0x%llx\"", (unsigned long long)a->id);
+	fputs(",\"cat\":\"animator\",\"id\":", t->out);
+	put_id(t->out, a->id);
 	put_task(t, a->pid, tid, ts_ns);
 	put_anim_args(t->out, a);
 	end(t);
 }
 
-static void on_anim_end(void *ctx, const struct anim *a)
+static int on_anim_end(void *ctx, const struct anim *a)
 {
 	struct sink_trace *t = ctx;
 	char name[AT_NAME_MAX + 64];
@@ -134,24 +148,25 @@ static void on_anim_end(void *ctx, const struct anim *a)
 
 	name_process(t, a->pid, a->process);
 	if (!a->start_ns) { /* cancelled before it started: an instant, no slice */
-		snprintf(name, sizeof(name), "Anim|%llu|%s|%s", (unsigned long long)a->id,
+		snprintf(name, sizeof(name), "Anim|%lld|%s|%s", (long long)a->id,
 			 a->name, end_reason_str(a->reason));
 		begin(t, "i", name);
 		fputs(",\"cat\":\"animator\",\"s\":\"t\"", t->out);
 		put_task(t, a->pid, a->end_tid, a->end_ns);
 		put_anim_args(t->out, a);
 		end(t);
-		return;
+		return out_status(t->out);
 	}
 	dur = a->end_ns > a->start_ns ? a->end_ns - a->start_ns : 0;
-	snprintf(name, sizeof(name), "Anim|%llu|%s|%llu.%03llums", (unsigned long long)a->id,
+	snprintf(name, sizeof(name), "Anim|%lld|%s|%llu.%03llums", (long long)a->id,
 		 a->name, (unsigned long long)(dur / 1000000),
 		 (unsigned long long)(dur / 1000 % 1000));
 	put_anim_event(t, a, "b", name, a->start_tid, a->start_ns);
 	put_anim_event(t, a, "e", name, a->end_tid, a->start_ns + dur);
+	return out_status(t->out);
 }
 
-static void on_frame(void *ctx, const struct frame *f)
+static int on_frame(void *ctx, const struct frame *f)
 {
 	struct sink_trace *t = ctx;
 	char name[64];
@@ -175,10 +190,13 @@ static void on_frame(void *ctx, const struct frame *f)
 		first = false;
 	}
 	fputs("},\"animators\":[", t->out);
-	for (int i = 0; i < f->n_anims; i++)
-		fprintf(t->out, "%s\"0x%llx\"", i ? "," : "", (unsigned long long)f->anim_ids[i]);
+	for (int i = 0; i < f->n_anims; i++) {
+		fputs(i ? "," : "", t->out);
+		put_id(t->out, f->anim_ids[i]);
+	}
 	fputs("]}", t->out);
 	end(t);
+	return out_status(t->out);
 }
 
 int sink_trace__counter(struct sink_trace *t, uint64_t ts_ns, uint32_t pid, const char *name,
@@ -195,7 +213,7 @@ int sink_trace__counter(struct sink_trace *t, uint64_t ts_ns, uint32_t pid, cons
 }
 
 /* Each property a frame changed becomes one V|<node>|<property> counter sample. */
-static void on_frame_props(void *ctx, const struct frame_props *fp)
+static int on_frame_props(void *ctx, const struct frame_props *fp)
 {
 	struct sink_trace *t = ctx;
 	char name[AT_NAME_MAX];
@@ -212,9 +230,10 @@ static void on_frame_props(void *ctx, const struct frame_props *fp)
 			sink_trace__counter(t, fp->ts_ns, fp->pid, name, np->values[p]);
 		}
 	}
+	return out_status(t->out);
 }
 
-static void on_note(void *ctx, const char *msg)
+static int on_note(void *ctx, const char *msg)
 {
 	struct sink_trace *t = ctx;
 
@@ -222,13 +241,14 @@ static void on_note(void *ctx, const char *msg)
 	fputs(",\"cat\":\"note\",\"s\":\"g\",\"pid\":0,\"tid\":0", t->out);
 	put_us(t->out, "ts", t->last_ns);
 	end(t);
+	return out_status(t->out);
 }
 
 /*
  * A jank record as an instant on the UI thread, named so it stands out in the Perfetto UI
  * ("jank: late frame 12"), with the cause chains in its args.
  */
-static void on_jank(void *ctx, const struct jank *j)
+static int on_jank(void *ctx, const struct jank *j)
 {
 	static const char *const kinds[] = { "late frame", "dropped frames", "block" };
 	struct sink_trace *t = ctx;
@@ -256,6 +276,7 @@ static void on_jank(void *ctx, const struct jank *j)
 	}
 	fputs("]}", t->out);
 	end(t);
+	return out_status(t->out);
 }
 
 static const struct sink_ops trace_ops = {
@@ -267,52 +288,64 @@ static const struct sink_ops trace_ops = {
 	.jank = on_jank,
 };
 
-/* The tee: the trace record first, then the next sink (whose callbacks may be NULL). */
-#define TEE(t, cb, arg)                                      \
-	do {                                                 \
-		if ((t)->next.ops && (t)->next.ops->cb)      \
-			(t)->next.ops->cb((t)->next.ctx, arg); \
+/*
+ * The tee: the trace record first, then the next sink (whose callbacks may be NULL) even
+ * when the trace failed, so each output gets all it can; the first error is returned.
+ */
+#define TEE(ctx, cb, arg)                                                              \
+	do {                                                                           \
+		struct sink_trace *t_ = (ctx);                                         \
+		int e_ = t_->next.ops && t_->next.ops->cb ? t_->next.ops->cb(t_->next.ctx, arg) : 0; \
+		return err ? err : e_;                                                 \
 	} while (0)
 
-static void tee_anim_start(void *ctx, const struct anim *a)
+static int tee_anim_start(void *ctx, const struct anim *a)
 {
-	on_anim_start(ctx, a);
-	TEE((struct sink_trace *)ctx, anim_start, a);
+	int err = on_anim_start(ctx, a);
+
+	TEE(ctx, anim_start, a);
 }
 
-static void tee_anim_end(void *ctx, const struct anim *a)
+static int tee_anim_end(void *ctx, const struct anim *a)
 {
-	on_anim_end(ctx, a);
-	TEE((struct sink_trace *)ctx, anim_end, a);
+	int err = on_anim_end(ctx, a);
+
+	TEE(ctx, anim_end, a);
 }
 
-static void tee_frame(void *ctx, const struct frame *f)
+static int tee_frame(void *ctx, const struct frame *f)
 {
-	on_frame(ctx, f);
-	TEE((struct sink_trace *)ctx, frame, f);
+	int err = on_frame(ctx, f);
+
+	TEE(ctx, frame, f);
 }
 
-static void tee_summary(void *ctx, const struct summary *s)
+static int tee_summary(void *ctx, const struct summary *s)
 {
-	TEE((struct sink_trace *)ctx, summary, s);
+	int err = out_status(((struct sink_trace *)ctx)->out);
+
+	TEE(ctx, summary, s);
 }
 
-static void tee_frame_props(void *ctx, const struct frame_props *fp)
+static int tee_frame_props(void *ctx, const struct frame_props *fp)
 {
-	on_frame_props(ctx, fp);
-	TEE((struct sink_trace *)ctx, frame_props, fp);
+	int err = on_frame_props(ctx, fp);
+
+	TEE(ctx, frame_props, fp);
 }
 
-static void tee_note(void *ctx, const char *msg)
+static int tee_note(void *ctx, const char *msg)
 {
-	on_note(ctx, msg);
-	TEE((struct sink_trace *)ctx, note, msg);
+	int err = on_note(ctx, msg);
+
+	TEE(ctx, note, msg);
 }
 
-static void tee_jank(void *ctx, const struct jank *j)
+static int tee_jank(void *ctx, const struct jank *j)
 {
-	on_jank(ctx, j);
-	TEE((struct sink_trace *)ctx, jank, j);
+	int err = on_jank(ctx, j);
+
+	TEE(ctx, jank, j);
 }
 
 static const struct sink_ops tee_ops = {
@@ -339,8 +372,13 @@ struct sink_trace *sink_trace__new(FILE *out)
 		return NULL;
 	}
 	t->out = out;
+	errno = 0;
 	fputs("[\n", out);
-	fflush(out);
+	if (fflush(out) || ferror(out)) {
+		errno = errno ? errno : EIO;
+		free(t);
+		return NULL;
+	}
 	return t;
 }
 
@@ -355,12 +393,17 @@ struct sink sink_trace__sink_tee(struct sink_trace *t, struct sink next)
 	return (struct sink){ .ops = &tee_ops, .ctx = t };
 }
 
-void sink_trace__free(struct sink_trace *t)
+int sink_trace__free(struct sink_trace *t)
 {
+	int err;
+
 	if (!t)
-		return;
+		return 0;
+	errno = 0;
 	fputs("\n]\n", t->out);
 	fflush(t->out);
+	err = out_status(t->out);
 	free(t->pids);
 	free(t);
+	return err;
 }

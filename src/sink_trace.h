@@ -22,7 +22,8 @@
 
 struct sink_trace;
 
-/* Writes the opening '['. Returns NULL and sets errno. out must outlive the sink. */
+/* Writes and flushes the opening '['. Returns NULL and sets errno (EIO, ENOSPC, ...). out must
+ * outlive the sink. */
 struct sink_trace *sink_trace__new(FILE *out);
 
 /* The engine-facing view of t, valid until sink_trace__free. */
@@ -41,7 +42,10 @@ struct sink sink_trace__sink_tee(struct sink_trace *t, struct sink next);
 int sink_trace__counter(struct sink_trace *t, uint64_t ts_ns, uint32_t pid, const char *name,
 			double value);
 
-/* Writes the closing ']' and frees t (not the FILE). Accepts NULL. */
-void sink_trace__free(struct sink_trace *t);
+/*
+ * Writes the closing ']' and frees t (not the FILE). Accepts NULL. Returns 0, or -errno
+ * when any write to the FILE failed (that one or an earlier one).
+ */
+int sink_trace__free(struct sink_trace *t);
 
 #endif

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Perfetto protobuf reader: pftrace_detect and pftrace__new on the input, then everything
- * replay reads back: every print (its payload through marker_parse) and every thread.
- * Slices may point into the input or into inflated compressed_packets, so they are only
- * read through, which ASan checks, not compared with the input's bounds.
+ * Perfetto protobuf reader: pftrace_detect and pftrace__new on the input (framing a packet at
+ * a time, resynchronising after damage), then everything replay reads back: every print
+ * (its payload through marker_parse), every thread, and the damage counts. Payloads are
+ * copies owned by the index, read through here so ASan checks their bounds.
  */
 #include <errno.h>
 #include <string.h>
@@ -55,6 +55,7 @@ static void check_threads(const struct pftrace *t)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	struct pf_damage d;
 	struct pftrace *t;
 
 	(void)pftrace_detect(data, size);
@@ -65,6 +66,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	check_prints(t);
 	check_threads(t);
+	pftrace__damage(t, &d);
+	FUZZ_CHECK(d.packets > 0);
+	FUZZ_CHECK(d.truncated_at == 0 || d.truncated_at == size);
 	(void)pftrace__malformed(t);
 	pftrace__free(t);
 	return 0;

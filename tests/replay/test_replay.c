@@ -17,18 +17,20 @@ struct seen {
 	uint64_t frames;
 };
 
-static void on_end(void *ctx, const struct anim *a)
+static int on_end(void *ctx, const struct anim *a)
 {
 	struct seen *s = ctx;
 
 	if (s->n < MAX_ENDS)
 		s->ends[s->n] = *a;
 	s->n++;
+	return 0;
 }
 
-static void on_summary(void *ctx, const struct summary *sum)
+static int on_summary(void *ctx, const struct summary *sum)
 {
 	((struct seen *)ctx)->frames = sum->frames;
+	return 0;
 }
 
 static const struct sink_ops recording = { .anim_end = on_end, .summary = on_summary };

@@ -159,10 +159,11 @@ static void parsed_free(struct parsed *p)
 static struct proc_stat got[MAX_PIDS];
 static int n_got;
 
-static void on_summary(void *ctx, const struct summary *s)
+static int on_summary(void *ctx, const struct summary *s)
 {
 	n_got = s->n_procs < MAX_PIDS ? s->n_procs : MAX_PIDS;
 	memcpy(got, s->procs, n_got * sizeof(*got));
+	return 0;
 }
 
 static const struct sink_ops summary_only = { .summary = on_summary };

@@ -393,15 +393,13 @@ Test(capture_file, reads_plain_text_with_crlf_and_no_final_newline)
 	free(path);
 }
 
-Test(capture_file, reads_an_empty_file_as_no_lines)
+Test(capture_file, rejects_an_empty_file_with_enodata)
 {
 	char *path = write_temp("", 0);
-	struct capture *c = capture__open(path);
 
-	cr_assert_not_null(c, "errno %d", errno);
-	cr_assert_eq(capture__size(c), 0);
-	expect_lines(c, NULL, 0);
-	capture__free(c);
+	errno = 0;
+	cr_assert_null(capture__open(path));
+	cr_assert_eq(errno, ENODATA);
 	unlink(path);
 	free(path);
 }
@@ -414,14 +412,14 @@ Test(capture_file, fails_with_enoent_for_a_missing_file)
 	capture__free(NULL);
 }
 
-Test(capture_file, rejects_binary_data_that_is_not_a_perfetto_trace)
+Test(capture_file, rejects_gzip_data_with_eprotonosupport)
 {
 	static const char gz[] = "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03";
 	char *path = write_temp(gz, sizeof(gz) - 1);
 
 	errno = 0;
 	cr_assert_null(capture__open(path));
-	cr_assert_eq(errno, EINVAL);
+	cr_assert_eq(errno, EPROTONOSUPPORT);
 	unlink(path);
 	free(path);
 }
@@ -599,4 +597,58 @@ Test(capture_file, finds_the_same_marker_lines_in_the_antutu_html_and_text)
 	cr_assert_eq(same, 2742);
 	capture__free(h);
 	capture__free(t);
+}
+
+Test(capture_file, counts_nul_and_overlong_lines_as_malformed_and_a_cut_last_line_as_truncation)
+{
+	static const char good[] = "a-1 [000] 1.000001: print: B|1|x\n";
+	size_t big = 200 << 10, n = 0;
+	char *text = malloc(big + 256), *path;
+	struct capture_damage d;
+	struct capture_line l;
+	struct capture *c;
+
+	n += (size_t)sprintf(text + n, "%s", good);
+	memset(text + n, 'x', big); /* one 200 KiB line */
+	n += big;
+	text[n++] = '\n';
+	n += (size_t)sprintf(text + n, "%s", good);
+	static const char nul_line[] = "b-2 [000] 1.0\0000002: print: E|1\n"; /* a NUL in it */
+	memcpy(text + n, nul_line, sizeof(nul_line) - 1);
+	n += sizeof(nul_line) - 1;
+	n += (size_t)sprintf(text + n, "b-2 [000] 1.000003: pri");
+	path = write_temp(text, n);
+	c = capture__open(path);
+	cr_assert_not_null(c, "errno %d", errno);
+	cr_assert_eq(capture__next_event(c, &l), CAPTURE_MARKER);
+	cr_assert_eq(capture__next_event(c, &l), -EINVAL);
+	cr_assert_eq(capture__next_event(c, &l), CAPTURE_MARKER);
+	cr_assert_eq(capture__next_event(c, &l), -EINVAL);
+	cr_assert_eq(capture__next_event(c, &l), CAPTURE_SKIP);
+	cr_assert_eq(capture__next_event(c, &l), CAPTURE_END);
+	capture__damage(c, &d);
+	cr_assert_eq(d.overlong, 1);
+	cr_assert_eq(d.truncated_at, n);
+	capture__free(c);
+	unlink(path);
+	free(path);
+	free(text);
+}
+
+Test(capture_file, rejects_prose_and_a_stream_of_nul_bytes_as_not_a_capture)
+{
+	static const char prose[] = "# animtrace\n\nEvery animation of an Android process.\n";
+	char *path = write_temp(prose, sizeof(prose) - 1);
+	struct capture_probe why;
+
+	errno = 0;
+	cr_assert_null(capture__open_probe(path, &why));
+	cr_assert_eq(errno, EINVAL);
+	cr_assert_eq(why.probed, sizeof(prose) - 1);
+	errno = 0;
+	cr_assert_null(capture__open_probe("/dev/zero", &why));
+	cr_assert_eq(errno, EINVAL);
+	cr_assert_eq(why.probed, CAPTURE_PROBE_BYTES);
+	unlink(path);
+	free(path);
 }

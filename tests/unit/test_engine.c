@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Lifecycle engine: hand-built marker sequences into a sink that records everything. */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -38,25 +39,27 @@ static void rec_order(char c)
 		rec.order[rec.n_order++] = c;
 }
 
-static void on_start(void *ctx, const struct anim *a)
+static int on_start(void *ctx, const struct anim *a)
 {
 	if (rec.n_starts < CAP_MAX)
 		rec.starts[rec.n_starts++] = *a;
 	rec_order('s');
+	return 0;
 }
 
-static void on_end(void *ctx, const struct anim *a)
+static int on_end(void *ctx, const struct anim *a)
 {
 	if (rec.n_ends < CAP_MAX)
 		rec.ends[rec.n_ends++] = *a;
 	rec_order('e');
+	return 0;
 }
 
-static void on_frame(void *ctx, const struct frame *f)
+static int on_frame(void *ctx, const struct frame *f)
 {
 	rec.frames_total++;
 	if (rec.n_frames >= CAP_MAX)
-		return;
+		return 0;
 	cr_assert(f->n_anims <= IDS_MAX);
 	rec.frames[rec.n_frames] = *f;
 	if (f->n_anims)
@@ -64,9 +67,10 @@ static void on_frame(void *ctx, const struct frame *f)
 	rec.frames[rec.n_frames].anim_ids = rec.frame_ids[rec.n_frames];
 	rec.n_frames++;
 	rec_order('f');
+	return 0;
 }
 
-static void on_summary(void *ctx, const struct summary *s)
+static int on_summary(void *ctx, const struct summary *s)
 {
 	rec.n_summaries++;
 	rec.sum = *s;
@@ -77,23 +81,26 @@ static void on_summary(void *ctx, const struct summary *s)
 		memcpy(rec.longest, s->longest, s->n_longest * sizeof(*s->longest));
 	if (s->n_running)
 		memcpy(rec.running, s->running, s->n_running * sizeof(*s->running));
+	return 0;
 }
 
-static void on_frame_props(void *ctx, const struct frame_props *fp)
+static int on_frame_props(void *ctx, const struct frame_props *fp)
 {
 	rec_order('p');
 	if (rec.n_fps >= CAP_MAX)
-		return;
+		return 0;
 	rec.fps[rec.n_fps] = *fp;
 	memcpy(rec.fp_nodes[rec.n_fps], fp->nodes,
 	       (fp->n_nodes < IDS_MAX ? fp->n_nodes : IDS_MAX) * sizeof(*fp->nodes));
 	rec.fps[rec.n_fps].nodes = rec.fp_nodes[rec.n_fps];
 	rec.n_fps++;
+	return 0;
 }
 
-static void on_note(void *ctx, const char *msg)
+static int on_note(void *ctx, const char *msg)
 {
 	snprintf(rec.note, sizeof(rec.note), "%s", msg);
+	return 0;
 }
 
 static const struct sink_ops rec_ops = {
@@ -1011,4 +1018,49 @@ Test(engine, an_f_written_before_the_art_probes_were_attached_keeps_an_inferred_
 	cr_assert_eq(rec.ends[0].reason_source, REASON_INFERRED);
 	cr_assert_eq(rec.ends[1].reason, END_COMPLETE);
 	cr_assert_eq(rec.ends[1].reason_source, REASON_ART);
+}
+
+static int failing_calls;
+
+static int fail_start(void *ctx, const struct anim *a)
+{
+	failing_calls++;
+	return -ENOSPC;
+}
+
+static const struct sink_ops failing_ops = { .anim_start = fail_start, .anim_end = fail_start };
+
+Test(engine, stops_calling_a_sink_after_its_first_error_and_keeps_it)
+{
+	struct engine *e = engine__new(NULL, (struct sink){ &failing_ops, NULL });
+	struct marker m = { .type = MARKER_ASYNC_BEGIN, .tgid = 10, .name = { "animator", 8 } };
+
+	failing_calls = 0;
+	cr_assert_eq(engine__sink_error(e), 0);
+	for (int i = 0; i < 3; i++) {
+		m.value = i + 1;
+		engine__marker(e, 1000 + i, 10, 10, "p", &m);
+	}
+	cr_assert_eq(failing_calls, 1);
+	cr_assert_eq(engine__sink_error(e), -ENOSPC);
+	engine__finish(e, 2000, 0, 0);
+	cr_assert_eq(failing_calls, 1);
+	engine__free(e);
+}
+
+Test(engine, cuts_a_long_utf8_animator_name_at_a_character_boundary)
+{
+	char name[300] = "animator:x";
+	size_t n = strlen(name);
+
+	/* "é" is 2 bytes from byte 10 on: byte 127, the first one cut, continues one. */
+	while (n + 2 < 250) {
+		name[n++] = '\xc3';
+		name[n++] = '\xa9';
+	}
+	name[n] = '\0';
+	mark(1000, 10, 10, "p", 'S', name, 1);
+	cr_assert_eq(rec.n_starts, 1);
+	cr_assert_eq(strlen(rec.starts[0].name), 126, "%zu", strlen(rec.starts[0].name));
+	cr_assert_eq(memcmp(rec.starts[0].name, name, 126), 0);
 }

@@ -20,29 +20,33 @@ struct counts {
 
 static struct counts cnt;
 
-static void on_start(void *ctx, const struct anim *a)
+static int on_start(void *ctx, const struct anim *a)
 {
 	cnt.starts++;
+	return 0;
 }
 
-static void on_end(void *ctx, const struct anim *a)
+static int on_end(void *ctx, const struct anim *a)
 {
 	cnt.ends++;
 	if (a->reason == END_CANCEL_BEFORE_START)
 		cnt.cancel_before_start++;
+	return 0;
 }
 
-static void on_frame(void *ctx, const struct frame *f)
+static int on_frame(void *ctx, const struct frame *f)
 {
 	cnt.frames++;
+	return 0;
 }
 
-static void on_frame_props(void *ctx, const struct frame_props *fp)
+static int on_frame_props(void *ctx, const struct frame_props *fp)
 {
 	cnt.node_sets += (uint64_t)fp->n_nodes;
+	return 0;
 }
 
-static void on_summary(void *ctx, const struct summary *s)
+static int on_summary(void *ctx, const struct summary *s)
 {
 	cnt.sum = *s;
 	cnt.n_running = s->n_running;
@@ -56,6 +60,7 @@ static void on_summary(void *ctx, const struct summary *s)
 	cnt.sum.running = NULL;
 	cnt.sum.longest = NULL;
 	cnt.sum.longest_frames = NULL;
+	return 0;
 }
 
 static const struct sink_ops count_ops = {

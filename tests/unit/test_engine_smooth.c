@@ -26,33 +26,37 @@ struct rec {
 
 static struct rec rec;
 
-static void on_frame(void *ctx, const struct frame *f)
+static int on_frame(void *ctx, const struct frame *f)
 {
 	if (rec.n_frames < MAX)
 		rec.frames[rec.n_frames++] = *f;
+	return 0;
 }
 
-static void on_jank(void *ctx, const struct jank *j)
+static int on_jank(void *ctx, const struct jank *j)
 {
 	if (rec.n_janks >= MAX)
-		return;
+		return 0;
 	cr_assert(j->n_anims <= 8);
 	rec.janks[rec.n_janks] = *j;
 	memcpy(rec.jank_ids[rec.n_janks], j->anim_ids, j->n_anims * sizeof(uint64_t));
 	rec.n_janks++;
+	return 0;
 }
 
-static void on_end(void *ctx, const struct anim *a)
+static int on_end(void *ctx, const struct anim *a)
 {
 	if (rec.n_ends < MAX)
 		rec.ends[rec.n_ends++] = *a;
+	return 0;
 }
 
-static void on_summary(void *ctx, const struct summary *s)
+static int on_summary(void *ctx, const struct summary *s)
 {
 	rec.sum = *s;
 	cr_assert(s->n_procs <= 4);
 	memcpy(rec.procs, s->procs, s->n_procs * sizeof(*s->procs));
+	return 0;
 }
 
 static const struct sink_ops ops = {

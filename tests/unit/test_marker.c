@@ -305,3 +305,16 @@ Test(marker, compares_slices_with_strings)
 	cr_assert_not(strv_eq(empty, "a"));
 	cr_assert_not(strv_starts_with(empty, "a"));
 }
+
+Test(marker, utf8_prefix_never_ends_inside_a_character)
+{
+	static const char s[] = "ab\xc3\xa9\xe2\x82\xac"; /* "abé€": 2 + 2 + 3 bytes */
+
+	cr_assert_eq(utf8_prefix(s, 7, 100), 7);
+	cr_assert_eq(utf8_prefix(s, 7, 7), 7);
+	cr_assert_eq(utf8_prefix(s, 7, 6), 4);
+	cr_assert_eq(utf8_prefix(s, 7, 5), 4);
+	cr_assert_eq(utf8_prefix(s, 7, 4), 4);
+	cr_assert_eq(utf8_prefix(s, 7, 3), 2);
+	cr_assert_eq(utf8_prefix(s, 7, 0), 0);
+}

@@ -4,6 +4,7 @@
  * them after an intended format change, then review the diff).
  */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -596,4 +597,37 @@ Test(sink_box, call_stacks_follow_the_begin_and_end_boxes_innermost_first)
 			      "└──\n"), "%s", out);
 	cr_assert(strstr(out, "│ EndCallStack: com.example.Panel.collapse\n└──\n"), "%s", out);
 	free(out);
+}
+
+Test(sink_box, returns_enospc_once_the_output_cannot_be_written)
+{
+	FILE *f = fopen("/dev/full", "w");
+	struct anim a = box_anim(7, "animator", 10, "com.example");
+	struct sink_box *b;
+	struct sink s;
+
+	cr_assert_not_null(f);
+	setvbuf(f, NULL, _IONBF, 0);
+	b = sink_box__new(f, NULL);
+	s = sink_box__sink(b);
+	cr_assert_eq(s.ops->anim_start(s.ctx, &a), -ENOSPC);
+	cr_assert_eq(s.ops->note(s.ctx, "x"), -ENOSPC);
+	sink_box__free(b);
+	fclose(f);
+}
+
+Test(sink_box, writes_a_negative_cookie_signed)
+{
+	struct anim a = box_anim((uint64_t)-42, "animator", 10, "com.example");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct sink_box *b = sink_box__new(f, NULL);
+	struct sink s = sink_box__sink(b);
+
+	cr_assert_eq(s.ops->anim_start(s.ctx, &a), 0);
+	sink_box__free(b);
+	fclose(f);
+	cr_assert(strstr(buf, "ID:         -42\n"), "%s", buf);
+	free(buf);
 }

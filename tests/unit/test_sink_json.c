@@ -4,6 +4,7 @@
  * with json-c, and RFC 8259 escaping of hostile names.
  */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
@@ -430,4 +431,36 @@ Test(sink_json, call_stacks_are_string_arrays_and_absent_when_unknown)
 			      "\"end_stack\":[\"com.example.C.stop\"]}\n"), "%s", out);
 	cr_assert(strstr(out, "\"restarts\":0}\n"), "the third record has no stack: %s", out);
 	free(out);
+}
+
+Test(sink_json, returns_enospc_once_the_output_cannot_be_written)
+{
+	FILE *f = fopen("/dev/full", "w");
+	struct anim a = json_anim(7, "animator", NULL, 10);
+	struct sink_json *j;
+	struct sink s;
+
+	cr_assert_not_null(f);
+	setvbuf(f, NULL, _IONBF, 0); /* every fputs reaches the device */
+	j = sink_json__new(f);
+	s = sink_json__sink(j);
+	cr_assert_eq(s.ops->anim_start(s.ctx, &a), -ENOSPC);
+	sink_json__free(j);
+	fclose(f);
+}
+
+Test(sink_json, writes_a_negative_cookie_as_a_signed_id)
+{
+	struct anim a = json_anim((uint64_t)-42, "animator", NULL, 10);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct sink_json *j = sink_json__new(f);
+	struct sink s = sink_json__sink(j);
+
+	cr_assert_eq(s.ops->anim_start(s.ctx, &a), 0);
+	sink_json__free(j);
+	fclose(f);
+	cr_assert(strstr(buf, ",\"id\":-42,"), "%s", buf);
+	free(buf);
 }

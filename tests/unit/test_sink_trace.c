@@ -277,29 +277,34 @@ struct st_count {
 	int starts, ends, frames, summaries, notes;
 };
 
-static void cnt_start(void *ctx, const struct anim *a)
+static int cnt_start(void *ctx, const struct anim *a)
 {
 	((struct st_count *)ctx)->starts++;
+	return 0;
 }
 
-static void cnt_end(void *ctx, const struct anim *a)
+static int cnt_end(void *ctx, const struct anim *a)
 {
 	((struct st_count *)ctx)->ends++;
+	return 0;
 }
 
-static void cnt_frame(void *ctx, const struct frame *f)
+static int cnt_frame(void *ctx, const struct frame *f)
 {
 	((struct st_count *)ctx)->frames++;
+	return 0;
 }
 
-static void cnt_summary(void *ctx, const struct summary *s)
+static int cnt_summary(void *ctx, const struct summary *s)
 {
 	((struct st_count *)ctx)->summaries++;
+	return 0;
 }
 
-static void cnt_note(void *ctx, const char *m)
+static int cnt_note(void *ctx, const char *m)
 {
 	((struct st_count *)ctx)->notes++;
+	return 0;
 }
 
 static const struct sink_ops st_count_ops = {
@@ -371,5 +376,54 @@ Test(sink_trace, a_jank_is_an_instant_on_the_ui_thread_with_its_cause_chain)
 			 "\"render\":[\"DrawFrame\"]}}"),
 		  "%s", got);
 	json_object_put(st_parse_strict(got, strlen(got)));
+	free(got);
+}
+
+static int fail_start(void *ctx, const struct anim *a)
+{
+	((struct st_count *)ctx)->starts++;
+	return -EPIPE;
+}
+
+static const struct sink_ops st_fail_ops = { .anim_start = fail_start };
+
+Test(sink_trace, a_tee_returns_the_error_of_the_next_sink)
+{
+	struct st_count n = { 0 };
+	struct anim a = { .id = 1, .pid = 10, .start_tid = 10, .start_ns = 5 };
+	FILE *f = tmpfile();
+	struct sink_trace *t = sink_trace__new(f);
+	struct sink s = sink_trace__sink_tee(t, (struct sink){ .ops = &st_fail_ops, .ctx = &n });
+
+	cr_assert_eq(s.ops->anim_start(s.ctx, &a), -EPIPE);
+	cr_assert_eq(n.starts, 1);
+	cr_assert_eq(sink_trace__free(t), 0);
+	fclose(f);
+}
+
+Test(sink_trace, reports_a_full_disk_when_it_opens)
+{
+	FILE *f = fopen("/dev/full", "w");
+
+	cr_assert_not_null(f);
+	errno = 0;
+	cr_assert_null(sink_trace__new(f));
+	cr_assert_eq(errno, ENOSPC);
+	fclose(f);
+}
+
+Test(sink_trace, writes_a_negative_cookie_signed_in_the_name_and_the_id)
+{
+	struct anim a = { .id = (uint64_t)-42, .pid = 10, .start_tid = 10, .end_tid = 10,
+			  .start_ns = 1000, .end_ns = 2000 };
+	struct st_out o;
+	char *got;
+
+	snprintf(a.name, sizeof(a.name), "animator");
+	st_open(&o);
+	o.s.ops->anim_end(o.s.ctx, &a);
+	got = st_close(&o);
+	cr_assert(strstr(got, "\"name\":\"Anim|-42|animator|0.001ms\""), "%s", got);
+	cr_assert(strstr(got, "\"id\":\"-0x2a\""), "%s", got);
 	free(got);
 }

@@ -275,14 +275,16 @@ Test(unwind, java_frames_skip_android_animation_and_native_frames)
 
 static struct anim uw_started, uw_ended;
 
-static void uw_on_start(void *ctx, const struct anim *a)
+static int uw_on_start(void *ctx, const struct anim *a)
 {
 	uw_started = *a;
+	return 0;
 }
 
-static void uw_on_end(void *ctx, const struct anim *a)
+static int uw_on_end(void *ctx, const struct anim *a)
 {
 	uw_ended = *a;
+	return 0;
 }
 
 static void uw_marker(struct engine *e, uint64_t ts, const char *text)
