@@ -302,13 +302,15 @@ struct capture {
 
 static const char trace_data_tag[] = "<script class=\"trace-data\" type=\"application/text\">";
 
-static ssize_t pread_all(int fd, void *buf, size_t n, uint64_t off)
+/* n bytes at off (off < 0: from the current position), fewer only at the end; or -errno. */
+static ssize_t io_full(int fd, void *buf, size_t n, int64_t off)
 {
 	size_t done = 0;
 	ssize_t r;
 
 	while (done < n) {
-		r = pread(fd, (char *)buf + done, n - done, (off_t)(off + done));
+		r = off < 0 ? read(fd, (char *)buf + done, n - done) :
+			      pread(fd, (char *)buf + done, n - done, (off_t)(off + (int64_t)done));
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
@@ -318,6 +320,16 @@ static ssize_t pread_all(int fd, void *buf, size_t n, uint64_t off)
 		done += (size_t)r;
 	}
 	return (ssize_t)done;
+}
+
+static ssize_t pread_all(int fd, void *buf, size_t n, uint64_t off)
+{
+	return io_full(fd, buf, n, (int64_t)off);
+}
+
+static ssize_t read_full(int fd, char *buf, size_t n)
+{
+	return io_full(fd, buf, n, -1);
 }
 
 static ssize_t fd_read(void *ctx, void *buf, size_t n, uint64_t off)
@@ -495,24 +507,6 @@ static int probe(const char *head, size_t len, struct capture_probe *why)
 		return 0;
 	return -EINVAL;
 }
-static ssize_t read_full(int fd, char *buf, size_t n)
-{
-	size_t done = 0;
-	ssize_t r;
-
-	while (done < n) {
-		r = read(fd, buf + done, n - done);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -errno;
-		if (r == 0)
-			break;
-		done += (size_t)r;
-	}
-	return (ssize_t)done;
-}
-
 static int write_full(int fd, const char *buf, size_t n)
 {
 	ssize_t r;
