@@ -59,10 +59,14 @@ struct opts {
 	long start_delay_ms, linger_ms, frames;
 	long fps, props_per_frame, flood;
 	long late_frames; /* --hwui-late-frames: load the fixtures in the child after N frames */
+	bool no_vsync_ids; /* --no-vsync-ids: Android 11 markers (doFrame and DrawFrame, no id) */
 	char gate[PATH_MAX]; /* --late-gate DIR: load once DIR/load exists, play once DIR/go does */
 };
 
-/* Frames are numbered from 1; vsync id of frame f is FIRST_VSYNC + f - 1. */
+/*
+ * Frames are numbered from 1 and play in vsync slots: frame f is in slot f plus the slots the
+ * scenario skips before it (struct skip_def), and its vsync id is FIRST_VSYNC + slot - 1.
+ */
 struct anim_def {
 	const char *name;
 	uint32_t cookie_index; /* cookie = role's base + index */
@@ -89,6 +93,12 @@ struct poke_def {
 	float value;
 };
 
+/* Before frame `frame` the app misses `slots` vsyncs (a dropped frame, or an idle gap). */
+struct skip_def {
+	int frame;
+	int slots;
+};
+
 struct scenario {
 	const char *name;
 	const struct anim_def *anims;
@@ -98,6 +108,9 @@ struct scenario {
 	const struct poke_def *pokes;
 	int n_pokes;
 	int cycle; /* > 0: the script starts over every cycle frames (same animators, cookies) */
+	const struct skip_def *skips;
+	int n_skips;
+	int slow_frame; /* > 0: this frame's traversal holds 2.4 periods in nested slices */
 };
 
 static const struct anim_def basic_anims[] = {
@@ -130,14 +143,37 @@ static const struct anim_def soak_anims[] = {
 
 #define SOAK_CYCLE 20
 
+/*
+ * jank: one animator over frames 1..30 that misses 2 vsyncs before frame 10, has a slow
+ * frame 20 (RV OnBindView > inflate) after which 2 more vsyncs go by, then an idle gap of
+ * 10 vsyncs before frame 36 with no animator running (which must count nothing).
+ */
+static const struct anim_def jank_anims[] = {
+	{ "animator:alpha", 1, 1, 30, "complete", ART_CALL_START },
+};
+
+static const struct track_def jank_tracks[] = {
+	{ 0, NODE_A, HWUI_ALPHA, 1.0f, 0.0f },
+};
+
+static const struct skip_def jank_skips[] = {
+	{ 10, 2 },
+	{ 21, 2 },
+	{ 36, 10 },
+};
+
+#define JANK_SLOW_FRAME 20
+
 #define ARRAY_LEN(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 static const struct scenario scenarios[] = {
 	{ "basic", basic_anims, ARRAY_LEN(basic_anims), basic_tracks, ARRAY_LEN(basic_tracks),
-	  basic_pokes, ARRAY_LEN(basic_pokes), 0 },
-	{ "idle", NULL, 0, NULL, 0, NULL, 0, 0 },
+	  basic_pokes, ARRAY_LEN(basic_pokes), 0, NULL, 0, 0 },
+	{ "idle", NULL, 0, NULL, 0, NULL, 0, 0, NULL, 0, 0 },
 	{ "soak", soak_anims, ARRAY_LEN(soak_anims), basic_tracks, ARRAY_LEN(basic_tracks),
-	  basic_pokes, ARRAY_LEN(basic_pokes), SOAK_CYCLE },
+	  basic_pokes, ARRAY_LEN(basic_pokes), SOAK_CYCLE, NULL, 0, 0 },
+	{ "jank", jank_anims, ARRAY_LEN(jank_anims), jank_tracks, ARRAY_LEN(jank_tracks), NULL, 0,
+	  0, jank_skips, ARRAY_LEN(jank_skips), JANK_SLOW_FRAME },
 };
 
 static const uint32_t cookie_base[] = { 0x0a11fa00, 0x0dec0a00 };
@@ -218,6 +254,22 @@ static int32_t cookie_of(const struct app *app, const struct anim_def *a)
 
 /* ---- the --expect record ---- */
 
+/* The vsync slot of frame f (1-based): f plus the vsyncs skipped before it. */
+static long slot_of(const struct app *app, int frame)
+{
+	long slot = frame;
+
+	for (int i = 0; i < app->sc->n_skips; i++)
+		if (app->sc->skips[i].frame <= frame)
+			slot += app->sc->skips[i].slots;
+	return slot;
+}
+
+static long vsync_of(const struct app *app, int frame)
+{
+	return FIRST_VSYNC + slot_of(app, frame) - 1;
+}
+
 static void expect_line(struct app *app, const char *fmt, ...)
 {
 	char buf[LINE_MAX_LEN];
@@ -255,17 +307,17 @@ static void fmt_frame(char *buf, size_t size, int frame)
 		snprintf(buf, size, "null");
 }
 
-static void fmt_vsync(char *buf, size_t size, int frame)
+static void fmt_vsync(const struct app *app, char *buf, size_t size, int frame)
 {
 	if (frame)
-		snprintf(buf, size, "%ld", FIRST_VSYNC + frame - 1);
+		snprintf(buf, size, "%ld", vsync_of(app, frame));
 	else
 		snprintf(buf, size, "null");
 }
 
 static void expect_animators(struct app *app)
 {
-	char sf[16], ef[16], sv[16], ev[16], kind[16];
+	char sf[16], ef[16], sv[24], ev[24], kind[16];
 
 	for (int i = 0; i < app->sc->n_anims; i++) {
 		const struct anim_def *a = &app->sc->anims[i];
@@ -274,8 +326,8 @@ static void expect_animators(struct app *app)
 			continue;
 		fmt_frame(sf, sizeof(sf), app->started[i]);
 		fmt_frame(ef, sizeof(ef), app->ended[i]);
-		fmt_vsync(sv, sizeof(sv), app->started[i]);
-		fmt_vsync(ev, sizeof(ev), app->ended[i]);
+		fmt_vsync(app, sv, sizeof(sv), app->started[i]);
+		fmt_vsync(app, ev, sizeof(ev), app->ended[i]);
 		fmt_str(kind, sizeof(kind), app->ended[i] ? a->end_kind : NULL);
 		expect_line(app,
 			    "{\"type\":\"animator\",\"pid\":%d,\"process\":\"%s\",\"role\":\"%s\","
@@ -306,7 +358,7 @@ static void set_prop(struct app *app, int frame, enum node_id node, enum hwui_pr
 		    "\"vsync\":%ld,\"node\":\"0x%" PRIx64 "\",\"node_name\":\"%s\","
 		    "\"property\":\"%s\",\"value\":%.9g,\"requested\":%.9g,\"changed\":%s,"
 		    "\"animator\":%s}",
-		    app->tgid, app->pkg, role_name[app->role], frame, FIRST_VSYNC + frame - 1,
+		    app->tgid, app->pkg, role_name[app->role], frame, vsync_of(app, frame),
 		    (uint64_t)ptr, strrchr(node_class[node], '.') + 1, app->hwui->name[prop],
 		    (double)stored, (double)value, changed ? "true" : "false", anim_json);
 }
@@ -460,13 +512,30 @@ static void animation_phase(struct app *app, int vframe)
 	trace_end(app);
 }
 
+static void sleep_ms(long ms);
+
+/* The slow frame: a list item bound and inflated inside traversal, 2.4 periods long. */
+static void slow_traversal(struct app *app)
+{
+	trace_begin(app, "RV OnBindView");
+	trace_begin(app, "inflate");
+	sleep_ms(12 * 1000 / app->opts->fps / 5);
+	trace_end(app);
+	trace_end(app);
+}
+
 static void do_frame(struct app *app, int frame)
 {
-	marker(app, "B|%d|Choreographer#doFrame %ld", app->tgid, FIRST_VSYNC + frame - 1);
+	if (app->opts->no_vsync_ids)
+		marker(app, "B|%d|Choreographer#doFrame", app->tgid);
+	else
+		marker(app, "B|%d|Choreographer#doFrame %ld", app->tgid, vsync_of(app, frame));
 	trace_begin(app, "input");
 	trace_end(app);
 	animation_phase(app, frame);
 	trace_begin(app, "traversal");
+	if (frame == app->sc->slow_frame)
+		slow_traversal(app);
 	trace_end(app);
 	trace_end(app);
 }
@@ -486,7 +555,10 @@ static void *render_main(void *arg)
 		if (rt->drawn == rt->queued)
 			break;
 		pthread_mutex_unlock(&rt->lock);
-		marker(app, "B|%d|DrawFrames %ld", app->tgid, FIRST_VSYNC + rt->drawn);
+		if (app->opts->no_vsync_ids)
+			marker(app, "B|%d|DrawFrame", app->tgid);
+		else
+			marker(app, "B|%d|DrawFrames %ld", app->tgid, vsync_of(app, rt->drawn + 1));
 		trace_end(app);
 		pthread_mutex_lock(&rt->lock);
 		rt->drawn++;
@@ -555,7 +627,9 @@ static void play(struct app *app)
 	for (int frame = 1; frame <= app->opts->frames; frame++) {
 		do_frame(app, frame);
 		render_signal(&app->rt, false);
-		ns = (int64_t)t0.tv_nsec + (int64_t)frame * 1000000000LL / app->opts->fps;
+		/* the next frame's slot: frame + 1 plus what is skipped before it, 0-based */
+		ns = (int64_t)t0.tv_nsec +
+		     (int64_t)(slot_of(app, frame + 1) - 1) * 1000000000LL / app->opts->fps;
 		next.tv_sec = t0.tv_sec + ns / 1000000000LL;
 		next.tv_nsec = ns % 1000000000LL;
 		sleep_until(&next);
@@ -816,7 +890,8 @@ static void usage(FILE *f)
 		   "[--linger-ms N] [--expect FILE]\n"
 		   "               [--frames N] [--hwui PATH|none] [--art PATH|none]\n"
 		   "               [--scenario basic|idle|soak] [--fps N] [--props-per-frame N]\n"
-		   "               [--flood N] [--hwui-late-frames N [--late-gate DIR]]\n");
+		   "               [--flood N] [--hwui-late-frames N [--late-gate DIR]]\n"
+		   "               [--scenario jank] [--no-vsync-ids]\n");
 }
 
 /* Names go into markers and JSON unescaped, as app package names can be. */
@@ -863,6 +938,7 @@ static int parse_opt(struct opts *o, int c, const char *arg)
 	case 'o': return parse_long(&o->flood, arg, 0, 1000000000);
 	case 'L': return parse_long(&o->late_frames, arg, 0, 1000000);
 	case 'G': return copy_str(o->gate, sizeof(o->gate), arg);
+	case 'V': o->no_vsync_ids = true; return 0;
 	case 'p': return 0;
 	default: return -EINVAL;
 	}
@@ -885,6 +961,7 @@ static int parse_opts(struct opts *o, int argc, char **argv)
 		{ "flood", required_argument, NULL, 'o' },
 		{ "hwui-late-frames", required_argument, NULL, 'L' },
 		{ "late-gate", required_argument, NULL, 'G' },
+		{ "no-vsync-ids", no_argument, NULL, 'V' },
 		{ "pad", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
