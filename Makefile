@@ -84,6 +84,13 @@ include tests/fuzz/fuzz.mk
 include bench/bench.mk
 include tests/soak/soak.mk
 
+# Unit, replay and e2e tests read real captures and libraries from TESTDATA: say where.
+ifneq ($(filter test unit replay asan e2e,$(MAKECMDGOALS)),)
+ifeq ($(wildcard $(TESTDATA)/.),)
+$(error no test data at $(TESTDATA): clone the shared test data there (beside this repository) or set TESTDATA=DIR)
+endif
+endif
+
 unit: $(BUILD)/tests/unit_tests $(SIM_TARGETS)
 	$(Q)$< --jobs 2
 replay: $(BUILD)/tests/replay_tests $(BUILD)/animtrace
