@@ -56,6 +56,7 @@ struct opts {
 	char hwui[PATH_MAX];
 	char art[PATH_MAX];
 	char scenario[32];
+	char go[PATH_MAX]; /* --go: wait for this file before the first frame */
 	long start_delay_ms, linger_ms, frames;
 	long fps, props_per_frame, flood;
 };
@@ -677,6 +678,28 @@ static void expect_totals(struct app *app)
 		    app->n_ends, app->n_changes);
 }
 
+#define GO_POLL_MS 5
+#define GO_TIMEOUT_MS (10 * 60 * 1000L)
+
+/*
+ * --go: the test creates the file once animtrace reports this process traced, so the first
+ * frame never races the probes. Bounded: a test that never says go fails here, not later.
+ */
+static int wait_go(const struct app *app)
+{
+	const char *go = app->opts->go;
+
+	for (long waited = 0; go[0] && access(go, F_OK); waited += GO_POLL_MS) {
+		if (waited >= GO_TIMEOUT_MS) {
+			fprintf(stderr, "animsim: %s: no %s after %ld s: nobody said go\n",
+				app->pkg, go, GO_TIMEOUT_MS / 1000);
+			return -ETIMEDOUT;
+		}
+		sleep_ms(GO_POLL_MS);
+	}
+	return 0;
+}
+
 static int run_app(struct app *app, const struct argv_area *area)
 {
 	int err;
@@ -686,6 +709,8 @@ static int run_app(struct app *app, const struct argv_area *area)
 	rename_process(app->pkg, area);
 	app->quiet = app->sc->cycle > 0;
 	err = app_setup(app);
+	if (err >= 0)
+		err = wait_go(app);
 	if (err < 0)
 		goto out;
 	sleep_ms(app->opts->start_delay_ms);
@@ -810,7 +835,7 @@ static void usage(FILE *f)
 		   "[--linger-ms N] [--expect FILE]\n"
 		   "               [--frames N] [--hwui PATH|none] [--art PATH|none]\n"
 		   "               [--scenario basic|idle|soak] [--fps N] [--props-per-frame N]\n"
-		   "               [--flood N]\n");
+		   "               [--flood N] [--go FILE]\n");
 }
 
 /* Names go into markers and JSON unescaped, as app package names can be. */
@@ -855,6 +880,7 @@ static int parse_opt(struct opts *o, int c, const char *arg)
 	case 'r': return parse_long(&o->fps, arg, 1, 1000);
 	case 'k': return parse_long(&o->props_per_frame, arg, 0, FILLER_MAX);
 	case 'o': return parse_long(&o->flood, arg, 0, 1000000000);
+	case 'g': return copy_str(o->go, sizeof(o->go), arg);
 	case 'p': return 0;
 	default: return -EINVAL;
 	}
@@ -875,13 +901,14 @@ static int parse_opts(struct opts *o, int argc, char **argv)
 		{ "fps", required_argument, NULL, 'r' },
 		{ "props-per-frame", required_argument, NULL, 'k' },
 		{ "flood", required_argument, NULL, 'o' },
+		{ "go", required_argument, NULL, 'g' },
 		{ "pad", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	int c;
 
-	*o = (struct opts){ .start_delay_ms = 200, .linger_ms = 0, .frames = 24, .fps = 60 };
+	*o = (struct opts){ .start_delay_ms = -1, .linger_ms = 0, .frames = 24, .fps = 60 };
 	snprintf(o->scenario, sizeof(o->scenario), "basic");
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		if (c == 'h') {
@@ -896,6 +923,8 @@ static int parse_opts(struct opts *o, int argc, char **argv)
 	}
 	if (optind != argc || !o->name[0] || !strcmp(o->name, o->decoy))
 		return -EINVAL;
+	if (o->start_delay_ms < 0) /* a go file replaces the default delay */
+		o->start_delay_ms = o->go[0] ? 0 : 200;
 	return 0;
 }
 
