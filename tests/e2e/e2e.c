@@ -270,6 +270,42 @@ void e2e_await(const char *path, pid_t watch, ...)
 	free(text);
 }
 
+char *e2e_name(char *dst, const char *base)
+{
+	const char *dot = strrchr(tmpdir, '.');
+
+	cr_assert_not_null(dot, "e2e_name before e2e_setup");
+	snprintf(dst, E2E_NAME_MAX, "%s.%s", base, dot + 1);
+	return dst;
+}
+
+void e2e_go(const char *go)
+{
+	int fd = open(go, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+
+	cr_assert_geq(fd, 0, "%s: %s", go, strerror(errno));
+	close(fd);
+}
+
+void e2e_release(const char *err, pid_t at, pid_t pid, unsigned int what, const char *go)
+{
+	char pat[96];
+
+	snprintf(pat, sizeof(pat), " (pid %d)", pid);
+	e2e_await(err, at, "animtrace: tracing ", pat, NULL);
+	if (what & E2E_PROPS) {
+		snprintf(pat, sizeof(pat), "animtrace: pid %d: View property values from ", pid);
+		e2e_await(err, at, pat, NULL);
+	}
+	if (what & E2E_ART) {
+		snprintf(pat, sizeof(pat), "animtrace: pid %d: end reasons from ART probes in ",
+			 pid);
+		e2e_await(err, at, pat, NULL);
+	}
+	if (go)
+		e2e_go(go);
+}
+
 /* argv[0] and parent of pid; false when it is gone. */
 static bool proc_info(pid_t pid, char *argv0, size_t cap, pid_t *ppid)
 {
