@@ -107,8 +107,11 @@ asan:
 check-root:
 	$(Q)if [ "$$(id -u)" != 0 ]; then echo "e2e: live BPF tests need root" >&2; exit 1; fi
 
+# Every package of every test, the arm64 cross toolchain and qemu included: a fresh machine
+# (CI: a fresh clone, as root, no stdin) needs nothing installed beforehand.
 deps:
 	$(Q)tests/deps.sh
+	$(Q)tests/deps-arm64.sh
 
 test: deps
 	$(Q)$(MAKE) --no-print-directory all
