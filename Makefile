@@ -86,6 +86,13 @@ include bench/bench.mk
 include tests/soak/soak.mk
 
 # UNIT_FILTER (tests/sim/sim.mk) leaves out the arm64 fixture suite: see hwui-arm64-test.
+# Unit, replay and e2e tests read real captures and libraries from TESTDATA: say where.
+ifneq ($(filter test unit replay asan e2e,$(MAKECMDGOALS)),)
+ifeq ($(wildcard $(TESTDATA)/.),)
+$(error no test data at $(TESTDATA): clone the shared test data there (beside this repository) or set TESTDATA=DIR)
+endif
+endif
+
 unit: $(BUILD)/tests/unit_tests $(SIM_TARGETS)
 	$(Q)$< --jobs 2 --filter $(UNIT_FILTER)
 replay: $(BUILD)/tests/replay_tests $(BUILD)/animtrace
@@ -102,8 +109,11 @@ asan:
 check-root:
 	$(Q)if [ "$$(id -u)" != 0 ]; then echo "e2e: live BPF tests need root" >&2; exit 1; fi
 
+# Every package of every test, the arm64 cross toolchain and qemu included: a fresh machine
+# (CI: a fresh clone, as root, no stdin) needs nothing installed beforehand.
 deps:
 	$(Q)tests/deps.sh
+	$(Q)tests/deps-arm64.sh
 
 test: deps
 	$(Q)$(MAKE) --no-print-directory all

@@ -16,7 +16,12 @@
 
 #include "androidprop.h"
 
-#define RUN_TIMEOUT_MS 5000
+static int run_timeout_ms = 5000;
+
+void androidprop_set_timeout_ms(int ms)
+{
+	run_timeout_ms = ms > 0 ? ms : 5000;
+}
 
 static int64_t now_ms(void)
 {
@@ -66,6 +71,7 @@ static void child_exec(char *const argv[], int out_fd)
 	_exit(127);
 }
 
+/* Reads until EOF; never blocks past deadline (a poll timeout or EINTR polls again). */
 static int read_output(int fd, char *out, size_t cap, int64_t deadline)
 {
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
@@ -75,11 +81,15 @@ static int read_output(int fd, char *out, size_t cap, int64_t deadline)
 
 	for (;;) {
 		int64_t left = deadline - now_ms();
+		int r;
 
 		if (left <= 0)
 			return -ETIMEDOUT;
-		if (poll(&pfd, 1, (int)left) < 0 && errno != EINTR)
+		r = poll(&pfd, 1, (int)left);
+		if (r < 0 && errno != EINTR)
 			return -errno;
+		if (r <= 0)
+			continue;
 		n = read(fd, chunk, sizeof(chunk));
 		if (n == 0)
 			break;
@@ -92,6 +102,13 @@ static int read_output(int fd, char *out, size_t cap, int64_t deadline)
 	}
 	out[got] = '\0';
 	return 0;
+}
+
+/* The child leads its own group: kill the group, so a script's children die with it. */
+static void kill_child(pid_t pid)
+{
+	if (kill(-pid, SIGKILL))
+		kill(pid, SIGKILL);
 }
 
 static int reap(pid_t pid, int64_t deadline)
@@ -109,7 +126,7 @@ static int reap(pid_t pid, int64_t deadline)
 		if (r < 0) /* ECHILD: the caller ignores SIGCHLD and the kernel reaped it */
 			return errno == ECHILD ? 0 : -errno;
 		if (now_ms() >= deadline) {
-			kill(pid, SIGKILL);
+			kill_child(pid);
 			reap(pid, 0);
 			return -ETIMEDOUT;
 		}
@@ -123,7 +140,7 @@ static int reap(pid_t pid, int64_t deadline)
 /* Run argv; with out, capture its stdout (cut at cap - 1 bytes). 0 when it exited 0. */
 static int run(char *const argv[], char *out, size_t cap)
 {
-	int64_t deadline = now_ms() + RUN_TIMEOUT_MS;
+	int64_t deadline = now_ms() + run_timeout_ms;
 	int fds[2] = { -1, -1 }, err = 0, werr;
 	pid_t pid;
 
@@ -132,6 +149,8 @@ static int run(char *const argv[], char *out, size_t cap)
 	pid = fork();
 	if (pid == 0)
 		child_exec(argv, fds[1]);
+	if (pid > 0)
+		setpgid(pid, pid); /* also here: a kill right after fork must reach the group */
 	if (pid < 0)
 		err = -errno;
 	if (fds[1] >= 0)
@@ -142,8 +161,10 @@ static int run(char *const argv[], char *out, size_t cap)
 		close(fds[0]);
 	if (pid < 0)
 		return err;
-	if (err == -ETIMEDOUT)
-		deadline = 1; /* already past: kill it */
+	if (err == -ETIMEDOUT) {
+		kill_child(pid); /* also what it left running with our pipe */
+		deadline = 0;
+	}
 	werr = reap(pid, deadline);
 	return err ? err : werr;
 }

@@ -36,6 +36,8 @@ static const char *const state_word[] = { "ok", "missing", "warn", "skip" };
 struct doctor {
 	const struct doctor_opts *o;
 	FILE *out;
+	const struct doctor_probes *p;
+	unsigned int euid;
 	const char *proc_root, *tracefs;
 	char release[65];
 	int n_failed; /* blocking checks that are missing */
@@ -68,8 +70,36 @@ static void say(struct doctor *d, const char *name, enum state st, bool blocking
 	snprintf(d->failed + n, sizeof(d->failed) - n, "%s%s", n ? ", " : "", name);
 }
 
-/* First line of a small file, without its newline; 0 or -errno. */
-static int read_line(const char *path, char *buf, size_t cap)
+/* ---- the real system ---------------------------------------------------------------- */
+
+static unsigned int sys_euid(void)
+{
+	return (unsigned int)geteuid();
+}
+
+static int sys_release(char *buf, size_t cap)
+{
+	struct utsname u;
+
+	if (uname(&u))
+		return -errno;
+	snprintf(buf, cap, "%s", u.release);
+	return 0;
+}
+
+static int sys_exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? -errno : 0;
+}
+
+static int sys_readable(const char *path)
+{
+	return access(path, R_OK) ? -errno : 0;
+}
+
+static int sys_read_line(const char *path, char *buf, size_t cap)
 {
 	FILE *f = fopen(path, "re");
 
@@ -82,27 +112,84 @@ static int read_line(const char *path, char *buf, size_t cap)
 	return 0;
 }
 
+/* gzopen also reads an uncompressed file, like /boot/config-*. */
+static int sys_each_line(const char *path, void (*fn)(void *ctx, const char *line), void *ctx)
+{
+	gzFile gz = gzopen(path, "rb");
+	char line[512];
+
+	if (!gz)
+		return errno ? -errno : -ENOMEM;
+	while (gzgets(gz, line, sizeof(line))) {
+		line[strcspn(line, "\n")] = '\0';
+		fn(ctx, line);
+	}
+	gzclose(gz);
+	return 0;
+}
+
+static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	return 0;
+}
+
+static int sys_parse_btf(const char *path)
+{
+	libbpf_print_fn_t old = libbpf_set_print(quiet); /* modules never print */
+	struct btf *btf = btf__parse(path, NULL);
+	long err = libbpf_get_error(btf);
+
+	btf__free(err ? NULL : btf);
+	libbpf_set_print(old);
+	return (int)err;
+}
+
+static int sys_ringbuf(void)
+{
+	libbpf_print_fn_t old = libbpf_set_print(quiet);
+	int r = libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, NULL);
+
+	libbpf_set_print(old);
+	return r;
+}
+
+const struct doctor_probes doctor_system_probes = {
+	.euid = sys_euid,
+	.release = sys_release,
+	.exists = sys_exists,
+	.readable = sys_readable,
+	.read_line = sys_read_line,
+	.each_line = sys_each_line,
+	.parse_btf = sys_parse_btf,
+	.ringbuf = sys_ringbuf,
+	.has_getprop = androidprop_available,
+	.getprop = androidprop_get,
+};
+
 /* ---- kernel and device ------------------------------------------------------------- */
 
 static void check_root(struct doctor *d)
 {
-	uid_t euid = geteuid();
+	unsigned int euid = d->euid;
 
 	if (!euid)
 		say(d, "root", ST_OK, true, "euid 0");
 	else
 		say(d, "root", ST_MISSING, true,
-		    "euid %u: run as root (su -c on a rooted device, adb root on userdebug)",
-		    (unsigned)euid);
+		    "euid %u: run as root (su -c on a rooted device, adb root on userdebug)", euid);
 }
 
 static void check_selinux(struct doctor *d)
 {
 	const char *path = d->o->selinux ? d->o->selinux : "/sys/fs/selinux/enforce";
-	char mode[16];
+	char mode[16] = "";
+	int err = d->p->read_line(path, mode, sizeof(mode));
 
-	if (read_line(path, mode, sizeof(mode)) == -ENOENT)
+	if (err == -ENOENT)
 		say(d, "SELinux", ST_OK, false, "absent");
+	else if (err)
+		say(d, "SELinux", ST_WARN, false, "cannot read %s (%s): BPF may be denied", path,
+		    strerror(-err));
 	else if (!strcmp(mode, "0"))
 		say(d, "SELinux", ST_OK, false, "permissive");
 	else if (!strcmp(mode, "1"))
@@ -129,23 +216,20 @@ static void check_kernel(struct doctor *d)
 static void check_btf(struct doctor *d)
 {
 	const char *path = d->o->btf ? d->o->btf : "/sys/kernel/btf/vmlinux";
-	struct btf *btf;
-	long err;
+	int err = d->p->readable(path);
 
-	if (access(path, R_OK)) {
+	if (err) {
 		say(d, "BTF", ST_MISSING, true,
 		    "%s: %s: the kernel needs CONFIG_DEBUG_INFO_BTF=y (most GKI 5.10+ builds)",
-		    path, strerror(errno));
+		    path, strerror(-err));
 		return;
 	}
-	btf = btf__parse(path, NULL);
-	err = libbpf_get_error(btf);
+	err = d->p->parse_btf(path);
 	if (err) {
 		say(d, "BTF", ST_MISSING, true, "%s does not parse (%s): kernel BTF is broken",
-		    path, strerror((int)-err));
+		    path, strerror(-err));
 		return;
 	}
-	btf__free(btf);
 	say(d, "BTF", ST_OK, true, "%s", path);
 }
 
@@ -172,53 +256,47 @@ static const char *cfg_value(const char *line, const char *name)
 }
 
 /* Records "=y"/"=m" of each option (and of its alternative) in val[i][0..1]. */
-static void scan_config(gzFile gz, char val[N_CFG][2][8])
+static void scan_line(void *ctx, const char *line)
 {
-	char line[512];
+	char (*val)[2][8] = ctx;
 
-	while (gzgets(gz, line, sizeof(line))) {
-		line[strcspn(line, "\n")] = '\0';
-		for (size_t i = 0; i < N_CFG; i++) {
-			const char *v = cfg_value(line, cfg_opts[i].name);
-			const char *a = cfg_opts[i].alt ? cfg_value(line, cfg_opts[i].alt) : NULL;
+	for (size_t i = 0; i < N_CFG; i++) {
+		const char *v = cfg_value(line, cfg_opts[i].name);
+		const char *a = cfg_opts[i].alt ? cfg_value(line, cfg_opts[i].alt) : NULL;
 
-			if (v && (*v == 'y' || *v == 'm'))
-				snprintf(val[i][0], sizeof(val[i][0]), "%s", v);
-			if (a && (*a == 'y' || *a == 'm'))
-				snprintf(val[i][1], sizeof(val[i][1]), "%s", a);
-		}
+		if (v && (*v == 'y' || *v == 'm'))
+			snprintf(val[i][0], sizeof(val[i][0]), "%s", v);
+		if (a && (*a == 'y' || *a == 'm'))
+			snprintf(val[i][1], sizeof(val[i][1]), "%s", a);
 	}
 }
 
-static gzFile open_config(struct doctor *d, char *path, size_t cap)
+/* The given config, else /proc/config.gz, else /boot/config-RELEASE; 0 or -errno. */
+static int scan_config(struct doctor *d, char *path, size_t cap, char val[N_CFG][2][8])
 {
-	gzFile gz;
+	int err;
 
 	if (d->o->config) {
 		snprintf(path, cap, "%s", d->o->config);
-		return gzopen(path, "rb");
+		return d->p->each_line(path, scan_line, val);
 	}
-	/* gzopen also reads an uncompressed file, like /boot/config-*. */
 	snprintf(path, cap, "/proc/config.gz");
-	gz = gzopen(path, "rb");
-	if (gz)
-		return gz;
+	err = d->p->each_line(path, scan_line, val);
+	if (!err)
+		return 0;
 	snprintf(path, cap, "/boot/config-%s", d->release);
-	return gzopen(path, "rb");
+	return d->p->each_line(path, scan_line, val);
 }
 
 static void check_config(struct doctor *d)
 {
 	char path[PATH_MAX], val[N_CFG][2][8] = { { "" } };
-	gzFile gz = open_config(d, path, sizeof(path));
 
-	if (!gz) {
+	if (scan_config(d, path, sizeof(path), val)) {
 		say(d, "kernel config", ST_SKIP, false, "cannot read %s: options not checked",
 		    path);
 		return;
 	}
-	scan_config(gz, val);
-	gzclose(gz);
 	for (size_t i = 0; i < N_CFG; i++) {
 		const struct cfg_opt *c = &cfg_opts[i];
 
@@ -238,11 +316,11 @@ static void check_ringbuf(struct doctor *d)
 {
 	int r;
 
-	if (geteuid()) {
+	if (d->euid) {
 		say(d, "ring buffer", ST_SKIP, true, "needs root to probe");
 		return;
 	}
-	r = libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, NULL);
+	r = d->p->ringbuf();
 	if (r == 1)
 		say(d, "ring buffer", ST_OK, true, "BPF_MAP_TYPE_RINGBUF");
 	else if (r == 0)
@@ -257,47 +335,61 @@ static void check_uprobes(struct doctor *d)
 {
 	const char *path = d->o->uprobe_type ? d->o->uprobe_type
 					     : "/sys/bus/event_source/devices/uprobe/type";
-	char type[16];
+	char type[16] = "";
 
-	if (!read_line(path, type, sizeof(type)) && type[0])
+	if (!d->p->read_line(path, type, sizeof(type)) && type[0])
 		say(d, "uprobes", ST_OK, false, "perf event type %s", type);
 	else
 		say(d, "uprobes", ST_MISSING, false,
 		    "no %s: property values and ART reasons need CONFIG_UPROBE_EVENTS", path);
 }
 
-static bool tracefs_mounted(struct doctor *d, char *marker, size_t cap)
+/*
+ * 0 when trace_marker is there, -ENOENT when tracefs is not mounted, -EACCES when it is
+ * mounted but this user may not look inside (the directory is mode 700), else -errno.
+ */
+static int tracefs_state(struct doctor *d)
 {
-	struct stat st;
+	char marker[PATH_MAX];
 
-	snprintf(marker, cap, "%s/trace_marker", d->tracefs);
-	return !stat(marker, &st);
+	snprintf(marker, sizeof(marker), "%s/trace_marker", d->tracefs);
+	return d->p->exists(marker);
 }
 
-static void check_raw_syscalls(struct doctor *d)
+static void check_raw_syscalls(struct doctor *d, int tracefs)
 {
-	char path[PATH_MAX], marker[PATH_MAX];
+	char path[PATH_MAX];
 
 	snprintf(path, sizeof(path), "%s/events/raw_syscalls/sys_enter/id", d->tracefs);
-	if (!access(path, R_OK))
+	if (tracefs == -ENOENT)
+		say(d, "raw_syscalls", ST_SKIP, false,
+		    "tracefs is not mounted: checked once it is (see tracefs)");
+	else if (tracefs)
+		say(d, "raw_syscalls", ST_SKIP, false, "cannot look in %s (%s): checked as root",
+		    d->tracefs, strerror(-tracefs));
+	else if (!d->p->readable(path))
 		say(d, "raw_syscalls", ST_OK, true, "raw_syscalls:sys_enter");
-	else if (!tracefs_mounted(d, marker, sizeof(marker)))
-		say(d, "raw_syscalls", ST_MISSING, true,
-		    "no %s: tracefs is not mounted (see tracefs)", path);
 	else
 		say(d, "raw_syscalls", ST_MISSING, true,
 		    "no %s: the kernel needs CONFIG_FTRACE_SYSCALLS", path);
 }
 
-static void check_tracefs(struct doctor *d)
+/* Live tracing mounts tracefs itself when it may (as root): not mounted is not blocking. */
+static void check_tracefs(struct doctor *d, int tracefs)
 {
-	char marker[PATH_MAX];
-
-	if (tracefs_mounted(d, marker, sizeof(marker)))
-		say(d, "tracefs", ST_OK, true, "%s", marker);
+	if (!tracefs)
+		say(d, "tracefs", ST_OK, true, "%s/trace_marker", d->tracefs);
+	else if (tracefs == -ENOENT && !d->euid)
+		say(d, "tracefs", ST_OK, true, "not mounted: animtrace mounts it at start");
+	else if (tracefs == -ENOENT)
+		say(d, "tracefs", ST_MISSING, true, "not mounted: as root, animtrace mounts it "
+		    "at start (or mount -t tracefs nodev %s)", d->tracefs);
+	else if (tracefs == -EACCES)
+		say(d, "tracefs", ST_OK, true, "%s is mounted (not readable as euid %u)",
+		    d->tracefs, d->euid);
 	else
-		say(d, "tracefs", ST_MISSING, true, "no %s: mount -t tracefs nodev %s", marker,
-		    d->tracefs);
+		say(d, "tracefs", ST_MISSING, true, "cannot stat %s/trace_marker: %s", d->tracefs,
+		    strerror(-tracefs));
 }
 
 /* ---- Android properties ------------------------------------------------------------ */
@@ -307,11 +399,11 @@ static void check_atrace(struct doctor *d)
 	char val[128];
 	int err;
 
-	if (!androidprop_available()) {
+	if (!d->p->has_getprop()) {
 		say(d, "debug.atrace", ST_SKIP, false, "not Android (no getprop on PATH)");
 		return;
 	}
-	err = androidprop_get(PROP_FLAGS, val, sizeof(val));
+	err = d->p->getprop(PROP_FLAGS, val, sizeof(val));
 	if (err) {
 		say(d, "debug.atrace", ST_WARN, false,
 		    "getprop " PROP_FLAGS " failed (%s): animtrace cannot turn on view markers",
@@ -500,23 +592,19 @@ static void check_target(struct doctor *d)
 
 /* ---- entry points ------------------------------------------------------------------ */
 
-static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	return 0;
-}
-
 int doctor_run(const struct doctor_opts *o, FILE *out)
 {
 	struct doctor d = { .o = o, .out = out };
-	libbpf_print_fn_t old = libbpf_set_print(quiet); /* modules never print */
-	struct utsname u;
+	int tracefs;
 
+	d.p = o->probes ? o->probes : &doctor_system_probes;
+	d.euid = d.p->euid();
 	d.proc_root = o->proc_root ? o->proc_root : "/proc";
 	d.tracefs = o->tracefs ? o->tracefs : "/sys/kernel/tracing";
 	if (o->release)
 		snprintf(d.release, sizeof(d.release), "%s", o->release);
-	else if (!uname(&u))
-		snprintf(d.release, sizeof(d.release), "%s", u.release);
+	else if (d.p->release(d.release, sizeof(d.release)))
+		d.release[0] = '\0';
 	check_root(&d);
 	check_selinux(&d);
 	check_kernel(&d);
@@ -524,11 +612,11 @@ int doctor_run(const struct doctor_opts *o, FILE *out)
 	check_config(&d);
 	check_ringbuf(&d);
 	check_uprobes(&d);
-	check_raw_syscalls(&d);
-	check_tracefs(&d);
+	tracefs = tracefs_state(&d);
+	check_raw_syscalls(&d, tracefs);
+	check_tracefs(&d, tracefs);
 	check_atrace(&d);
 	check_target(&d);
-	libbpf_set_print(old);
 	if (d.n_failed)
 		fprintf(out, "\nlive tracing will not work: fix %s\n", d.failed);
 	else

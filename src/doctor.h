@@ -8,14 +8,35 @@
  * asked for. Everything else (SELinux, kernel config, uprobes, debug.atrace properties, the
  * RenderNode setters, ART methods) only degrades what animtrace can show.
  *
- * Doctor only reads: it never mounts tracefs nor sets a property.
+ * Doctor only reads: it never mounts tracefs nor sets a property. Everything it asks the host
+ * goes through a struct doctor_probes, so tests can describe any device.
  */
 #ifndef ANIMTRACE_DOCTOR_H
 #define ANIMTRACE_DOCTOR_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 struct procfilter;
+
+/* What doctor asks the host; each returns 0 or -errno unless it says otherwise. */
+struct doctor_probes {
+	unsigned int (*euid)(void);				 /* effective uid */
+	int (*release)(char *buf, size_t cap);			 /* uname -r */
+	int (*exists)(const char *path);			 /* stat */
+	int (*readable)(const char *path);			 /* access R_OK */
+	int (*read_line)(const char *path, char *buf, size_t cap); /* first line, no newline */
+	/* Calls fn for each line (without newline) of a file, gzipped or not. */
+	int (*each_line)(const char *path, void (*fn)(void *ctx, const char *line), void *ctx);
+	int (*parse_btf)(const char *path);			 /* the file is kernel BTF */
+	int (*ringbuf)(void); /* 1 when BPF_MAP_TYPE_RINGBUF loads, 0 when unknown, or -errno */
+	bool (*has_getprop)(void);				 /* getprop on PATH */
+	int (*getprop)(const char *name, char *val, size_t cap); /* "" when unset */
+};
+
+/* The real system: syscalls, libbpf, zlib and androidprop. */
+extern const struct doctor_probes doctor_system_probes;
 
 /* Every path may be NULL for its default; the overrides exist for tests. */
 struct doctor_opts {
@@ -27,6 +48,7 @@ struct doctor_opts {
 	const char *selinux;		 /* /sys/fs/selinux/enforce */
 	const char *uprobe_type;	 /* /sys/bus/event_source/devices/uprobe/type */
 	const char *release;		 /* kernel release; uname -r */
+	const struct doctor_probes *probes; /* NULL: doctor_system_probes */
 };
 
 /*

@@ -25,9 +25,11 @@ EOF
 chmod +x "$tmp/exit3.sh" "$tmp/tracer.sh"
 
 # expect NAME WANT_RC WANT_OUTPUT: runs $tmp/script, compares exit status and whole output.
+# init always starts with SIGINT ignored, as under nohup or in a background job: its
+# children must get SIGINT anyway, whatever the caller's environment.
 expect() {
 	local got rc
-	got=$(cd "$tmp" && ./init script 2>&1)
+	got=$(cd "$tmp" && (trap '' INT; exec ./init script) 2>&1)
 	rc=$?
 	got=$(printf '%s\n' "$got" | sed 's/pid [0-9]* /pid PID /')
 	if [ "$rc" = "$2" ] && [ "$got" = "$3" ]; then
@@ -89,6 +91,8 @@ cat > "$tmp/script" <<'EOF'
 bg tracer out.txt err.txt ./tracer.sh two words
 wait-for err.txt tracing now
 run /bin/echo workload
+touch go
+run /bin/test -e go
 signal tracer INT
 wait tracer
 cat out.txt
@@ -99,6 +103,9 @@ e2e: wait-for err.txt tracing now
 e2e: run /bin/echo workload
 workload
 e2e: /bin/echo exited 0
+e2e: touch go
+e2e: run /bin/test -e go
+e2e: /bin/test exited 0
 e2e: signal tracer INT
 e2e: wait tracer
 e2e: tracer exited 0

@@ -12,6 +12,7 @@
  *   signal NAME INT|TERM|KILL     send a signal to background process NAME
  *   wait NAME                     wait for background process NAME to exit
  *   cat FILE                      print FILE to the console between marker lines
+ *   touch FILE                    create FILE (e.g. the simulator's --go file)
  *   sleep MS                      sleep
  *   expect-rc N                   the next run / wait passes on exit status N instead of 0
  *
@@ -108,6 +109,21 @@ static void setup_system(void)
 	setenv("PATH", "/e2e:/bin:/sbin:/usr/bin", 1);
 }
 
+/*
+ * Signals a child must be able to receive whatever init inherited: run under nohup or in a
+ * background job, SIGINT and SIGQUIT arrive ignored, and a shell child could not trap them.
+ */
+static void default_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGPIPE };
+	sigset_t none;
+
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		signal(sigs[i], SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
 /* Forks argv with stdout/stderr redirected to files (NULL: the console). */
 static pid_t spawn(char **argv, const char *out, const char *err)
 {
@@ -115,6 +131,7 @@ static pid_t spawn(char **argv, const char *out, const char *err)
 
 	if (pid)
 		return pid;
+	default_signals();
 	if (out && !freopen(out, "w", stdout))
 		_exit(RC_NOEXEC);
 	if (err && !freopen(err, "w", stderr))
@@ -227,6 +244,18 @@ static void do_wait_for(const char *path, const char *text)
 	fail(RC_TIMEOUT);
 }
 
+static void do_touch(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+
+	if (fd < 0) {
+		printf("init: touch %s: %s\n", path, strerror(errno));
+		fail(1);
+		return;
+	}
+	close(fd);
+}
+
 static void do_cat(const char *path)
 {
 	char buf[4096];
@@ -297,6 +326,8 @@ static int run_directive(const char *line, int argc, char **argv)
 		do_wait_for(argv[1], rest_after(line, 2));
 	else if (!strcmp(op, "cat") && argc == 2)
 		do_cat(argv[1]);
+	else if (!strcmp(op, "touch") && argc == 2)
+		do_touch(argv[1]);
 	else
 		return bad_usage(line);
 	return 0;

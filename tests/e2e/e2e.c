@@ -131,10 +131,24 @@ static void redirect(const char *path, int fd)
 		_exit(126);
 }
 
+/* A test run under nohup or in a background job inherits SIGINT ignored: the programs it
+ * starts must get the signals the tests send them anyway. */
+static void default_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGPIPE };
+	sigset_t none;
+
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		signal(sigs[i], SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
 static void child_exec(const char *const argv[], const struct e2e_spawn *o)
 {
 	int in = open("/dev/null", O_RDONLY);
 
+	default_signals();
 	if (in < 0 || dup2(in, 0) < 0)
 		_exit(126);
 	if (o->out_fd > 0) {
@@ -268,6 +282,42 @@ void e2e_await(const char *path, pid_t watch, ...)
 	cr_assert_fail("no line with%s in %s after %d ms; it holds:\n%.4000s", want, path,
 		       E2E_WAIT_MS, text);
 	free(text);
+}
+
+char *e2e_name(char *dst, const char *base)
+{
+	const char *dot = strrchr(tmpdir, '.');
+
+	cr_assert_not_null(dot, "e2e_name before e2e_setup");
+	snprintf(dst, E2E_NAME_MAX, "%s.%s", base, dot + 1);
+	return dst;
+}
+
+void e2e_go(const char *go)
+{
+	int fd = open(go, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+
+	cr_assert_geq(fd, 0, "%s: %s", go, strerror(errno));
+	close(fd);
+}
+
+void e2e_release(const char *err, pid_t at, pid_t pid, unsigned int what, const char *go)
+{
+	char pat[96];
+
+	snprintf(pat, sizeof(pat), " (pid %d)", pid);
+	e2e_await(err, at, "animtrace: tracing ", pat, NULL);
+	if (what & E2E_PROPS) {
+		snprintf(pat, sizeof(pat), "animtrace: pid %d: View property values from ", pid);
+		e2e_await(err, at, pat, NULL);
+	}
+	if (what & E2E_ART) {
+		snprintf(pat, sizeof(pat), "animtrace: pid %d: end reasons from ART probes in ",
+			 pid);
+		e2e_await(err, at, pat, NULL);
+	}
+	if (go)
+		e2e_go(go);
 }
 
 /* argv[0] and parent of pid; false when it is gone. */

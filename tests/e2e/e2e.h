@@ -54,6 +54,20 @@ void e2e_await(const char *path, pid_t watch, ...) __attribute__((sentinel));
 /* Polls /proc for the child of ppid whose argv[0] is name. */
 pid_t e2e_find_child(pid_t ppid, const char *name);
 
+/* Process names: base.<this test's temp dir suffix>, so two runs never see each other. */
+#define E2E_NAME_MAX 128
+char *e2e_name(char *dst, const char *base);
+
+/* What e2e_release waits for: markers only, or also the setter / ART uprobes attached. */
+#define E2E_MARKERS 0u
+#define E2E_PROPS 1u
+#define E2E_ART 2u
+/* Creates go: simulators started with --go go play their first frame. */
+void e2e_go(const char *go);
+/* Waits until animtrace (at)'s stderr err says pid is traced (and, per what, its uprobes
+ * attached), then e2e_go(go) unless go is NULL. Fails the test when animtrace exits or after E2E_WAIT_MS. */
+void e2e_release(const char *err, pid_t at, pid_t pid, unsigned int what, const char *go);
+
 /* animtrace with args (NULL-terminated), stderr to err; returns once it printed "ready". */
 pid_t e2e_animtrace(const char *const args[], const char *err, const struct e2e_spawn *o);
 

@@ -23,11 +23,24 @@
 #include "e2e.h"
 #include "expect.h"
 
-#define TARGET "com.example.anim"
 #define NOBODY 65534
 #define FLAGS "debug.atrace.tags.enableflags"
 
-TestSuite(faults, .init = e2e_setup, .fini = e2e_teardown, .timeout = 120);
+/* Names unique to this run: another run's simulator on this machine is never seen. */
+static char target[E2E_NAME_MAX], flood_target[E2E_NAME_MAX], hwui_target[E2E_NAME_MAX];
+static char mnt_target[E2E_NAME_MAX], sig_target[E2E_NAME_MAX];
+
+static void setup(void)
+{
+	e2e_setup();
+	e2e_name(target, "com.example.anim");
+	e2e_name(flood_target, "com.example.flood");
+	e2e_name(hwui_target, "com.example.hwuifault");
+	e2e_name(mnt_target, "com.example.notracefs");
+	e2e_name(sig_target, "com.example.sigprobes");
+}
+
+TestSuite(faults, .init = setup, .fini = e2e_teardown, .timeout = 120);
 
 /* Runs animtrace with args to completion; its stderr is left in err. */
 static int run(const char *const args[], const char *err, uid_t uid)
@@ -53,7 +66,7 @@ static void check_stderr(const char *err, const char *want)
 Test(faults, an_unprivileged_user_gets_status_1_and_is_told_it_needs_root)
 {
 	char err[PATH_MAX];
-	const char *args[] = { "--proc", TARGET, "--no-atrace-setup", "--duration", "5", NULL };
+	const char *args[] = { "--proc", target, "--no-atrace-setup", "--duration", "5", NULL };
 
 	cr_assert_eq(run(args, e2e_path(err, "err.txt"), NOBODY), 1);
 	check_stderr(err, "needs root");
@@ -124,18 +137,21 @@ static void read_a_line(int fd)
 
 Test(faults, a_reader_closing_the_output_pipe_ends_animtrace_without_sigpipe)
 {
-	char err[PATH_MAX], e2[PATH_MAX];
+	char err[PATH_MAX], e2[PATH_MAX], go[PATH_MAX];
 	int fds[2];
 
 	cr_assert_eq(pipe2(fds, O_CLOEXEC), 0);
-	const char *args[] = { "--proc", TARGET, "--format", "json", "--no-atrace-setup", NULL };
+	const char *args[] = { "--proc", target, "--format", "json", "--no-atrace-setup", NULL };
 	pid_t at = e2e_animtrace(args, e2e_path(err, "err.txt"),
 				 &(struct e2e_spawn){ .out_fd = fds[1] });
-	const char *sim[] = { E2E_ANIMSIM, "--name", TARGET, "--linger-ms", "3000",
-			      "--expect", e2e_path(e2, "e2.jsonl"), NULL };
+	const char *sim[] = { E2E_ANIMSIM, "--name", target, "--linger-ms", "3000",
+			      "--expect", e2e_path(e2, "e2.jsonl"), "--go", e2e_path(go, "go"),
+			      NULL };
 
 	close(fds[1]);
 	pid_t b = e2e_spawn(sim, NULL);
+
+	e2e_release(err, at, e2e_find_child(b, target), E2E_PROPS | E2E_ART, go);
 
 	read_a_line(fds[0]);
 	close(fds[0]);
@@ -148,8 +164,6 @@ Test(faults, a_reader_closing_the_output_pipe_ends_animtrace_without_sigpipe)
 }
 
 /* ---- ring buffer full ------------------------------------------------------------------- */
-
-#define FLOOD_TARGET "com.example.flood"
 
 /* The last number after key in the last line of text holding key; -1 when none. */
 static long long last_number_after(const char *text, const char *key)
@@ -191,28 +205,28 @@ static long long write_syscalls(pid_t pid)
 
 Test(faults, a_full_ring_buffer_counts_and_shows_the_drops_and_tracing_goes_on_after_it)
 {
-	char out[PATH_MAX], err[PATH_MAX], ex[PATH_MAX];
-	const char *args[] = { "--proc", FLOOD_TARGET, "--format", "json", "-o",
+	char out[PATH_MAX], err[PATH_MAX], ex[PATH_MAX], go[PATH_MAX];
+	const char *args[] = { "--proc", flood_target, "--format", "json", "-o",
 			       e2e_path(out, "out.jsonl"), "--buffer-size", "8K", "--stats",
 			       "--no-atrace-setup", NULL };
-	const char *sim[] = { E2E_ANIMSIM, "--name", FLOOD_TARGET, "--flood", "200000",
-			      "--start-delay-ms", "1000", "--linger-ms", "3000",
+	const char *sim[] = { E2E_ANIMSIM, "--name", flood_target, "--flood", "200000",
+			      "--go", e2e_path(go, "go"), "--linger-ms", "3000",
 			      "--expect", e2e_path(ex, "e.jsonl"), NULL };
 	struct exp_proc procs[2];
 	struct e2e_jsonl j, e;
-	char pidpat[32], tracing[96];
+	char pidpat[32];
 
 	pid_t at = e2e_animtrace(args, e2e_path(err, "err.txt"), NULL);
 	pid_t b = e2e_spawn(sim, NULL);
-	pid_t app = e2e_find_child(b, FLOOD_TARGET);
+	pid_t app = e2e_find_child(b, flood_target);
 
-	/* The reader stopped for the whole flood: however fast this machine, the 8K ring
-	 * overflows. The simulator pauses 200 ms after the flood, before its frames. */
-	snprintf(tracing, sizeof(tracing), "animtrace: tracing " FLOOD_TARGET " (pid %d)", app);
-	e2e_await(err, at, tracing, NULL);
+	/* The reader stopped for the whole flood, which starts on go once every probe is on:
+	 * however fast this machine, the 8K ring overflows. */
+	e2e_release(err, at, app, E2E_PROPS | E2E_ART, NULL);
 	long long before = write_syscalls(app);
 
 	kill(at, SIGSTOP);
+	e2e_go(go);
 	for (int ms = 0; write_syscalls(app) - before < 200000; ms++) {
 		cr_assert_lt(ms, 20000, "the flood did not happen");
 		usleep(1000);
@@ -254,7 +268,6 @@ Test(faults, a_full_ring_buffer_counts_and_shows_the_drops_and_tracing_goes_on_a
 
 /* ---- the library to probe: missing, without setters, malformed ---------------------------- */
 
-#define HWUI_TARGET "com.example.hwuifault"
 
 /*
  * Traces one basic simulator run with --hwui lib; the animators and frames must come out
@@ -262,19 +275,23 @@ Test(faults, a_full_ring_buffer_counts_and_shows_the_drops_and_tracing_goes_on_a
  */
 static char *run_with_hwui(const char *lib)
 {
-	char out[PATH_MAX], err[PATH_MAX], ex[PATH_MAX];
-	const char *args[] = { "--proc", HWUI_TARGET, "--format", "json", "-o",
+	char out[PATH_MAX], err[PATH_MAX], ex[PATH_MAX], go[PATH_MAX];
+	const char *args[] = { "--proc", hwui_target, "--format", "json", "-o",
 			       e2e_path(out, "out.jsonl"), "--hwui", lib, "--no-atrace-setup",
 			       NULL };
-	const char *sim[] = { E2E_ANIMSIM, "--name", HWUI_TARGET, "--linger-ms", "3000",
-			      "--expect", e2e_path(ex, "e.jsonl"), NULL };
+	const char *sim[] = { E2E_ANIMSIM, "--name", hwui_target, "--linger-ms", "3000",
+			      "--expect", e2e_path(ex, "e.jsonl"), "--go", e2e_path(go, "go"),
+			      NULL };
 	struct exp_proc procs[2];
 	struct e2e_jsonl j;
 	char pidpat[32];
 
 	pid_t at = e2e_animtrace(args, e2e_path(err, "err.txt"), NULL);
 	pid_t b = e2e_spawn(sim, NULL);
-	pid_t app = e2e_find_child(b, HWUI_TARGET);
+	pid_t app = e2e_find_child(b, hwui_target);
+
+	/* No setters to attach; the ART probes must be on before the first cancel. */
+	e2e_release(err, at, app, E2E_ART, go);
 
 	snprintf(pidpat, sizeof(pidpat), "\"pid\":%d,", app);
 	e2e_await(out, at, "{\"type\":\"frame\"", pidpat, "\"seq\":24,", NULL);
@@ -380,7 +397,6 @@ Test(faults, a_text_file_as_hwui_library_is_one_clear_line_without_a_crash)
 
 /* ---- tracefs not mounted ---------------------------------------------------------------- */
 
-#define MNT_TARGET "com.example.notracefs"
 #define SKIP_BUSY 77
 
 /*
@@ -430,8 +446,9 @@ static bool tracefs_mounted_in(pid_t pid)
 Test(faults, without_tracefs_mounted_animtrace_mounts_it_itself_and_traces)
 {
 	char out[PATH_MAX], err[PATH_MAX], ex[PATH_MAX], atpid[16], sim_path[PATH_MAX];
+	char go[PATH_MAX];
 	const char *argv[] = { "/usr/bin/unshare", "-m", "--propagation", "private", "/bin/sh",
-			       "-c", unmount_then_exec, "sh", E2E_ANIMTRACE, "--proc", MNT_TARGET,
+			       "-c", unmount_then_exec, "sh", E2E_ANIMTRACE, "--proc", mnt_target,
 			       "--format", "json", "-o", e2e_path(out, "out.jsonl"),
 			       "--no-atrace-setup", NULL };
 	struct exp_proc procs[2];
@@ -450,12 +467,13 @@ Test(faults, without_tracefs_mounted_animtrace_mounts_it_itself_and_traces)
 	cr_assert_not_null(realpath(E2E_ANIMSIM, sim_path));
 	/* The app lives in the same namespace, so it writes through animtrace's mount. */
 	const char *sim[] = { "/usr/bin/nsenter", "-t", atpid, "-m", "--", sim_path, "--name",
-			      MNT_TARGET, "--linger-ms", "3000", "--expect",
-			      e2e_path(ex, "e.jsonl"), NULL };
+			      mnt_target, "--linger-ms", "3000", "--expect",
+			      e2e_path(ex, "e.jsonl"), "--go", e2e_path(go, "go"), NULL };
 	pid_t b = e2e_spawn(sim, NULL);
-	pid_t app = e2e_find_child(b, MNT_TARGET);
+	pid_t app = e2e_find_child(b, mnt_target);
 	char pidpat[32];
 
+	e2e_release(err, at, app, E2E_PROPS | E2E_ART, go);
 	snprintf(pidpat, sizeof(pidpat), "\"pid\":%d,", app);
 	e2e_await(out, at, "{\"type\":\"frame\"", pidpat, "\"seq\":24,", NULL);
 	kill(at, SIGINT);
@@ -472,7 +490,6 @@ Test(faults, without_tracefs_mounted_animtrace_mounts_it_itself_and_traces)
 
 /* ---- signals leave no probes behind ------------------------------------------------------ */
 
-#define SIG_TARGET "com.example.sigprobes"
 #define MAX_IDS 256
 
 struct bpf_ids {
@@ -621,6 +638,7 @@ static char *fake_props_env_file(char *dir, const char *name)
 static void signal_leaves_no_probes(int sig)
 {
 	char out[PATH_MAX], err[PATH_MAX], dir[PATH_MAX], fakes[PATH_MAX], pidpat[32];
+	char go[PATH_MAX];
 	char path_var[PATH_MAX + 4096], dir_var[PATH_MAX + 16];
 	const char *path = getenv("PATH");
 	struct bpf_ids ids;
@@ -634,14 +652,16 @@ static void signal_leaves_no_probes(int sig)
 	snprintf(path_var, sizeof(path_var), "PATH=%s:%s", fakes, path ? path : "/usr/bin:/bin");
 	snprintf(dir_var, sizeof(dir_var), "AT_FAKE_PROPS=%s", dir);
 	char **env = e2e_env((const char *const[]){ path_var, dir_var, NULL });
-	const char *args[] = { "--proc", SIG_TARGET, "--format", "json", "-o",
+	const char *args[] = { "--proc", sig_target, "--format", "json", "-o",
 			       e2e_path(out, "o.jsonl"), NULL };
-	const char *sim[] = { E2E_ANIMSIM, "--name", SIG_TARGET, "--linger-ms", "20000", NULL };
+	const char *sim[] = { E2E_ANIMSIM, "--name", sig_target, "--linger-ms", "20000",
+			      "--go", e2e_path(go, "go"), NULL };
 
 	pid_t at = e2e_animtrace(args, e2e_path(err, "err.txt"), &(struct e2e_spawn){ .env = env });
 	pid_t b = e2e_spawn(sim, NULL);
-	pid_t app = e2e_find_child(b, SIG_TARGET);
+	pid_t app = e2e_find_child(b, sig_target);
 
+	e2e_release(err, at, app, E2E_PROPS | E2E_ART, go);
 	snprintf(pidpat, sizeof(pidpat), "\"pid\":%d,", app);
 	/* A property value and an ART end reason: both kinds of uprobes are attached. */
 	e2e_await(out, at, "{\"type\":\"frame_props\"", pidpat, NULL);

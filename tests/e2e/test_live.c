@@ -15,20 +15,32 @@
 #include "e2e.h"
 #include "expect.h"
 
-#define TARGET "com.example.anim"
-#define EARLY "com.example.early"
-#define DECOY "com.example.decoy"
+static char target[E2E_NAME_MAX], early[E2E_NAME_MAX], decoy[E2E_NAME_MAX];
 
-TestSuite(live, .init = e2e_setup, .fini = e2e_teardown, .timeout = 180);
+static void setup(void)
+{
+	e2e_setup();
+	e2e_name(target, "com.example.anim");
+	e2e_name(early, "com.example.early");
+	e2e_name(decoy, "com.example.decoy");
+}
+
+TestSuite(live, .init = setup, .fini = e2e_teardown, .timeout = 180);
 
 /* animsim with the target and the decoy, lingering after its frames so the leaked animator
- * is still running when animtrace is stopped. */
-static pid_t start_sim_b(const char *expect)
+ * is still running when animtrace is stopped; it plays once animtrace (at) has attached every
+ * probe to the target, whose pid goes to *pid. */
+static pid_t start_sim_b(const char *expect, pid_t at, const char *err, pid_t *pid)
 {
-	const char *argv[] = { E2E_ANIMSIM, "--name", TARGET, "--decoy", DECOY,
-			       "--linger-ms", "3000", "--expect", expect, NULL };
+	char go[PATH_MAX];
+	const char *argv[] = { E2E_ANIMSIM, "--name", target, "--decoy", decoy,
+			       "--linger-ms", "3000", "--expect", expect,
+			       "--go", e2e_path(go, "go-b"), NULL };
+	pid_t b = e2e_spawn(argv, NULL);
 
-	return e2e_spawn(argv, NULL);
+	*pid = e2e_find_child(b, target);
+	e2e_release(err, at, *pid, E2E_PROPS | E2E_ART, go);
+	return b;
 }
 
 /* Waits until animtrace (at) wrote the end of animator:alpha and the last frame of pid. */
@@ -74,29 +86,33 @@ static void check_diag(const char *err, const struct exp_proc *t)
 
 	snprintf(line, sizeof(line), "animtrace: tracing %s (pid %d)\n", t->process, t->pid);
 	cr_assert_not_null(strstr(text, line), "no \"%s\" in stderr:\n%s", line, text);
-	cr_assert_null(strstr(text, DECOY), "stderr names the decoy:\n%s", text);
+	cr_assert_null(strstr(text, decoy), "stderr names the decoy:\n%s", text);
 	free(text);
 }
 
 Test(live, traces_a_target_started_before_and_one_started_after_animtrace_and_ignores_the_decoy)
 {
-	char e1[PATH_MAX], e2[PATH_MAX], out[PATH_MAX], err[PATH_MAX];
+	char e1[PATH_MAX], e2[PATH_MAX], out[PATH_MAX], err[PATH_MAX], go[PATH_MAX];
+	char procs[2 * E2E_NAME_MAX + 2];
 	/* A without the ART fixture (reasons inferred), B with it (reasons from the probes). */
-	const char *sim_a[] = { E2E_ANIMSIM, "--name", EARLY, "--start-delay-ms", "2500",
+	const char *sim_a[] = { E2E_ANIMSIM, "--name", early, "--go", e2e_path(go, "go-a"),
 				"--linger-ms", "3000", "--art", "none",
 				"--expect", e2e_path(e1, "e1.jsonl"), NULL };
-	const char *args[] = { "--proc", TARGET "," EARLY, "--format", "json",
+	const char *args[] = { "--proc", procs, "--format", "json",
 			       "-o", e2e_path(out, "out.jsonl"), "--no-atrace-setup", NULL };
 	struct exp_proc p1[4], p2[4];
 	struct e2e_jsonl j;
+	pid_t late;
 
+	snprintf(procs, sizeof(procs), "%s,%s", target, early);
 	pid_t a = e2e_spawn(sim_a, NULL);
-	pid_t early = e2e_find_child(a, EARLY);
+	pid_t early_pid = e2e_find_child(a, early);
 	pid_t at = e2e_animtrace(args, e2e_path(err, "err.txt"), NULL);
-	pid_t b = start_sim_b(e2e_path(e2, "e2.jsonl"));
-	pid_t late = e2e_find_child(b, TARGET);
 
-	await_target_done(out, at, early, 24);
+	e2e_release(err, at, early_pid, E2E_PROPS, go);
+	pid_t b = start_sim_b(e2e_path(e2, "e2.jsonl"), at, err, &late);
+
+	await_target_done(out, at, early_pid, 24);
 	await_target_done(out, at, late, 24);
 	kill(at, SIGINT);
 	cr_assert_eq(e2e_exit_code(at, "animtrace"), 0);
@@ -108,7 +124,7 @@ Test(live, traces_a_target_started_before_and_one_started_after_animtrace_and_ig
 	const struct exp_proc *t1 = exp_role(p1, 1, "target"), *t2 = exp_role(p2, 2, "target");
 	const struct exp_proc *decoy = exp_role(p2, 2, "decoy");
 
-	cr_assert_eq(t1->pid, early);
+	cr_assert_eq(t1->pid, early_pid);
 	cr_assert_eq(t2->pid, late);
 	cr_assert_eq(t1->frames, 24, "the frame count awaited above");
 	cr_assert_eq(t2->frames, 24);
@@ -118,7 +134,7 @@ Test(live, traces_a_target_started_before_and_one_started_after_animtrace_and_ig
 	cr_assert(!t1->art && t2->art, "A runs without the ART fixture, B with it");
 	exp_check_props(&j, t1);
 	exp_check_props(&j, t2);
-	check_only_pids(&j, early, late);
+	check_only_pids(&j, early_pid, late);
 	check_summary(&j, 2);
 	char *text = e2e_slurp(out);
 
@@ -136,12 +152,13 @@ static void run_box(const char *color, const char *out, const char *wait_for,
 	char err[PATH_MAX], e2[PATH_MAX], opt[32];
 	const char *env_add[] = { "LC_ALL=C.UTF-8", NULL };
 	struct e2e_spawn so = { .env = e2e_env(env_add) };
-	const char *args[] = { "--proc", TARGET, "--format", "box", opt, "-o", out,
+	const char *args[] = { "--proc", target, "--format", "box", opt, "-o", out,
 			       "--no-atrace-setup", NULL };
+	pid_t pid;
 
 	snprintf(opt, sizeof(opt), "--color=%s", color);
 	pid_t at = e2e_animtrace(args, e2e_path(err, "err.txt"), &so);
-	pid_t b = start_sim_b(e2e_path(e2, "e2.jsonl"));
+	pid_t b = start_sim_b(e2e_path(e2, "e2.jsonl"), at, err, &pid);
 
 	e2e_await(out, at, wait_for, NULL);
 	kill(at, SIGINT);
@@ -176,7 +193,7 @@ static char *end_box(const char *text, const char *name)
 
 Test(live, box_format_shows_the_targets_animator_boxes_and_nothing_of_the_decoy)
 {
-	char out[PATH_MAX], want[128];
+	char out[PATH_MAX], want[256];
 	struct exp_proc procs[4];
 
 	run_box("never", e2e_path(out, "out.txt"), "┌── End animator:alpha ", procs);
@@ -187,7 +204,7 @@ Test(live, box_format_shows_the_targets_animator_boxes_and_nothing_of_the_decoy)
 	cr_assert_eq(alpha->cookie, 168950273);
 	cr_assert_not_null(strstr(text, "┌── Begin animator:alpha ─"), "%s", text);
 	cr_assert_not_null(strstr(text, "│ ID:         168950273\n"), "%s", text);
-	snprintf(want, sizeof(want), "│ Process:    %s (pid %d", TARGET, t->pid);
+	snprintf(want, sizeof(want), "│ Process:    %s (pid %d", target, t->pid);
 	cr_assert_not_null(strstr(text, want), "no \"%s\" in:\n%s", want, text);
 	box = end_box(text, "animator:alpha");
 	snprintf(want, sizeof(want), "│ Frames:     %d\n",

@@ -15,10 +15,17 @@
 #include "e2e.h"
 #include "expect.h"
 
-#define TARGET "com.example.restart"
+static char target[E2E_NAME_MAX];
+
+static void setup(void)
+{
+	e2e_setup();
+	e2e_name(target, "com.example.restart");
+}
+
 #define ROTATION_COOKIE 168950278 /* animator:rotation, left running by the basic scenario */
 
-TestSuite(restart, .init = e2e_setup, .fini = e2e_teardown, .timeout = 180);
+TestSuite(restart, .init = setup, .fini = e2e_teardown, .timeout = 180);
 
 static int count_of(const struct e2e_jsonl *j, const char *type, pid_t pid)
 {
@@ -54,15 +61,15 @@ static void check_first_run(const struct e2e_jsonl *j, const struct exp_proc *t)
 
 static void check_stderr(const char *err, pid_t first, pid_t second)
 {
-	char *text = e2e_slurp(err), want[128];
+	char *text = e2e_slurp(err), want[256];
 
-	snprintf(want, sizeof(want), "animtrace: tracing " TARGET " (pid %d)\n", first);
+	snprintf(want, sizeof(want), "animtrace: tracing %s (pid %d)\n", target, first);
 	cr_assert_not_null(strstr(text, want), "no \"%s\" in:\n%s", want, text);
-	snprintf(want, sizeof(want), "animtrace: " TARGET " (pid %d) exited\n", first);
+	snprintf(want, sizeof(want), "animtrace: %s (pid %d) exited\n", target, first);
 	cr_assert_not_null(strstr(text, want), "no \"%s\" in:\n%s", want, text);
 	const char *exited = strstr(text, want);
 
-	snprintf(want, sizeof(want), "animtrace: tracing " TARGET " (pid %d)\n", second);
+	snprintf(want, sizeof(want), "animtrace: tracing %s (pid %d)\n", target, second);
 	cr_assert_not_null(strstr(text, want), "no \"%s\" in:\n%s", want, text);
 	cr_assert(strstr(text, want) > exited, "the second pid was traced before the first exited");
 	free(text);
@@ -70,13 +77,14 @@ static void check_stderr(const char *err, pid_t first, pid_t second)
 
 Test(restart, a_target_that_exits_and_starts_again_is_picked_up_under_its_new_pid)
 {
-	char out[PATH_MAX], err[PATH_MAX], e1[PATH_MAX], e2[PATH_MAX], exitpat[128];
-	const char *args[] = { "--proc", TARGET, "--format", "json", "-o",
+	char out[PATH_MAX], err[PATH_MAX], e1[PATH_MAX], e2[PATH_MAX], exitpat[256];
+	char go1[PATH_MAX], go2[PATH_MAX];
+	const char *args[] = { "--proc", target, "--format", "json", "-o",
 			       e2e_path(out, "out.jsonl"), "--no-atrace-setup", NULL };
-	const char *sim1[] = { E2E_ANIMSIM, "--name", TARGET, "--expect",
-			       e2e_path(e1, "e1.jsonl"), NULL };
-	/* An app's cold start takes longer than its first second: frames from then on count. */
-	const char *sim2[] = { E2E_ANIMSIM, "--name", TARGET, "--start-delay-ms", "1000",
+	const char *sim1[] = { E2E_ANIMSIM, "--name", target, "--expect",
+			       e2e_path(e1, "e1.jsonl"), "--go", e2e_path(go1, "go1"), NULL };
+	/* Each run plays once its new pid is traced, as an app's cold start outlasts that. */
+	const char *sim2[] = { E2E_ANIMSIM, "--name", target, "--go", e2e_path(go2, "go2"),
 			       "--linger-ms", "3000", "--expect", e2e_path(e2, "e2.jsonl"), NULL };
 	struct exp_proc p1[2], p2[2];
 	struct e2e_jsonl j;
@@ -84,14 +92,16 @@ Test(restart, a_target_that_exits_and_starts_again_is_picked_up_under_its_new_pi
 
 	pid_t at = e2e_animtrace(args, e2e_path(err, "err.txt"), NULL);
 	pid_t a = e2e_spawn(sim1, NULL);
-	pid_t first = e2e_find_child(a, TARGET);
+	pid_t first = e2e_find_child(a, target);
 
+	e2e_release(err, at, first, E2E_PROPS | E2E_ART, go1);
 	cr_assert_eq(e2e_exit_code(a, "first animsim"), 0);
-	snprintf(exitpat, sizeof(exitpat), "animtrace: " TARGET " (pid %d) exited", first);
+	snprintf(exitpat, sizeof(exitpat), "animtrace: %s (pid %d) exited", target, first);
 	e2e_await(err, at, exitpat, NULL);
 	pid_t b = e2e_spawn(sim2, NULL);
-	pid_t second = e2e_find_child(b, TARGET);
+	pid_t second = e2e_find_child(b, target);
 
+	e2e_release(err, at, second, E2E_PROPS | E2E_ART, go2);
 	snprintf(pidpat, sizeof(pidpat), "\"pid\":%d,", second);
 	e2e_await(out, at, "{\"type\":\"frame\"", pidpat, "\"seq\":24,", NULL);
 	e2e_await(out, at, "{\"type\":\"animator_end\"", pidpat, "\"name\":\"animator:alpha\"",

@@ -15,10 +15,16 @@
 
 #include "e2e.h"
 
-#define TARGET "com.example.anim"
+static char target[E2E_NAME_MAX];
+
+static void setup(void)
+{
+	e2e_setup();
+	e2e_name(target, "com.example.anim");
+}
 #define FLAGS "debug.atrace.tags.enableflags"
 
-TestSuite(signals, .init = e2e_setup, .fini = e2e_teardown, .timeout = 120);
+TestSuite(signals, .init = setup, .fini = e2e_teardown, .timeout = 120);
 
 static void check_summary_only(const char *out)
 {
@@ -37,7 +43,7 @@ static void check_summary_only(const char *out)
 static void stop_with(int sig)
 {
 	char out[PATH_MAX], err[PATH_MAX];
-	const char *args[] = { "--proc", TARGET, "--format", "json", "-o", e2e_path(out, "o.jsonl"),
+	const char *args[] = { "--proc", target, "--format", "json", "-o", e2e_path(out, "o.jsonl"),
 			       "--no-atrace-setup", NULL };
 	pid_t at = e2e_animtrace(args, e2e_path(err, "err.txt"), NULL);
 
@@ -130,14 +136,14 @@ static void props_run(int sig)
 
 	props_init(&p);
 	struct e2e_spawn so = { .env = p.env };
-	const char *args[] = { "--proc", TARGET, "--format", "json", "-o", e2e_path(out, "o.jsonl"),
+	const char *args[] = { "--proc", target, "--format", "json", "-o", e2e_path(out, "o.jsonl"),
 			       "--duration", sig ? "120" : "1", NULL };
 	pid_t at = e2e_animtrace(args, e2e_path(err, "err.txt"), &so);
 
 	if (sig) {
 		check_prop(&p, FLAGS, "0x100a", "while running");
 		check_prop(&p, "debug.atrace.app_number", "1", "while running");
-		check_prop(&p, "debug.atrace.app_0", TARGET, "while running");
+		check_prop(&p, "debug.atrace.app_0", target, "while running");
 		kill(at, sig);
 	}
 	cr_assert_eq(e2e_exit_code(at, "animtrace"), 0);

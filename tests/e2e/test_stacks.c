@@ -15,9 +15,15 @@
 
 #include "e2e.h"
 
-#define TARGET "com.example.anim"
+static char target[E2E_NAME_MAX];
 
-TestSuite(stacks, .init = e2e_setup, .fini = e2e_teardown, .timeout = 180);
+static void setup(void)
+{
+	e2e_setup();
+	e2e_name(target, "com.example.anim");
+}
+
+TestSuite(stacks, .init = setup, .fini = e2e_teardown, .timeout = 180);
 
 /* The "stack" of the expect file's art line of method on cookie (NULL when none). */
 static json_object *expected_stack(const struct e2e_jsonl *exp, const char *method,
@@ -86,11 +92,11 @@ static int check_line(json_object *o, const struct e2e_jsonl *exp)
 
 Test(stacks, start_and_end_stacks_name_the_simulators_java_callers_in_order)
 {
-	char out[PATH_MAX], err[PATH_MAX], exp_path[PATH_MAX];
-	const char *args[] = { "--proc", TARGET, "--stacks", "--format", "json", "-o", out,
+	char out[PATH_MAX], err[PATH_MAX], exp_path[PATH_MAX], go[PATH_MAX];
+	const char *args[] = { "--proc", target, "--stacks", "--format", "json", "-o", out,
 			       "--no-atrace-setup", NULL };
-	const char *sim[] = { E2E_ANIMSIM, "--name", TARGET, "--linger-ms", "2000",
-			      "--expect", exp_path, NULL };
+	const char *sim[] = { E2E_ANIMSIM, "--name", target, "--linger-ms", "2000",
+			      "--expect", exp_path, "--go", e2e_path(go, "go"), NULL };
 	struct e2e_jsonl got, exp;
 	pid_t at, s;
 	int checked = 0;
@@ -99,6 +105,7 @@ Test(stacks, start_and_end_stacks_name_the_simulators_java_callers_in_order)
 	e2e_path(exp_path, "expect.jsonl");
 	at = e2e_animtrace(args, e2e_path(err, "err.txt"), NULL);
 	s = e2e_spawn(sim, NULL);
+	e2e_release(err, at, e2e_find_child(s, target), E2E_PROPS | E2E_ART, go);
 	cr_assert_eq(e2e_exit_code(s, "animsim"), 0);
 	e2e_await(err, at, "exited", NULL);
 	kill(at, SIGINT);

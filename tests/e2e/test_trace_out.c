@@ -17,10 +17,16 @@
 
 #include "e2e.h"
 
-#define TARGET "com.example.anim"
-#define DECOY "com.example.decoy"
+static char target_name[E2E_NAME_MAX], decoy_name[E2E_NAME_MAX];
 
-TestSuite(trace_out, .init = e2e_setup, .fini = e2e_teardown, .timeout = 180);
+static void setup(void)
+{
+	e2e_setup();
+	e2e_name(target_name, "com.example.anim");
+	e2e_name(decoy_name, "com.example.decoy");
+}
+
+TestSuite(trace_out, .init = setup, .fini = e2e_teardown, .timeout = 180);
 
 /* The whole text as one JSON value, strictly: nothing but whitespace may follow it. */
 static json_object *parse_strict(const char *text)
@@ -223,23 +229,29 @@ static void check_trace(const struct e2e_jsonl *out, json_object *trace, pid_t p
 	cr_assert_eq(values, 2 * 17, "%zu values", values);
 }
 
-static pid_t start_sim(const char *expect)
+/* The target and the decoy, playing once animtrace (at) has every probe on the target, whose
+ * pid goes to *target. */
+static pid_t start_sim(const char *expect, pid_t at, const char *err, pid_t *target)
 {
-	const char *argv[] = { E2E_ANIMSIM, "--name", TARGET, "--decoy", DECOY,
-			       "--linger-ms", "3000", "--expect", expect, NULL };
+	char go[PATH_MAX];
+	const char *argv[] = { E2E_ANIMSIM, "--name", target_name, "--decoy", decoy_name,
+			       "--linger-ms", "3000", "--expect", expect,
+			       "--go", e2e_path(go, "go"), NULL };
+	pid_t sim = e2e_spawn(argv, NULL);
 
-	return e2e_spawn(argv, NULL);
+	*target = e2e_find_child(sim, target_name);
+	e2e_release(err, at, *target, E2E_PROPS | E2E_ART, go);
+	return sim;
 }
 
 Test(trace_out, the_trace_file_holds_every_animator_frame_and_value_of_the_json_output)
 {
 	char out[PATH_MAX], trace[PATH_MAX], err[PATH_MAX], exp[PATH_MAX], pidpat[32];
-	const char *args[] = { "--proc", TARGET, "--format", "json", "-o", e2e_path(out, "o.jsonl"),
-			       "--trace-out", e2e_path(trace, "t.json"), "--no-atrace-setup",
-			       NULL };
-	pid_t at = e2e_animtrace(args, e2e_path(err, "err.txt"), NULL);
-	pid_t sim = start_sim(e2e_path(exp, "e.jsonl"));
-	pid_t target = e2e_find_child(sim, TARGET);
+	const char *args[] = { "--proc", target_name, "--format", "json",
+			       "-o", e2e_path(out, "o.jsonl"), "--trace-out",
+			       e2e_path(trace, "t.json"), "--no-atrace-setup", NULL };
+	pid_t at = e2e_animtrace(args, e2e_path(err, "err.txt"), NULL), target;
+	pid_t sim = start_sim(e2e_path(exp, "e.jsonl"), at, err, &target);
 	struct e2e_jsonl j;
 	json_object *t;
 	char *text;
@@ -274,11 +286,10 @@ static size_t complete_records(const char *text)
 Test(trace_out, a_trace_cut_off_by_sigkill_loads_once_the_bracket_is_appended)
 {
 	char trace[PATH_MAX], err[PATH_MAX], exp[PATH_MAX];
-	const char *args[] = { "--proc", TARGET, "--format", "json", "--trace-out",
+	const char *args[] = { "--proc", target_name, "--format", "json", "--trace-out",
 			       e2e_path(trace, "t.json"), "--no-atrace-setup", NULL };
-	pid_t at = e2e_animtrace(args, e2e_path(err, "err.txt"), NULL);
-	pid_t sim = start_sim(e2e_path(exp, "e.jsonl"));
-	pid_t target = e2e_find_child(sim, TARGET);
+	pid_t at = e2e_animtrace(args, e2e_path(err, "err.txt"), NULL), target;
+	pid_t sim = start_sim(e2e_path(exp, "e.jsonl"), at, err, &target);
 	char *before, *after, *fixed;
 	size_t n_before, len;
 	json_object *t;

@@ -56,6 +56,7 @@ struct opts {
 	char hwui[PATH_MAX];
 	char art[PATH_MAX];
 	char scenario[32];
+	char go[PATH_MAX]; /* --go: wait for this file before the first frame */
 	long start_delay_ms, linger_ms, frames;
 	long fps, props_per_frame, flood;
 	long late_frames; /* --hwui-late-frames: load the fixtures in the child after N frames */
@@ -754,6 +755,27 @@ static void expect_totals(struct app *app)
 }
 
 static int late_load(struct app *app);
+#define GO_POLL_MS 5
+#define GO_TIMEOUT_MS (10 * 60 * 1000L)
+
+/*
+ * --go: the test creates the file once animtrace reports this process traced, so the first
+ * frame never races the probes. Bounded: a test that never says go fails here, not later.
+ */
+static int wait_go(const struct app *app)
+{
+	const char *go = app->opts->go;
+
+	for (long waited = 0; go[0] && access(go, F_OK); waited += GO_POLL_MS) {
+		if (waited >= GO_TIMEOUT_MS) {
+			fprintf(stderr, "animsim: %s: no %s after %ld s: nobody said go\n",
+				app->pkg, go, GO_TIMEOUT_MS / 1000);
+			return -ETIMEDOUT;
+		}
+		sleep_ms(GO_POLL_MS);
+	}
+	return 0;
+}
 
 static int run_app(struct app *app, const struct argv_area *area)
 {
@@ -764,6 +786,8 @@ static int run_app(struct app *app, const struct argv_area *area)
 	rename_process(app->pkg, area);
 	app->quiet = app->sc->cycle > 0;
 	err = app_setup(app);
+	if (err >= 0)
+		err = wait_go(app);
 	if (err >= 0 && app->opts->late_frames)
 		err = late_load(app);
 	if (err < 0)
@@ -890,7 +914,7 @@ static void usage(FILE *f)
 		   "[--linger-ms N] [--expect FILE]\n"
 		   "               [--frames N] [--hwui PATH|none] [--art PATH|none]\n"
 		   "               [--scenario basic|idle|soak] [--fps N] [--props-per-frame N]\n"
-		   "               [--flood N] [--hwui-late-frames N [--late-gate DIR]]\n"
+		   "               [--flood N] [--hwui-late-frames N [--late-gate DIR]] [--go FILE]\n"
 		   "               [--scenario jank] [--no-vsync-ids]\n");
 }
 
@@ -939,6 +963,7 @@ static int parse_opt(struct opts *o, int c, const char *arg)
 	case 'L': return parse_long(&o->late_frames, arg, 0, 1000000);
 	case 'G': return copy_str(o->gate, sizeof(o->gate), arg);
 	case 'V': o->no_vsync_ids = true; return 0;
+	case 'g': return copy_str(o->go, sizeof(o->go), arg);
 	case 'p': return 0;
 	default: return -EINVAL;
 	}
@@ -962,13 +987,14 @@ static int parse_opts(struct opts *o, int argc, char **argv)
 		{ "hwui-late-frames", required_argument, NULL, 'L' },
 		{ "late-gate", required_argument, NULL, 'G' },
 		{ "no-vsync-ids", no_argument, NULL, 'V' },
+		{ "go", required_argument, NULL, 'g' },
 		{ "pad", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	int c;
 
-	*o = (struct opts){ .start_delay_ms = 200, .linger_ms = 0, .frames = 24, .fps = 60 };
+	*o = (struct opts){ .start_delay_ms = -1, .linger_ms = 0, .frames = 24, .fps = 60 };
 	snprintf(o->scenario, sizeof(o->scenario), "basic");
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		if (c == 'h') {
@@ -983,6 +1009,8 @@ static int parse_opts(struct opts *o, int argc, char **argv)
 	}
 	if (optind != argc || !o->name[0] || !strcmp(o->name, o->decoy))
 		return -EINVAL;
+	if (o->start_delay_ms < 0) /* a go file replaces the default delay */
+		o->start_delay_ms = o->go[0] ? 0 : 200;
 	return 0;
 }
 

@@ -156,11 +156,16 @@ if [ "$(id -u)" = 0 ]; then
 	check "frame 6's repeated alpha does not change" test \
 		"$(count '"frame":6,.*"alpha".*"changed":false,"animator":null')" -eq 2
 	if [ "$arch" = x86 ]; then
-		"$dir/animsim" --name com.android.systemui --start-delay-ms 0 --frames 1 \
-			--linger-ms 1500 &
+		# The child waits for the go file, renamed and set up: look at it, then say go.
+		"$dir/animsim" --name com.android.systemui --frames 1 --go "$tmp/go" &
 		sim=$!
-		sleep 0.5
-		child=$(cat /proc/$sim/task/$sim/children); child=${child%% *}
+		child=
+		for _ in $(seq 2000); do # polls for at most ~20 s
+			child=$(cat /proc/$sim/task/$sim/children 2>/dev/null); child=${child%% *}
+			[ -n "$child" ] && [ "$(cat /proc/$child/comm 2>/dev/null)" = \
+				ndroid.systemui ] && break
+			sleep 0.01
+		done
 		check "the child's comm is the package's last 15 chars" \
 			test "$(cat /proc/$child/comm)" = ndroid.systemui
 		check "the child's cmdline is the package" \
@@ -171,7 +176,8 @@ if [ "$(id -u)" = 0 ]; then
 		check "the child maps libhwui.so" grep -q '/libhwui\.so$' /proc/$child/maps
 		check "the child maps boot-framework.oat" \
 			grep -q '/boot-framework\.oat$' /proc/$child/maps
-		wait $sim
+		: >"$tmp/go"
+		check "animsim plays and exits 0 after go" wait $sim
 	fi
 else
 	echo "check.sh: not root, animsim runs skipped" >&2

@@ -8,7 +8,7 @@ set -u
 
 build=${1:?usage: soak.sh BUILD_DIR SECONDS}
 secs=${2:-600}
-name=com.example.soak
+name=com.example.soak.$$ # unique to this run: no other run's simulator is traced
 dir=${SOAK_DIR:-$(mktemp -d /tmp/animtrace-soak.XXXXXX)}
 mkdir -p "$dir"
 at= sim=
@@ -28,11 +28,19 @@ for _ in $(seq 200); do
 	kill -0 "$at" 2>/dev/null || { cat "$dir/err.txt" >&2; exit 1; }
 	sleep 0.1
 done
-# The start delay covers animtrace attaching its probes to the new process: all frames count.
+# The simulator plays on go, once animtrace has attached its probes: all frames count.
 "$build/sim/animsim" --name "$name" --scenario soak --fps 120 --props-per-frame 50 \
-	--start-delay-ms 5000 \
+	--go "$dir/go" \
 	--frames $((secs * 120)) --linger-ms 2000 --expect "$dir/expect.jsonl" &
 sim=$!
+for _ in $(seq 1200); do # at most ~2 minutes
+	grep -q 'end reasons from ART probes in' "$dir/err.txt" && break
+	kill -0 "$at" 2>/dev/null || { cat "$dir/err.txt" >&2; exit 1; }
+	sleep 0.1
+done
+grep -q 'end reasons from ART probes in' "$dir/err.txt" ||
+	{ echo "soak: animtrace did not attach its probes:" >&2; cat "$dir/err.txt" >&2; exit 1; }
+: >"$dir/go"
 echo "soak: ${secs}s at 120 frames/s, 50 property sets per frame; files in $dir"
 : >"$dir/rss.txt"
 t=0

@@ -1,34 +1,183 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * animtrace doctor on this machine (root, BTF, tracefs, no SELinux, not Android) and with
- * faked pieces: BTF path, kernel config, SELinux file, tracefs dir, proc root, getprop.
+ * animtrace doctor against fake devices: every host probe (euid, uname, files, BTF, ring
+ * buffer, getprop) comes from a table the test fills, so the results are the same as root or
+ * not, with or without tracefs. Process checks read a fake /proc in a temp dir.
  */
 #include <criterion/criterion.h>
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #include "doctor.h"
 #include "procfilter.h"
-#include "tracefs.h"
 
 #define FIXTURE BUILD_DIR "/sim/libhwui.so"
 #define OAT TESTDATA "/android/android12L-arm64-boot-framework.oat"
+#define TRACING "/sys/kernel/tracing"
+#define RAW_ID TRACING "/events/raw_syscalls/sys_enter/id"
 
 static char tmp[64];
+
+/* ---- a fake device --------------------------------------------------------------------- */
+
+struct fake_file {
+	char path[PATH_MAX];
+	char text[1024];
+	int err;    /* != 0: every probe of this path (or below it) fails so */
+	bool below; /* err applies to everything under path */
+};
+
+static struct {
+	unsigned int euid;
+	char release[64];
+	int ringbuf;
+	bool android;
+	char enableflags[32];
+	struct fake_file files[24];
+	int n;
+} dev;
+
+/* path holds text (NULL: the path fails with err, and so does everything below it). */
+static void fake(const char *path, const char *text, int err)
+{
+	struct fake_file *f = &dev.files[dev.n++];
+
+	cr_assert_leq(dev.n, 24);
+	snprintf(f->path, sizeof(f->path), "%s", path);
+	snprintf(f->text, sizeof(f->text), "%s", text ? text : "");
+	f->err = err;
+	f->below = !text;
+}
+
+/* The entry for path: 0 and *f, or -errno (-ENOENT when the device has no such file). */
+static int lookup(const char *path, const struct fake_file **out)
+{
+	for (int i = dev.n - 1; i >= 0; i--) {
+		const struct fake_file *f = &dev.files[i];
+		size_t n = strlen(f->path);
+
+		if (f->below && !strncmp(path, f->path, n) && (path[n] == '/' || !path[n]))
+			return f->err;
+		if (!strcmp(path, f->path)) {
+			*out = f;
+			return f->err;
+		}
+	}
+	return -ENOENT;
+}
+
+static unsigned int fake_euid(void)
+{
+	return dev.euid;
+}
+
+static int fake_release(char *buf, size_t cap)
+{
+	snprintf(buf, cap, "%s", dev.release);
+	return 0;
+}
+
+static int fake_exists(const char *path)
+{
+	const struct fake_file *f;
+
+	return lookup(path, &f);
+}
+
+static int fake_read_line(const char *path, char *buf, size_t cap)
+{
+	const struct fake_file *f;
+	int err = lookup(path, &f);
+
+	if (err)
+		return err;
+	snprintf(buf, cap, "%.*s", (int)strcspn(f->text, "\n"), f->text);
+	return 0;
+}
+
+static int fake_each_line(const char *path, void (*fn)(void *, const char *), void *ctx)
+{
+	const struct fake_file *f;
+	char line[256];
+	int err = lookup(path, &f);
+
+	for (const char *p = err ? "" : f->text; *p;) {
+		size_t n = strcspn(p, "\n");
+
+		snprintf(line, sizeof(line), "%.*s", (int)n, p);
+		fn(ctx, line);
+		p += n + (p[n] != '\0');
+	}
+	return err;
+}
+
+/* A file parses as BTF when its text says so. */
+static int fake_parse_btf(const char *path)
+{
+	const struct fake_file *f;
+	int err = lookup(path, &f);
+
+	return err ? err : strcmp(f->text, "BTF") ? -EINVAL : 0;
+}
+
+static int fake_ringbuf(void)
+{
+	return dev.ringbuf;
+}
+
+static bool fake_has_getprop(void)
+{
+	return dev.android;
+}
+
+static int fake_getprop(const char *name, char *val, size_t cap)
+{
+	cr_assert_str_eq(name, "debug.atrace.tags.enableflags");
+	snprintf(val, cap, "%s", dev.enableflags);
+	return 0;
+}
+
+static const struct doctor_probes fake_probes = {
+	.euid = fake_euid,
+	.release = fake_release,
+	.exists = fake_exists,
+	.readable = fake_exists,
+	.read_line = fake_read_line,
+	.each_line = fake_each_line,
+	.parse_btf = fake_parse_btf,
+	.ringbuf = fake_ringbuf,
+	.has_getprop = fake_has_getprop,
+	.getprop = fake_getprop,
+};
+
+#define ALL_CONFIG "CONFIG_BPF_SYSCALL=y\nCONFIG_DEBUG_INFO_BTF=y\nCONFIG_UPROBE_EVENTS=y\n" \
+		   "CONFIG_BPF_EVENTS=y\nCONFIG_FTRACE_SYSCALLS=y\n"
+
+/* A rooted GKI device where everything works, tracefs mounted, SELinux absent. */
+static void healthy_device(void)
+{
+	memset(&dev, 0, sizeof(dev));
+	snprintf(dev.release, sizeof(dev.release), "6.1.75-android14");
+	dev.ringbuf = 1;
+	fake("/sys/kernel/btf/vmlinux", "BTF", 0);
+	fake("/proc/config.gz", ALL_CONFIG, 0);
+	fake("/sys/bus/event_source/devices/uprobe/type", "7\n", 0);
+	fake(TRACING "/trace_marker", "", 0);
+	fake(RAW_ID, "21\n", 0);
+}
 
 static void make_tmp(void)
 {
 	strcpy(tmp, "/tmp/at_doctorXXXXXX");
 	cr_assert_not_null(mkdtemp(tmp));
-	/* Deterministic: no getprop unless a test puts the fakes first. */
-	cr_assert_eq(setenv("PATH", "/usr/bin:/bin", 1), 0);
+	healthy_device();
 }
 
 static void remove_tmp(void)
@@ -41,14 +190,15 @@ static void remove_tmp(void)
 
 TestSuite(doctor, .init = make_tmp, .fini = remove_tmp);
 
-/* Runs doctor_run into a string the caller frees. */
-static char *run(const struct doctor_opts *o, int *rc)
+/* Runs doctor_run on the fake device into a string the caller frees. */
+static char *run(struct doctor_opts *o, int *rc)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
 	cr_assert_not_null(f);
+	o->probes = &fake_probes;
 	*rc = doctor_run(o, f);
 	cr_assert_eq(fclose(f), 0);
 	return buf;
@@ -84,32 +234,49 @@ static void put_dir(const char *name)
 	cr_assert_eq(mkdir(path, 0755), 0, "%s", path);
 }
 
-Test(doctor, on_this_machine_the_defaults_pass_and_the_known_checks_are_ok)
+Test(doctor, a_healthy_rooted_device_prints_every_check_ok_and_passes)
 {
 	struct doctor_opts o = { 0 };
-	struct marker_file m[TRACEFS_MAX_MARKERS];
-	char kernel[128];
-	struct utsname u;
+	int rc;
+	char *out = run(&o, &rc);
+
+	cr_assert_str_eq(out,
+		"root                   ok       euid 0\n"
+		"SELinux                ok       absent\n"
+		"kernel                 ok       6.1.75-android14\n"
+		"BTF                    ok       /sys/kernel/btf/vmlinux\n"
+		"CONFIG_BPF_SYSCALL     ok       =y\n"
+		"CONFIG_DEBUG_INFO_BTF  ok       =y\n"
+		"CONFIG_UPROBE_EVENTS   ok       =y\n"
+		"CONFIG_BPF_EVENTS      ok       =y\n"
+		"CONFIG_FTRACE_SYSCALLS ok       =y\n"
+		"ring buffer            ok       BPF_MAP_TYPE_RINGBUF\n"
+		"uprobes                ok       perf event type 7\n"
+		"raw_syscalls           ok       raw_syscalls:sys_enter\n"
+		"tracefs                ok       /sys/kernel/tracing/trace_marker\n"
+		"debug.atrace           skip     not Android (no getprop on PATH)\n"
+		"target process         skip     no --proc or --pid given\n"
+		"RenderNode setters     skip     no target process\n"
+		"ART methods            skip     no target process\n"
+		"\n"
+		"live tracing should work (0 warnings)\n");
+	cr_assert_eq(rc, 0);
+	free(out);
+}
+
+Test(doctor, without_proc_config_the_boot_config_of_the_release_is_read)
+{
+	struct doctor_opts o = { 0 };
 	int rc;
 	char *out;
 
-	cr_assert_geq(tracefs_find_markers(m, TRACEFS_MAX_MARKERS, 1), 1, "mount tracefs");
-	cr_assert_eq(uname(&u), 0);
-	snprintf(kernel, sizeof(kernel), "kernel                 ok       %s", u.release);
+	dev.files[1].path[0] = '\0'; /* no /proc/config.gz */
+	fake("/boot/config-6.1.75-android14", "CONFIG_BPF_SYSCALL=m\n", 0);
 	out = run(&o, &rc);
-	cr_assert_eq(rc, 0, "%s", out);
-	assert_line(out, "root                   ok       euid 0");
-	assert_line(out, "SELinux                ok       absent");
-	assert_line(out, kernel);
-	assert_line(out, "BTF                    ok       /sys/kernel/btf/vmlinux");
-	assert_line(out, "ring buffer            ok       BPF_MAP_TYPE_RINGBUF");
-	assert_line(out, "raw_syscalls           ok       raw_syscalls:sys_enter");
-	assert_line(out, "tracefs                ok       /sys/kernel/tracing/trace_marker");
-	assert_line(out, "debug.atrace           skip     not Android (no getprop on PATH)");
-	assert_line(out, "target process         skip     no --proc or --pid given");
-	assert_line(out, "RenderNode setters     skip     no target process");
-	assert_line(out, "ART methods            skip     no target process");
-	cr_assert(strstr(out, "\nlive tracing should work ("), "%s", out);
+	assert_line(out, "CONFIG_BPF_SYSCALL     ok       =m");
+	assert_line(out, "CONFIG_BPF_EVENTS      missing  not set in /boot/config-6.1.75-android14: "
+			 "needed for BPF programs on tracepoints and uprobes");
+	cr_assert_eq(rc, 0, "config options only warn:\n%s", out);
 	free(out);
 }
 
@@ -129,68 +296,54 @@ Test(doctor, a_btf_path_that_does_not_exist_is_missing_with_advice_and_fails)
 
 Test(doctor, a_file_that_is_not_btf_is_missing)
 {
-	char path[PATH_MAX];
-	struct doctor_opts o = { .btf = path };
+	struct doctor_opts o = { 0 };
 	int rc;
 	char *out;
 
-	snprintf(path, sizeof(path), "%s/vmlinux", tmp);
-	put_file("vmlinux", "not BTF at all", 14);
+	fake("/sys/kernel/btf/vmlinux", "not BTF at all", 0);
 	out = run(&o, &rc);
 	cr_assert_eq(rc, 1);
-	cr_assert(strstr(out, "\nBTF                    missing  "), "%s", out);
-	cr_assert(strstr(out, "does not parse ("), "%s", out);
+	assert_line(out, "BTF                    missing  /sys/kernel/btf/vmlinux does not parse "
+			 "(Invalid argument): kernel BTF is broken");
 	free(out);
-}
-
-static void write_config_gz(const char *path, const char *text)
-{
-	gzFile gz = gzopen(path, "wb");
-
-	cr_assert_not_null(gz);
-	cr_assert_eq(gzputs(gz, text), (int)strlen(text));
-	cr_assert_eq(gzclose(gz), Z_OK);
 }
 
 Test(doctor, a_config_without_uprobe_events_says_what_is_missing)
 {
-	char path[PATH_MAX], want[PATH_MAX + 160];
-	struct doctor_opts o = { .config = path };
+	struct doctor_opts o = { .config = "/data/config.gz" };
 	int rc;
 	char *out;
 
-	snprintf(path, sizeof(path), "%s/config.gz", tmp);
-	write_config_gz(path, "CONFIG_BPF_SYSCALL=y\n"
-			      "CONFIG_DEBUG_INFO_BTF=y\n"
-			      "# CONFIG_UPROBE_EVENTS is not set\n"
-			      "# CONFIG_UPROBES is not set\n"
-			      "CONFIG_BPF_EVENTS=y\n"
-			      "CONFIG_FTRACE_SYSCALLS=m\n");
+	fake("/data/config.gz", "CONFIG_BPF_SYSCALL=y\n"
+				"CONFIG_DEBUG_INFO_BTF=y\n"
+				"# CONFIG_UPROBE_EVENTS is not set\n"
+				"# CONFIG_UPROBES is not set\n"
+				"CONFIG_BPF_EVENTS=y\n"
+				"CONFIG_FTRACE_SYSCALLS=m\n", 0);
 	out = run(&o, &rc);
 	cr_assert_eq(rc, 0, "config options only warn:\n%s", out);
 	assert_line(out, "CONFIG_BPF_SYSCALL     ok       =y");
 	assert_line(out, "CONFIG_DEBUG_INFO_BTF  ok       =y");
-	snprintf(want, sizeof(want), "CONFIG_UPROBE_EVENTS   missing  not set in %s: needed for "
-		 "property values and ART reasons (uprobes)", path);
-	assert_line(out, want);
+	assert_line(out, "CONFIG_UPROBE_EVENTS   missing  not set in /data/config.gz: needed for "
+			 "property values and ART reasons (uprobes)");
 	assert_line(out, "CONFIG_BPF_EVENTS      ok       =y");
 	assert_line(out, "CONFIG_FTRACE_SYSCALLS ok       =m");
+	cr_assert(strstr(out, "\nlive tracing should work (1 warning)\n"), "%s", out);
 	free(out);
 }
 
-Test(doctor, config_uprobes_alone_satisfies_the_uprobe_line_and_plain_text_is_read)
+Test(doctor, config_uprobes_alone_satisfies_the_uprobe_line)
 {
-	char path[PATH_MAX];
-	struct doctor_opts o = { .config = path };
+	struct doctor_opts o = { .config = "/data/config" };
 	int rc;
 	char *out;
 
-	snprintf(path, sizeof(path), "%s/config-plain", tmp);
-	put_file("config-plain", "CONFIG_UPROBES=y\nCONFIG_BPF_SYSCALL=y\n", 37);
+	fake("/data/config", "CONFIG_UPROBES=y\nCONFIG_BPF_SYSCALL=y\n", 0);
 	out = run(&o, &rc);
 	assert_line(out, "CONFIG_UPROBE_EVENTS   ok       CONFIG_UPROBES=y");
 	assert_line(out, "CONFIG_BPF_SYSCALL     ok       =y");
-	cr_assert(strstr(out, "\nCONFIG_BPF_EVENTS      missing  not set in "), "%s", out);
+	assert_line(out, "CONFIG_BPF_EVENTS      missing  not set in /data/config: needed for BPF "
+			 "programs on tracepoints and uprobes");
 	free(out);
 }
 
@@ -203,86 +356,150 @@ Test(doctor, an_unreadable_config_skips_the_options)
 	assert_line(out, "kernel config          skip     cannot read /nonexistent/config.gz: "
 			 "options not checked");
 	cr_assert_null(strstr(out, "CONFIG_"), "%s", out);
+	cr_assert_eq(rc, 0, "%s", out);
 	free(out);
 }
 
 Test(doctor, an_old_kernel_is_missing_the_ring_buffer)
 {
-	struct doctor_opts o = { .release = "4.19.191-android11", .config = "/nonexistent" };
-	int rc;
-	char *out = run(&o, &rc);
-
-	cr_assert_eq(rc, 1);
-	assert_line(out, "kernel                 missing  4.19.191-android11: the BPF ring buffer "
-			 "needs Linux 5.8+ (Android GKI 5.10 or later)");
-	cr_assert(strstr(out, "\nlive tracing will not work: fix kernel\n"), "%s", out);
-	free(out);
-}
-
-Test(doctor, selinux_enforcing_warns_and_permissive_is_ok)
-{
-	char path[PATH_MAX];
-	struct doctor_opts o = { .selinux = path };
+	struct doctor_opts o = { .release = "4.19.191-android11" };
 	int rc;
 	char *out;
 
-	snprintf(path, sizeof(path), "%s/enforce", tmp);
-	put_file("enforce", "1", 1);
+	dev.ringbuf = 0;
 	out = run(&o, &rc);
-	assert_line(out, "SELinux                warn     enforcing: BPF may be denied: "
-			 "setenforce 0 or use Magisk/KernelSU");
-	free(out);
-	put_file("enforce", "0", 1);
-	out = run(&o, &rc);
-	assert_line(out, "SELinux                ok       permissive");
-	free(out);
-}
-
-Test(doctor, an_unmounted_tracefs_is_missing_with_the_mount_command)
-{
-	char want[2][PATH_MAX + 128];
-	struct doctor_opts o = { .tracefs = tmp };
-	int rc;
-	char *out = run(&o, &rc);
-
-	snprintf(want[0], sizeof(want[0]),
-		 "raw_syscalls           missing  no %s/events/raw_syscalls/sys_enter/id: "
-		 "tracefs is not mounted (see tracefs)", tmp);
-	snprintf(want[1], sizeof(want[1]),
-		 "tracefs                missing  no %s/trace_marker: mount -t tracefs nodev %s",
-		 tmp, tmp);
 	cr_assert_eq(rc, 1);
-	assert_line(out, want[0]);
-	assert_line(out, want[1]);
-	cr_assert(strstr(out, "\nlive tracing will not work: fix raw_syscalls, tracefs\n"),
-		  "%s", out);
+	assert_line(out, "kernel                 missing  4.19.191-android11: the BPF ring buffer "
+			 "needs Linux 5.8+ (Android GKI 5.10 or later)");
+	assert_line(out, "ring buffer            missing  no BPF_MAP_TYPE_RINGBUF in this kernel: "
+			 "needs Linux 5.8+");
+	cr_assert(strstr(out, "\nlive tracing will not work: fix kernel, ring buffer\n"), "%s",
+		  out);
 	free(out);
 }
 
-static void use_fake_getprop(const char *flags)
-{
-	char cwd[PATH_MAX], path[PATH_MAX + 32], props[PATH_MAX];
-
-	cr_assert_not_null(getcwd(cwd, sizeof(cwd)));
-	snprintf(path, sizeof(path), "%s/tests/fakes:/usr/bin:/bin", cwd);
-	cr_assert_eq(setenv("PATH", path, 1), 0);
-	put_dir("props");
-	snprintf(props, sizeof(props), "%s/props", tmp);
-	cr_assert_eq(setenv("AT_FAKE_PROPS", props, 1), 0);
-	unsetenv("AT_FAKE_LOG");
-	if (flags)
-		put_file("props/debug.atrace.tags.enableflags", flags, strlen(flags));
-}
-
-Test(doctor, without_getprop_on_path_the_property_line_is_skipped)
+Test(doctor, a_denied_bpf_call_names_the_error)
 {
 	struct doctor_opts o = { 0 };
 	int rc;
 	char *out;
 
-	cr_assert_eq(setenv("PATH", tmp, 1), 0);
+	dev.ringbuf = -EPERM;
 	out = run(&o, &rc);
-	assert_line(out, "debug.atrace           skip     not Android (no getprop on PATH)");
+	cr_assert_eq(rc, 1);
+	assert_line(out, "ring buffer            missing  bpf() failed (Operation not permitted): "
+			 "SELinux or seccomp may deny it");
+	free(out);
+}
+
+Test(doctor, selinux_enforcing_warns_and_permissive_is_ok)
+{
+	struct doctor_opts o = { 0 };
+	int rc;
+	char *out;
+
+	fake("/sys/fs/selinux/enforce", "1", 0);
+	out = run(&o, &rc);
+	assert_line(out, "SELinux                warn     enforcing: BPF may be denied: "
+			 "setenforce 0 or use Magisk/KernelSU");
+	free(out);
+	fake("/sys/fs/selinux/enforce", "0\n", 0);
+	out = run(&o, &rc);
+	assert_line(out, "SELinux                ok       permissive");
+	free(out);
+}
+
+Test(doctor, an_selinux_file_that_cannot_be_read_warns_with_the_error)
+{
+	struct doctor_opts o = { 0 };
+	int rc;
+	char *out;
+
+	/* read_line fails before writing anything: the mode must not be read. */
+	fake("/sys/fs/selinux/enforce", NULL, -EACCES);
+	out = run(&o, &rc);
+	assert_line(out, "SELinux                warn     cannot read /sys/fs/selinux/enforce "
+			 "(Permission denied): BPF may be denied");
+	free(out);
+}
+
+Test(doctor, as_root_an_unmounted_tracefs_is_not_blocking_because_animtrace_mounts_it)
+{
+	struct doctor_opts o = { 0 };
+	int rc;
+	char *out;
+
+	dev.files[3].path[0] = dev.files[4].path[0] = '\0'; /* nothing under TRACING */
+	out = run(&o, &rc);
+	assert_line(out, "raw_syscalls           skip     tracefs is not mounted: checked once it "
+			 "is (see tracefs)");
+	assert_line(out, "tracefs                ok       not mounted: animtrace mounts it at start");
+	cr_assert(strstr(out, "\nlive tracing should work (0 warnings)\n"), "%s", out);
+	cr_assert_eq(rc, 0, "%s", out);
+	free(out);
+}
+
+Test(doctor, not_root_an_unmounted_tracefs_is_missing)
+{
+	struct doctor_opts o = { 0 };
+	int rc;
+	char *out;
+
+	dev.euid = 2000;
+	dev.files[3].path[0] = dev.files[4].path[0] = '\0';
+	out = run(&o, &rc);
+	assert_line(out, "root                   missing  euid 2000: run as root (su -c on a rooted "
+			 "device, adb root on userdebug)");
+	assert_line(out, "ring buffer            skip     needs root to probe");
+	assert_line(out, "tracefs                missing  not mounted: as root, animtrace mounts it "
+			 "at start (or mount -t tracefs nodev /sys/kernel/tracing)");
+	cr_assert(strstr(out, "\nlive tracing will not work: fix root, tracefs\n"), "%s", out);
+	cr_assert_eq(rc, 1);
+	free(out);
+}
+
+Test(doctor, not_root_a_tracefs_it_may_not_look_into_is_mounted_not_absent)
+{
+	struct doctor_opts o = { 0 };
+	int rc;
+	char *out;
+
+	dev.euid = 2000;
+	fake(TRACING, NULL, -EACCES); /* mode 700 */
+	out = run(&o, &rc);
+	assert_line(out, "raw_syscalls           skip     cannot look in /sys/kernel/tracing "
+			 "(Permission denied): checked as root");
+	assert_line(out, "tracefs                ok       /sys/kernel/tracing is mounted (not "
+			 "readable as euid 2000)");
+	cr_assert(strstr(out, "\nlive tracing will not work: fix root\n"), "%s", out);
+	free(out);
+}
+
+Test(doctor, a_kernel_without_syscall_tracepoints_is_missing_raw_syscalls)
+{
+	struct doctor_opts o = { 0 };
+	int rc;
+	char *out;
+
+	dev.files[4].path[0] = '\0';
+	out = run(&o, &rc);
+	assert_line(out, "raw_syscalls           missing  no " RAW_ID ": the kernel needs "
+			 "CONFIG_FTRACE_SYSCALLS");
+	cr_assert(strstr(out, "\nlive tracing will not work: fix raw_syscalls\n"), "%s", out);
+	free(out);
+}
+
+Test(doctor, missing_uprobes_warn)
+{
+	struct doctor_opts o = { 0 };
+	int rc;
+	char *out;
+
+	dev.files[2].path[0] = '\0';
+	out = run(&o, &rc);
+	assert_line(out, "uprobes                missing  no /sys/bus/event_source/devices/uprobe/"
+			 "type: property values and ART reasons need CONFIG_UPROBE_EVENTS");
+	cr_assert(strstr(out, "\nlive tracing should work (1 warning)\n"), "%s", out);
 	free(out);
 }
 
@@ -292,12 +509,13 @@ Test(doctor, the_enableflags_value_and_its_view_tag_are_shown)
 	int rc;
 	char *out;
 
-	use_fake_getprop("0x1002");
+	dev.android = true;
+	snprintf(dev.enableflags, sizeof(dev.enableflags), "0x1002");
 	out = run(&o, &rc);
 	assert_line(out, "debug.atrace           ok       enableflags 0x1002, view tag 0x8 off "
 			 "(animtrace turns it on while tracing)");
 	free(out);
-	put_file("props/debug.atrace.tags.enableflags", "0x100a", 6);
+	snprintf(dev.enableflags, sizeof(dev.enableflags), "0x100a");
 	out = run(&o, &rc);
 	assert_line(out, "debug.atrace           ok       enableflags 0x100a, view tag 0x8 on");
 	free(out);
@@ -309,11 +527,52 @@ Test(doctor, unset_enableflags_say_unset)
 	int rc;
 	char *out;
 
-	use_fake_getprop(NULL);
+	dev.android = true;
 	out = run(&o, &rc);
 	assert_line(out, "debug.atrace           ok       enableflags unset, view tag 0x8 off "
 			 "(animtrace turns it on while tracing)");
 	free(out);
+}
+
+/* ---- the real system's probes, on files of the test's own ------------------------------ */
+
+static void count_line(void *ctx, const char *line)
+{
+	char *seen = ctx;
+
+	strcat(seen, line);
+	strcat(seen, "|");
+}
+
+Test(doctor, the_system_probes_read_plain_and_gzipped_files_and_report_errno)
+{
+	const struct doctor_probes *p = &doctor_system_probes;
+	char path[PATH_MAX], line[16], seen[64] = "";
+	gzFile gz;
+
+	snprintf(path, sizeof(path), "%s/plain", tmp);
+	put_file("plain", "one\ntwo\n", 8);
+	cr_assert_eq(p->read_line(path, line, sizeof(line)), 0);
+	cr_assert_str_eq(line, "one");
+	cr_assert_eq(p->exists(path), 0);
+	cr_assert_eq(p->readable(path), 0);
+	cr_assert_eq(p->each_line(path, count_line, seen), 0);
+	cr_assert_str_eq(seen, "one|two|");
+	snprintf(path, sizeof(path), "%s/config.gz", tmp);
+	gz = gzopen(path, "wb");
+	cr_assert_not_null(gz);
+	cr_assert_eq(gzputs(gz, "A=y\nB=m\n"), 8);
+	cr_assert_eq(gzclose(gz), Z_OK);
+	seen[0] = '\0';
+	cr_assert_eq(p->each_line(path, count_line, seen), 0);
+	cr_assert_str_eq(seen, "A=y|B=m|");
+	cr_assert_lt(p->parse_btf(path), 0);
+	snprintf(path, sizeof(path), "%s/absent", tmp);
+	cr_assert_eq(p->exists(path), -ENOENT);
+	cr_assert_eq(p->read_line(path, line, sizeof(line)), -ENOENT);
+	cr_assert_eq(p->each_line(path, count_line, seen), -ENOENT);
+	cr_assert_eq(p->euid(), (unsigned int)geteuid());
+	cr_assert_eq(p->release(line, 2), 0);
 }
 
 /* <tmp>/proc/<pid>/{cmdline,comm,maps}; maps lists the given files. */
@@ -356,6 +615,7 @@ Test(doctor, a_fake_sim_process_has_all_ten_setters_and_no_compiled_valueanimato
 	char lib[PATH_MAX], oat_real[PATH_MAX], oat[PATH_MAX], root[PATH_MAX];
 	char want[3][2 * PATH_MAX];
 	struct doctor_opts o = { .proc_root = root, .filter = filter_for("com.example.sim") };
+
 	int rc;
 	char *out;
 
@@ -427,6 +687,7 @@ Test(doctor, a_target_that_is_not_running_fails_and_skips_its_checks)
 
 Test(doctor_cli, doctor_main_parses_its_options_and_returns_the_status)
 {
+	/* A missing BTF file fails doctor on any host. */
 	char a0[] = "doctor", a1[] = "--btf", a2[] = "/nonexistent/vmlinux";
 	char *argv[] = { a0, a1, a2, NULL };
 
