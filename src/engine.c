@@ -781,7 +781,9 @@ static uint32_t frame_interval(struct proc *p, struct thread *t, int64_t vsync, 
 	*assumed = src == REFRESH_ASSUMED;
 	if (dv > 1)
 		return (uint32_t)(dv - 1 > UINT32_MAX ? UINT32_MAX : dv - 1);
-	if (dv || dt < *budget + *budget / 2)
+	/* Without ids an interval only counts vsyncs against a measured period: the assumed
+	 * 60 Hz would see every frame of a 30 Hz display as one missed vsync. */
+	if (dv || *assumed || dt < *budget + *budget / 2)
 		return 0;
 	return (uint32_t)((dt + *budget / 2) / *budget - 1);
 }
