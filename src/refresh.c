@@ -51,7 +51,7 @@ void refresh__add(struct refresh *r, uint64_t dt_ns, int64_t dvsync)
 /* The standard rate's period within SNAP_TOLERANCE of p, else p. */
 static uint64_t snap(uint64_t p)
 {
-	static const unsigned int hz[] = { 30, 48, 50, 60, 72, 90, 96, 120, 144, 165 };
+	static const unsigned int hz[] = { 24, 30, 48, 50, 60, 72, 90, 96, 120, 144, 165 };
 
 	for (size_t i = 0; i < sizeof(hz) / sizeof(hz[0]); i++) {
 		uint64_t std = (1000000000ull + hz[i] / 2) / hz[i];

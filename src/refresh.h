@@ -5,7 +5,7 @@
  * gives elapsed time / ids advanced; without, each interval shorter than 50 ms between
  * consecutive doFrame starts on one thread is one sample. The estimate is the median of all
  * samples so far (a 50 us histogram: bounded, exact enough), snapped to the nearest standard
- * display rate when within 2 % (devices run 30, 48, 50, 60, 72, 90, 96, 120, 144 or 165 Hz);
+ * display rate when within 2 % (devices run 24, 30, 48, 50, 60, 72, 90, 96, 120, 144 or 165 Hz);
  * with fewer than 8 samples it is 16.67 ms, "assumed". Pure: no I/O, no clock.
  */
 #ifndef ANIMTRACE_REFRESH_H

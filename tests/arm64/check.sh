@@ -96,13 +96,13 @@ count animator_end 6
 count summary 1
 count frame_props 34
 EXPECTED=$(cat <<'EOF'
-"type":"animator_end" ... "id":168950273,"name":"animator:alpha","kind":"ObjectAnimator","properties":["alpha"],"restarts":0, ... "frames":18,"reason":"complete","reason_source":"art"
+"type":"animator_end" ... "id":168950273,"name":"animator:alpha","kind":"ObjectAnimator","properties":["alpha"],"restarts":0, ... "frames":18, ... "reason":"complete","reason_source":"art"
 "type":"animator_end" ... "id":168950273, ... "target_source":"inferred","changes":{"alpha":{"from":1,"to":0}}
-"type":"animator_end" ... "id":168950274,"name":"animator:translationY","kind":"ObjectAnimator","properties":["translationY"],"restarts":0, ... "frames":18,"reason":"complete","reason_source":"art"
+"type":"animator_end" ... "id":168950274,"name":"animator:translationY","kind":"ObjectAnimator","properties":["translationY"],"restarts":0, ... "frames":18, ... "reason":"complete","reason_source":"art"
 "type":"animator_end" ... "id":168950274, ... "changes":{"translationY":{"from":0,"to":-100}}
-"type":"animator_end" ... "id":168950275,"name":"animator","kind":"ValueAnimator","properties":[],"restarts":0, ... "frames":8,"reason":"cancel","reason_source":"art"
-"type":"animator_end" ... "id":168950276,"name":"animator:scaleX","kind":"ObjectAnimator","properties":["scaleX"],"restarts":0,"start_ns":null,"duration_ns":null,"frames":0,"reason":"cancel_before_start","reason_source":"art"
-"type":"animator_end" ... "id":168950277,"name":"animator:scaleY","kind":"ObjectAnimator","properties":["scaleY"],"restarts":0, ... "frames":1,"reason":"force_end","reason_source":"art"
+"type":"animator_end" ... "id":168950275,"name":"animator","kind":"ValueAnimator","properties":[],"restarts":0, ... "frames":8, ... "reason":"cancel","reason_source":"art"
+"type":"animator_end" ... "id":168950276,"name":"animator:scaleX","kind":"ObjectAnimator","properties":["scaleX"],"restarts":0,"start_ns":null,"duration_ns":null,"frames":0, ... "reason":"cancel_before_start","reason_source":"art"
+"type":"animator_end" ... "id":168950277,"name":"animator:scaleY","kind":"ObjectAnimator","properties":["scaleY"],"restarts":0, ... "frames":1, ... "reason":"force_end","reason_source":"art"
 "type":"animator_start" ... "id":168950273, ... "start_stack":["com.example.anim.PanelAnimator.play","com.example.anim.NotificationPanel.expand"]}
 "type":"animator_start" ... "id":168950274, ... "start_stack":["com.example.anim.PanelAnimator.reverse","com.example.anim.NotificationPanel.flip"]}
 "type":"animator_end" ... "id":168950275, ... "end_stack":["com.example.anim.PanelAnimator.stop","com.example.anim.NotificationPanel.collapse"]}
@@ -113,7 +113,7 @@ EXPECTED=$(cat <<'EOF'
 "type":"frame_props" ... "frame_seq":5,"frame_vsync_id":1004,"in_frame":true, ... "values":{"alpha":0.5},"sets":{"alpha":2}}
 "type":"frame_props" ... "frame_seq":18,"frame_vsync_id":1017,"in_frame":true, ... "values":{"alpha":0},"sets":{"alpha":1}}
 "type":"frame_props" ... "frame_seq":18,"frame_vsync_id":1017,"in_frame":true, ... "values":{"translationY":-100},"sets":{"translationY":1}}
-"type":"animator_end" ... "id":168950278,"name":"animator:rotation","kind":"ObjectAnimator","properties":["rotation"],"restarts":0, ... "frames":21,"reason":"process_exit"
+"type":"animator_end" ... "id":168950278,"name":"animator:rotation","kind":"ObjectAnimator","properties":["rotation"],"restarts":0, ... "frames":21, ... "reason":"process_exit"
 "type":"frame" ... "process":"com.example.anim","seq":1,"vsync_id":1000, ... "animators":[168950273,168950274]}
 "type":"frame" ... "process":"com.example.anim","seq":24,"vsync_id":1023, ... "animators":[168950278]}
 "type":"summary" ... "animators_started":5,"animators_ended":6,"frames":24,"markers":250,"markers_rejected":0,
@@ -124,6 +124,31 @@ EOF
 while IFS= read -r want; do
 	[ -n "$want" ] || continue
 	has "$want" && ok "output has $want" || bad "output has $want"
+done <<< "$EXPECTED"
+
+# ---- smoothness: the jank scenario (tests/sim/README.md) at 24 Hz with vsync ids ------------
+out=$(section /tmp/jank.jsonl)
+count frame 40
+count jank 3
+janky=$(printf '%s\n' "$out" | grep -F '"type":"frame"' | grep -cF '"janky":true')
+[ "$janky" = 1 ] && ok "one late frame" || bad "one late frame (got $janky)"
+dropped=$(printf '%s\n' "$out" | grep -F '"type":"frame"' | grep -c '"dropped_before":[1-9]')
+[ "$dropped" = 2 ] && ok "two frames after missed vsyncs" || bad "two frames after missed vsyncs (got $dropped)"
+EXPECTED=$(cat <<'EOT'
+"type":"frame" ... "seq":10,"vsync_id":1011, ... "budget_ns":41666667,"janky":false,"dropped_before":2,
+"type":"frame" ... "seq":20,"vsync_id":1021, ... "janky":true,"dropped_before":0,
+"type":"frame" ... "seq":21,"vsync_id":1024, ... "janky":false,"dropped_before":2,
+"type":"frame" ... "seq":36,"vsync_id":1049, ... "dropped_before":0,
+"type":"jank" ... "kind":"dropped_frames","frame_seq":10, ... "dropped_before":2,"animations":[168950273]
+"type":"jank" ... "kind":"late_frame","frame_seq":20, ... "ui_chain":[{"name":"Choreographer#doFrame 1021", ... {"name":"traversal", ... {"name":"RV OnBindView", ... {"name":"inflate", ... "render_chain":[{"name":"DrawFrames 1021",
+"type":"jank" ... "kind":"dropped_frames","frame_seq":21, ... "dropped_before":2,"animations":[168950273]
+"type":"animator_end" ... "name":"animator:alpha", ... "frames":30,"frames_dropped":4,"janky_frames":1,
+"type":"summary" ... "refresh_period_ns":41666667,"refresh_source":"vsync","frames":40,"janky_frames":1,"frames_dropped":4,
+EOT
+)
+while IFS= read -r want; do
+	[ -n "$want" ] || continue
+	has "$want" && ok "jank output has $want" || bad "jank output has $want"
 done <<< "$EXPECTED"
 
 echo "$passed passed, $failed failed"
