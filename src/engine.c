@@ -231,13 +231,21 @@ static bool key_idle(void *v, void *ctx)
 	return true;
 }
 
+/* Sweeps t with drop and adds what it removed to the eviction counter *count. */
+static long sweep_count(struct htab *t, bool (*drop)(void *v, void *ctx), void *ctx,
+			uint64_t *count)
+{
+	long n = htab_sweep(t, drop, ctx);
+
+	if (n > 0)
+		*count += (uint64_t)n;
+	return n;
+}
+
 /* The keys table is full: forget the animators that are not running. */
 static void keys_sweep(struct engine *e)
 {
-	long n = htab_sweep(&e->keys, key_idle, NULL);
-
-	if (n > 0)
-		e->ev.anim_keys += (uint64_t)n;
+	sweep_count(&e->keys, key_idle, NULL, &e->ev.anim_keys);
 }
 
 static struct anim_key *key_get(struct engine *e, uint32_t pid, struct name_acc *n,
@@ -335,10 +343,7 @@ static bool thread_idle(void *v, void *ctx)
 /* The thread table is full: forget the threads inside no slice. */
 static void threads_sweep(struct engine *e)
 {
-	long n = htab_sweep(&e->threads, thread_idle, NULL);
-
-	if (n > 0)
-		e->ev.threads += (uint64_t)n;
+	sweep_count(&e->threads, thread_idle, NULL, &e->ev.threads);
 }
 
 /* Threads are keyed by tid alone: a bare "E" has no tgid. A reused tid starts afresh. */
@@ -488,14 +493,10 @@ static void props_flush(struct engine *e, struct proc *p);
  */
 static void nodes_sweep(struct engine *e, struct proc *p)
 {
-	long n = htab_sweep(&p->nodes, node_stale, &p->pb.gen);
-
-	if (n == 0) {
+	if (!sweep_count(&p->nodes, node_stale, &p->pb.gen, &e->ev.nodes)) {
 		props_flush(e, p);
-		n = htab_sweep(&p->nodes, node_stale, &p->pb.gen);
+		sweep_count(&p->nodes, node_stale, &p->pb.gen, &e->ev.nodes);
 	}
-	if (n > 0)
-		e->ev.nodes += (uint64_t)n;
 }
 
 static struct node_st *node_get(struct engine *e, struct proc *p, uint64_t node,

@@ -46,25 +46,24 @@ const char *frame_phase_str(enum frame_phase p)
 	return names[p];
 }
 
-/* The ObjectAnimator property names, so "animator:<prop>" can be matched against them. */
-const char *view_prop_str(enum view_prop p)
+/* [0]: the ObjectAnimator property name, so "animator:<prop>" can be matched; [1]: short. */
+static const char *prop_name(enum view_prop p, int which)
 {
-#define PROP_JSON(e, b, j, json, sh) [PROP_##e] = json,
-	static const char *const names[] = { AT_PROPS(PROP_JSON) };
-#undef PROP_JSON
+#define PROP_NAMES(e, b, j, json, sh) [PROP_##e] = { json, sh },
+	static const char *const names[][2] = { AT_PROPS(PROP_NAMES) };
+#undef PROP_NAMES
 
 	if ((unsigned int)p >= PROP_COUNT)
 		return "unknown";
-	return names[p];
+	return names[p][which];
+}
+
+const char *view_prop_str(enum view_prop p)
+{
+	return prop_name(p, 0);
 }
 
 const char *view_prop_short(enum view_prop p)
 {
-#define PROP_SHORT(e, b, j, json, sh) [PROP_##e] = sh,
-	static const char *const names[] = { AT_PROPS(PROP_SHORT) };
-#undef PROP_SHORT
-
-	if ((unsigned int)p >= PROP_COUNT)
-		return "unknown";
-	return names[p];
+	return prop_name(p, 1);
 }
