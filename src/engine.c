@@ -137,6 +137,8 @@ struct thread {
 	bool has_frame; /* it ran a doFrame: the fields below describe the last one */
 	uint64_t last_frame_ns, last_frame_end_ns, last_frame_seq;
 	int64_t last_vsync;
+	uint64_t anchor_ns;  /* the frame vsync-id periods are measured from (vsync -1: none) */
+	int64_t anchor_vsync;
 	struct art_pending art;
 	struct art_pending art_start; /* the last start(), waiting for its S (--stacks) */
 };
@@ -359,6 +361,7 @@ static struct thread *thread_get(struct engine *e, uint32_t pid, uint32_t tid)
 			return NULL;
 		t->tid = tid;
 		t->pid = pid;
+		t->anchor_vsync = -1;
 		if (htab_add(&e->threads, hash_mix64(tid), t)) {
 			free(t);
 			return NULL;
@@ -370,6 +373,7 @@ static struct thread *thread_get(struct engine *e, uint32_t pid, uint32_t tid)
 		t->depth = 0;
 		t->overflow = 0;
 		t->has_frame = false;
+		t->anchor_vsync = -1;
 		thread_window_reset(t);
 	}
 	return t;
@@ -766,6 +770,22 @@ static void frame_close(struct engine *e, struct proc *p, struct thread *t, uint
 	p->cur.live = false;
 }
 
+/*
+ * With vsync ids the period is measured from an anchor frame up to VSYNC_SPAN vsyncs back, not
+ * from the previous frame: a doFrame that starts late (scheduling latency) then moves the
+ * estimate by its lateness divided by the whole span instead of by one vsync.
+ */
+#define VSYNC_SPAN 240
+static void refresh_add_vsync(struct refresh *r, struct thread *t, int64_t vsync, uint64_t ts)
+{
+	if (t->anchor_vsync < 0 || vsync <= t->anchor_vsync ||
+	    vsync - t->anchor_vsync > VSYNC_SPAN || ts < t->anchor_ns) {
+		t->anchor_vsync = t->last_vsync;
+		t->anchor_ns = t->last_frame_ns;
+	}
+	refresh__add(r, ts - t->anchor_ns, vsync - t->anchor_vsync);
+}
+
 /* The refresh period, with this interval of t's doFrames counted; returns vsyncs missed. */
 static uint32_t frame_interval(struct proc *p, struct thread *t, int64_t vsync, uint64_t ts_ns,
 			       uint64_t *budget, bool *assumed)
@@ -776,7 +796,9 @@ static uint32_t frame_interval(struct proc *p, struct thread *t, int64_t vsync, 
 
 	if (!p->refresh)
 		p->refresh = refresh__new();
-	if (p->refresh)
+	if (p->refresh && dv > 0)
+		refresh_add_vsync(p->refresh, t, vsync, ts_ns);
+	else if (p->refresh)
 		refresh__add(p->refresh, dt, dv);
 	*budget = refresh__period(p->refresh, &src);
 	*assumed = src == REFRESH_ASSUMED;

@@ -283,3 +283,17 @@ Test(smooth, frames_judged_before_the_period_was_known_are_judged_again_in_the_s
 	cr_assert_eq(rec.procs[0].janky_frames, 2);
 	cr_assert_eq(rec.n_janks, 0); /* no animator was hit */
 }
+
+Test(smooth, late_frame_starts_do_not_bias_the_vsync_period)
+{
+	uint64_t t = 1000 * MS;
+
+	/* every other doFrame starts 3 ms late: frame-to-frame steps are 19.7 and 13.7 ms */
+	for (int f = 0; f < 40; f++)
+		frame(t + f * P60 + (f % 2) * 3 * MS, 2000 + f, 2 * MS);
+	finish(t + 41 * P60);
+	cr_assert_eq(rec.procs[0].refresh_period_ns, P60);
+	cr_assert_str_eq(rec.procs[0].refresh_source, "vsync");
+	for (int f = 10; f < 40; f++)
+		cr_assert_eq(rec.frames[f].budget_ns, P60, "frame %d", f + 1);
+}
