@@ -369,3 +369,33 @@ Test(bad_input, survives_the_capture_being_truncated_while_it_is_read)
 	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "exit %d", WEXITSTATUS(status));
 	cr_assert_lt(ru.ru_maxrss, RSS_MAX_KB);
 }
+
+/* A million S markers that never end: the engine's caps hold (src/caps.h), the rest is
+ * counted, and the replay stays under the RSS bound. */
+Test(bad_input, a_million_unterminated_animators_are_capped_and_counted)
+{
+	char in[PATH_MAX], out[PATH_MAX];
+	const char *args[] = { "--replay", in, "--format", "json", "-o", out, NULL };
+	FILE *f = fopen(e2e_path(in, "million.txt"), "w");
+	struct run r;
+
+	cr_assert_not_null(f);
+	for (long i = 0; i < 1000000; i++)
+		fprintf(f, "  app-100 (  100) [000] .... %ld.%06ld: tracing_mark_write: "
+			   "S|100|animator|%ld\n", 1 + i / 1000000, i % 1000000, i);
+	cr_assert_eq(fclose(f), 0);
+	e2e_path(out, "million.jsonl");
+	r = run_at(args, NULL);
+	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "stderr:\n%s", r.err);
+	cr_assert_lt(r.maxrss_kb, RSS_MAX_KB, "peak RSS %ld KiB", r.maxrss_kb);
+	char *text = e2e_slurp(out);
+	const char *sum = strstr(text, "{\"type\":\"summary\"");
+
+	cr_assert_not_null(sum);
+	cr_assert_not_null(strstr(sum, "\"animators_started\":1000000,"), "%.400s", sum);
+	cr_assert_not_null(strstr(sum, "\"evicted\":{\"animators\":998976,"), "%.2000s",
+			   strstr(sum, "\"evicted\""));
+	cr_log_info("a million open animators: peak RSS %ld KiB", r.maxrss_kb);
+	free(text);
+	run_free(&r);
+}
