@@ -873,8 +873,7 @@ static void storm_frame(struct engine *e, struct proc *p, const struct frame_st 
 }
 
 /*
- * The doFrame closed: its redraws count for the Views, for the animators that ran in it
- * whose target re-recorded, and for a refresh storm.
+ * The doFrame closed: its redraws count for the Views and for a refresh storm.
  */
 static void redraws_close(struct engine *e, struct proc *p, struct frame_st *fs)
 {
@@ -887,10 +886,6 @@ static void redraws_close(struct engine *e, struct proc *p, struct frame_st *fs)
 		if (n)
 			n->redraw_frames++;
 	}
-	for (struct anim_run *r = p->running; r; r = r->next)
-		if (r->last_seq == fs->f.seq && r->a.target_node &&
-		    frame_redrew(fs, r->a.target_node))
-			r->a.target_redraws++;
 	storm_frame(e, p, fs);
 }
 
@@ -1768,6 +1763,11 @@ void engine__redraw(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid
 	if (!n)
 		return;
 	p->refresh_on = e->refresh = true;
+	/* Counted while the animator runs, in the frame it started in too (its update listener
+	 * invalidates before the traversal); a redraw after its F in its last frame is not. */
+	if (p->cur.live && !frame_redrew(&p->cur, node))
+		for (struct anim_run *r = p->running; r; r = r->next)
+			r->a.target_redraws += r->a.target_node == node;
 	frame_add_redraw(&p->cur, n);
 }
 

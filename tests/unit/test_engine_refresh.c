@@ -131,6 +131,7 @@ Test(redraw, an_alpha_animator_whose_target_redraws_in_every_frame_counts_each_f
 	cr_assert_eq(rec.ends[0].frames, 18);
 	cr_assert_eq(rec.ends[0].target_node, ROW);
 	cr_assert_eq(rec.ends[0].target_redraws, 12, "METER's redraws are not the target's");
+	cr_assert_eq(rec.ends[0].frames, 18);
 	cr_assert_eq(rec.n_frames, 18);
 	cr_assert(rec.frames[0].refresh);
 	cr_assert_eq(rec.frames[0].n_redraws, 1);
