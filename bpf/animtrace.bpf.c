@@ -334,4 +334,7 @@ int BPF_KRETPROBE(at_set_ret, long ret)
 /* ART-compiled framework methods (ValueAnimator.start/cancel/end): entry probes only. */
 #include "art.bpf.h"
 
+/* --refresh: display lists re-recorded and vsync requests, entry probes only. */
+#include "refresh.bpf.h"
+
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

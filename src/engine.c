@@ -62,6 +62,13 @@ struct frame_st {
 	uint64_t gap_start_ns; /* the end of the previous doFrame of its thread */
 	struct slice_chain ui, render;         /* the doFrame's and the draw's chains */
 	struct slice_chain ui_gap, render_gap; /* the longest slices in the gap before it */
+	/* --refresh: Views re-recorded and vsync requests while open or since the previous
+	 * frame closed, and the Java callers of its last request */
+	struct redraw_node *rd;
+	size_t n_rd, cap_rd;
+	uint32_t rd_dropped, vsync_req;
+	int n_vstack;
+	char vstack[AT_STACK_FRAMES][AT_FRAME_NAME];
 };
 
 /* A RenderNode of one process: its name and the last value seen per property. */
@@ -72,6 +79,20 @@ struct node_st {
 	float val[PROP_COUNT];
 	uint64_t gen;   /* the batch generation idx belongs to */
 	int idx;        /* slot in that batch, -1 when the batch was full */
+	uint64_t redraw_frames; /* --refresh: frames in which it re-recorded */
+};
+
+/* The Views of a refresh storm in progress, by frames redrawn. */
+#define STORM_VIEWS 8
+struct storm_st {
+	uint32_t frames, vsyncs;
+	uint64_t first_ns, end_ns;
+	int n_views;
+	struct redraw_node views[STORM_VIEWS];
+	uint32_t view_frames[STORM_VIEWS];
+	uint32_t views_other; /* distinct Views beyond STORM_VIEWS */
+	int n_stack;
+	char stack[AT_STACK_FRAMES][AT_FRAME_NAME];
 };
 
 /* The property changes of the current frame (or since the last one) of a process. */
@@ -102,6 +123,8 @@ struct proc {
 	int n_early;
 	struct anim_smooth worst[AT_WORST_ANIMS];
 	int n_worst;
+	bool refresh_on; /* --refresh probes ran in it */
+	struct storm_st storm;
 };
 
 enum slice_kind { SLICE_OTHER, SLICE_DOFRAME, SLICE_PHASE, SLICE_DRAW };
@@ -165,6 +188,9 @@ struct engine {
 	int n_longest_frames;
 	uint64_t prop_frames, prop_sets;
 	uint32_t prop_sets_max;
+	bool refresh; /* --refresh probes ran in some process */
+	struct redraw_stat redraw_top[AT_REDRAW_TOP];
+	int n_redraw_top;
 	int sink_err; /* the first error a sink returned: nothing is sent after it */
 };
 
@@ -714,6 +740,168 @@ static void frame_janks(struct engine *e, struct proc *p, const struct frame_st 
 	}
 }
 
+/* ---- who redraws (--refresh) -------------------------------------------------------- */
+
+#define FRAME_REDRAWS_MAX 64 /* distinct Views listed per frame */
+
+static void redraws_attach(const struct proc *p, struct frame_st *fs)
+{
+	fs->f.refresh = p->refresh_on;
+	fs->f.n_redraws = (int)fs->n_rd;
+	fs->f.redraws = fs->rd;
+	fs->f.redraws_dropped = fs->rd_dropped;
+	fs->f.vsync_requests = fs->vsync_req;
+}
+
+static bool frame_redrew(const struct frame_st *fs, uint64_t node)
+{
+	for (size_t i = 0; i < fs->n_rd; i++)
+		if (fs->rd[i].node == node)
+			return true;
+	return false;
+}
+
+/* Adds n to the frame's Views (once each). */
+static void frame_add_redraw(struct frame_st *fs, const struct node_st *n)
+{
+	struct redraw_node *rn;
+
+	if (frame_redrew(fs, n->node))
+		return;
+	rn = fs->n_rd < FRAME_REDRAWS_MAX ?
+		     vec_push((void **)&fs->rd, &fs->n_rd, &fs->cap_rd, sizeof(*rn)) : NULL;
+	if (!rn) {
+		fs->rd_dropped++;
+		return;
+	}
+	rn->node = n->node;
+	memcpy(rn->node_name, n->name, sizeof(rn->node_name));
+}
+
+/* The engine-wide ranking of Views by frames redrawn keeps the AT_REDRAW_TOP most. */
+static void redraw_top_offer(struct engine *e, uint32_t pid, const struct node_st *n)
+{
+	struct redraw_stat *t = e->redraw_top;
+	int i;
+
+	if (!n->redraw_frames)
+		return;
+	i = e->n_redraw_top < AT_REDRAW_TOP ? e->n_redraw_top++ : AT_REDRAW_TOP;
+	while (i > 0 && t[i - 1].frames < n->redraw_frames) {
+		if (i < AT_REDRAW_TOP)
+			t[i] = t[i - 1];
+		i--;
+	}
+	if (i == AT_REDRAW_TOP)
+		return;
+	t[i].pid = pid;
+	t[i].node = n->node;
+	t[i].frames = n->redraw_frames;
+	memcpy(t[i].node_name, n->name, sizeof(t[i].node_name));
+}
+
+static void redraw_top_proc(struct engine *e, struct proc *p)
+{
+	for (size_t i = 0; i < p->nodes.cap; i++)
+		if (p->nodes.s[i].v)
+			redraw_top_offer(e, p->pid, p->nodes.s[i].v);
+}
+
+/* The storm's View redrawn in most frames (the first seen among equals). */
+static int storm_top(const struct storm_st *st)
+{
+	int best = -1;
+
+	for (int i = 0; i < st->n_views; i++)
+		if (best < 0 || st->view_frames[i] > st->view_frames[best])
+			best = i;
+	return best;
+}
+
+/* The run of busy idle frames ended: a storm when it lasted long enough, said once. */
+static void storm_end(struct engine *e, struct proc *p)
+{
+	struct storm_st *st = &p->storm;
+	struct refresh_storm *r;
+	int top = storm_top(st);
+
+	if (st->frames >= REFRESH_STORM_FRAMES && (r = calloc(1, sizeof(*r)))) {
+		r->pid = p->pid;
+		memcpy(r->process, p->name, sizeof(r->process));
+		if (top >= 0) {
+			r->node = st->views[top].node;
+			memcpy(r->node_name, st->views[top].node_name, sizeof(r->node_name));
+			r->node_frames = st->view_frames[top];
+		}
+		r->n_views = (uint32_t)st->n_views + st->views_other;
+		r->frames = st->frames;
+		r->vsync_requests = st->vsyncs;
+		r->first_ns = st->first_ns;
+		r->duration_ns = st->end_ns - st->first_ns;
+		r->n_stack = st->n_stack;
+		memcpy(r->stack, st->stack, sizeof(r->stack));
+		SINK_CALL(e, refresh_storm, r);
+		free(r);
+	}
+	memset(st, 0, sizeof(*st));
+}
+
+/* A frame with redraws or requests and no animator goes on the storm; another ends it. */
+static void storm_frame(struct engine *e, struct proc *p, const struct frame_st *fs)
+{
+	struct storm_st *st = &p->storm;
+	int j;
+
+	if ((!fs->n_rd && !fs->vsync_req) || fs->n_ids || p->running) {
+		storm_end(e, p);
+		return;
+	}
+	if (!st->frames++)
+		st->first_ns = fs->f.start_ns;
+	st->end_ns = fs->f.start_ns + fs->f.dur_ns;
+	st->vsyncs += fs->vsync_req;
+	if (!st->n_stack && fs->n_vstack) {
+		st->n_stack = fs->n_vstack;
+		memcpy(st->stack, fs->vstack, sizeof(st->stack));
+	}
+	for (size_t i = 0; i < fs->n_rd; i++) {
+		for (j = 0; j < st->n_views && st->views[j].node != fs->rd[i].node; j++)
+			;
+		if (j == st->n_views && j == STORM_VIEWS) {
+			st->views_other++;
+			continue;
+		}
+		if (j == st->n_views)
+			st->views[st->n_views++] = fs->rd[i];
+		st->view_frames[j]++;
+	}
+}
+
+/*
+ * The doFrame closed: its redraws count for the Views and for a refresh storm.
+ */
+static void redraws_close(struct engine *e, struct proc *p, struct frame_st *fs)
+{
+	struct node_st *n;
+
+	if (!p->refresh_on)
+		return;
+	for (size_t i = 0; i < fs->n_rd; i++) {
+		n = htab_find(&p->nodes, hash_mix64(fs->rd[i].node), node_eq, &fs->rd[i].node);
+		if (n)
+			n->redraw_frames++;
+	}
+	storm_frame(e, p, fs);
+}
+
+/* The frame_st now collects for the next doFrame. */
+static void redraws_reset(struct frame_st *fs)
+{
+	fs->n_rd = 0;
+	fs->rd_dropped = fs->vsync_req = 0;
+	fs->n_vstack = 0;
+}
+
 static void frame_emit(struct engine *e, struct proc *p, struct frame_st *fs)
 {
 	if (!fs->live)
@@ -722,6 +910,7 @@ static void frame_emit(struct engine *e, struct proc *p, struct frame_st *fs)
 	memcpy(fs->f.process, p->name, sizeof(fs->f.process));
 	fs->f.n_anims = (int)fs->n_ids;
 	fs->f.anim_ids = fs->ids;
+	redraws_attach(p, fs);
 	e->frames++;
 	frame_longest_add(e, &fs->f);
 	SINK_CALL(e, frame, &fs->f);
@@ -759,6 +948,7 @@ static void frame_close(struct engine *e, struct proc *p, struct thread *t, uint
 	props_flush(e, p); /* this frame's values, before its own frame record */
 	p->cur.f.dur_ns = ts_ns > p->cur.f.start_ns ? ts_ns - p->cur.f.start_ns : 0;
 	frame_judge(p, &p->cur);
+	redraws_close(e, p, &p->cur);
 	if (t && t->tid == p->cur.f.tid) {
 		t->last_frame_end_ns = ts_ns;
 		thread_window_reset(t); /* the next gap's slices start now */
@@ -768,6 +958,7 @@ static void frame_close(struct engine *e, struct proc *p, struct thread *t, uint
 	p->done = p->cur;
 	p->cur = tmp;
 	p->cur.live = false;
+	redraws_reset(&p->cur);
 }
 
 /*
@@ -1179,6 +1370,7 @@ static void anim_end_run(struct engine *e, struct proc *p, struct anim_run *r, u
 	r->a.reason = reason;
 	r->a.reason_source = source;
 	memcpy(r->a.process, p->name, sizeof(r->a.process));
+	r->a.refresh_traced = p->refresh_on;
 	anim_report_end(e, p, r->key, &r->a);
 	free(r);
 }
@@ -1385,6 +1577,8 @@ static void proc_free(struct proc *p)
 	free(p->done.ids);
 	free(p->cur.gap_ids);
 	free(p->done.gap_ids);
+	free(p->cur.rd);
+	free(p->done.rd);
 	refresh__free(p->refresh);
 	free(p->pb.nodes);
 	htab_free_values(&p->nodes);
@@ -1437,6 +1631,8 @@ static void proc_remove(struct engine *e, struct proc *p)
 	size_t i;
 
 	proc_stat_keep(e, p);
+	storm_end(e, p);
+	redraw_top_proc(e, p);
 	if (htab_sweep(&e->procs, proc_is, p) != 1)
 		return; /* no memory to rebuild the table: keep it */
 	for (i = 0; i < e->n_procs && e->proc_list[i] != p; i++)
@@ -1567,6 +1763,56 @@ void engine__art_call_stack(struct engine *e, uint64_t ts_ns, uint32_t pid, uint
 	memset(pd->stack, 0, sizeof(pd->stack));
 	for (int i = 0; i < pd->n_stack; i++)
 		snprintf(pd->stack[i], AT_FRAME_NAME, "%s", stack[i]);
+}
+
+void engine__refresh_active(struct engine *e, uint32_t pid)
+{
+	struct proc *p = proc_get(e, pid, NULL);
+
+	if (p)
+		p->refresh_on = e->refresh = true;
+}
+
+void engine__redraw(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid, uint64_t node,
+		    const char *node_name)
+{
+	struct proc *p;
+	struct node_st *n;
+
+	(void)tid;
+	if (!node)
+		return;
+	note_time(e, ts_ns);
+	p = proc_get(e, pid, NULL);
+	n = p ? node_get(e, p, node, node_name) : NULL;
+	if (!n)
+		return;
+	p->refresh_on = e->refresh = true;
+	/* Counted while the animator runs, in the frame it started in too (its update listener
+	 * invalidates before the traversal); a redraw after its F in its last frame is not. */
+	if (p->cur.live && !frame_redrew(&p->cur, node))
+		for (struct anim_run *r = p->running; r; r = r->next)
+			r->a.target_redraws += r->a.target_node == node;
+	frame_add_redraw(&p->cur, n);
+}
+
+void engine__vsync_request(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid,
+			   const char (*stack)[AT_FRAME_NAME], int n_stack)
+{
+	struct proc *p;
+
+	(void)tid;
+	note_time(e, ts_ns);
+	p = proc_get(e, pid, NULL);
+	if (!p)
+		return;
+	p->refresh_on = e->refresh = true;
+	if (p->cur.vsync_req < UINT32_MAX)
+		p->cur.vsync_req++;
+	if (n_stack > 0) {
+		p->cur.n_vstack = n_stack < AT_STACK_FRAMES ? n_stack : AT_STACK_FRAMES;
+		memcpy(p->cur.vstack, stack, (size_t)p->cur.n_vstack * AT_FRAME_NAME);
+	}
 }
 
 void engine__rejected(struct engine *e)
@@ -1731,8 +1977,11 @@ void engine__finish(struct engine *e, uint64_t ts_ns, uint64_t drops, uint64_t t
 
 	if (ts_ns)
 		note_time(e, ts_ns);
-	for (size_t i = 0; i < e->n_procs; i++)
+	for (size_t i = 0; i < e->n_procs; i++) {
 		frames_flush(e, e->proc_list[i], ts_ns > e->last_ns ? ts_ns : e->last_ns);
+		storm_end(e, e->proc_list[i]);
+		redraw_top_proc(e, e->proc_list[i]);
+	}
 	running = build_running(e, &n_running);
 	names = build_names(e);
 	procs = build_procs(e, &n_procs);
@@ -1755,6 +2004,9 @@ void engine__finish(struct engine *e, uint64_t ts_ns, uint64_t drops, uint64_t t
 	s.n_procs = (int)n_procs;
 	s.procs = procs;
 	finish_frame_stats(e, &s);
+	s.refresh = e->refresh;
+	s.n_redraw_views = e->n_redraw_top;
+	s.redraw_views = e->redraw_top;
 	note_dropped(e);
 	SINK_CALL(e, summary, &s);
 	free(names);

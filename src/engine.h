@@ -73,6 +73,26 @@ void engine__art_call_stack(struct engine *e, uint64_t ts_ns, uint32_t pid, uint
 			    enum art_call call, bool has_cookie, uint32_t cookie,
 			    const char (*stack)[AT_FRAME_NAME], int n_stack);
 
+/*
+ * --refresh probes were attached to pid: its frames, animators and the summary say how many
+ * redraws they saw (zero included).
+ */
+void engine__refresh_active(struct engine *e, uint32_t pid);
+
+/*
+ * node of pid re-recorded its display list (node_name may be NULL, as for engine__prop).
+ * It counts for the doFrame in progress, else for the next one.
+ */
+void engine__redraw(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid, uint64_t node,
+		    const char *node_name);
+
+/*
+ * Thread tid of pid asked for the next vsync (Choreographer -> nativeScheduleVsync), with
+ * its Java callers (--stacks, innermost first; n_stack 0 when unknown). Counted like a redraw.
+ */
+void engine__vsync_request(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid,
+			   const char (*stack)[AT_FRAME_NAME], int n_stack);
+
 /* Counts a payload that failed marker_parse (for the summary). */
 void engine__rejected(struct engine *e);
 

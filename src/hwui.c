@@ -337,6 +337,79 @@ int hwui_resolve(const char *path, const char *overrides, struct hwui_lib *out,
 	for (int p = 0; !ret && p < AT_PROP_COUNT; p++)
 		resolve_prop(s, p, out, warn, ctx);
 	hwui_node_layout(s, &out->node);
+	out->redraw.err = hwui_redraw_symbol(s, &out->redraw);
 	elfsym__free(s);
 	return ret ? ret : out->ok_mask ? 0 : -ENODATA;
+}
+
+/* ---- who redraws (issue 15): display lists and vsync requests -------------------- */
+
+/*
+ * Verified against AOSP (see bpf/refresh.bpf.h): 12+ finishRecording(jlong canvasPtr,
+ * jlong renderNodePtr) in libhwui, CriticalNative, so (jlong, jlong) -> "Ell"; 11 and
+ * earlier setDisplayList(JNIEnv*, jobject, jlong renderNodePtr, jlong displayListPtr).
+ */
+#define FINISH_RECORDING_NAME "_ZN7androidL46android_view_DisplayListCanvas_finishRecordingEll"
+#define SET_DISPLAY_LIST_NAME \
+	"_ZN7androidL38android_view_RenderNode_setDisplayListEP7_JNIEnvP8_jobjectll"
+/* core/jni/android_view_DisplayEventReceiver.cpp, static in namespace android. */
+#define SCHEDULE_VSYNC_NAME "_ZN7androidL19nativeScheduleVsyncEP7_JNIEnvP7_jclassl"
+/* libgui's exported DisplayEventDispatcher::scheduleVsync(). */
+#define DISPATCHER_VSYNC_NAME "_ZN7android22DisplayEventDispatcher13scheduleVsyncEv"
+
+static int find_fn(const struct elfsym *s, const char *name, struct hwui_fn *out, int arg)
+{
+	struct elfsym_hit hit;
+
+	if (elfsym__find(s, name, &hit))
+		return -ENOENT;
+	if (hit.offset == ELFSYM_NO_OFFSET)
+		return -EFAULT;
+	out->vaddr = hit.vaddr;
+	out->offset = hit.offset;
+	out->node_arg = arg;
+	snprintf(out->name, sizeof(out->name), "%s", hit.name);
+	return 0;
+}
+
+int hwui_redraw_symbol(const struct elfsym *s, struct hwui_fn *out)
+{
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = find_fn(s, FINISH_RECORDING_NAME, out, 2);
+	if (ret == -ENOENT)
+		ret = find_fn(s, SET_DISPLAY_LIST_NAME, out, 3);
+	return ret;
+}
+
+int hwui_vsync_symbol(const struct elfsym *s, struct hwui_fn *out)
+{
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = find_fn(s, SCHEDULE_VSYNC_NAME, out, 0);
+	if (ret == -ENOENT)
+		ret = find_fn(s, DISPATCHER_VSYNC_NAME, out, 0);
+	return ret;
+}
+
+int hwui_resolve_vsync(const char *path, struct hwui_fn *out)
+{
+	struct elfsym *s = elfsym__open(path);
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (!s)
+		return -errno;
+	ret = hwui_vsync_symbol(s, out);
+	elfsym__free(s);
+	return ret;
+}
+
+int hwui_find_vsync_library(const char *proc_root, int pid, char *path, size_t cap)
+{
+	int ret = procmaps_find(proc_root, pid, "libandroid_runtime.so", path, cap);
+
+	return ret == -ENOENT ? procmaps_find(proc_root, pid, "libgui.so", path, cap) : ret;
 }

@@ -29,6 +29,15 @@ struct hwui_node_layout {
 	int uniqueid_err;	/* 0 when uniqueid_off is known; -ENOENT: no getter (Android 9-) */
 };
 
+/* A function probed for --refresh: where it is, and which argument holds the RenderNode. */
+struct hwui_fn {
+	char name[96];    /* the symbol found (with its ".llvm." suffix, if any) */
+	uint64_t vaddr;
+	uint64_t offset;  /* file offset for a uprobe */
+	int node_arg;     /* 2 (finishRecording, 12+), 3 (setDisplayList, 11-), 0 (vsync) */
+	int err;          /* hwui_resolve: 0 when found, else -ENOENT (or -EFAULT: no file bytes) */
+};
+
 struct hwui_lib {
 	char path[512];
 	uint16_t machine;                    /* EM_X86_64 or EM_AARCH64 */
@@ -36,6 +45,7 @@ struct hwui_lib {
 	uint32_t field_off[AT_PROP_COUNT];   /* float field inside RenderNode */
 	uint32_t ok_mask;                    /* bit per at_prop whose setter and field are known */
 	struct hwui_node_layout node;        /* filled whenever the file could be read */
+	struct hwui_fn redraw;               /* the display-list function (--refresh) */
 };
 
 /* Called once per property that had to be disabled, with a reason naming the symbol. */
@@ -77,6 +87,30 @@ const char *hwui_uniqueid_strerror(int err);
  */
 int hwui_resolve(const char *path, const char *overrides, struct hwui_lib *out,
 		 hwui_warn_fn warn, void *ctx);
+
+/*
+ * The function that gives a RenderNode its new display list in @s: Android 12+
+ * android_view_DisplayListCanvas_finishRecording(jlong canvas, jlong node) (node_arg 2),
+ * else android_view_RenderNode_setDisplayList(JNIEnv*, jobject, jlong node, jlong list)
+ * (node_arg 3). 0, -ENOENT when neither is there, -EFAULT when it has no file bytes.
+ */
+int hwui_redraw_symbol(const struct elfsym *s, struct hwui_fn *out);
+
+/*
+ * The vsync request in @s: android::nativeScheduleVsync(JNIEnv*, jclass, jlong) (static, in
+ * libandroid_runtime), else android::DisplayEventDispatcher::scheduleVsync() (libgui).
+ * 0, -ENOENT or -EFAULT as hwui_redraw_symbol.
+ */
+int hwui_vsync_symbol(const struct elfsym *s, struct hwui_fn *out);
+
+/* hwui_vsync_symbol of the ELF at path; -errno when it cannot be opened. */
+int hwui_resolve_vsync(const char *path, struct hwui_fn *out);
+
+/*
+ * The library of pid that requests vsyncs, from <proc_root>/<pid>/maps: libandroid_runtime.so,
+ * else libgui.so. 0, -ENOENT when neither is mapped, -errno.
+ */
+int hwui_find_vsync_library(const char *proc_root, int pid, char *path, size_t cap);
 
 /* What a hwui_resolve error means, for the user. */
 const char *hwui_strerror(int err);

@@ -81,6 +81,8 @@ static void probed(struct live *l, uint32_t tgid, int attached)
 {
 	if (attached > 0 && (attached & UPROBES_ART))
 		engine__art_active(l->e, tgid, now_ns());
+	if (attached > 0 && (attached & (UPROBES_REDRAW | UPROBES_VSYNC)))
+		engine__refresh_active(l->e, tgid);
 }
 
 static void allow(struct live *l, uint32_t tgid, const char *argv0)
@@ -199,17 +201,20 @@ static void stacks_dump(const struct at_art_rec *r, const struct unwind_frame *f
 	diag_raw(DIAG_DEBUG, "\n");
 }
 
-/* The Java callers of an ART call from the registers and stack after the record. */
-static int art_callers(struct live *l, const struct at_art_rec *r, size_t size,
-		       char (*out)[UNWIND_NAME_MAX], int max)
+/*
+ * The Java callers from the registers and stack that follow a record of head bytes (an ART
+ * or a vsync record), size bytes in all.
+ */
+static int stack_callers(struct live *l, const struct at_art_rec *r, const struct at_hdr *h,
+			 size_t head, size_t size, char (*out)[UNWIND_NAME_MAX], int max)
 {
-	const struct at_art_stack *st = (const void *)(r + 1);
+	const struct at_art_stack *st = (const void *)((const char *)h + head);
 	struct unwind_frame f[UNWIND_MAX_FRAMES];
 	struct unwind_regs ur = { 0 };
 	int n;
 
-	if (!l->unw || size < sizeof(*r) + sizeof(*st) ||
-	    st->len > size - sizeof(*r) - sizeof(*st) || st->nregs > AT_ART_NREGS)
+	if (!l->unw || size < head + sizeof(*st) || st->len > size - head - sizeof(*st) ||
+	    st->nregs > AT_ART_NREGS)
 		return 0;
 	ur.machine = st->nregs == 16 ? EM_X86_64 : EM_AARCH64;
 	ur.pc = st->pc;
@@ -217,13 +222,13 @@ static int art_callers(struct live *l, const struct at_art_rec *r, size_t size,
 	memcpy(ur.regs, st->regs, sizeof(st->regs));
 	ur.stack = st->data;
 	ur.stack_len = st->len;
-	n = unwinder__unwind(l->unw, r->hdr.tgid, r->hdr.tid, &ur, f, UNWIND_MAX_FRAMES);
+	n = unwinder__unwind(l->unw, h->tgid, h->tid, &ur, f, UNWIND_MAX_FRAMES);
 	l->stacks++;
 	if (n <= 0) {
 		l->stacks_failed++;
 		return 0;
 	}
-	if (diag_on(DIAG_DEBUG))
+	if (r && diag_on(DIAG_DEBUG))
 		stacks_dump(r, f, n, st->len);
 	return unwind_java_frames(f, n, out, max);
 }
@@ -242,9 +247,26 @@ static void on_art(struct live *l, const struct at_art_rec *r, size_t size)
 	/* DynamicAnimation writes no markers: its calls explain no F. */
 	if (r->method >= sizeof(calls) / sizeof(calls[0]))
 		return;
-	n = art_callers(l, r, size, stack, AT_STACK_FRAMES);
+	n = stack_callers(l, r, &r->hdr, sizeof(*r), size, stack, AT_STACK_FRAMES);
 	engine__art_call_stack(l->e, r->hdr.ts_ns, r->hdr.tgid, r->hdr.tid, calls[r->method],
 			       r->has_cookie, r->cookie, (const char (*)[AT_FRAME_NAME])stack, n);
+}
+
+/* --refresh: a display list re-recorded, or a vsync requested (with its callers). */
+static void on_refresh(struct live *l, const struct at_refresh_rec *r, size_t size)
+{
+	char stack[AT_STACK_FRAMES][UNWIND_NAME_MAX];
+	int n;
+
+	if (r->what == AT_REFRESH_REDRAW) {
+		engine__redraw(l->e, r->hdr.ts_ns, r->hdr.tgid, r->hdr.tid, r->node, NULL);
+		return;
+	}
+	if (r->what != AT_REFRESH_VSYNC)
+		return;
+	n = stack_callers(l, NULL, &r->hdr, sizeof(*r), size, stack, AT_STACK_FRAMES);
+	engine__vsync_request(l->e, r->hdr.ts_ns, r->hdr.tgid, r->hdr.tid,
+			      (const char (*)[AT_FRAME_NAME])stack, n);
 }
 
 static void on_proc(struct live *l, const struct at_proc_rec *r)
@@ -288,6 +310,8 @@ static void on_record(void *ctx, const struct at_hdr *h, size_t size)
 		on_prop(l, (const struct at_prop_rec *)h);
 	else if (h->kind == AT_REC_ART)
 		on_art(l, (const struct at_art_rec *)h, size);
+	else if (h->kind == AT_REC_REFRESH)
+		on_refresh(l, (const struct at_refresh_rec *)h, size);
 }
 
 /* What live tracing needs, checked up front so the user gets one clear line. */
@@ -329,6 +353,7 @@ static int start_uprobes(struct live *l)
 		.props = o->props && !l->trace_all, .hwui_path = o->hwui_path,
 		.hwui_offsets = o->hwui_offsets,
 		.art = o->art && !l->trace_all, .art_oat = o->art_oat,
+		.refresh = o->refresh && !l->trace_all,
 		.note = uprobes_note,
 	};
 
@@ -354,7 +379,7 @@ static int start(struct live *l, struct marker_file *mf)
 		.markers = mf, .n_markers = n, .trace_all = l->trace_all,
 		.track_procs = !l->trace_all && procfilter__has_names(o->filter),
 		.ringbuf_bytes = o->ringbuf_bytes, .on_record = on_record, .ctx = l,
-		.art_stack_bytes = o->art ? o->stack_bytes : 0,
+		.art_stack_bytes = o->art || o->refresh ? o->stack_bytes : 0,
 	};
 	l->p = probes__load(&po, err, sizeof(err));
 	if (!l->p) {
@@ -381,7 +406,7 @@ static uint64_t total_drops(struct live *l, struct at_drops *d)
 	if (probes__drops(l->p, d, NULL, 0) < 0)
 		memset(d, 0, sizeof(*d));
 	return d->marker_ringbuf_full + d->proc_ringbuf_full + d->prop_ringbuf_full +
-	       d->art_ringbuf_full + d->marker_read_fault + d->prop_read_fault + d->prop_stash_full;
+	       d->art_ringbuf_full + d->refresh_ringbuf_full + d->marker_read_fault + d->prop_read_fault + d->prop_stash_full;
 }
 
 static void print_stats(struct live *l, uint64_t *last_markers)
@@ -480,7 +505,7 @@ int live_run(const struct live_opts *o, struct engine *e)
 	l->trace_all = !o->filter || procfilter__empty(o->filter);
 	l->procs = proctab__new();
 	ret = l->procs ? preflight(o) : -ENOMEM;
-	if (!ret && o->art && o->stack_bytes) {
+	if (!ret && (o->art || o->refresh) && o->stack_bytes) {
 		l->unw = unwinder__new(o->proc_root);
 		ret = l->unw ? 0 : -ENOMEM;
 	}

@@ -30,6 +30,7 @@ struct live_opts {
 	bool art;            /* probe ValueAnimator.start/cancel/end in the boot oat */
 	const char *art_oat; /* the oat holding them; NULL: boot-framework.oat from maps */
 	uint32_t stack_bytes; /* --stacks: user stack copied per ART call and unwound; 0: off */
+	bool refresh;        /* --refresh: display-list and vsync request probes (who redraws) */
 	FILE *out;           /* the sink's stream: tracing stops when writing to it failed (EPIPE) */
 };
 

@@ -71,6 +71,7 @@ static const char doc[] =
 enum {
 	OPT_COLOR = 0x100, OPT_NO_ATRACE, OPT_STATS, OPT_BUFFER, OPT_PROPS, OPT_NO_PROPS,
 	OPT_HWUI, OPT_HWUI_OFFSETS, OPT_NO_ART, OPT_ART_OAT, OPT_TRACE_OUT, OPT_STACKS,
+	OPT_REFRESH,
 };
 
 static const struct argp_option options[] = {
@@ -110,6 +111,9 @@ static const struct argp_option options[] = {
 	{ "stacks", OPT_STACKS, "BYTES", OPTION_ARG_OPTIONAL,
 	  "Java callers of start/cancel/end (CallStack, EndCallStack): copy BYTES of the user "
 	  "stack at each call (default 4K, 64 to 32K) and unwind it", 4 },
+	{ "refresh", OPT_REFRESH, 0, 0,
+	  "Who redraws: Views that re-record their display list in each frame and the vsync "
+	  "requests (with --stacks, who asked for the frame); off by default", 4 },
 	{ 0, 0, 0, 0, "Device set-up:", 5 },
 	{ "no-atrace-setup", OPT_NO_ATRACE, 0, 0,
 	  "Do not set debug.atrace.tags.enableflags / debug.atrace.app_* (they are restored "
@@ -124,7 +128,7 @@ struct cli {
 	struct procfilter *filter;
 	const char *live_flag; /* the first live-only option given (refused with --replay) */
 	const char *replay, *output, *hwui, *hwui_offsets, *trace_out, *art_oat;
-	int no_props, no_art;
+	int no_props, no_art, refresh;
 	double duration;
 	int json, frames, color, stats, no_atrace, verbose;
 	size_t ringbuf_bytes;
@@ -176,6 +180,7 @@ static const char *live_only(int key)
 	case OPT_NO_ART: return "--no-art";
 	case OPT_ART_OAT: return "--art-oat";
 	case OPT_STACKS: return "--stacks";
+	case OPT_REFRESH: return "--refresh";
 	default: return NULL;
 	}
 }
@@ -249,6 +254,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		c->stack_bytes = arg ? parse_size(arg) : STACKS_DEFAULT;
 		if (c->stack_bytes < 64 || c->stack_bytes > AT_ART_STACK_MAX)
 			argp_error(state, "--stacks is 64 to 32K bytes, not '%s'", arg);
+		break;
+	case OPT_REFRESH:
+		c->refresh = 1;
 		break;
 	case OPT_NO_ATRACE:
 		c->no_atrace = 1;
@@ -479,6 +487,7 @@ static int run_live(const struct cli *c, struct engine *e, FILE *out)
 		.art = !c->no_art,
 		.art_oat = c->art_oat,
 		.stack_bytes = c->stack_bytes,
+		.refresh = c->refresh,
 		.out = out,
 	};
 

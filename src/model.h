@@ -105,6 +105,16 @@ struct anim {
 	 */
 	uint32_t frames_dropped, janky_frames;
 	uint64_t worst_frame_ns, worst_gap_ns;
+	/* --refresh (refresh_traced): its frames in which its target re-recorded its display
+	 * list. A property animation should redraw nothing; one that does costs a redraw. */
+	bool refresh_traced;
+	uint32_t target_redraws;
+};
+
+/* A RenderNode that re-recorded its display list (--refresh). */
+struct redraw_node {
+	uint64_t node;
+	char node_name[64];   /* as node_props.node_name */
 };
 
 enum frame_phase {
@@ -131,6 +141,13 @@ struct frame {
 	/* vsyncs missed since the previous frame of its thread, counted only when an animator
 	 * ran across the gap (an idle gap counts nothing) */
 	uint32_t dropped_before;
+	/* --refresh (refresh true): the Views that re-recorded in this frame (or since the
+	 * previous frame ended), each once, and the vsync requests made in that time */
+	bool refresh;
+	int n_redraws;
+	const struct redraw_node *redraws;
+	uint32_t redraws_dropped; /* distinct nodes beyond the per-frame cap */
+	uint32_t vsync_requests;
 };
 
 /*
@@ -191,6 +208,35 @@ struct frame_props {
 	bool in_frame;
 	int n_nodes;
 	const struct node_props *nodes;
+};
+
+/*
+ * A process that re-recorded Views or requested frames on REFRESH_STORM_FRAMES or more
+ * consecutive frames with no animator running (reported once, when it stops).
+ */
+#define REFRESH_STORM_FRAMES 30
+struct refresh_storm {
+	uint32_t pid;
+	char process[AT_PROC_MAX];
+	uint64_t node;          /* the View redrawn in most of its frames; 0: only requests */
+	char node_name[64];
+	uint32_t node_frames;   /* frames in which node re-recorded */
+	uint32_t n_views;       /* distinct Views redrawn during the storm */
+	uint32_t frames;        /* consecutive frames of the storm */
+	uint32_t vsync_requests;
+	uint64_t first_ns;      /* start of its first frame */
+	uint64_t duration_ns;   /* to the end of its last frame */
+	int n_stack;            /* a vsync request's Java callers (--stacks), innermost first */
+	char stack[AT_STACK_FRAMES][AT_FRAME_NAME];
+};
+
+/* A View by how many frames re-recorded it (--refresh), for the summary's ranking. */
+#define AT_REDRAW_TOP 10
+struct redraw_stat {
+	uint32_t pid;
+	uint64_t node;
+	char node_name[64];
+	uint64_t frames;
 };
 
 struct name_stat {
@@ -262,6 +308,9 @@ struct summary {
 	struct evictions evicted;
 	int n_procs;
 	const struct proc_stat *procs;       /* every process with frames, in first-seen order */
+	bool refresh;                        /* --refresh probes ran in some process */
+	int n_redraw_views;
+	const struct redraw_stat *redraw_views; /* most redrawn first, up to AT_REDRAW_TOP */
 	/* Filled by the caller (live capture), zero in replay. */
 	uint64_t drops;
 	uint64_t truncated;
@@ -279,6 +328,7 @@ struct sink_ops {
 	int (*frame_props)(void *ctx, const struct frame_props *fp);
 	int (*note)(void *ctx, const char *msg); /* informational line (e.g. "reasons are inferred") */
 	int (*jank)(void *ctx, const struct jank *j); /* after the frame it concerns */
+	int (*refresh_storm)(void *ctx, const struct refresh_storm *s); /* once, when it ends */
 };
 
 struct sink {

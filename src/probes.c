@@ -24,6 +24,7 @@ static const uint16_t min_size[] = {
 	[AT_REC_PROC] = sizeof(struct at_proc_rec),
 	[AT_REC_PROP] = sizeof(struct at_prop_rec),
 	[AT_REC_ART] = sizeof(struct at_art_rec),
+	[AT_REC_REFRESH] = sizeof(struct at_refresh_rec),
 };
 
 static int on_sample(void *ctx, void *data, size_t size)
@@ -304,6 +305,49 @@ void art_links__free(struct art_links *l)
 	free(l);
 }
 
+struct refresh_links {
+	struct bpf_link *link;
+};
+
+/* One entry probe: a link of its own, so the redraw and the vsync probe come and go apart. */
+static struct refresh_links *attach_refresh(struct bpf_program *prog, int pid, const char *path,
+					    uint64_t off)
+{
+	struct refresh_links *l = calloc(1, sizeof(*l));
+	int n = 0, ret = l ? attach_one(&l->link, &n, prog, false, pid, path, off) : -ENOMEM;
+
+	if (!ret)
+		return l;
+	free(l);
+	errno = -ret;
+	return NULL;
+}
+
+struct refresh_links *probes__attach_redraw(struct probes *p, int pid, const char *path,
+					    uint64_t off, int node_arg)
+{
+	if (node_arg != 2 && node_arg != 3) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return attach_refresh(node_arg == 2 ? p->skel->progs.at_redraw_arg2
+					    : p->skel->progs.at_redraw_arg3, pid, path, off);
+}
+
+struct refresh_links *probes__attach_vsync(struct probes *p, int pid, const char *path,
+					   uint64_t off)
+{
+	return attach_refresh(p->skel->progs.at_vsync, pid, path, off);
+}
+
+void refresh_links__free(struct refresh_links *l)
+{
+	if (!l)
+		return;
+	bpf_link__destroy(l->link);
+	free(l);
+}
+
 static void add_drops(struct at_drops *t, const struct at_drops *c)
 {
 	t->marker_ringbuf_full += c->marker_ringbuf_full;
@@ -313,6 +357,7 @@ static void add_drops(struct at_drops *t, const struct at_drops *c)
 	t->marker_read_fault += c->marker_read_fault;
 	t->prop_read_fault += c->prop_read_fault;
 	t->prop_stash_full += c->prop_stash_full;
+	t->refresh_ringbuf_full += c->refresh_ringbuf_full;
 }
 
 int probes__drops(struct probes *p, struct at_drops *total, struct at_drops *per_cpu, int n_cpu)

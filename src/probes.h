@@ -73,6 +73,23 @@ struct art_links *probes__attach_art(struct probes *p, int pid, const struct art
 /* Detaches; accepts NULL. */
 void art_links__free(struct art_links *l);
 
+struct refresh_links;
+
+/*
+ * --refresh: the entry probe on the display-list function at path:off for pid only, whose
+ * RenderNode argument is node_arg (2: Android 12+ finishRecording, 3: setDisplayList).
+ * Returns NULL and sets errno (EINVAL for another node_arg).
+ */
+struct refresh_links *probes__attach_redraw(struct probes *p, int pid, const char *path,
+					    uint64_t off, int node_arg);
+
+/* --refresh: the entry probe on the vsync request at path:off for pid only (NULL, errno). */
+struct refresh_links *probes__attach_vsync(struct probes *p, int pid, const char *path,
+					   uint64_t off);
+
+/* Detaches; accepts NULL. */
+void refresh_links__free(struct refresh_links *l);
+
 /* Waits up to timeout_ms and dispatches records. Returns records handled or -errno. */
 int probes__poll(struct probes *p, int timeout_ms);
 

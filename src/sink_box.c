@@ -304,6 +304,32 @@ static void smooth_line(struct sink_box *b, const struct anim *a)
 	box_line(b, "Smoothness: %s", line);
 }
 
+/*
+ * --refresh: "Redraws:    18/18 frames (NotificationRow@80e0): a property animation that
+ * redraws". A property animation changes RenderNode properties only; a target that records
+ * a new display list in its frames costs a redraw each.
+ */
+static void redraw_line(struct sink_box *b, const struct anim *a)
+{
+	char node[96];
+	const char *verdict;
+
+	if (!a->refresh_traced || !a->frames)
+		return;
+	if (!a->target_node) {
+		box_line(b, "Redraws:    target unknown");
+		return;
+	}
+	if (!a->target_redraws)
+		verdict = "properties only, no redraw";
+	else if (a->kind == ANIM_OBJECT)
+		verdict = "a property animation that redraws";
+	else
+		verdict = "its target redraws";
+	box_line(b, "Redraws:    %u/%u frames (%s): %s", a->target_redraws, a->frames,
+		 node_label(node, sizeof(node), a->target_name, a->target_node), verdict);
+}
+
 static bool is_bad_end(enum end_reason r)
 {
 	return r == END_CANCEL || r == END_CANCEL_BEFORE_START || r == END_PROCESS_EXIT ||
@@ -328,6 +354,7 @@ static int on_anim_end(void *ctx, const struct anim *a)
 	box_line(b, "Duration:   %s", a->start_ns ? t : "-");
 	box_line(b, "Frames:     %u", a->frames);
 	smooth_line(b, a);
+	redraw_line(b, a);
 	reason_text(reason, sizeof(reason), a);
 	box_line(b, "Reason:     %s", reason);
 	spark_lines(b, a);
@@ -449,6 +476,24 @@ static void pending_flush(struct sink_box *b)
 	}
 }
 
+/* --refresh: " redrawn: NotificationRow@80e0, ScrimView@51c0 vsync requests: 1". */
+static void frame_redraws(struct sink_box *b, const struct frame *f)
+{
+	char node[96];
+
+	if (!f->refresh || (!f->n_redraws && !f->vsync_requests))
+		return;
+	if (f->n_redraws)
+		fputs(" redrawn:", b->out);
+	for (int i = 0; i < f->n_redraws; i++)
+		fprintf(b->out, "%s %s", i ? "," : "",
+			node_label(node, sizeof(node), f->redraws[i].node_name, f->redraws[i].node));
+	if (f->redraws_dropped)
+		fprintf(b->out, " (+%u)", f->redraws_dropped);
+	if (f->vsync_requests)
+		fprintf(b->out, " vsync requests: %u", f->vsync_requests);
+}
+
 static int on_frame(void *ctx, const struct frame *f)
 {
 	static const char *const short_names[PHASE_COUNT] = {
@@ -480,7 +525,9 @@ static int on_frame(void *ctx, const struct frame *f)
 		fprintf(b->out, "%s%s %s", any ? " " : " [", short_names[p], ms);
 		any = true;
 	}
-	fprintf(b->out, "%s anims: %d%s\n", any ? "]" : "", f->n_anims, color_on(b, ANSI_RESET));
+	fprintf(b->out, "%s anims: %d", any ? "]" : "", f->n_anims);
+	frame_redraws(b, f);
+	fprintf(b->out, "%s\n", color_on(b, ANSI_RESET));
 	pd = pending_find(b, f->pid);
 	if (pd && pd->fp.frame_seq == f->seq) {
 		node_lines(b, &pd->fp);
@@ -630,6 +677,24 @@ static void running_box(struct sink_box *b, const struct anim *a, uint64_t last_
  * "com.foo (pid 12): 60.0 Hz (intervals), 202 frames, 3 late, 5 dropped", then its worst
  * animators: "  #168950273 animator:alpha: 2 dropped, 1 late in 18 frames".
  */
+/* --refresh: "Redrawn:    NotificationRow@80e0 18 frames (pid 123)", most redrawn first. */
+static void summary_redraws(struct sink_box *b, const struct summary *s)
+{
+	char node[96];
+
+	if (!s->n_redraw_views) {
+		box_line(b, "Redrawn:    no View re-recorded its display list");
+		return;
+	}
+	for (int i = 0; i < s->n_redraw_views; i++) {
+		const struct redraw_stat *r = &s->redraw_views[i];
+
+		box_line(b, "%s%s %llu frames (pid %u)", i ? "            " : "Redrawn:    ",
+			 node_label(node, sizeof(node), r->node_name, r->node),
+			 (unsigned long long)r->frames, r->pid);
+	}
+}
+
 static void summary_procs(struct sink_box *b, const struct summary *s)
 {
 	char proc[AT_PROC_MAX], name[AT_NAME_MAX];
@@ -672,6 +737,8 @@ static int on_summary(void *ctx, const struct summary *s)
 		summary_longest_frames(b, s);
 	if (s->n_procs)
 		summary_procs(b, s);
+	if (s->refresh)
+		summary_redraws(b, s);
 	box_close(b);
 	for (int i = 0; i < s->n_running; i++)
 		running_box(b, &s->running[i], s->last_ns);
@@ -737,6 +804,34 @@ static int on_jank(void *ctx, const struct jank *j)
 	return out_status(b->out);
 }
 
+/* "Refresh storm: BatteryMeterView@1a2b redrawn in 120 frames (2.0 s), no animation running" */
+static int on_refresh_storm(void *ctx, const struct refresh_storm *r)
+{
+	struct sink_box *b = ctx;
+	char title[192], node[96], t[32], proc[AT_PROC_MAX];
+	uint64_t tenths = (r->duration_ns + 50000000ull) / 100000000ull;
+
+	snprintf(t, sizeof(t), "%llu.%llu s", (unsigned long long)(tenths / 10),
+		 (unsigned long long)(tenths % 10));
+	if (r->node)
+		snprintf(title, sizeof(title), "Refresh storm: %s redrawn in %u frames (%s), no "
+			 "animation running", node_label(node, sizeof(node), r->node_name, r->node),
+			 r->node_frames, t);
+	else
+		snprintf(title, sizeof(title), "Refresh storm: frames requested in %u frames (%s), "
+			 "no animation running", r->frames, t);
+	box_open(b, ANSI_RED, title);
+	fmt_sec(t, sizeof(t), r->first_ns);
+	box_line(b, "At:         %s", t);
+	box_line(b, "Frames:     %u in a row, %u View%s redrawn, %u vsync requests", r->frames,
+		 r->n_views, r->n_views == 1 ? "" : "s", r->vsync_requests);
+	stack_lines(b, "RequestedBy:", r->stack, r->n_stack);
+	clean(proc, sizeof(proc), r->process);
+	box_line(b, "Process:    %s%s(pid %u)", proc, *proc ? " " : "", r->pid);
+	box_close(b);
+	return out_status(b->out);
+}
+
 static int on_note(void *ctx, const char *msg)
 {
 	struct sink_box *b = ctx;
@@ -756,6 +851,7 @@ static const struct sink_ops box_ops = {
 	.summary = on_summary,
 	.frame_props = on_frame_props,
 	.note = on_note,
+	.refresh_storm = on_refresh_storm,
 };
 
 struct sink_box *sink_box__new(FILE *out, const struct sink_box_opts *o)

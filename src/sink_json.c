@@ -105,12 +105,77 @@ static void put_anim_end(FILE *out, const struct anim *a)
 	put_anim_target(out, a);
 	put_stack(out, "start_stack", a->start_stack, a->n_start_stack);
 	put_stack(out, "end_stack", a->end_stack, a->n_end_stack);
+	if (a->refresh_traced) /* --refresh: its frames in which its target re-recorded */
+		put_u64(out, "target_redraws", a->target_redraws);
 }
 
 static void note_ts(struct sink_json *j, uint64_t ts_ns)
 {
 	if (ts_ns > j->last_ns)
 		j->last_ns = ts_ns;
+}
+
+/* ,"node":"0x..","node_name":".." of a View (--refresh). */
+static void put_node(FILE *out, uint64_t node, const char *name)
+{
+	fprintf(out, "\"node\":\"0x%llx\",\"node_name\":", (unsigned long long)node);
+	json_put_str(out, name);
+}
+
+/* --refresh: ,"redraws":[{"node","node_name"}],"vsync_requests":N of a frame. */
+static void put_frame_redraws(FILE *out, const struct frame *f)
+{
+	if (!f->refresh)
+		return;
+	fputs(",\"redraws\":[", out);
+	for (int i = 0; i < f->n_redraws; i++) {
+		fputs(i ? ",{" : "{", out);
+		put_node(out, f->redraws[i].node, f->redraws[i].node_name);
+		fputc('}', out);
+	}
+	fputc(']', out);
+	if (f->redraws_dropped)
+		put_u64(out, "redraws_dropped", f->redraws_dropped);
+	put_u64(out, "vsync_requests", f->vsync_requests);
+}
+
+static int on_refresh_storm(void *ctx, const struct refresh_storm *r)
+{
+	struct sink_json *j = ctx;
+
+	note_ts(j, r->first_ns);
+	fputs("{\"type\":\"refresh_storm\"", j->out);
+	put_common(j->out, r->first_ns, r->pid, 0, r->process);
+	fputc(',', j->out);
+	if (r->node)
+		put_node(j->out, r->node, r->node_name);
+	else
+		fputs("\"node\":null,\"node_name\":null", j->out);
+	put_u64(j->out, "node_frames", r->node_frames);
+	put_u64(j->out, "views", r->n_views);
+	put_u64(j->out, "frames", r->frames);
+	put_u64(j->out, "vsync_requests", r->vsync_requests);
+	put_u64(j->out, "first_ns", r->first_ns);
+	put_u64(j->out, "duration_ns", r->duration_ns);
+	put_stack(j->out, "stack", r->stack, r->n_stack);
+	fputs("}\n", j->out);
+	return out_status(j->out);
+}
+
+/* --refresh: ,"redraws":[{"pid","node","node_name","frames"}], most redrawn first. */
+static void put_redraw_views(FILE *out, const struct summary *s)
+{
+	if (!s->refresh)
+		return;
+	fputs(",\"redraws\":[", out);
+	for (int i = 0; i < s->n_redraw_views; i++) {
+		const struct redraw_stat *r = &s->redraw_views[i];
+
+		fprintf(out, "%s{\"pid\":%u,", i ? "," : "", r->pid);
+		put_node(out, r->node, r->node_name);
+		fprintf(out, ",\"frames\":%llu}", (unsigned long long)r->frames);
+	}
+	fputc(']', out);
 }
 
 static int on_anim_start(void *ctx, const struct anim *a)
@@ -173,7 +238,9 @@ static int on_frame(void *ctx, const struct frame *f)
 	fputs("},\"animators\":[", j->out);
 	for (int i = 0; i < f->n_anims; i++)
 		fprintf(j->out, "%s%lld", i ? "," : "", (long long)f->anim_ids[i]);
-	fputs("]}\n", j->out);
+	fputc(']', j->out);
+	put_frame_redraws(j->out, f);
+	fputs("}\n", j->out);
 	return out_status(j->out);
 }
 
@@ -372,6 +439,7 @@ static int on_summary(void *ctx, const struct summary *s)
 	put_u64(out, "truncated", s->truncated);
 	put_evictions(out, &s->evicted);
 	put_procs(out, s);
+	put_redraw_views(out, s);
 	fputs("}\n", out);
 	return out_status(j->out);
 }
@@ -439,6 +507,7 @@ static const struct sink_ops json_ops = {
 	.summary = on_summary,
 	.frame_props = on_frame_props,
 	.note = on_note,
+	.refresh_storm = on_refresh_storm,
 };
 
 struct sink_json *sink_json__new(FILE *out)

@@ -196,6 +196,10 @@ static int on_frame(void *ctx, const struct frame *f)
 	}
 	fputs("]}", t->out);
 	end(t);
+	/* --refresh: a counter track per process, Views re-recorded per frame. */
+	if (f->refresh)
+		sink_trace__counter(t, f->start_ns, f->pid, "Redraws per frame",
+				    (double)f->n_redraws + f->redraws_dropped);
 	return out_status(t->out);
 }
 
@@ -279,6 +283,29 @@ static int on_jank(void *ctx, const struct jank *j)
 	return out_status(t->out);
 }
 
+/* A refresh storm as an instant on the process, named with its View. */
+static int on_refresh_storm(void *ctx, const struct refresh_storm *r)
+{
+	struct sink_trace *t = ctx;
+	char name[AT_NAME_MAX];
+
+	name_process(t, r->pid, r->process);
+	snprintf(name, sizeof(name), "refresh storm: %.*s", (int)sizeof(r->node_name),
+		 r->node ? r->node_name : "frame requests");
+	begin(t, "i", name);
+	fputs(",\"cat\":\"refresh\",\"s\":\"p\"", t->out);
+	put_task(t, r->pid, r->pid, r->first_ns);
+	fprintf(t->out, ",\"args\":{\"frames\":%u,\"node_frames\":%u,\"duration_ns\":%llu,"
+		"\"stack\":[", r->frames, r->node_frames, (unsigned long long)r->duration_ns);
+	for (int i = 0; i < r->n_stack && i < AT_STACK_FRAMES; i++) {
+		fputs(i ? "," : "", t->out);
+		json_put_str(t->out, r->stack[i]);
+	}
+	fputs("]}", t->out);
+	end(t);
+	return out_status(t->out);
+}
+
 static const struct sink_ops trace_ops = {
 	.anim_start = on_anim_start,
 	.anim_end = on_anim_end,
@@ -286,6 +313,7 @@ static const struct sink_ops trace_ops = {
 	.frame_props = on_frame_props,
 	.note = on_note,
 	.jank = on_jank,
+	.refresh_storm = on_refresh_storm,
 };
 
 /*
@@ -348,6 +376,13 @@ static int tee_jank(void *ctx, const struct jank *j)
 	TEE(ctx, jank, j);
 }
 
+static int tee_refresh_storm(void *ctx, const struct refresh_storm *r)
+{
+	int err = on_refresh_storm(ctx, r);
+
+	TEE(ctx, refresh_storm, r);
+}
+
 static const struct sink_ops tee_ops = {
 	.anim_start = tee_anim_start,
 	.anim_end = tee_anim_end,
@@ -356,6 +391,7 @@ static const struct sink_ops tee_ops = {
 	.frame_props = tee_frame_props,
 	.note = tee_note,
 	.jank = tee_jank,
+	.refresh_storm = tee_refresh_storm,
 };
 
 struct sink_trace *sink_trace__new(FILE *out)

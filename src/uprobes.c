@@ -24,6 +24,7 @@ struct cached {
 	union {
 		struct hwui_lib lib;
 		struct art_oat oat;
+		struct hwui_fn fn; /* the vsync request (--refresh) */
 	};
 };
 
@@ -37,6 +38,7 @@ struct proc {
 	uint32_t tgid;
 	struct setter_links *links;
 	struct art_links *art;
+	struct refresh_links *redraw, *vsync; /* --refresh */
 	unsigned waiting; /* UPROBES_* whose library pid did not map yet */
 	uint64_t next_ns; /* its maps are not read again before */
 };
@@ -49,7 +51,7 @@ struct uprobes {
 	int n_parked;
 	pthread_t reapers[REAPERS_MAX]; /* threads detaching probes */
 	int n_reapers;
-	struct cache libs, oats;
+	struct cache libs, oats, vsyncs;
 	bool said_full;
 };
 
@@ -126,6 +128,56 @@ static const struct art_oat *oat_for(struct uprobes *u, const char *path)
 	return &c->oat;
 }
 
+/* --refresh: the display-list probe in the setters' library (the same file on every Android). */
+static unsigned attach_redraw(struct uprobes *u, struct proc *pr, const struct hwui_lib *lib)
+{
+	if (!u->o.refresh)
+		return 0;
+	if (lib->redraw.err) {
+		notef(u, DIAG_INFO, "pid %u: no display-list function in %s: redraws unknown",
+		      pr->tgid, lib->path);
+		return 0;
+	}
+	pr->redraw = probes__attach_redraw(u->o.probes, (int)pr->tgid, lib->path,
+					   lib->redraw.offset, lib->redraw.node_arg);
+	if (!pr->redraw) {
+		notef(u, DIAG_ERROR, "attaching the redraw probe in %s failed: %s", lib->path,
+		      strerror(errno));
+		return 0;
+	}
+	notef(u, DIAG_INFO, "pid %u: redraws from %s in %s (node in argument %d)", pr->tgid,
+	      lib->redraw.name, lib->path, lib->redraw.node_arg);
+	return UPROBES_REDRAW;
+}
+
+/* The vsync request in path, resolved once per path; NULL when it has none (said once). */
+static const struct hwui_fn *vsync_for(struct uprobes *u, const char *path)
+{
+	bool fresh;
+	struct cached *c = cache_get(&u->vsyncs, path, &fresh);
+
+	if (fresh) {
+		c->state = hwui_resolve_vsync(path, &c->fn);
+		if (c->state)
+			notef(u, DIAG_INFO, "no vsync request function in %s (%s): frame requests "
+			      "unknown", path, strerror(-c->state));
+	}
+	return c->state ? NULL : &c->fn;
+}
+
+static unsigned attach_vsync(struct uprobes *u, struct proc *pr, const char *path)
+{
+	const struct hwui_fn *fn = vsync_for(u, path);
+
+	pr->vsync = fn ? probes__attach_vsync(u->o.probes, (int)pr->tgid, path, fn->offset) : NULL;
+	if (pr->vsync)
+		notef(u, DIAG_INFO, "pid %u: frame requests from %s in %s", pr->tgid, fn->name, path);
+	else if (fn)
+		notef(u, DIAG_ERROR, "attaching the vsync probe in %s failed: %s", path,
+		      strerror(errno));
+	return pr->vsync ? UPROBES_VSYNC : 0;
+}
+
 static unsigned attach_setters(struct uprobes *u, struct proc *pr, const char *path)
 {
 	const struct hwui_lib *lib = hwui_for(u, path);
@@ -138,7 +190,7 @@ static unsigned attach_setters(struct uprobes *u, struct proc *pr, const char *p
 		      pr->tgid, lib->path, __builtin_popcount(lib->ok_mask), AT_PROP_COUNT);
 	else if (err[0])
 		notef(u, DIAG_ERROR, "%s", err);
-	return pr->links ? UPROBES_SETTERS : 0;
+	return pr->links ? UPROBES_SETTERS | attach_redraw(u, pr, lib) : 0;
 }
 
 static unsigned attach_art(struct uprobes *u, struct proc *pr, const char *path)
@@ -159,7 +211,14 @@ static unsigned attach_art(struct uprobes *u, struct proc *pr, const char *path)
 static int find_library(struct uprobes *u, unsigned kind, uint32_t pid, char *path, size_t cap)
 {
 	const char *given = kind == UPROBES_SETTERS ? u->o.hwui_path : u->o.art_oat;
+	int ret;
 
+	if (kind == UPROBES_VSYNC) { /* Android has it in libandroid_runtime (or libgui) */
+		ret = hwui_find_vsync_library(u->o.proc_root, (int)pid, path, cap);
+		given = u->o.hwui_path; /* else the setters' file: one static binary, or 10- */
+		if (ret != -ENOENT || !given)
+			return ret;
+	}
 	if (given) /* a uprobe on a file also fires in mappings made after it */
 		return snprintf(path, cap, "%s", given) < (int)cap ? 0 : -ENAMETOOLONG;
 	if (kind == UPROBES_SETTERS)
@@ -172,6 +231,9 @@ static void say_unmapped(struct uprobes *u, unsigned kind, uint32_t pid)
 	if (kind == UPROBES_SETTERS)
 		notef(u, DIAG_INFO, "pid %u maps neither libhwui.so nor libandroid_runtime.so: "
 		      "no View property values until it does", pid);
+	else if (kind == UPROBES_VSYNC)
+		notef(u, DIAG_INFO, "pid %u maps neither libandroid_runtime.so nor libgui.so: "
+		      "frame requests unknown until it does", pid);
 	else
 		notef(u, DIAG_INFO, "pid %u maps no boot-framework.oat: end reasons will be "
 		      "inferred until it does", pid);
@@ -197,6 +259,8 @@ static unsigned probe_kind(struct uprobes *u, struct proc *pr, unsigned kind, bo
 		base = strrchr(path, '/');
 		notef(u, DIAG_INFO, "pid %u: %s appeared, probing", pr->tgid, base ? base + 1 : path);
 	}
+	if (kind == UPROBES_VSYNC)
+		return attach_vsync(u, pr, path);
 	return kind == UPROBES_SETTERS ? attach_setters(u, pr, path) : attach_art(u, pr, path);
 }
 
@@ -230,7 +294,7 @@ int uprobes__add(struct uprobes *u, uint32_t pid, uint64_t now_ns)
 	struct proc pr = { .tgid = pid, .next_ns = now_ns + RECHECK_NS };
 	unsigned got = 0;
 
-	if ((!u->o.props && !u->o.art) || find_proc(u, pid))
+	if ((!u->o.props && !u->o.art && !u->o.refresh) || find_proc(u, pid))
 		return 0;
 	if (u->n_procs == UPROBES_MAX_PROCS) {
 		if (!u->said_full)
@@ -243,7 +307,9 @@ int uprobes__add(struct uprobes *u, uint32_t pid, uint64_t now_ns)
 		got |= probe_kind(u, &pr, UPROBES_SETTERS, true);
 	if (u->o.art)
 		got |= probe_kind(u, &pr, UPROBES_ART, true);
-	if (pr.links || pr.art || pr.waiting)
+	if (u->o.refresh)
+		got |= probe_kind(u, &pr, UPROBES_VSYNC, true);
+	if (pr.links || pr.art || pr.vsync || pr.waiting)
 		u->procs[u->n_procs++] = pr;
 	count_waiting(u);
 	return (int)got;
@@ -261,6 +327,8 @@ int uprobes__recheck(struct uprobes *u, uint32_t pid, uint64_t now_ns)
 		got |= probe_kind(u, pr, UPROBES_SETTERS, false);
 	if (pr->waiting & UPROBES_ART)
 		got |= probe_kind(u, pr, UPROBES_ART, false);
+	if (pr->waiting & UPROBES_VSYNC)
+		got |= probe_kind(u, pr, UPROBES_VSYNC, false);
 	count_waiting(u);
 	return (int)got;
 }
@@ -269,6 +337,8 @@ static void detach(struct proc *pr)
 {
 	setter_links__free(pr->links);
 	art_links__free(pr->art);
+	refresh_links__free(pr->redraw);
+	refresh_links__free(pr->vsync);
 }
 
 static void *reaper_main(void *arg)
@@ -316,7 +386,7 @@ void uprobes__retire(struct uprobes *u, uint32_t pid)
 		return;
 	if (pr->links)
 		probes__drop_offsets(u->o.probes, (int)pid);
-	if (pr->links || pr->art) {
+	if (pr->links || pr->art || pr->vsync) {
 		if (u->n_parked == PARKED_MAX) {
 			reap(u, u->parked[0]);
 			memmove(u->parked, u->parked + 1, --u->n_parked * sizeof(u->parked[0]));

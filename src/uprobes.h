@@ -16,6 +16,8 @@
 
 #define UPROBES_SETTERS 1u /* RenderNode setter probes (View property values) */
 #define UPROBES_ART 2u     /* ValueAnimator probes (end reasons) */
+#define UPROBES_REDRAW 4u  /* --refresh: the display-list probe (with the setters) */
+#define UPROBES_VSYNC 8u   /* --refresh: the vsync request probe */
 #define UPROBES_MAX_PROCS 64
 
 struct probes;
@@ -32,6 +34,9 @@ struct uprobes_opts {
 	const char *hwui_offsets; /* "prop=off,..." field offset overrides, or NULL */
 	bool art;                 /* probe ValueAnimator.start/cancel/end */
 	const char *art_oat;      /* the oat holding them; NULL: boot-framework.oat from maps */
+	/* --refresh: the display-list probe beside the setters, and the vsync request probe in
+	 * libandroid_runtime.so or libgui.so from maps (else in hwui_path) */
+	bool refresh;
 	uprobes_note_fn note;
 	void *ctx;
 };

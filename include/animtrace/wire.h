@@ -21,6 +21,7 @@ enum at_rec_kind {
 	AT_REC_PROC = 2,   /* fork, exec, exit or rename of a task */
 	AT_REC_PROP = 3,   /* a libhwui RenderNode setter changed a property */
 	AT_REC_ART = 4,    /* an ART-compiled framework method was entered */
+	AT_REC_REFRESH = 5, /* --refresh: a display list re-recorded, or a vsync requested */
 };
 
 struct at_hdr {
@@ -123,6 +124,23 @@ struct at_art_stack {
 	__u8 data[];              /* capacity: hdr.size - sizeof(at_art_rec) - sizeof(this) */
 };
 
+/* What an AT_REC_REFRESH record saw (one BPF program each: no attach cookies on 5.10). */
+enum at_refresh_what {
+	AT_REFRESH_REDRAW = 1, /* a RenderNode got a new display list (node set) */
+	AT_REFRESH_VSYNC = 2,  /* nativeScheduleVsync / DisplayEventDispatcher::scheduleVsync */
+};
+
+/*
+ * --refresh. A vsync record whose hdr.size exceeds sizeof(struct at_refresh_rec) is followed
+ * by struct at_art_stack and its stack bytes (--stacks), as an ART record is.
+ */
+struct at_refresh_rec {
+	struct at_hdr hdr;
+	__u64 node; /* AT_REFRESH_REDRAW: the RenderNode pointer (tag bits kept); else 0 */
+	__u32 what; /* enum at_refresh_what */
+	__u32 pad;
+};
+
 /* Ring-buffer drop counters, one slot per CPU in a per-CPU array map (index 0). */
 struct at_drops {
 	__u64 marker_ringbuf_full;
@@ -132,6 +150,7 @@ struct at_drops {
 	__u64 marker_read_fault; /* bpf_probe_read_user of the payload failed */
 	__u64 prop_read_fault;   /* the node's float could not be read at return */
 	__u64 prop_stash_full;   /* no room to remember a setter's arguments until it returns */
+	__u64 refresh_ringbuf_full;
 };
 
 #endif

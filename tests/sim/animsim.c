@@ -112,6 +112,7 @@ struct scenario {
 	const struct skip_def *skips;
 	int n_skips;
 	int slow_frame; /* > 0: this frame's traversal holds 2.4 periods in nested slices */
+	bool refresh; /* who redraws: display lists re-recorded and vsync requests (refresh_*) */
 };
 
 static const struct anim_def basic_anims[] = {
@@ -165,16 +166,37 @@ static const struct skip_def jank_skips[] = {
 
 #define JANK_SLOW_FRAME 20
 
+/*
+ * refresh: an alpha animator whose update listener invalidates its view (NotificationRow
+ * re-records in each of frames 1-18), a translationY animator that redraws nothing (21-38),
+ * then a storm: ScrimView re-recorded in each of frames 41-85 with no animator. Each of those
+ * frames asks for the next vsync.
+ */
+static const struct anim_def refresh_anims[] = {
+	{ "animator:alpha", 1, 1, 18, "complete", ART_CALL_START },
+	{ "animator:translationY", 2, 21, 38, "complete", ART_CALL_START },
+};
+
+static const struct track_def refresh_tracks[] = {
+	{ 0, NODE_A, HWUI_ALPHA, 1.0f, 0.0f },
+	{ 1, NODE_B, HWUI_TRANSLATION_Y, 0.0f, -100.0f },
+};
+
+#define REFRESH_STORM_FIRST 41
+#define REFRESH_STORM_LAST 85
+
 #define ARRAY_LEN(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 static const struct scenario scenarios[] = {
 	{ "basic", basic_anims, ARRAY_LEN(basic_anims), basic_tracks, ARRAY_LEN(basic_tracks),
-	  basic_pokes, ARRAY_LEN(basic_pokes), 0, NULL, 0, 0 },
-	{ "idle", NULL, 0, NULL, 0, NULL, 0, 0, NULL, 0, 0 },
+	  basic_pokes, ARRAY_LEN(basic_pokes), .cycle = 0 },
+	{ "idle", .anims = NULL },
 	{ "soak", soak_anims, ARRAY_LEN(soak_anims), basic_tracks, ARRAY_LEN(basic_tracks),
-	  basic_pokes, ARRAY_LEN(basic_pokes), SOAK_CYCLE, NULL, 0, 0 },
-	{ "jank", jank_anims, ARRAY_LEN(jank_anims), jank_tracks, ARRAY_LEN(jank_tracks), NULL, 0,
-	  0, jank_skips, ARRAY_LEN(jank_skips), JANK_SLOW_FRAME },
+	  basic_pokes, ARRAY_LEN(basic_pokes), .cycle = SOAK_CYCLE },
+	{ "jank", jank_anims, ARRAY_LEN(jank_anims), jank_tracks, ARRAY_LEN(jank_tracks),
+	  .skips = jank_skips, .n_skips = ARRAY_LEN(jank_skips), .slow_frame = JANK_SLOW_FRAME },
+	{ "refresh", refresh_anims, ARRAY_LEN(refresh_anims), refresh_tracks,
+	  ARRAY_LEN(refresh_tracks), .refresh = true },
 };
 
 static const uint32_t cookie_base[] = { 0x0a11fa00, 0x0dec0a00 };
@@ -197,6 +219,7 @@ struct app {
 	const struct scenario *sc;
 	const struct hwui_fixture_methods *hwui;
 	const struct art_fixture_methods *art;
+	const struct runtime_fixture_methods *runtime; /* --scenario refresh */
 	const char *pkg;
 	enum role role;
 	int tgid;
@@ -525,6 +548,49 @@ static void slow_traversal(struct app *app)
 	trace_end(app);
 }
 
+/* --scenario refresh: the node that re-records in frame, or -1. */
+static int refresh_node(int frame)
+{
+	if (frame >= 1 && frame <= 18)
+		return NODE_A;
+	if (frame >= REFRESH_STORM_FIRST && frame <= REFRESH_STORM_LAST)
+		return NODE_B;
+	return -1;
+}
+
+static bool refresh_requests(int frame)
+{
+	return (frame >= 1 && frame <= 38 && frame != 19 && frame != 20) ||
+	       (frame >= REFRESH_STORM_FIRST && frame <= REFRESH_STORM_LAST);
+}
+
+/* The animation callback asks for the next frame: through Java-named callers when ART is on. */
+static void request_vsync(struct app *app, int frame)
+{
+	if (!app->runtime || !refresh_requests(frame))
+		return;
+	if (app->art)
+		app->art->request_vsync(app->runtime->schedule_vsync, 0x7a000000 + app->tgid);
+	else
+		app->runtime->schedule_vsync(NULL, NULL, 0x7a000000 + app->tgid);
+	expect_line(app, "{\"type\":\"vsync_request\",\"pid\":%d,\"role\":\"%s\",\"frame\":%d}",
+		    app->tgid, role_name[app->role], frame);
+}
+
+/* Traversal: View.draw -> RenderNode.endRecording -> finishRecording(canvas, node). */
+static void redraw(struct app *app, int frame)
+{
+	int node = refresh_node(frame);
+
+	if (!app->sc->refresh || !app->hwui || node < 0)
+		return;
+	app->hwui->finish_recording(0x7c000000 + frame, app->node[node]);
+	expect_line(app, "{\"type\":\"redraw\",\"pid\":%d,\"role\":\"%s\",\"frame\":%d,"
+		    "\"node\":\"0x%" PRIx64 "\",\"node_name\":\"%s\"}", app->tgid,
+		    role_name[app->role], frame, (uint64_t)app->node[node],
+		    strrchr(node_class[node], '.') + 1);
+}
+
 static void do_frame(struct app *app, int frame)
 {
 	if (app->opts->no_vsync_ids)
@@ -534,9 +600,11 @@ static void do_frame(struct app *app, int frame)
 	trace_begin(app, "input");
 	trace_end(app);
 	animation_phase(app, frame);
+	request_vsync(app, frame);
 	trace_begin(app, "traversal");
 	if (frame == app->sc->slow_frame)
 		slow_traversal(app);
+	redraw(app, frame);
 	trace_end(app);
 	trace_end(app);
 }
@@ -913,9 +981,9 @@ static void usage(FILE *f)
 	fprintf(f, "usage: animsim --name PKG [--decoy PKG2] [--start-delay-ms N] "
 		   "[--linger-ms N] [--expect FILE]\n"
 		   "               [--frames N] [--hwui PATH|none] [--art PATH|none]\n"
-		   "               [--scenario basic|idle|soak] [--fps N] [--props-per-frame N]\n"
+		   "               [--scenario basic|idle|soak|jank|refresh] [--fps N] [--props-per-frame N]\n"
 		   "               [--flood N] [--hwui-late-frames N [--late-gate DIR]] [--go FILE]\n"
-		   "               [--scenario jank] [--no-vsync-ids]\n");
+		   "               [--no-vsync-ids]\n");
 }
 
 /* Names go into markers and JSON unescaped, as app package names can be. */
@@ -1060,6 +1128,16 @@ static int load_fixtures(struct opts *o, struct app *app)
 		app->hwui = load_hwui(o);
 		if (!app->hwui)
 			return -ENOENT;
+	}
+	/* Zygote preloads libandroid_runtime too; only the refresh scenario calls into it. */
+	if (!strcmp(o->scenario, "refresh")) {
+		char err[PATH_MAX + 64];
+
+		app->runtime = runtime_load(err, sizeof(err));
+		if (!app->runtime) {
+			fprintf(stderr, "animsim: %s\n", err);
+			return -ENOENT;
+		}
 	}
 	/* The boot image is mapped by zygote too, before any app exists. */
 	if (strcmp(o->art, "none") != 0) {

@@ -99,6 +99,26 @@ static void scale_finish(uint32_t obj)
 	__asm__ volatile("" ::: "memory");
 }
 
+/* ---- the vsync request: Choreographer -> nativeScheduleVsync, from an app's invalidate ---- */
+
+typedef void (*vsync_native)(void *env, void *clazz, int64_t receiver);
+
+static METHOD void schedule_vsync_locked(vsync_native fn, int64_t receiver)
+	__asm__("android.view.Choreographer.scheduleVsyncLocked");
+static void schedule_vsync_locked(vsync_native fn, int64_t receiver)
+{
+	fn(NULL, NULL, receiver);
+	__asm__ volatile("" ::: "memory");
+}
+
+static METHOD void meter_level_changed(vsync_native fn, int64_t receiver)
+	__asm__("com.example.battery.BatteryMeterView.onLevelChanged");
+static void meter_level_changed(vsync_native fn, int64_t receiver)
+{
+	schedule_vsync_locked(fn, receiver);
+	__asm__ volatile("" ::: "memory");
+}
+
 /* ---- objects below 4 GiB: ART heap references are 32-bit addresses ---- */
 
 #ifdef MAP_32BIT
@@ -161,6 +181,9 @@ static const struct art_fixture_methods methods = {
 	},
 	.call = { panel_expand, panel_flip, panel_collapse, scale_finish },
 	.new_object = new_object,
+	.request_vsync = meter_level_changed,
+	.vsync_stack = { "android.view.Choreographer.scheduleVsyncLocked",
+			 "com.example.battery.BatteryMeterView.onLevelChanged" },
 };
 
 EXPORT const struct art_fixture_methods *art_fixture_methods(void)

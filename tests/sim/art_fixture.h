@@ -34,6 +34,11 @@ struct art_fixture_methods {
 	void (*call[ART_CALL_COUNT])(uint32_t obj);
 	/* A new animator object whose identity hash is cookie (< 2^28); 0 with errno set. */
 	uint32_t (*new_object)(uint32_t cookie);
+	/* --scenario refresh: asks for the next vsync through native (nativeScheduleVsync of the
+	 * fixture libandroid_runtime) from Java-named framework and app callers */
+	void (*request_vsync)(void (*native)(void *env, void *clazz, int64_t receiver),
+			      int64_t receiver);
+	const char *vsync_stack[ART_STACK_MAX]; /* those callers, innermost first */
 };
 
 /* The registration table; valid for the life of the library. */

@@ -211,6 +211,14 @@ FLOAT_PROPERTY(RotationY, rotationY)
 FLOAT_PROPERTY(ScaleX, scaleX)
 FLOAT_PROPERTY(ScaleY, scaleY)
 
+/* libs/hwui/jni/android_graphics_DisplayListCanvas.cpp (12+): the node in the second argument. */
+static volatile int64_t gLastRecorded;
+JNI_NATIVE static void android_view_DisplayListCanvas_finishRecording(jlong canvasPtr,
+								      jlong renderNodePtr)
+{
+	gLastRecorded = renderNodePtr ^ canvasPtr;
+}
+
 static const struct hwui_fixture_methods gMethods = {
 	{ "alpha", "translationX", "translationY", "translationZ", "elevation", "rotation",
 	  "rotationX", "rotationY", "scaleX", "scaleY" },
@@ -232,6 +240,7 @@ static const struct hwui_fixture_methods gMethods = {
 	/* _JNIEnv and hwui_jni_env have one layout; only the C++ names differ. */
 	reinterpret_cast<hwui_create>(android_view_RenderNode_create),
 	android_view_RenderNode_getUniqueId,
+	android_view_DisplayListCanvas_finishRecording,
 };
 
 /* A JNIEnv for C callers: their jstrings are C strings. */

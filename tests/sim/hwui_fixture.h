@@ -83,7 +83,19 @@ struct hwui_fixture_methods {
 	void (*free_node)(int64_t node);
 	hwui_create create;		/* the JNI native itself, for a caller with its own JNIEnv */
 	hwui_unique_id unique_id;
+	/* void android_view_DisplayListCanvas_finishRecording(jlong canvasPtr,
+	 * jlong renderNodePtr): Android 12+ (CriticalNative), the node gets its new list */
+	void (*finish_recording)(int64_t canvas, int64_t node);
 };
+
+/* The simulator's stand-in for libandroid_runtime's vsync request (runtime_fixture.cpp). */
+struct runtime_fixture_methods {
+	/* static void android::nativeScheduleVsync(JNIEnv*, jclass, jlong receiverPtr) */
+	void (*schedule_vsync)(void *env, void *clazz, int64_t receiver);
+};
+
+/* The registration table of libandroid_runtime.so; valid for the life of the library. */
+const struct runtime_fixture_methods *runtime_fixture_methods(void);
 
 /* The registration table; valid for the life of the library. */
 const struct hwui_fixture_methods *hwui_fixture_methods(void);

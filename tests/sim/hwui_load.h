@@ -17,4 +17,7 @@ int hwui_default_path(char *buf, size_t size);
 /* The fixture's table, or NULL with a reason in err. */
 const struct hwui_fixture_methods *hwui_load(const char *path, char *err, size_t err_size);
 
+/* The fixture libandroid_runtime's table (--scenario refresh), or NULL with a reason in err. */
+const struct runtime_fixture_methods *runtime_load(char *err, size_t err_size);
+
 #endif /* ANIMSIM_HWUI_LOAD_H */

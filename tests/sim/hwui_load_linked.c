@@ -20,3 +20,10 @@ const struct hwui_fixture_methods *hwui_load(const char *path, char *err, size_t
 	(void)err_size;
 	return hwui_fixture_methods();
 }
+
+const struct runtime_fixture_methods *runtime_load(char *err, size_t err_size)
+{
+	(void)err;
+	(void)err_size;
+	return runtime_fixture_methods();
+}

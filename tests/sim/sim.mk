@@ -33,6 +33,7 @@ SIM_VARIANT_CXXFLAGS_noplt := -fno-plt
 SIM_VARIANT_LIBS := $(patsubst %,$(SIM_DIR)/libhwui-%.so,$(SIM_HWUI_VARIANTS))
 
 SIM_TARGETS := $(SIM_DIR)/libhwui.so $(SIM_DIR)/libhwui.unstripped.so $(SIM_DIR)/libutils.so \
+	$(SIM_DIR)/libandroid_runtime.so \
 	$(SIM_DIR)/animsim \
 	$(SIM_DIR)/boot-framework.oat $(SIM_DIR)/boot-framework.unstripped.oat $(SIM_VARIANT_LIBS)
 
@@ -58,7 +59,8 @@ hwui-arm64-test: $(BUILD)/tests/unit_tests
 $(SIM_DIR):
 	$(Q)mkdir -p $@
 
-$(SIM_DIR)/hwui_fixture.o $(SIM_DIR)/utils_fixture.o: $(SIM_DIR)/%.o: $(SIM_SRC)/%.cpp \
+$(SIM_DIR)/hwui_fixture.o $(SIM_DIR)/utils_fixture.o $(SIM_DIR)/runtime_fixture.o: \
+		$(SIM_DIR)/%.o: $(SIM_SRC)/%.cpp \
 		$(SIM_SRC)/hwui_fixture.h $(SIM_SRC)/utils_fixture.h | $(SIM_DIR)
 	$(Q)$(CXX) $(SIM_CXXFLAGS) -c $< -o $@
 
@@ -88,6 +90,13 @@ $(SIM_DIR)/libhwui-%.unstripped.so: $(SIM_DIR)/hwui_fixture-%.o $(SIM_DIR)/libut
 $(SIM_DIR)/libhwui-%.so: $(SIM_DIR)/libhwui-%.unstripped.so $(SIM_STRIP)
 	$(Q)$(SIM_STRIP) $< $@
 
+# libandroid_runtime.so: the vsync request (nativeScheduleVsync), static, in MiniDebugInfo.
+$(SIM_DIR)/libandroid_runtime.unstripped.so: $(SIM_DIR)/runtime_fixture.o
+	$(Q)$(CC) -shared -Wl,-soname,libandroid_runtime.so $< -o $@
+
+$(SIM_DIR)/libandroid_runtime.so: $(SIM_DIR)/libandroid_runtime.unstripped.so $(SIM_STRIP)
+	$(Q)$(SIM_STRIP) $< $@
+
 # The ART fixture: ART-named methods in an ELF .so named like the boot image's oat file.
 SIM_ART_OBJS := $(SIM_DIR)/art_fixture.o $(SIM_DIR)/art_fixture_overload.o
 
@@ -103,6 +112,7 @@ $(SIM_DIR)/boot-framework.oat: $(SIM_DIR)/boot-framework.unstripped.oat $(SIM_ST
 SIM_OBJS_dl := $(SIM_SRC)/hwui_load_dl.c $(SIM_SRC)/art_load_dl.c $(SIM_SRC)/fixture_dl.c
 SIM_LIBS_dl := -ldl -lpthread
 SIM_OBJS_linked := $(SIM_SRC)/hwui_load_linked.c $(SIM_DIR)/hwui_fixture.o $(SIM_DIR)/utils_fixture.o \
+	$(SIM_DIR)/runtime_fixture.o \
 	$(SIM_SRC)/art_load_linked.c $(SIM_ART_OBJS)
 SIM_LIBS_linked := -lpthread
 

@@ -311,3 +311,31 @@ Test(hwui_arm64, the_arm64_create_without_the_string8_call_gives_enoent)
 	cr_assert_eq(lib.node.name_err, -ENOENT);
 	cr_assert_eq(lib.node.uniqueid_off, HWUI_OFF_UNIQUE_ID);
 }
+
+/* Issue 15: Android 9 has no two-argument finishRecording: setDisplayList takes the node. */
+Test(hwui, android9_runtime_gives_set_display_list_and_native_schedule_vsync_with_offsets)
+{
+	struct hwui_lib lib;
+	struct hwui_fn vsync;
+
+	cr_assert_eq(hwui_resolve(ANDROID9_RUNTIME, NULL, &lib, NULL, NULL), 0);
+	cr_assert_eq(lib.redraw.err, 0);
+	cr_assert_str_eq(lib.redraw.name,
+			 "_ZN7androidL38android_view_RenderNode_setDisplayListEP7_JNIEnvP8_jobjectll");
+	cr_assert_eq(lib.redraw.vaddr, 0x10310c);
+	cr_assert_eq(lib.redraw.offset, 0x10310c - 0x35000); /* 0xce10c */
+	cr_assert_eq(lib.redraw.node_arg, 3, "JNIEnv*, jobject, then the node");
+	cr_assert_eq(hwui_resolve_vsync(ANDROID9_RUNTIME, &vsync), 0);
+	cr_assert_str_eq(vsync.name, "_ZN7androidL19nativeScheduleVsyncEP7_JNIEnvP7_jclassl");
+	cr_assert_eq(vsync.vaddr, 0xf75e8);
+	cr_assert_eq(vsync.offset, 0xf75e8 - 0x35000); /* 0xc25e8 */
+}
+
+Test(hwui, a_library_without_the_vsync_request_says_enoent)
+{
+	struct hwui_fn vsync;
+
+	cr_assert_eq(hwui_resolve_vsync(TESTDATA "/android/android9-arm64-libcutils.so", &vsync),
+		     -ENOENT);
+	cr_assert_eq(hwui_resolve_vsync("/nonexistent/libgui.so", &vsync), -ENOENT);
+}
