@@ -1448,10 +1448,13 @@ static void anim_start(struct engine *e, struct proc *p, struct anim_key *k, con
 
 /*
  * cancel() and end() write their F synchronously, on the calling thread, microseconds
- * after the probe: a pending call older than this belonged to an animator that was not
- * running (no F), and must not explain a later one.
+ * after the probe, and start() its S: what keeps a call from explaining the wrong marker is
+ * that each pending call is consumed by the thread's next F (or S), and that a start() of
+ * the animator drops a cancel()/end() still pending for it (that one found it not running:
+ * no F). The window only bounds how stale a pending call may be; it is generous because a
+ * loaded device (or qemu) can deschedule the thread between the probe and the write.
  */
-#define ART_CALL_WINDOW_NS (10ULL * 1000000ULL)
+#define ART_CALL_WINDOW_NS (1000ULL * 1000000ULL)
 
 /* The ART call that caused this F, if any; consumes it. */
 static bool art_cause(struct engine *e, uint32_t tid, int64_t cookie, uint64_t ts_ns,
@@ -1481,6 +1484,8 @@ static void art_start_stack(struct engine *e, uint32_t tid, int64_t cookie, uint
 	if ((int64_t)t->art_start.cookie != cookie ||
 	    ts_ns - t->art_start.ts_ns > ART_CALL_WINDOW_NS)
 		return;
+	if (t->art.valid && (int64_t)t->art.cookie == cookie)
+		t->art.valid = false; /* a cancel()/end() before this start() found it idle */
 	a->n_start_stack = t->art_start.n_stack;
 	memcpy(a->start_stack, t->art_start.stack, sizeof(a->start_stack));
 }
@@ -1749,7 +1754,7 @@ void engine__art_call_stack(struct engine *e, uint64_t ts_ns, uint32_t pid, uint
 	struct thread *t;
 
 	note_time(e, ts_ns);
-	if (!has_cookie || (call == ART_CALL_START && n_stack <= 0))
+	if (!has_cookie)
 		return;
 	t = thread_get(e, pid, tid);
 	if (!t)

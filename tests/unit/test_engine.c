@@ -979,13 +979,30 @@ Test(engine, an_art_call_explains_only_an_f_of_its_cookie_on_its_thread_soon_aft
 	F(t + MS + 1000, 10, "animator", 1);
 	art(t + 2 * MS, 10, 11, ART_CALL_CANCEL, 2); /* another thread */
 	F(t + 2 * MS + 1000, 10, "animator", 2);
-	art(t + 3 * MS, 10, 10, ART_CALL_CANCEL, 3); /* too long before the F */
-	F(t + 50 * MS, 10, "animator", 3);
-	cr_assert_eq(rec.n_ends, 3);
-	for (int i = 0; i < 3; i++) {
+	art(t + 3 * MS, 10, 10, ART_CALL_CANCEL, 3); /* over a second before the F */
+	F(t + 1500 * MS, 10, "animator", 3);
+	art(t + 1600 * MS, 10, 10, ART_CALL_CANCEL, 4); /* idle: no F; then it starts */
+	art(t + 1700 * MS, 10, 10, ART_CALL_START, 4);
+	S(t + 1700 * MS + 1000, 10, "animator", 4);
+	F(t + 1800 * MS, 10, "animator", 4); /* completes: the old cancel() is no cause */
+	cr_assert_eq(rec.n_ends, 4);
+	for (int i = 0; i < 4; i++) {
 		cr_assert_eq(rec.ends[i].reason, END_COMPLETE, "end %d", i);
 		cr_assert_eq(rec.ends[i].reason_source, REASON_ART, "end %d", i);
 	}
+}
+
+Test(engine, a_thread_descheduled_between_the_probe_and_its_marker_keeps_the_reason)
+{
+	const uint64_t t = 1000 * MS;
+
+	engine__art_active(eng, 10, 0);
+	S(t, 10, "animator", 1);
+	art(t + 10 * MS, 10, 10, ART_CALL_CANCEL, 1);
+	F(t + 60 * MS, 10, "animator", 1); /* 50 ms later: a loaded device, or qemu */
+	cr_assert_eq(rec.n_ends, 1);
+	cr_assert_eq(rec.ends[0].reason, END_CANCEL);
+	cr_assert_eq(rec.ends[0].reason_source, REASON_ART);
 }
 
 Test(engine, without_art_probes_calls_change_nothing_and_cancel_before_start_keeps_its_name)
