@@ -212,28 +212,26 @@ static void put_animation(FILE *out, const struct animation *a)
 		put_fit(out, &a->props[0].fit);
 }
 
-static int on_animation_start(void *ctx, const struct animation *a)
+/* One animation_start or animation_end line at ts_ns. */
+static int put_animation_record(struct sink_json *j, const char *type, uint64_t ts_ns,
+				const struct animation *a)
 {
-	struct sink_json *j = ctx;
-
-	note_ts(j, a->start_ns);
-	fputs("{\"type\":\"animation_start\"", j->out);
-	put_common(j->out, a->start_ns, a->pid, a->tid, a->process);
+	note_ts(j, ts_ns);
+	fprintf(j->out, "{\"type\":\"%s\"", type);
+	put_common(j->out, ts_ns, a->pid, a->tid, a->process);
 	put_animation(j->out, a);
 	fputs("}\n", j->out);
 	return out_status(j->out);
 }
 
+static int on_animation_start(void *ctx, const struct animation *a)
+{
+	return put_animation_record(ctx, "animation_start", a->start_ns, a);
+}
+
 static int on_animation_end(void *ctx, const struct animation *a)
 {
-	struct sink_json *j = ctx;
-
-	note_ts(j, a->start_ns + a->duration_ns);
-	fputs("{\"type\":\"animation_end\"", j->out);
-	put_common(j->out, a->start_ns + a->duration_ns, a->pid, a->tid, a->process);
-	put_animation(j->out, a);
-	fputs("}\n", j->out);
-	return out_status(j->out);
+	return put_animation_record(ctx, "animation_end", a->start_ns + a->duration_ns, a);
 }
 
 /* ,"animations":{"spring":1,...,"longest":[{...}]}: the unmarked animations that ended. */
