@@ -36,5 +36,11 @@
 #define CAP_NODES_PROC 16384
 /* Nodes reported in one frame_props record; more are counted, not reported. */
 #define CAP_FRAME_NODES 256
+/* Property runs followed at once for unmarked animations (src/segment.h), in all processes
+ * (about 1.2 KB each with its samples); a run beyond is counted and not followed. */
+#define CAP_SEG_RUNS 1024
+/* Samples kept per run: a longer run keeps its first frame and every other one of the rest,
+ * then every fourth..., and always its last (what the fit sees, src/fit.h). */
+#define CAP_SEG_SAMPLES 64
 
 #endif

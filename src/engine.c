@@ -14,6 +14,7 @@
 #include "coll.h"
 #include "engine.h"
 #include "refresh.h"
+#include "segment.h"
 
 #define LONGEST_MAX 5
 #define LONGEST_FRAMES_MAX 3
@@ -95,11 +96,19 @@ struct storm_st {
 	char stack[AT_STACK_FRAMES][AT_FRAME_NAME];
 };
 
+/* What segment.h needs of a node's slot in a batch besides its values. */
+struct batch_before {
+	float v[PROP_COUNT]; /* each property's value when the batch began */
+	uint32_t known;      /* bit per enum view_prop: v[] holds one */
+	uint32_t explained;  /* bit per enum view_prop: a running animator wrote it */
+};
+
 /* The property changes of the current frame (or since the last one) of a process. */
 struct prop_batch {
 	struct frame_props fp;
 	struct node_props *nodes;
-	size_t n, cap;
+	struct batch_before *before; /* before[i] goes with nodes[i]; cap_before slots */
+	size_t n, cap, cap_before;
 	uint64_t gen; /* bumped at every flush, so node_st.idx goes stale without a walk */
 };
 
@@ -192,6 +201,9 @@ struct engine {
 	struct redraw_stat redraw_top[AT_REDRAW_TOP];
 	int n_redraw_top;
 	int sink_err; /* the first error a sink returned: nothing is sent after it */
+	struct segment *seg;       /* unmarked animations (src/segment.h) */
+	struct seg_change *seg_buf; /* one frame's changes for it */
+	size_t n_seg_buf, cap_seg_buf;
 };
 
 /* Calls the sink's cb unless it is NULL or an earlier call failed, and keeps its error. */
@@ -459,6 +471,21 @@ static void batch_head(struct proc *p, uint64_t ts_ns, uint32_t tid)
 	}
 }
 
+/* before[] as long as nodes[]. */
+static int batch_before_grow(struct prop_batch *b)
+{
+	struct batch_before *nb;
+
+	if (b->cap_before >= b->n)
+		return 0;
+	nb = realloc(b->before, b->cap * sizeof(*nb));
+	if (!nb)
+		return -ENOMEM;
+	b->before = nb;
+	b->cap_before = b->cap;
+	return 0;
+}
+
 /* Records the change in the node's slot of the batch: last value wins, writes are counted. */
 static void batch_add(struct engine *e, struct proc *p, struct node_st *n, uint64_t ts_ns,
 		      uint32_t tid, enum view_prop prop, float value)
@@ -480,10 +507,21 @@ static void batch_add(struct engine *e, struct proc *p, struct node_st *n, uint6
 		memset(np, 0, sizeof(*np));
 		np->node = n->node;
 		n->idx = (int)(b->n - 1);
+		if (batch_before_grow(b) < 0) {
+			b->n--;
+			n->idx = -1;
+			e->ev.node_frames++;
+			return;
+		}
+		memset(&b->before[n->idx], 0, sizeof(b->before[0]));
 	}
 	if (n->idx < 0)
 		return;
 	np = &b->nodes[n->idx];
+	if (!np->sets[prop] && (n->known & (1u << prop))) { /* its value before this frame */
+		b->before[n->idx].v[prop] = n->val[prop];
+		b->before[n->idx].known |= 1u << prop;
+	}
 	memcpy(np->node_name, n->name, sizeof(np->node_name));
 	np->set_mask |= 1u << prop;
 	np->values[prop] = value;
@@ -600,14 +638,19 @@ static void anim_link(struct anim *a, const struct node_st *n, enum view_prop pr
 /* A full series keeps every other point: each now stands for twice as many frames. */
 static void series_halve(struct prop_series *s)
 {
-	for (int i = 0; i < AT_SERIES_MAX / 2; i++)
+	for (int i = 0; i < AT_SERIES_MAX / 2; i++) {
 		s->v[i] = s->v[2 * i + 1];
+		s->t_us[i] = s->t_us[2 * i + 1];
+	}
 	s->n = AT_SERIES_MAX / 2;
 	s->stride *= 2;
 }
 
-/* Adds the value of one frame (frame_key): a later value in the same frame replaces it. */
-static void series_add(struct prop_series *s, uint64_t frame_key, float value)
+/*
+ * Adds the value of one frame (frame_key) at t_us: a later value in the same frame replaces
+ * it.
+ */
+static void series_add(struct prop_series *s, uint64_t frame_key, float value, int32_t t_us)
 {
 	if (s->n && s->frame_key == frame_key) {
 		s->v[s->n - 1] = value;
@@ -623,20 +666,57 @@ static void series_add(struct prop_series *s, uint64_t frame_key, float value)
 	s->frames++;
 	s->frame_key = frame_key;
 	s->v[s->n - 1] = value;
+	s->t_us[s->n - 1] = t_us;
 }
 
 /*
- * The target's value of prop in this frame goes into the animator's curve. The batch
- * generation names the frame: it changes exactly when a frame's changes are sent.
+ * The target's value of prop in this frame (which began at frame_ns) goes into the
+ * animator's curve. The batch generation names the frame: it changes exactly when a frame's
+ * changes are sent. True when a is the animator of this write.
  */
-static void anim_sample(struct anim *a, const struct node_st *n, enum view_prop prop,
-			float value, uint64_t frame_key)
+static bool anim_sample(struct anim *a, const struct node_st *n, enum view_prop prop,
+			float value, uint64_t frame_key, uint64_t frame_ns)
 {
+	int64_t t_us = ((int64_t)frame_ns - (int64_t)a->start_ns) / 1000;
+	bool mine = false;
+
 	if (a->target_node != n->node)
+		return false;
+	t_us = t_us > INT32_MAX ? INT32_MAX : t_us < INT32_MIN ? INT32_MIN : t_us;
+	for (int i = 0; i < a->n_changes; i++) {
+		if (a->changes[i].prop == prop) {
+			series_add(&a->series[i], frame_key, value, (int32_t)t_us);
+			mine = true;
+		}
+	}
+	return mine;
+}
+
+/*
+ * The interpolator of an animator that ran to its end (its S to F is its duration): of the
+ * first property whose values were seen on 3 or more frames and moved.
+ */
+static void anim_fit_interp(struct anim *a)
+{
+	struct fit_sample smp[AT_SERIES_MAX];
+
+	if (!a->start_ns || a->end_ns <= a->start_ns ||
+	    (a->reason != END_COMPLETE && a->reason != END_ENDED))
 		return;
-	for (int i = 0; i < a->n_changes; i++)
-		if (a->changes[i].prop == prop)
-			series_add(&a->series[i], frame_key, value);
+	for (int i = 0; i < a->n_changes; i++) {
+		const struct prop_series *ps = &a->series[i];
+
+		if (ps->n < 3 || a->changes[i].from == a->changes[i].to)
+			continue;
+		for (int k = 0; k < ps->n; k++)
+			smp[k] = (struct fit_sample){ a->start_ns + (int64_t)ps->t_us[k] * 1000,
+						      ps->v[k] };
+		if (fit_interpolator(smp, ps->n, a->start_ns, a->end_ns - a->start_ns,
+				     a->changes[i].from, a->changes[i].to, &a->interpolator,
+				     &a->interp_rms) == 0)
+			return;
+		a->interpolator = NULL;
+	}
 }
 
 /* ---- slice chains (the causes of jank) ---------------------------------------------- */
@@ -937,6 +1017,46 @@ static void frame_judge(struct proc *p, struct frame_st *fs)
 	}
 }
 
+/* One change of the batch for segment.h, in e->seg_buf. */
+static int seg_push(struct engine *e, const struct node_props *np, const struct batch_before *bb,
+		    int prop)
+{
+	struct seg_change *c = vec_push((void **)&e->seg_buf, &e->n_seg_buf, &e->cap_seg_buf,
+					sizeof(*c));
+
+	if (!c)
+		return -ENOMEM;
+	*c = (struct seg_change){ .node = np->node, .node_name = np->node_name,
+				  .prop = (enum view_prop)prop,
+				  .has_before = bb->known & (1u << prop), .before = bb->v[prop],
+				  .value = np->values[prop],
+				  .explained = bb->explained & (1u << prop) };
+	return 0;
+}
+
+/* The frame ending at ts_ns, with its property changes, goes to the segmenter. */
+static void seg_feed(struct engine *e, struct proc *p, uint64_t ts_ns)
+{
+	const struct prop_batch *b = &p->pb;
+	struct seg_frame sf = {
+		.pid = p->pid, .tid = p->cur.f.tid, .process = p->name, .seq = p->cur.f.seq,
+		.vsync_id = p->cur.f.vsync_id, .start_ns = p->cur.f.start_ns,
+		.dur_ns = ts_ns > p->cur.f.start_ns ? ts_ns - p->cur.f.start_ns : 0,
+		.budget_ns = p->cur.f.budget_ns,
+	};
+
+	e->n_seg_buf = 0;
+	if (b->n && b->fp.in_frame && b->fp.frame_seq == p->cur.f.seq) {
+		for (size_t i = 0; i < b->n; i++)
+			for (int k = 0; k < PROP_COUNT; k++)
+				if (b->nodes[i].set_mask & (1u << k))
+					seg_push(e, &b->nodes[i], &b->before[i], k);
+	}
+	sf.n = (int)e->n_seg_buf;
+	sf.changes = e->seg_buf;
+	segment__frame(e->seg, &sf);
+}
+
 /* The doFrame slice ended: it now waits (as `done`) for the RenderThread draw. */
 static void frame_close(struct engine *e, struct proc *p, struct thread *t, uint64_t ts_ns)
 {
@@ -945,6 +1065,7 @@ static void frame_close(struct engine *e, struct proc *p, struct thread *t, uint
 	if (!p->cur.live)
 		return;
 	frame_emit(e, p, &p->done);
+	seg_feed(e, p, ts_ns);
 	props_flush(e, p); /* this frame's values, before its own frame record */
 	p->cur.f.dur_ns = ts_ns > p->cur.f.start_ns ? ts_ns - p->cur.f.start_ns : 0;
 	frame_judge(p, &p->cur);
@@ -1371,6 +1492,7 @@ static void anim_end_run(struct engine *e, struct proc *p, struct anim_run *r, u
 	r->a.reason_source = source;
 	memcpy(r->a.process, p->name, sizeof(r->a.process));
 	r->a.refresh_traced = p->refresh_on;
+	anim_fit_interp(&r->a);
 	anim_report_end(e, p, r->key, &r->a);
 	free(r);
 }
@@ -1586,6 +1708,7 @@ static void proc_free(struct proc *p)
 	free(p->done.rd);
 	refresh__free(p->refresh);
 	free(p->pb.nodes);
+	free(p->pb.before);
 	htab_free_values(&p->nodes);
 	free(p);
 }
@@ -1647,11 +1770,33 @@ static void proc_remove(struct engine *e, struct proc *p)
 	proc_free(p);
 }
 
+static int seg_start(void *ctx, const struct animation *a)
+{
+	struct engine *e = ctx;
+
+	SINK_CALL(e, animation_start, a);
+	return e->sink_err;
+}
+
+static int seg_end(void *ctx, const struct animation *a)
+{
+	struct engine *e = ctx;
+
+	SINK_CALL(e, animation_end, a);
+	return e->sink_err;
+}
+
 struct engine *engine__new(const struct engine_opts *opts, struct sink sink)
 {
 	struct engine *e = calloc(1, sizeof(*e));
 
 	if (!e) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	e->seg = segment__new((struct seg_out){ seg_start, seg_end, e });
+	if (!e->seg) {
+		free(e);
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -1709,6 +1854,7 @@ void engine__prop(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid, 
 {
 	struct proc *p;
 	struct node_st *n;
+	bool explained = false;
 
 	if (!node || (unsigned int)prop >= PROP_COUNT)
 		return;
@@ -1724,8 +1870,11 @@ void engine__prop(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid, 
 	batch_add(e, p, n, ts_ns, tid, prop, value);
 	for (struct anim_run *r = p->running; r; r = r->next) {
 		anim_link(&r->a, n, prop, value);
-		anim_sample(&r->a, n, prop, value, p->pb.gen);
+		explained |= anim_sample(&r->a, n, prop, value, p->pb.gen,
+					 p->cur.live ? p->cur.f.start_ns : ts_ns);
 	}
+	if (explained && n->gen == p->pb.gen && n->idx >= 0)
+		p->pb.before[n->idx].explained |= 1u << prop;
 	n->val[prop] = value;
 	n->known |= 1u << prop;
 }
@@ -1833,6 +1982,7 @@ void engine__process_exit(struct engine *e, uint64_t ts_ns, uint32_t pid)
 	if (!p)
 		return;
 	frames_flush(e, p, ts_ns);
+	segment__process_exit(e->seg, pid);
 	while (p->running)
 		anim_end_run(e, p, p->running, ts_ns, 0, END_PROCESS_EXIT, REASON_INFERRED);
 	/* Nothing of it is needed any more (its pid may come back as another process): a
@@ -1972,6 +2122,17 @@ static void finish_frame_stats(const struct engine *e, struct summary *s)
 	s->prop_sets_max = e->prop_sets_max;
 }
 
+/* The unmarked animations still running end; their counts and longest go to s. */
+static void finish_animations(struct engine *e, struct summary *s)
+{
+	const struct animation *longest;
+
+	segment__finish(e->seg);
+	segment__stats(e->seg, s->animations, &longest, &s->n_unmarked);
+	s->unmarked = longest;
+	e->ev.prop_runs = segment__evicted(e->seg);
+}
+
 void engine__finish(struct engine *e, uint64_t ts_ns, uint64_t drops, uint64_t truncated)
 {
 	struct summary s = { 0 };
@@ -1987,6 +2148,7 @@ void engine__finish(struct engine *e, uint64_t ts_ns, uint64_t drops, uint64_t t
 		storm_end(e, e->proc_list[i]);
 		redraw_top_proc(e, e->proc_list[i]);
 	}
+	finish_animations(e, &s);
 	running = build_running(e, &n_running);
 	names = build_names(e);
 	procs = build_procs(e, &n_procs);
@@ -2042,5 +2204,7 @@ void engine__free(struct engine *e)
 	free(e->proc_list);
 	free(e->name_list);
 	free(e->exited);
+	segment__free(e->seg);
+	free(e->seg_buf);
 	free(e);
 }

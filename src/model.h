@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "animtrace/props.h"
+#include "fit.h"
 
 #define AT_NAME_MAX 128
 #define AT_PROC_MAX 64
@@ -43,6 +44,9 @@ struct prop_series {
 	uint32_t frames;   /* frames that changed the property */
 	uint64_t frame_key; /* engine-private: which frame the last point belongs to */
 	float v[AT_SERIES_MAX];
+	/* the doFrame start of the frame of v[i] (its bucket's last), minus the animator's
+	 * start_ns in us: negative when the frame began before the S marker */
+	int32_t t_us[AT_SERIES_MAX];
 };
 
 /* A property an animator moved on its target view, first and last value seen. */
@@ -109,6 +113,45 @@ struct anim {
 	 * list. A property animation should redraw nothing; one that does costs a redraw. */
 	bool refresh_traced;
 	uint32_t target_redraws;
+	/* At the end, when its values were seen: fit_interpolator's name ("FastOutSlowIn",
+	 * "custom") and rms of the first property that moved over 3 or more frames; NULL when
+	 * none did. */
+	const char *interpolator;
+	double interp_rms;
+};
+
+/*
+ * An animation no animator marker explains (SpringAnimation, FlingAnimation, Folme,
+ * Compose, a hand-written Choreographer loop), found in the per-frame property values:
+ * the properties of one node that changed on consecutive frames together. See
+ * src/segment.h for how runs are found and grouped.
+ */
+struct animation_prop {
+	enum view_prop prop;
+	float from, to;   /* the value before its first change, its last value */
+	uint32_t frames;  /* frames that changed it */
+	bool fitted;      /* fit is set (animation_end only) */
+	struct fit_result fit;
+};
+
+struct animation {
+	uint64_t id;      /* 1, 2, ... in the order they were recognised */
+	bool ended;       /* false in animation_start: kind is not known yet */
+	enum fit_kind kind; /* animation_end: the kind of its first property; start: FIT_OTHER */
+	enum end_reason reason; /* END_COMPLETE (settled), END_PROCESS_EXIT, END_RUNNING_AT_EXIT */
+	uint32_t pid, tid; /* tid: the UI thread of its frames */
+	char process[AT_PROC_MAX];
+	uint64_t node;
+	char node_name[64];
+	int n_props;
+	struct animation_prop props[AT_MAX_PROPS];
+	uint64_t start_ns;    /* the doFrame start of its first frame (the one that wrote the
+			       * start value, when that was the frame right before the first change) */
+	uint64_t duration_ns; /* to the doFrame start of its last change (start: so far) */
+	uint32_t frames;      /* frames from the first to the last change, those without one too */
+	/* smoothness over those frames, as for an animator */
+	uint32_t frames_dropped, janky_frames;
+	uint64_t worst_frame_ns, worst_gap_ns;
 };
 
 /* A RenderNode that re-recorded its display list (--refresh). */
@@ -259,9 +302,10 @@ struct name_stat {
  *   nodes        RenderNodes forgotten (their next change has no "from")
  *   node_frames  node-frames not reported (too many nodes in one frame)
  *   proc_stats   exited processes left out of the summary's per-process smoothness
+ *   prop_runs    property runs not followed (too many at once): animations missed
  */
 #define AT_EVICTIONS(X) X(animators) X(anim_keys) X(names) X(durations) X(processes) \
-	X(threads) X(slices) X(nodes) X(node_frames) X(proc_stats)
+	X(threads) X(slices) X(nodes) X(node_frames) X(proc_stats) X(prop_runs)
 
 struct evictions {
 #define AT_EVICTION_FIELD(f) uint64_t f;
@@ -288,6 +332,8 @@ struct proc_stat {
 	struct anim_smooth worst[AT_WORST_ANIMS];
 };
 
+#define AT_UNMARKED_MAX 5
+
 struct summary {
 	uint64_t first_ns, last_ns;
 	uint64_t anims_started, anims_ended;
@@ -306,6 +352,10 @@ struct summary {
 	uint64_t prop_sets;      /* setter calls that changed a value, in those frames */
 	uint32_t prop_sets_max;  /* the most in one frame */
 	struct evictions evicted;
+	/* Unmarked animations (struct animation) that ended, per enum fit_kind. */
+	uint64_t animations[FIT_OTHER + 1];
+	int n_unmarked;
+	const struct animation *unmarked;    /* the longest, up to AT_UNMARKED_MAX, longest first */
 	int n_procs;
 	const struct proc_stat *procs;       /* every process with frames, in first-seen order */
 	bool refresh;                        /* --refresh probes ran in some process */
@@ -329,6 +379,9 @@ struct sink_ops {
 	int (*note)(void *ctx, const char *msg); /* informational line (e.g. "reasons are inferred") */
 	int (*jank)(void *ctx, const struct jank *j); /* after the frame it concerns */
 	int (*refresh_storm)(void *ctx, const struct refresh_storm *s); /* once, when it ends */
+	/* An unmarked animation was recognised (after its third changing frame) / ended. */
+	int (*animation_start)(void *ctx, const struct animation *a);
+	int (*animation_end)(void *ctx, const struct animation *a);
 };
 
 struct sink {

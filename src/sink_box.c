@@ -357,8 +357,110 @@ static int on_anim_end(void *ctx, const struct anim *a)
 	redraw_line(b, a);
 	reason_text(reason, sizeof(reason), a);
 	box_line(b, "Reason:     %s", reason);
+	if (a->interpolator)
+		box_line(b, "Interpolator: %s (fitted, rms %.3g)", a->interpolator, a->interp_rms);
 	spark_lines(b, a);
 	stack_lines(b, "EndCallStack:", a->end_stack, a->n_end_stack);
+	box_close(b);
+	return out_status(b->out);
+}
+
+/* ---- unmarked animations -------------------------------------------------------------- */
+
+static const char *animation_title(const struct animation *a)
+{
+	if (!a->ended)
+		return "Animation";
+	return a->kind == FIT_SPRING ? "Spring Animation" :
+	       a->kind == FIT_FLING  ? "Fling Animation" :
+				       "Animation";
+}
+
+/* "Stiffness:     201.3 STIFFNESS_LOW (fitted, rms 0.12)" */
+static void fit_line(struct sink_box *b, const char *label, double v, const char *name,
+		     double rms)
+{
+	box_line(b, "%-14s %.4g%s%s (fitted, rms %.3g)", label, v, name ? " " : "", name ? name : "",
+		 rms);
+}
+
+/* The fitted parameters of one property, as DynamicAnimationTracer names them. */
+static void fit_lines(struct sink_box *b, const struct animation_prop *ap)
+{
+	const struct fit_result *f = &ap->fit;
+
+	if (f->kind == FIT_SPRING) {
+		fit_line(b, "FinalPosition:", f->final_position, NULL, f->rms);
+		fit_line(b, "Stiffness:", f->stiffness, f->stiffness_name, f->rms);
+		fit_line(b, "DampingRatio:", f->damping_ratio, f->damping_name, f->rms);
+		fit_line(b, "StartVelocity:", f->start_velocity, NULL, f->rms);
+		box_line(b, "%-14s %.3g %% (fitted), settles in %.0f ms", "Overshoot:",
+			 f->overshoot_pct, f->settle_ms);
+	} else if (f->kind == FIT_FLING) {
+		fit_line(b, "Friction:", f->friction_scalar, NULL, f->rms);
+		fit_line(b, "StartVelocity:", f->start_velocity, NULL, f->rms);
+		box_line(b, "%-14s %g%s", "FinalValue:", (double)ap->to,
+			 f->at_bound ? " (at its min/max bound)" : "");
+	} else if (f->kind == FIT_INTERPOLATED) {
+		box_line(b, "%-14s %s (fitted, rms %.3g)", "Interpolator:",
+			 f->interpolator ? f->interpolator : "custom", f->interp_rms);
+		box_line(b, "%-14s %g", "FinalValue:", (double)ap->to);
+	} else {
+		box_line(b, "%-14s %g (no model fits, closest rms %.3g)", "FinalValue:",
+			 (double)ap->to, f->rms);
+	}
+}
+
+static void animation_lines(struct sink_box *b, const struct animation *a)
+{
+	char node[96], proc[AT_PROC_MAX], t[32];
+
+	box_line(b, "%-14s %llu", "ID:", (unsigned long long)a->id);
+	box_line(b, "%-14s %s", "Target:", node_label(node, sizeof(node), a->node_name, a->node));
+	for (int i = 0; i < a->n_props; i++) {
+		const struct animation_prop *ap = &a->props[i];
+
+		box_line(b, "%-14s %s", "Property:", view_prop_str(ap->prop));
+		box_line(b, "%-14s %g", "StartValue:", (double)ap->from);
+		if (!a->ended)
+			continue;
+		if (ap->fitted)
+			fit_lines(b, ap);
+		else
+			box_line(b, "%-14s %g", "FinalValue:", (double)ap->to);
+	}
+	fmt_sec(t, sizeof(t), a->start_ns);
+	box_line(b, "%-14s %s", "Start:", t);
+	fmt_ms(t, sizeof(t), a->duration_ns);
+	box_line(b, "%-14s %s%s", "Duration:", t, a->ended ? "" : " so far");
+	box_line(b, "%-14s %u%s", "Frames:", a->frames, a->ended ? "" : " so far");
+	clean(proc, sizeof(proc), a->process);
+	box_line(b, "%-14s %s%s(pid %u, tid %u)", "Process:", proc, *proc ? " " : "", a->pid,
+		 a->tid);
+}
+
+static int on_animation_start(void *ctx, const struct animation *a)
+{
+	struct sink_box *b = ctx;
+
+	box_open(b, ANSI_GREEN, "Animation Begin");
+	animation_lines(b, a);
+	box_line(b, "%-14s unmarked, kind known at its end", "Kind:");
+	box_close(b);
+	return out_status(b->out);
+}
+
+static int on_animation_end(void *ctx, const struct animation *a)
+{
+	struct sink_box *b = ctx;
+	char title[64];
+
+	snprintf(title, sizeof(title), "%s End", animation_title(a));
+	box_open(b, a->reason == END_COMPLETE ? ANSI_YELLOW : ANSI_RED, title);
+	animation_lines(b, a);
+	box_line(b, "%-14s %s%s", "Kind:", fit_kind_str(a->kind),
+		 a->reason == END_COMPLETE ? "" : a->reason == END_PROCESS_EXIT ?
+		 ", the process exited" : ", still running at exit");
 	box_close(b);
 	return out_status(b->out);
 }
@@ -722,6 +824,33 @@ static void summary_procs(struct sink_box *b, const struct summary *s)
 	}
 }
 
+/* "Unmarked:   1 spring, 1 fling, 0 interpolated, 0 other", then the longest; only when any. */
+static void summary_unmarked(struct sink_box *b, const struct summary *s)
+{
+	char d[32], node[96];
+	uint64_t n = 0;
+
+	for (int k = 0; k <= FIT_OTHER; k++)
+		n += s->animations[k];
+	if (!n)
+		return;
+	box_blank(b);
+	box_line(b, "Unmarked:   %llu spring, %llu fling, %llu interpolated, %llu other",
+		 (unsigned long long)s->animations[FIT_SPRING],
+		 (unsigned long long)s->animations[FIT_FLING],
+		 (unsigned long long)s->animations[FIT_INTERPOLATED],
+		 (unsigned long long)s->animations[FIT_OTHER]);
+	for (int i = 0; i < s->n_unmarked; i++) {
+		const struct animation *a = &s->unmarked[i];
+
+		fmt_ms(d, sizeof(d), a->duration_ns);
+		box_line(b, "  %d. %s  %s #%llu  %s %s  %u frames  (pid %u)", i + 1, d,
+			 fit_kind_str(a->kind), (unsigned long long)a->id,
+			 node_label(node, sizeof(node), a->node_name, a->node),
+			 a->n_props ? view_prop_str(a->props[0].prop) : "-", a->frames, a->pid);
+	}
+}
+
 static int on_summary(void *ctx, const struct summary *s)
 {
 	struct sink_box *b = ctx;
@@ -739,6 +868,7 @@ static int on_summary(void *ctx, const struct summary *s)
 		summary_procs(b, s);
 	if (s->refresh)
 		summary_redraws(b, s);
+	summary_unmarked(b, s);
 	box_close(b);
 	for (int i = 0; i < s->n_running; i++)
 		running_box(b, &s->running[i], s->last_ns);
@@ -852,6 +982,8 @@ static const struct sink_ops box_ops = {
 	.frame_props = on_frame_props,
 	.note = on_note,
 	.refresh_storm = on_refresh_storm,
+	.animation_start = on_animation_start,
+	.animation_end = on_animation_end,
 };
 
 struct sink_box *sink_box__new(FILE *out, const struct sink_box_opts *o)

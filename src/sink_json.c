@@ -84,6 +84,17 @@ static void put_stack(FILE *out, const char *key, const char (*frames)[AT_FRAME_
 	fputc(']', out);
 }
 
+/* ,"interpolator":{"name":"FastOutSlowIn","rms":0.004}: fitted from its values. */
+static void put_interpolator(FILE *out, const struct anim *a)
+{
+	fputs(",\"interpolator\":{\"name\":", out);
+	json_put_str(out, a->interpolator);
+	if (isfinite(a->interp_rms))
+		fprintf(out, ",\"rms\":%.6g}", a->interp_rms);
+	else
+		fputs(",\"rms\":null}", out);
+}
+
 /* The end keys: start_ns, duration_ns (null without a start or while running), ... */
 static void put_anim_end(FILE *out, const struct anim *a)
 {
@@ -107,6 +118,8 @@ static void put_anim_end(FILE *out, const struct anim *a)
 	put_stack(out, "end_stack", a->end_stack, a->n_end_stack);
 	if (a->refresh_traced) /* --refresh: its frames in which its target re-recorded */
 		put_u64(out, "target_redraws", a->target_redraws);
+	if (a->interpolator)
+		put_interpolator(out, a);
 }
 
 static void note_ts(struct sink_json *j, uint64_t ts_ns)
@@ -162,6 +175,104 @@ static int on_refresh_storm(void *ctx, const struct refresh_storm *r)
 	return out_status(j->out);
 }
 
+/* ,"key":v for a fitted number (%.6g: the fit is no more precise); null when not finite. */
+static void put_dbl(FILE *out, const char *key, double v)
+{
+	if (isfinite(v))
+		fprintf(out, ",\"%s\":%.6g", key, v);
+	else
+		fprintf(out, ",\"%s\":null", key);
+}
+
+static void put_name(FILE *out, const char *key, const char *v)
+{
+	fprintf(out, ",\"%s\":", key);
+	if (v)
+		json_put_str(out, v);
+	else
+		fputs("null", out);
+}
+
+/* "fit":{...}: the keys of its kind (see struct fit_result), then rms. */
+static void put_fit(FILE *out, const struct fit_result *f)
+{
+	fprintf(out, ",\"fit\":{\"kind\":\"%s\"", fit_kind_str(f->kind));
+	if (f->kind == FIT_SPRING) {
+		put_dbl(out, "stiffness", f->stiffness);
+		put_name(out, "stiffness_name", f->stiffness_name);
+		put_dbl(out, "damping_ratio", f->damping_ratio);
+		put_name(out, "damping_name", f->damping_name);
+		put_dbl(out, "final_position", f->final_position);
+		put_dbl(out, "start_velocity", f->start_velocity);
+		put_dbl(out, "overshoot_pct", f->overshoot_pct);
+		put_dbl(out, "settle_ms", f->settle_ms);
+	} else if (f->kind == FIT_FLING) {
+		put_dbl(out, "friction_scalar", f->friction_scalar);
+		put_dbl(out, "start_velocity", f->start_velocity);
+		put_dbl(out, "final_position", f->final_position);
+		fprintf(out, ",\"at_bound\":%s", f->at_bound ? "true" : "false");
+	} else if (f->kind == FIT_INTERPOLATED) {
+		put_name(out, "interpolator", f->interpolator);
+		put_dbl(out, "interpolator_rms", f->interp_rms);
+		put_dbl(out, "duration_ms", f->duration_ms);
+	}
+	put_dbl(out, "rms", f->rms);
+	fputc('}', out);
+}
+
+/* ,"properties":{"translationY":{"from":0,"to":300,"frames":21[,"fit":{...}]},...} */
+static void put_animation_props(FILE *out, const struct animation *a)
+{
+	fputs(",\"properties\":{", out);
+	for (int i = 0; i < a->n_props; i++) {
+		const struct animation_prop *ap = &a->props[i];
+
+		fprintf(out, "%s\"%s\":{\"from\":", i ? "," : "", view_prop_str(ap->prop));
+		json_put_float(out, ap->from);
+		fputs(",\"to\":", out);
+		json_put_float(out, ap->to);
+		put_u64(out, "frames", ap->frames);
+		if (ap->fitted)
+			put_fit(out, &ap->fit);
+		fputc('}', out);
+	}
+	fputc('}', out);
+}
+
+/* The keys of animation_start/_end after the common ones; start: kind "unknown", no fit. */
+static void put_animation(FILE *out, const struct animation *a)
+{
+	put_u64(out, "id", a->id);
+	fprintf(out, ",\"kind\":\"%s\",\"node\":\"0x%llx\",\"node_name\":",
+		a->ended ? fit_kind_str(a->kind) : "unknown", (unsigned long long)a->node);
+	json_put_str(out, a->node_name);
+	put_animation_props(out, a);
+	put_u64(out, "start_ns", a->start_ns);
+	put_u64(out, "duration_ns", a->duration_ns);
+	put_u64(out, "frames", a->frames);
+	put_u64(out, "frames_dropped", a->frames_dropped);
+	put_u64(out, "janky_frames", a->janky_frames);
+	put_u64(out, "worst_frame_ns", a->worst_frame_ns);
+	put_u64(out, "worst_gap_ns", a->worst_gap_ns);
+	if (!a->ended)
+		return;
+	fprintf(out, ",\"reason\":\"%s\"", end_reason_str(a->reason));
+	if (a->n_props && a->props[0].fitted)
+		put_fit(out, &a->props[0].fit);
+}
+
+/* One animation_start or animation_end line at ts_ns. */
+static int put_animation_record(struct sink_json *j, const char *type, uint64_t ts_ns,
+				const struct animation *a)
+{
+	note_ts(j, ts_ns);
+	fprintf(j->out, "{\"type\":\"%s\"", type);
+	put_common(j->out, ts_ns, a->pid, a->tid, a->process);
+	put_animation(j->out, a);
+	fputs("}\n", j->out);
+	return out_status(j->out);
+}
+
 /* --refresh: ,"redraws":[{"pid","node","node_name","frames"}], most redrawn first. */
 static void put_redraw_views(FILE *out, const struct summary *s)
 {
@@ -176,6 +287,36 @@ static void put_redraw_views(FILE *out, const struct summary *s)
 		fprintf(out, ",\"frames\":%llu}", (unsigned long long)r->frames);
 	}
 	fputc(']', out);
+}
+
+static int on_animation_start(void *ctx, const struct animation *a)
+{
+	return put_animation_record(ctx, "animation_start", a->start_ns, a);
+}
+
+static int on_animation_end(void *ctx, const struct animation *a)
+{
+	return put_animation_record(ctx, "animation_end", a->start_ns + a->duration_ns, a);
+}
+
+/* ,"animations":{"spring":1,...,"longest":[{...}]}: the unmarked animations that ended. */
+static void put_animations(FILE *out, const struct summary *s)
+{
+	fputs(",\"animations\":{", out);
+	for (int k = 0; k <= FIT_OTHER; k++)
+		fprintf(out, "%s\"%s\":%llu", k ? "," : "", fit_kind_str((enum fit_kind)k),
+			(unsigned long long)s->animations[k]);
+	fputs(",\"longest\":[", out);
+	for (int i = 0; i < s->n_unmarked; i++) {
+		const struct animation *a = &s->unmarked[i];
+
+		fprintf(out, "%s{\"ts_ns\":%llu,\"pid\":%u,\"process\":", i ? "," : "",
+			(unsigned long long)a->start_ns, a->pid);
+		json_put_str(out, a->process);
+		put_animation(out, a);
+		fputc('}', out);
+	}
+	fputs("]}", out);
 }
 
 static int on_anim_start(void *ctx, const struct anim *a)
@@ -440,6 +581,7 @@ static int on_summary(void *ctx, const struct summary *s)
 	put_evictions(out, &s->evicted);
 	put_procs(out, s);
 	put_redraw_views(out, s);
+	put_animations(out, s);
 	fputs("}\n", out);
 	return out_status(j->out);
 }
@@ -508,6 +650,8 @@ static const struct sink_ops json_ops = {
 	.frame_props = on_frame_props,
 	.note = on_note,
 	.refresh_storm = on_refresh_storm,
+	.animation_start = on_animation_start,
+	.animation_end = on_animation_end,
 };
 
 struct sink_json *sink_json__new(FILE *out)

@@ -166,6 +166,64 @@ static int on_anim_end(void *ctx, const struct anim *a)
 	return out_status(t->out);
 }
 
+/*
+ * The slice name, as the seed's DynamicAnimationTracer: "Spring|<id>|<target>|<prop>|
+ * s=<stiffness>,d=<damping>|<from>-><to>", "Fling|<id>|<target>|<prop>|f=<friction>|
+ * v0=<velocity>", else "Animation|<id>|<target>|<prop>|<interpolator or kind>|<from>-><to>".
+ */
+static void animation_name(char *buf, size_t size, const struct animation *a)
+{
+	const struct animation_prop *ap = a->n_props ? &a->props[0] : NULL;
+	const char *prop = ap ? view_prop_str(ap->prop) : "-";
+	const struct fit_result *f = ap && ap->fitted ? &ap->fit : NULL;
+	double from = ap ? ap->from : 0, to = ap ? ap->to : 0;
+
+	if (f && f->kind == FIT_SPRING)
+		snprintf(buf, size, "Spring|%llu|%s|%s|s=%.4g,d=%.3g|%g->%g",
+			 (unsigned long long)a->id, a->node_name, prop, f->stiffness,
+			 f->damping_ratio, from, to);
+	else if (f && f->kind == FIT_FLING)
+		snprintf(buf, size, "Fling|%llu|%s|%s|f=%.3g|v0=%.4g", (unsigned long long)a->id,
+			 a->node_name, prop, f->friction_scalar, f->start_velocity);
+	else
+		snprintf(buf, size, "Animation|%llu|%s|%s|%s|%g->%g", (unsigned long long)a->id,
+			 a->node_name, prop,
+			 f && f->interpolator ? f->interpolator : fit_kind_str(a->kind), from, to);
+}
+
+static void put_animation_event(struct sink_trace *t, const struct animation *a, const char *ph,
+				const char *name, uint64_t ts_ns)
+{
+	begin(t, ph, name);
+	fprintf(t->out, ",\"cat\":\"animation\",\"id\":\"0x%llx\"", (unsigned long long)a->id);
+	put_task(t, a->pid, a->tid, ts_ns);
+	fprintf(t->out, ",\"args\":{\"kind\":\"%s\",\"reason\":\"%s\",\"frames\":%u,"
+		"\"node\":\"0x%llx\"", fit_kind_str(a->kind), end_reason_str(a->reason), a->frames,
+		(unsigned long long)a->node);
+	for (int i = 0; i < a->n_props; i++) {
+		fprintf(t->out, ",\"%s\":{\"from\":", view_prop_str(a->props[i].prop));
+		json_put_float(t->out, a->props[i].from);
+		fputs(",\"to\":", t->out);
+		json_put_float(t->out, a->props[i].to);
+		fputc('}', t->out);
+	}
+	fputc('}', t->out);
+	end(t);
+}
+
+/* Unmarked animations: one async slice on their process, written whole at the end. */
+static int on_animation_end(void *ctx, const struct animation *a)
+{
+	struct sink_trace *t = ctx;
+	char name[AT_NAME_MAX + 128];
+
+	name_process(t, a->pid, a->process);
+	animation_name(name, sizeof(name), a);
+	put_animation_event(t, a, "b", name, a->start_ns);
+	put_animation_event(t, a, "e", name, a->start_ns + a->duration_ns);
+	return out_status(t->out);
+}
+
 static int on_frame(void *ctx, const struct frame *f)
 {
 	struct sink_trace *t = ctx;
@@ -314,6 +372,7 @@ static const struct sink_ops trace_ops = {
 	.note = on_note,
 	.jank = on_jank,
 	.refresh_storm = on_refresh_storm,
+	.animation_end = on_animation_end,
 };
 
 /*
@@ -383,7 +442,23 @@ static int tee_refresh_storm(void *ctx, const struct refresh_storm *r)
 	TEE(ctx, refresh_storm, r);
 }
 
+static int tee_animation_start(void *ctx, const struct animation *a)
+{
+	int err = out_status(((struct sink_trace *)ctx)->out);
+
+	TEE(ctx, animation_start, a);
+}
+
+static int tee_animation_end(void *ctx, const struct animation *a)
+{
+	int err = on_animation_end(ctx, a);
+
+	TEE(ctx, animation_end, a);
+}
+
 static const struct sink_ops tee_ops = {
+	.animation_start = tee_animation_start,
+	.animation_end = tee_animation_end,
 	.anim_start = tee_anim_start,
 	.anim_end = tee_anim_end,
 	.frame = tee_frame,

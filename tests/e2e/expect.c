@@ -53,6 +53,51 @@ static void add_prop(struct exp_proc *p, json_object *o)
 		 e2e_is_null(o, "animator") ? "" : e2e_str(o, "animator"));
 }
 
+static double num_or_zero(json_object *o, const char *key)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) ? json_object_get_double(v) : 0;
+}
+
+static void str_or_empty(char *dst, size_t size, json_object *o, const char *key)
+{
+	json_object *v;
+
+	snprintf(dst, size, "%s",
+		 json_object_object_get_ex(o, key, &v) ? json_object_get_string(v) : "");
+}
+
+static void add_phys(struct exp_proc *p, json_object *o)
+{
+	struct exp_phys *x;
+
+	cr_assert_lt(p->n_phys, EXP_MAX_PHYS);
+	x = &p->phys[p->n_phys++];
+	snprintf(x->kind, sizeof(x->kind), "%s", e2e_str(o, "kind"));
+	x->node = strtoull(e2e_str(o, "node"), NULL, 16);
+	snprintf(x->property, sizeof(x->property), "%s", e2e_str(o, "property"));
+	x->start_frame = (int)e2e_int(o, "start_frame");
+	x->end_frame = (int)e2e_int(o, "end_frame");
+	x->from = json_object_get_double(e2e_get(o, "from"));
+	x->to = json_object_get_double(e2e_get(o, "to"));
+	x->stiffness = num_or_zero(o, "stiffness");
+	x->damping_ratio = num_or_zero(o, "damping_ratio");
+	x->friction_scalar = num_or_zero(o, "friction_scalar");
+	x->start_velocity = num_or_zero(o, "start_velocity");
+	str_or_empty(x->interpolator, sizeof(x->interpolator), o, "interpolator");
+	str_or_empty(x->animator, sizeof(x->animator), o, "animator");
+}
+
+const struct exp_phys *exp_phys_kind(const struct exp_proc *t, const char *kind)
+{
+	for (int i = 0; i < t->n_phys; i++)
+		if (!strcmp(t->phys[i].kind, kind))
+			return &t->phys[i];
+	cr_assert_fail("no %s animation in the expect file", kind);
+	return NULL;
+}
+
 int exp_load(const char *path, struct exp_proc *procs, int max)
 {
 	struct e2e_jsonl j;
@@ -74,6 +119,10 @@ int exp_load(const char *path, struct exp_proc *procs, int max)
 		}
 		if (e2e_type_is(o, "art")) {
 			p->art = true;
+			continue;
+		}
+		if (e2e_type_is(o, "physics")) {
+			add_phys(p, o);
 			continue;
 		}
 		if (!e2e_type_is(o, "process"))

@@ -29,6 +29,20 @@ struct exp_prop {
 	char animator[64]; /* the animator that drove it, "" for none */
 };
 
+#define EXP_MAX_PHYS 8
+
+/* One animation of --scenario physics (a "jump" is one write, no animation). */
+struct exp_phys {
+	char kind[16]; /* spring, fling, interpolated, jump */
+	uint64_t node;
+	char property[16];
+	int start_frame, end_frame;
+	double from, to;
+	double stiffness, damping_ratio, friction_scalar, start_velocity; /* 0 when not its kind */
+	char interpolator[24];
+	char animator[64]; /* the marked animator that drove it, "" for none */
+};
+
 struct exp_proc {
 	int pid;
 	char process[64];
@@ -39,7 +53,12 @@ struct exp_proc {
 	struct exp_prop props[EXP_MAX_PROPS];
 	int n_props;
 	bool art; /* the simulator called the ART fixture: reasons come from the ART probes */
+	struct exp_phys phys[EXP_MAX_PHYS];
+	int n_phys;
 };
+
+/* The physics animation of kind in t; fails the test if there is none. */
+const struct exp_phys *exp_phys_kind(const struct exp_proc *t, const char *kind);
 
 /* The processes of an --expect file, in file order, with their animators. */
 int exp_load(const char *path, struct exp_proc *procs, int max);

@@ -11,9 +11,11 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <float.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -28,6 +30,7 @@
 #include <unistd.h>
 
 #include "art_load.h"
+#include "fit_sim.h"
 #include "hwui_load.h"
 
 #define PKG_MAX 128
@@ -197,6 +200,8 @@ static const struct scenario scenarios[] = {
 	  .skips = jank_skips, .n_skips = ARRAY_LEN(jank_skips), .slow_frame = JANK_SLOW_FRAME },
 	{ "refresh", refresh_anims, ARRAY_LEN(refresh_anims), refresh_tracks,
 	  ARRAY_LEN(refresh_tracks), .refresh = true },
+	/* No scripted animators: physics_frame() runs everything (see there). */
+	{ "physics", .anims = NULL },
 };
 
 static const uint32_t cookie_base[] = { 0x0a11fa00, 0x0dec0a00 };
@@ -204,6 +209,44 @@ static const char *const role_name[] = { "target", "decoy" };
 static const char *const node_class[NODE_COUNT] = {
 	"com.android.systemui.statusbar.notification.row.NotificationRow",
 	"com.android.systemui.scrim.ScrimView",
+};
+
+/*
+ * --scenario physics: nodes of their own, made only for it. A SpringAnimation and a
+ * FlingAnimation without markers, each stepped per frame from the frame time in whole ms as
+ * DynamicAnimation does; a marked ObjectAnimator on alpha through FastOutSlowIn; one jump.
+ */
+enum phys_node { PN_SPRING = 0, PN_FLING, PN_FADE, PN_COUNT };
+
+static const char *const phys_class[PN_COUNT] = {
+	"com.android.systemui.shade.NotificationPanelView",
+	"com.android.systemui.statusbar.phone.KeyguardBottomArea",
+	"com.android.systemui.qs.QSPanel",
+};
+
+#define PHYS_START_FRAME 2 /* the first frame of all three: it writes their start values */
+#define PHYS_JUMP_FRAME 6  /* scaleX of the fling's node: 1 -> 0.5 once */
+#define PHYS_FADE_MS 300
+#define PHYS_FADE_COOKIE 0x40
+#define PHYS_SPRING_STIFFNESS 200.0f /* SpringForce.STIFFNESS_LOW */
+#define PHYS_SPRING_DAMPING 0.5f     /* SpringForce.DAMPING_RATIO_MEDIUM_BOUNCY */
+#define PHYS_SPRING_TO 300.0f
+#define PHYS_FLING_V0 2000.0f
+#define PHYS_FLING_FRICTION 1.0f
+
+struct dyn_anim {
+	long last_ms;
+	float x;
+	int end_frame; /* 0 while it runs */
+};
+
+struct physics {
+	int64_t node[PN_COUNT];
+	struct sim_spring_state spring;
+	struct sim_fling_state fling;
+	struct dyn_anim sp, fl;
+	long fade_start_ms;
+	int fade_end_frame;
 };
 
 struct render_thread {
@@ -230,6 +273,8 @@ struct app {
 	bool quiet; /* cyclic scenario: no per-call expect lines, totals only */
 	long n_markers, n_starts, n_ends, n_changes; /* for the totals line */
 	uint32_t art_obj[MAX_ANIMS]; /* the animators as ART objects, hash = cookie */
+	uint64_t frame_ns; /* CLOCK_MONOTONIC right before this frame's doFrame B marker */
+	struct physics *phys; /* --scenario physics only */
 	int started[MAX_ANIMS], ended[MAX_ANIMS]; /* frame numbers, 0 when it did not happen */
 	struct render_thread rt;
 };
@@ -499,6 +544,8 @@ static int script_frame(struct app *app, int f)
 	return f;
 }
 
+static void physics_frame(struct app *app, int frame);
+
 static void animation_phase(struct app *app, int vframe)
 {
 	const struct scenario *sc = app->sc;
@@ -523,6 +570,8 @@ static void animation_phase(struct app *app, int vframe)
 		run_tracks(app, frame);
 		run_pokes(app, frame);
 		run_filler(app, vframe);
+		if (app->phys)
+			physics_frame(app, frame);
 	}
 	for (int i = 0; i < sc->n_anims; i++) {
 		const struct anim_def *a = &sc->anims[i];
@@ -591,8 +640,144 @@ static void redraw(struct app *app, int frame)
 		    strrchr(node_class[node], '.') + 1);
 }
 
+/* ---- --scenario physics ---- */
+
+static void phys_set(struct app *app, enum phys_node n, enum hwui_prop prop, float v)
+{
+	app->n_changes += app->hwui->set[prop](app->phys->node[n], v);
+}
+
+/*
+ * DynamicAnimation.doAnimationFrame: its first frame records the frame time and writes the
+ * start value; each later one steps the state by the whole-ms delta since the previous
+ * frame and writes the result, until the step says it is done (and snapped).
+ */
+static void dyn_frame(struct app *app, struct dyn_anim *d, int frame, long ms, sim_step_fn step,
+		      void *state, enum phys_node n, enum hwui_prop prop)
+{
+	if (d->end_frame || frame < PHYS_START_FRAME)
+		return;
+	if (frame > PHYS_START_FRAME && step(state, ms - d->last_ms, &d->x))
+		d->end_frame = frame;
+	d->last_ms = ms;
+	phys_set(app, n, prop, d->x);
+}
+
+/* ObjectAnimator "alpha" 1 -> 0 through FastOutSlowIn: mStartTime is its first frame's time. */
+static void fade_frame(struct app *app, int frame, long ms)
+{
+	struct physics *ph = app->phys;
+	float fraction;
+
+	if (ph->fade_end_frame || frame < PHYS_START_FRAME)
+		return;
+	if (frame == PHYS_START_FRAME) {
+		marker(app, "S|%d|animator:alpha|%" PRId32, app->tgid,
+		       (int32_t)(cookie_base[app->role] + PHYS_FADE_COOKIE));
+		ph->fade_start_ms = ms;
+	}
+	fraction = (float)(ms - ph->fade_start_ms) / (float)PHYS_FADE_MS;
+	if (fraction > 1)
+		fraction = 1;
+	phys_set(app, PN_FADE, HWUI_ALPHA, 1.0f + sim_fast_out_slow_in(fraction) * (0.0f - 1.0f));
+	if (fraction >= 1) {
+		marker(app, "F|%d|animator:alpha|%" PRId32, app->tgid,
+		       (int32_t)(cookie_base[app->role] + PHYS_FADE_COOKIE));
+		ph->fade_end_frame = frame;
+	}
+}
+
+static void physics_frame(struct app *app, int frame)
+{
+	struct physics *ph = app->phys;
+	long ms = (long)(app->frame_ns / 1000000); /* AnimationHandler's frame time */
+
+	dyn_frame(app, &ph->sp, frame, ms, sim_spring_frame, &ph->spring, PN_SPRING,
+		  HWUI_TRANSLATION_Y);
+	dyn_frame(app, &ph->fl, frame, ms, sim_fling_frame, &ph->fling, PN_FLING,
+		  HWUI_TRANSLATION_X);
+	fade_frame(app, frame, ms);
+	if (frame == PHYS_JUMP_FRAME)
+		phys_set(app, PN_FLING, HWUI_SCALE_X, 0.5f);
+}
+
+/* The nodes and the start states: MIN_VISIBLE_CHANGE_PIXELS thresholds, no min/max. */
+static int physics_setup(struct app *app)
+{
+	struct physics *ph = calloc(1, sizeof(*ph));
+	double value_th = fabs((double)(SIM_PIXELS * 0.75f));
+
+	if (!ph)
+		return -ENOMEM;
+	app->phys = ph;
+	for (int i = 0; i < PN_COUNT; i++) {
+		ph->node[i] = app->hwui->create_node(phys_class[i]);
+		if (!ph->node[i])
+			return -errno;
+	}
+	ph->spring = (struct sim_spring_state){ sqrt((double)PHYS_SPRING_STIFFNESS),
+						PHYS_SPRING_DAMPING, value_th,
+						value_th * (1000.0 / 16), PHYS_SPRING_TO, 0 };
+	ph->fling = (struct sim_fling_state){ PHYS_FLING_FRICTION * -4.2f,
+					      (SIM_PIXELS * 0.75f) * (1000.0f / 16.0f), -FLT_MAX,
+					      FLT_MAX, PHYS_FLING_V0 };
+	return 0;
+}
+
+static void physics_free(struct app *app)
+{
+	for (int i = 0; app->phys && i < PN_COUNT; i++)
+		if (app->phys->node[i])
+			app->hwui->free_node(app->phys->node[i]);
+	free(app->phys);
+	app->phys = NULL;
+}
+
+static void physics_line(struct app *app, const char *kind, enum phys_node n, enum hwui_prop prop,
+			 int start, int end, float from, float to, const char *params)
+{
+	expect_line(app,
+		    "{\"type\":\"physics\",\"pid\":%d,\"process\":\"%s\",\"role\":\"%s\","
+		    "\"kind\":\"%s\",\"node\":\"0x%" PRIx64 "\",\"node_name\":\"%s\","
+		    "\"property\":\"%s\",\"start_frame\":%d,\"end_frame\":%d,\"from\":%.9g,"
+		    "\"to\":%.9g%s}",
+		    app->tgid, app->pkg, role_name[app->role], kind, (uint64_t)app->phys->node[n],
+		    strrchr(phys_class[n], '.') + 1, app->hwui->name[prop], start, end,
+		    (double)from, (double)to, params);
+}
+
+/* What it ran: the spring, the fling, the marked animator and the jump, with parameters. */
+static void physics_expect(struct app *app)
+{
+	const struct physics *ph = app->phys;
+	char params[256];
+
+	snprintf(params, sizeof(params),
+		 ",\"stiffness\":%.9g,\"damping_ratio\":%.9g,\"start_velocity\":0",
+		 (double)PHYS_SPRING_STIFFNESS, (double)PHYS_SPRING_DAMPING);
+	physics_line(app, "spring", PN_SPRING, HWUI_TRANSLATION_Y, PHYS_START_FRAME,
+		     ph->sp.end_frame, 0, ph->sp.x, params);
+	snprintf(params, sizeof(params), ",\"friction_scalar\":%.9g,\"start_velocity\":%.9g",
+		 (double)PHYS_FLING_FRICTION, (double)PHYS_FLING_V0);
+	physics_line(app, "fling", PN_FLING, HWUI_TRANSLATION_X, PHYS_START_FRAME,
+		     ph->fl.end_frame, 0, ph->fl.x, params);
+	snprintf(params, sizeof(params),
+		 ",\"animator\":\"animator:alpha\",\"cookie\":%" PRId32
+		 ",\"interpolator\":\"FastOutSlowIn\",\"duration_ms\":%d",
+		 (int32_t)(cookie_base[app->role] + PHYS_FADE_COOKIE), PHYS_FADE_MS);
+	physics_line(app, "interpolated", PN_FADE, HWUI_ALPHA, PHYS_START_FRAME,
+		     ph->fade_end_frame, 1, 0, params);
+	physics_line(app, "jump", PN_FLING, HWUI_SCALE_X, PHYS_JUMP_FRAME, PHYS_JUMP_FRAME, 1,
+		     0.5f, "");
+}
+
 static void do_frame(struct app *app, int frame)
 {
+	struct timespec now;
+
+	/* The frame time the physics scenario computes from: what the doFrame marker says. */
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	app->frame_ns = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
 	if (app->opts->no_vsync_ids)
 		marker(app, "B|%d|Choreographer#doFrame", app->tgid);
 	else
@@ -764,6 +949,8 @@ static void free_app(struct app *app)
 		app->hwui->free_node(app->node[i]);
 	for (int i = 0; app->hwui && i < FILLER_NODES; i++)
 		app->hwui->free_node(app->filler[i]);
+	if (app->hwui)
+		physics_free(app);
 	if (app->marker_fd >= 0)
 		close(app->marker_fd);
 }
@@ -780,6 +967,8 @@ static int app_setup(struct app *app)
 		return app->marker_fd;
 	}
 	err = app->hwui ? create_nodes(app) : 0;
+	if (err >= 0 && app->hwui && !strcmp(app->sc->name, "physics"))
+		err = physics_setup(app);
 	if (err < 0) {
 		fprintf(stderr, "animsim: %s: cannot create nodes: %s\n", app->pkg, strerror(-err));
 		return err;
@@ -876,6 +1065,8 @@ static int run_app(struct app *app, const struct argv_area *area)
 	render_stop(app);
 	if (!app->quiet)
 		expect_animators(app);
+	if (app->phys)
+		physics_expect(app);
 	expect_totals(app);
 	sleep_ms(app->opts->linger_ms); /* animators still running stay running */
 	if (app->expect_failed) {
@@ -981,9 +1172,9 @@ static void usage(FILE *f)
 	fprintf(f, "usage: animsim --name PKG [--decoy PKG2] [--start-delay-ms N] "
 		   "[--linger-ms N] [--expect FILE]\n"
 		   "               [--frames N] [--hwui PATH|none] [--art PATH|none]\n"
-		   "               [--scenario basic|idle|soak|jank|refresh] [--fps N] [--props-per-frame N]\n"
-		   "               [--flood N] [--hwui-late-frames N [--late-gate DIR]] [--go FILE]\n"
-		   "               [--no-vsync-ids]\n");
+		   "               [--scenario basic|idle|soak|jank|refresh|physics] [--fps N]\n"
+		   "               [--props-per-frame N] [--flood N] [--go FILE]\n"
+		   "               [--hwui-late-frames N [--late-gate DIR]] [--no-vsync-ids]\n");
 }
 
 /* Names go into markers and JSON unescaped, as app package names can be. */

@@ -110,6 +110,7 @@ android.animation.ValueAnimator.cancel
 android.animation.ValueAnimator.end
 android.animation.ValueAnimator.start
 android.animation.ValueAnimator.start
+android.view.Choreographer.scheduleVsyncLocked
 com.example.anim.NotificationPanel.collapse
 com.example.anim.NotificationPanel.expand
 com.example.anim.NotificationPanel.flip
@@ -117,6 +118,7 @@ com.example.anim.PanelAnimator.play
 com.example.anim.PanelAnimator.reverse
 com.example.anim.PanelAnimator.stop
 com.example.anim.ScaleController.finish
+com.example.battery.BatteryMeterView.onLevelChanged
 EOF
 art_match() { art_names "$1" | diff "$tmp/artwant" -; }
 check "stripped boot-framework.oat has no symbols" no_symbols "$dir/boot-framework.oat"

@@ -116,10 +116,11 @@ SIM_OBJS_linked := $(SIM_SRC)/hwui_load_linked.c $(SIM_DIR)/hwui_fixture.o $(SIM
 	$(SIM_SRC)/art_load_linked.c $(SIM_ART_OBJS)
 SIM_LIBS_linked := -lpthread
 
+# The physics scenario steps DynamicAnimation with the fit tests' framework model (fit_sim.h).
 $(SIM_DIR)/animsim.unstripped: $(SIM_SRC)/animsim.c $(SIM_OBJS_$(SIM_HWUI)) $(SIM_HDRS) \
-		| $(SIM_DIR)
-	$(Q)$(CC) $(SIM_CFLAGS) $(LDSTATIC) $(SIM_SRC)/animsim.c $(SIM_OBJS_$(SIM_HWUI)) \
-		$(SIM_LIBS_$(SIM_HWUI)) -o $@
+		tests/unit/fit_sim.h src/fit.h | $(SIM_DIR)
+	$(Q)$(CC) $(SIM_CFLAGS) -Isrc -Itests/unit $(LDSTATIC) $(SIM_SRC)/animsim.c \
+		$(SIM_OBJS_$(SIM_HWUI)) $(SIM_LIBS_$(SIM_HWUI)) -lm -o $@
 
 ifeq ($(SIM_HWUI),linked)
 $(SIM_DIR)/animsim: $(SIM_DIR)/animsim.unstripped $(SIM_STRIP)
