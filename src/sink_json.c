@@ -338,6 +338,19 @@ static void put_procs(FILE *out, const struct summary *s)
 	fputc(']', out);
 }
 
+/* Only when there were some, so that summaries without annotations keep their keys. */
+static void put_annotations(FILE *out, const struct summary *s)
+{
+	const struct annot_delay *d = s->annot_delay;
+
+	if (s->annotations)
+		put_u64(out, "annotations", s->annotations);
+	if (d)
+		fprintf(out, ",\"annotation_delay_ns\":{\"count\":%llu,\"p50\":%llu,\"p99\":%llu,"
+			"\"max\":%llu}", (unsigned long long)d->count, (unsigned long long)d->p50_ns,
+			(unsigned long long)d->p99_ns, (unsigned long long)d->max_ns);
+}
+
 static int on_summary(void *ctx, const struct summary *s)
 {
 	struct sink_json *j = ctx;
@@ -372,6 +385,7 @@ static int on_summary(void *ctx, const struct summary *s)
 	put_u64(out, "truncated", s->truncated);
 	put_evictions(out, &s->evicted);
 	put_procs(out, s);
+	put_annotations(out, s);
 	fputs("}\n", out);
 	return out_status(j->out);
 }
@@ -419,6 +433,21 @@ static int on_jank(void *ctx, const struct jank *jk)
 	return out_status(j->out);
 }
 
+/* An annotation found in a capture: what it says, marked as animtrace's own. */
+static int on_annotation(void *ctx, const struct annotation *an)
+{
+	struct sink_json *j = ctx;
+	char type[2] = { an->type, 0 };
+
+	note_ts(j, an->ts_ns);
+	fputs("{\"type\":\"annotation\"", j->out);
+	put_common(j->out, an->ts_ns, an->pid, an->tid, an->process);
+	fprintf(j->out, ",\"source\":\"annotation\",\"marker\":\"%s\",\"name\":", type);
+	json_put_str(j->out, an->name);
+	fprintf(j->out, ",\"value\":%lld}\n", (long long)an->value);
+	return out_status(j->out);
+}
+
 static int on_note(void *ctx, const char *msg)
 {
 	struct sink_json *j = ctx;
@@ -439,6 +468,7 @@ static const struct sink_ops json_ops = {
 	.summary = on_summary,
 	.frame_props = on_frame_props,
 	.note = on_note,
+	.annotation = on_annotation,
 };
 
 struct sink_json *sink_json__new(FILE *out)

@@ -348,6 +348,14 @@ static int tee_jank(void *ctx, const struct jank *j)
 	TEE(ctx, jank, j);
 }
 
+/* Annotations are already in the capture they came from: the trace file leaves them out. */
+static int tee_annotation(void *ctx, const struct annotation *an)
+{
+	int err = out_status(((struct sink_trace *)ctx)->out);
+
+	TEE(ctx, annotation, an);
+}
+
 static const struct sink_ops tee_ops = {
 	.anim_start = tee_anim_start,
 	.anim_end = tee_anim_end,
@@ -356,6 +364,7 @@ static const struct sink_ops tee_ops = {
 	.frame_props = tee_frame_props,
 	.note = tee_note,
 	.jank = tee_jank,
+	.annotation = tee_annotation,
 };
 
 struct sink_trace *sink_trace__new(FILE *out)
