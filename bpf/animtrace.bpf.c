@@ -21,6 +21,9 @@ const volatile __u32 trace_all = 0;   /* no --proc/--pid: every process */
 const volatile __u32 track_procs = 0; /* --proc: report forks, execs and renames */
 /* Wake the reader only once this much is queued (0: at every record); see rb_flags(). */
 const volatile __u64 wakeup_bytes = 0;
+/* animtrace's own tgid: its --annotate writes to trace_marker must never come back as input,
+ * not even with trace_all (0: none). */
+const volatile __u32 self_tgid = 0;
 
 /* Allowed processes (tgid -> 1), maintained by userspace. */
 struct {
@@ -65,7 +68,8 @@ static __always_inline bool allowed(__u32 tgid)
 /*
  * Waking the reader costs more than the probe itself (measured: a setter uprobe pair 10 us
  * bare, 20 us with a wake-up per record). Userspace consumes on its own 100 ms tick, so
- * records only force a wake-up when the ring starts to fill.
+ * records only force a wake-up when the ring starts to fill; with --annotate userspace sets
+ * wakeup_bytes 0 and every record wakes it (an annotation is written as its event is read).
  */
 static __always_inline __u64 rb_flags(void)
 {
@@ -119,12 +123,13 @@ int at_sys_enter(struct trace_event_raw_sys_enter *ctx)
 {
 	struct at_marker_rec *rec;
 	struct at_drops *d;
-	__u32 zero = 0, len;
+	__u32 zero = 0, len, tgid;
 	__u64 count;
 
 	if (ctx->id != AT_NR_WRITE)
 		return 0;
-	if (!allowed(bpf_get_current_pid_tgid() >> 32))
+	tgid = bpf_get_current_pid_tgid() >> 32;
+	if (tgid == self_tgid || !allowed(tgid))
 		return 0;
 	if (!fd_is_marker((int)ctx->args[0]))
 		return 0;
