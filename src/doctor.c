@@ -300,6 +300,35 @@ static void check_tracefs(struct doctor *d)
 		    d->tracefs);
 }
 
+/*
+ * --annotate writes to trace_marker: opened for writing (nothing is written), and tracing_on
+ * says whether the kernel records it now (a Perfetto or atrace capture turns it on).
+ */
+static void check_annotate(struct doctor *d)
+{
+	char marker[PATH_MAX], on_path[PATH_MAX], on[8] = "";
+	int fd;
+
+	if (!tracefs_mounted(d, marker, sizeof(marker))) {
+		say(d, "annotations", ST_SKIP, false, "no trace_marker (see tracefs)");
+		return;
+	}
+	fd = open(marker, O_WRONLY | O_CLOEXEC);
+	if (fd < 0) {
+		say(d, "annotations", ST_MISSING, false, "%s: %s: --annotate cannot write", marker,
+		    strerror(errno));
+		return;
+	}
+	close(fd);
+	snprintf(on_path, sizeof(on_path), "%s/tracing_on", d->tracefs);
+	read_line(on_path, on, sizeof(on));
+	if (!strcmp(on, "0"))
+		say(d, "annotations", ST_OK, false, "%s writable; tracing_on is 0: --annotate "
+		    "is recorded once a Perfetto or atrace capture runs", marker);
+	else
+		say(d, "annotations", ST_OK, false, "%s writable (--annotate)", marker);
+}
+
 /* ---- Android properties ------------------------------------------------------------ */
 
 static void check_atrace(struct doctor *d)
@@ -526,6 +555,7 @@ int doctor_run(const struct doctor_opts *o, FILE *out)
 	check_uprobes(&d);
 	check_raw_syscalls(&d);
 	check_tracefs(&d);
+	check_annotate(&d);
 	check_atrace(&d);
 	check_target(&d);
 	libbpf_set_print(old);

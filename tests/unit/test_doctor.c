@@ -442,3 +442,28 @@ Test(doctor_cli, doctor_main_refuses_a_bad_pid_with_status_2, .exit_code = 2)
 	cr_assert_not_null(freopen("/dev/null", "w", stderr));
 	doctor_main(3, argv);
 }
+
+Test(doctor, annotations_are_ok_when_trace_marker_opens_for_writing_and_say_when_tracing_is_off)
+{
+	char want[2][PATH_MAX + 128];
+	struct doctor_opts o = { .tracefs = tmp };
+	int rc;
+	char *out = run(&o, &rc);
+
+	assert_line(out, "annotations            skip     no trace_marker (see tracefs)");
+	free(out);
+	put_file("trace_marker", "", 0);
+	put_file("tracing_on", "0\n", 2);
+	out = run(&o, &rc);
+	snprintf(want[0], sizeof(want[0]), "annotations            ok       %s/trace_marker "
+		 "writable; tracing_on is 0: --annotate is recorded once a Perfetto or atrace "
+		 "capture runs", tmp);
+	assert_line(out, want[0]);
+	free(out);
+	put_file("tracing_on", "1\n", 2);
+	out = run(&o, &rc);
+	snprintf(want[1], sizeof(want[1]),
+		 "annotations            ok       %s/trace_marker writable (--annotate)", tmp);
+	assert_line(out, want[1]);
+	free(out);
+}
