@@ -352,3 +352,42 @@ Test(annotate, tracefs_unmounted_under_a_running_animtrace_is_one_warning_and_tr
 	cr_assert_eq(access(TRACEFS "/trace_marker", F_OK), 0,
 		     "the test's own namespace lost its tracefs");
 }
+
+/* ---- no feedback loop ---------------------------------------------------------------- */
+
+#define ALL_TARGET "com.example.annotall"
+
+Test(annotate, tracing_every_process_animtrace_never_reads_back_its_own_annotations)
+{
+	char out[PATH_MAX], err[PATH_MAX], pidpat[32];
+	const char *args[] = { "--annotate", "--format", "json", "-o", e2e_path(out, "out.jsonl"),
+			       "--no-atrace-setup", NULL };
+	const char *sim[] = { E2E_ANIMSIM, "--name", ALL_TARGET, NULL };
+	struct e2e_jsonl j;
+
+	if (access(TRACEFS "/trace_marker", W_OK))
+		cr_skip_test("no %s/trace_marker", TRACEFS);
+	pid_t at = e2e_animtrace(args, e2e_path(err, "err.txt"), NULL);
+	pid_t b = e2e_spawn(sim, NULL);
+	pid_t app = e2e_find_child(b, ALL_TARGET);
+
+	snprintf(pidpat, sizeof(pidpat), "\"pid\":%d,", app);
+	e2e_await(out, at, "{\"type\":\"animator_end\"", pidpat, "\"name\":\"animator:alpha\"",
+		  NULL);
+	cr_assert_eq(e2e_exit_code(b, "animsim"), 0);
+	kill(at, SIGINT);
+	cr_assert_eq(e2e_exit_code(at, "animtrace"), 0);
+	e2e_jsonl_load(&j, out);
+	json_object *s = j.v[j.n - 1], *d;
+
+	cr_assert(e2e_type_is(s, "summary"));
+	cr_assert(!json_object_object_get_ex(s, "annotations", NULL), "read back: %s",
+		  json_object_to_json_string(s));
+	for (size_t i = 0; i < j.n; i++)
+		cr_assert(!e2e_type_is(j.v[i], "annotation"), "%s",
+			  json_object_to_json_string(j.v[i]));
+	d = e2e_get(s, "annotation_delay_ns");
+	cr_assert_geq(e2e_int(d, "count"), 2, "the alpha animator's start and end at least");
+	cr_assert(e2e_int(d, "p50") <= e2e_int(d, "p99") && e2e_int(d, "p99") <= e2e_int(d, "max"));
+	e2e_jsonl_free(&j);
+}
