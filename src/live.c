@@ -358,7 +358,7 @@ static int start(struct live *l, struct marker_file *mf)
 		.track_procs = !l->trace_all && procfilter__has_names(o->filter),
 		.ringbuf_bytes = o->ringbuf_bytes, .on_record = on_record, .ctx = l,
 		.art_stack_bytes = o->art ? o->stack_bytes : 0,
-		.self_tgid = (uint32_t)getpid(), .wake_every = o->annotate != NULL,
+		.self_tgid = (uint32_t)getpid(), .wake_markers = o->annotate != NULL,
 	};
 
 	if (o->annotate) /* a failure is said once (its warn callback); tracing goes on */
