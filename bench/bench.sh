@@ -10,6 +10,7 @@
 # animtrace follows without drops, attach time and peak RSS. Knobs (environment):
 # BENCH_RUNS, BENCH_SETTER_CALLS, BENCH_SETTER_ROUNDS, BENCH_MARKER_RATES, BENCH_MARKER_SECS;
 # BENCH_ONLY=replay: only the replay table, on stdout (results.md is left as it is);
+# BENCH_ONLY=annotate: only the --annotate delay table (root), on stdout; BENCH_ANNOTATE_FRAMES;
 # BENCH_BASELINE=PATH: another animtrace binary measured in the same run, for before/after.
 set -euo pipefail
 export LC_ALL=C # grep at its fastest; every tool sees the same bytes-only locale
@@ -168,6 +169,7 @@ cleanup() {
 	for p in "${pids[@]}"; do
 		kill -KILL "$p" 2> /dev/null || true
 	done
+	[ -z "${annot_on:-}" ] || echo "$annot_on" > /sys/kernel/tracing/tracing_on
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -594,6 +596,66 @@ Peak RSS of animtrace during the 100,000 markers/s run (default 8M ring): VmHWM
 EOT
 }
 
+# ---- annotation delay (issue 14) ---------------------------------------------------------
+# animtrace --annotate on the simulator at 120 frames/s with 20 property writes per frame
+# (the soak scenario: its animators start and end every 20 frames). Each annotation's delay
+# is from the BPF timestamp of the record that caused it to its write() to trace_marker;
+# animtrace puts p50/p99/max in its JSON summary. tracing_on is set for the run (a write is
+# only timed when the kernel took it) and restored.
+annot_frames=${BENCH_ANNOTATE_FRAMES:-1200}
+annot_tracefs=/sys/kernel/tracing
+
+annot_field() { grep -o '"annotation_delay_ns":{[^}]*}' "$1" | tail -n 1 | grep -o "\"$2\":[0-9]*" |
+	cut -d: -f2; }
+
+bench_annotate() {
+	local log=$tmp/annot.log out=$tmp/annot.jsonl name=com.example.benchannot sim_ns t0
+	annot_on=$(cat "$annot_tracefs/tracing_on")
+	echo 1 > "$annot_tracefs/tracing_on"
+	"$bin" --proc "$name" --annotate --no-atrace-setup --format json -o "$out" \
+		2> >(stamp "$log") &
+	at_pid=$!
+	pids+=("$at_pid")
+	wait_for "$log" ' animtrace: ready' || die "animtrace did not get ready: $(cat "$log")"
+	t0=$(now_ns)
+	"$build/sim/animsim" --name "$name" --scenario soak --fps 120 --props-per-frame 20 \
+		--frames "$annot_frames" > /dev/null 2> "$tmp/annot_sim.err" ||
+		die "animsim failed: $(cat "$tmp/annot_sim.err")"
+	sim_ns=$(($(now_ns) - t0))
+	wait_for "$log" "$name \\(pid [0-9]+\\) exited" || die "animtrace missed the exit: $(cat "$log")"
+	animtrace_stop
+	echo "$annot_on" > "$annot_tracefs/tracing_on"
+	annot_on=
+	annot_n=$(annot_field "$out" count)
+	annot_p50=$(annot_field "$out" p50)
+	annot_p99=$(annot_field "$out" p99)
+	annot_max=$(annot_field "$out" max)
+	[ -n "$annot_n" ] || die "no annotation_delay_ns in the summary: $(tail -n 1 "$out")"
+	local frames props line
+	frames=$(grep -c '"type":"frame"' "$out")
+	props=$(grep -c '"type":"frame_props"' "$out")
+	line=$(grep ' animtrace: annotations: ' "$log" | head -n 1 | sed 's/^[0-9]* //')
+	cat <<EOT
+## Annotation delay (live, --annotate)
+
+\`animtrace --proc NAME --annotate --no-atrace-setup --format json -o FILE\` on
+\`animsim --scenario soak --fps 120 --props-per-frame 20 --frames $annot_frames\` ($(ms "$sim_ns") ms;
+animtrace saw $frames frames and $props node-frames of property values), with tracing_on 1.
+Delay: from the BPF timestamp of the record that caused an annotation (the doFrame's end for
+a frame's counters, the S/F marker for a slice) to the return of its write() to trace_marker
+(CLOCK_MONOTONIC), over every annotation written. The reader is woken at every record with
+--annotate (not on the 100 ms tick).
+
+| annotations | p50 (ms) | p99 (ms) | max (ms) |
+|---:|---:|---:|---:|
+| $annot_n | $(ms "$annot_p50") | $(ms "$annot_p99") | $(ms "$annot_max") |
+
+Target p99 < 2 ms: $(verdict "$annot_p99 < 2000000" met "missed ($(ms "$annot_p99") ms)").
+animtrace's own line at exit: \`$line\`
+
+EOT
+}
+
 live_ok() {
 	[ "$(id -u)" = 0 ] || { echo "not root"; return 1; }
 	for f in setter_loop marker_flood bare_uprobe; do
@@ -614,6 +676,7 @@ bench: setter ns/call (median): none $none, bare $bare, animtrace $at, bpftrace 
 bench: animtrace/bare $r_bare (target <= 1.25), animtrace/bpftrace $r_bt (target <= 1.00)
 bench: markers: zero drops up to $best/s asked (${best_achieved:-0}/s achieved); lost at 100k/s: ${r100:-?} (target 0)
 bench: attach $(ms "$attach_props") ms with setter probes, $(ms "$attach_noprops") ms without; peak RSS at 100k/s ${rss_100k:-?} KiB
+bench: --annotate delay at 120 fps x 20 props: p50 $(ms "${annot_p50:-0}") ms, p99 $(ms "${annot_p99:-0}") ms, max $(ms "${annot_max:-0}") ms over ${annot_n:-0} annotations (target p99 < 2 ms)
 EOT
 }
 
@@ -643,6 +706,11 @@ main() {
 			echo "bench: replay / baseline time: $(ratio "$replay_ns" "$base_ns")"
 		return 0
 	fi
+	if [ "${BENCH_ONLY:-}" = annotate ]; then
+		why=$(live_ok) || die "annotate: $why"
+		bench_annotate
+		return 0
+	fi
 	{
 		machine
 		bench_replay
@@ -651,6 +719,7 @@ main() {
 			bench_setter_overhead
 			bench_marker_rate
 			bench_attach
+			bench_annotate
 		else
 			printf '## Live measurements\n\nSkipped: %s.\n' "$why"
 		fi

@@ -99,6 +99,16 @@ static int sys_readable(const char *path)
 	return access(path, R_OK) ? -errno : 0;
 }
 
+static int sys_writable(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
 static int sys_read_line(const char *path, char *buf, size_t cap)
 {
 	FILE *f = fopen(path, "re");
@@ -158,6 +168,7 @@ const struct doctor_probes doctor_system_probes = {
 	.release = sys_release,
 	.exists = sys_exists,
 	.readable = sys_readable,
+	.writable = sys_writable,
 	.read_line = sys_read_line,
 	.each_line = sys_each_line,
 	.parse_btf = sys_parse_btf,
@@ -392,6 +403,35 @@ static void check_tracefs(struct doctor *d, int tracefs)
 		    strerror(-tracefs));
 }
 
+/*
+ * --annotate writes to trace_marker: opened for writing (nothing is written), and tracing_on
+ * says whether the kernel records it now (a Perfetto or atrace capture turns it on).
+ */
+static void check_annotate(struct doctor *d, int tracefs)
+{
+	char marker[PATH_MAX], on_path[PATH_MAX], on[8] = "";
+	int err;
+
+	if (tracefs) {
+		say(d, "annotations", ST_SKIP, false, "no trace_marker (see tracefs)");
+		return;
+	}
+	snprintf(marker, sizeof(marker), "%s/trace_marker", d->tracefs);
+	err = d->p->writable(marker);
+	if (err) {
+		say(d, "annotations", ST_MISSING, false, "%s: %s: --annotate cannot write", marker,
+		    strerror(-err));
+		return;
+	}
+	snprintf(on_path, sizeof(on_path), "%s/tracing_on", d->tracefs);
+	d->p->read_line(on_path, on, sizeof(on));
+	if (!strcmp(on, "0"))
+		say(d, "annotations", ST_OK, false, "%s writable; tracing_on is 0: --annotate "
+		    "is recorded once a Perfetto or atrace capture runs", marker);
+	else
+		say(d, "annotations", ST_OK, false, "%s writable (--annotate)", marker);
+}
+
 /* ---- Android properties ------------------------------------------------------------ */
 
 static void check_atrace(struct doctor *d)
@@ -615,6 +655,7 @@ int doctor_run(const struct doctor_opts *o, FILE *out)
 	tracefs = tracefs_state(&d);
 	check_raw_syscalls(&d, tracefs);
 	check_tracefs(&d, tracefs);
+	check_annotate(&d, tracefs);
 	check_atrace(&d);
 	check_target(&d);
 	if (d.n_failed)

@@ -26,6 +26,7 @@ struct doctor_probes {
 	int (*release)(char *buf, size_t cap);			 /* uname -r */
 	int (*exists)(const char *path);			 /* stat */
 	int (*readable)(const char *path);			 /* access R_OK */
+	int (*writable)(const char *path);			 /* opens for writing */
 	int (*read_line)(const char *path, char *buf, size_t cap); /* first line, no newline */
 	/* Calls fn for each line (without newline) of a file, gzipped or not. */
 	int (*each_line)(const char *path, void (*fn)(void *ctx, const char *line), void *ctx);

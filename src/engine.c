@@ -186,6 +186,7 @@ struct engine {
 	struct anim longest[LONGEST_MAX];
 	int n_longest;
 	uint64_t first_ns, last_ns, started, ended, frames, markers, rejected;
+	uint64_t annotations;
 	size_t n_running;
 	size_t n_slices; /* open slices in all threads (CAP_OPEN_SLICES) */
 	struct proc_stat *exited; /* smoothness of processes that exited */
@@ -1808,6 +1809,36 @@ struct engine *engine__new(const struct engine_opts *opts, struct sink sink)
 	return e;
 }
 
+/* animtrace --annotate's own markers (model.h): they describe animators, they are none. */
+static bool is_annotation(const struct marker *m)
+{
+	switch (m->type) {
+	case MARKER_TRACK_BEGIN:
+	case MARKER_TRACK_END:
+	case MARKER_INSTANT_TRACK:
+		return strv_eq(m->track, AT_ANNOT_TRACK);
+	case MARKER_COUNTER:
+		return strv_starts_with(m->name, AT_ANNOT_COUNTER);
+	default:
+		return false;
+	}
+}
+
+static void on_annotation(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid,
+			  const char *process, const struct marker *m)
+{
+	struct annotation an = {
+		.pid = pid, .tid = tid, .ts_ns = ts_ns, .type = (char)m->type,
+		.value = m->type == MARKER_INSTANT_TRACK ? 0 : m->value,
+	};
+
+	e->annotations++;
+	snprintf(an.process, sizeof(an.process), "%s", process ? process : "");
+	snprintf(an.name, sizeof(an.name), "%.*s",
+		 (int)utf8_prefix(m->name.p, m->name.len, sizeof(an.name) - 1), m->name.p);
+	SINK_CALL(e, annotation, &an);
+}
+
 static void note_time(struct engine *e, uint64_t ts_ns)
 {
 	if (!e->seen || ts_ns < e->first_ns)
@@ -1825,6 +1856,10 @@ void engine__marker(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid
 
 	e->markers++;
 	note_time(e, ts_ns);
+	if (is_annotation(m)) {
+		on_annotation(e, ts_ns, pid, tid, process, m);
+		return;
+	}
 	if (m->type == MARKER_END) { /* may be a bare "E": the thread knows its process */
 		slice_end(e, thread_find(e, tid), ts_ns);
 		if (process && *process)
@@ -2159,6 +2194,7 @@ void engine__finish(struct engine *e, uint64_t ts_ns, uint64_t drops, uint64_t t
 	s.frames = e->frames;
 	s.markers = e->markers;
 	s.markers_rejected = e->rejected;
+	s.annotations = e->annotations;
 	s.n_names = names ? (int)e->n_names : 0;
 	s.names = names;
 	s.n_longest = e->n_longest;

@@ -17,6 +17,7 @@
 #include "probes.h"
 #include "procfilter.h"
 #include "proctab.h"
+#include "sink_annotate.h"
 #include "tracefs.h"
 #include "unwind.h"
 #include "uprobes.h"
@@ -302,6 +303,8 @@ static void on_record(void *ctx, const struct at_hdr *h, size_t size)
 {
 	struct live *l = ctx;
 
+	if (l->o->annotate) /* what the engine reports now, this record caused */
+		sink_annotate__source(l->o->annotate, h->ts_ns);
 	if (h->kind == AT_REC_MARKER)
 		on_marker(l, (const struct at_marker_rec *)h);
 	else if (h->kind == AT_REC_PROC)
@@ -380,7 +383,11 @@ static int start(struct live *l, struct marker_file *mf)
 		.track_procs = !l->trace_all && procfilter__has_names(o->filter),
 		.ringbuf_bytes = o->ringbuf_bytes, .on_record = on_record, .ctx = l,
 		.art_stack_bytes = o->art || o->refresh ? o->stack_bytes : 0,
+		.self_tgid = (uint32_t)getpid(), .wake_markers = o->annotate != NULL,
 	};
+
+	if (o->annotate) /* a failure is said once (its warn callback); tracing goes on */
+		sink_annotate__open(o->annotate, mf[0].path);
 	l->p = probes__load(&po, err, sizeof(err));
 	if (!l->p) {
 		n = -errno;
@@ -460,6 +467,8 @@ static void loop(struct live *l, struct atrace_setup *as)
 			break;
 		}
 		pend_check(l, now);
+		if (o->annotate)
+			sink_annotate__check(o->annotate);
 		if (o->stats && now - last_stats >= 1000000000ULL) {
 			print_stats(l, &seen);
 			last_stats = now;
@@ -473,6 +482,29 @@ static void loop(struct live *l, struct atrace_setup *as)
 	}
 	while (probes__poll(l->p, 0) > 0) /* drain what is already in the ring */
 		;
+}
+
+static double ms(uint64_t ns)
+{
+	return (double)ns / 1e6;
+}
+
+/* --annotate: how many were written, and how long after their source event. */
+static void annotate_report(const struct live_opts *o)
+{
+	uint64_t off;
+	struct annot_delay d;
+
+	if (!o->annotate)
+		return;
+	sink_annotate__delay(o->annotate, &d);
+	off = sink_annotate__unrecorded(o->annotate);
+	diag(DIAG_INFO, "annotations: %llu written; delay from the event to the write: p50 %.3f ms, "
+	     "p99 %.3f ms, max %.3f ms", (unsigned long long)d.count, ms(d.p50_ns), ms(d.p99_ns),
+	     ms(d.max_ns));
+	if (off)
+		diag(DIAG_INFO, "annotations: %llu not recorded: tracing was off (tracing_on 0; a "
+		     "Perfetto or atrace capture turns it on)", (unsigned long long)off);
 }
 
 static struct atrace_setup *android_setup(const struct live_opts *o)
@@ -517,7 +549,10 @@ int live_run(const struct live_opts *o, struct engine *e)
 	diag(DIAG_INFO, "ready: tracing %s; Ctrl-C to stop",
 		l->trace_all ? "every process" : "the selected processes");
 	loop(l, as);
+	if (o->annotate) /* the slices closed at exit describe no record */
+		sink_annotate__source(o->annotate, 0);
 	engine__finish(e, now_ns(), total_drops(l, &d), l->truncated);
+	annotate_report(o);
 	if (o->stats)
 		print_cpu_drops(l);
 out:

@@ -16,6 +16,7 @@
 
 struct engine;
 struct procfilter;
+struct sink_annotate;
 
 struct live_opts {
 	const struct procfilter *filter; /* NULL or empty: every process */
@@ -32,6 +33,10 @@ struct live_opts {
 	uint32_t stack_bytes; /* --stacks: user stack copied per ART call and unwound; 0: off */
 	bool refresh;        /* --refresh: display-list and vsync request probes (who redraws) */
 	FILE *out;           /* the sink's stream: tracing stops when writing to it failed (EPIPE) */
+	/* --annotate: the sink (already in the engine's chain) that writes to trace_marker; live
+	 * opens it on the marker file it found, tells it each record's time, checks the file on
+	 * every tick and reports its delays at exit. NULL: off. */
+	struct sink_annotate *annotate;
 };
 
 /* Set by the signal handler; live_run returns soon after it becomes non-zero. */

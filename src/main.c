@@ -18,6 +18,7 @@
 #include "live.h"
 #include "procfilter.h"
 #include "replay.h"
+#include "sink_annotate.h"
 #include "sink_box.h"
 #include "sink_json.h"
 #include "sink_trace.h"
@@ -72,6 +73,7 @@ enum {
 	OPT_COLOR = 0x100, OPT_NO_ATRACE, OPT_STATS, OPT_BUFFER, OPT_PROPS, OPT_NO_PROPS,
 	OPT_HWUI, OPT_HWUI_OFFSETS, OPT_NO_ART, OPT_ART_OAT, OPT_TRACE_OUT, OPT_STACKS,
 	OPT_REFRESH,
+	OPT_ANNOTATE,
 };
 
 static const struct argp_option options[] = {
@@ -91,6 +93,10 @@ static const struct argp_option options[] = {
 	{ "trace-out", OPT_TRACE_OUT, "FILE", 0,
 	  "Also write a trace the Perfetto UI and chrome://tracing open (Trace Event JSON; "
 	  "readable even when animtrace is killed)", 2 },
+	{ "annotate", OPT_ANNOTATE, 0, 0,
+	  "Live: also write what animtrace learns into trace_marker as atrace markers of the "
+	  "traced process, so a Perfetto or atrace capture running meanwhile shows it (search "
+	  "'Anim ', 'V ')", 2 },
 	{ "color", OPT_COLOR, "WHEN", OPTION_ARG_OPTIONAL, "auto (default), always or never", 2 },
 	{ "stats", OPT_STATS, 0, 0, "Live: a stats line per second and per-CPU drops at exit", 2 },
 	{ "verbose", 'v', 0, 0,
@@ -130,7 +136,7 @@ struct cli {
 	const char *replay, *output, *hwui, *hwui_offsets, *trace_out, *art_oat;
 	int no_props, no_art, refresh;
 	double duration;
-	int json, frames, color, stats, no_atrace, verbose;
+	int json, frames, color, stats, no_atrace, verbose, annotate;
 	size_t ringbuf_bytes;
 	size_t stack_bytes; /* --stacks: 0 when off */
 };
@@ -181,6 +187,7 @@ static const char *live_only(int key)
 	case OPT_ART_OAT: return "--art-oat";
 	case OPT_STACKS: return "--stacks";
 	case OPT_REFRESH: return "--refresh";
+	case OPT_ANNOTATE: return "--annotate";
 	default: return NULL;
 	}
 }
@@ -230,6 +237,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_STATS:
 		c->stats = 1;
+		break;
+	case OPT_ANNOTATE:
+		c->annotate = 1;
 		break;
 	case 'v':
 		c->verbose = 1;
@@ -301,8 +311,15 @@ struct output {
 	struct sink_box *box;
 	struct sink_json *json;
 	struct sink_trace *trace;
+	struct sink_annotate *annotate;
 	struct sink sink;
 };
+
+/* --annotate could not write (no trace_marker, tracefs unmounted): said once, tracing goes on. */
+static void annotate_warn(void *ctx, int err, const char *path)
+{
+	diag(DIAG_WARN, "annotations stopped: %s: %s; tracing goes on", path, strerror(-err));
+}
 
 /* The one sentence for a failed output; returns -1 for the caller's exit status. */
 static int write_error(const char *name, int err)
@@ -370,6 +387,11 @@ static int open_output(const struct cli *c, struct output *out)
 		main_sink = out->sink;
 		out->sink = sink_trace__sink_tee(out->trace, main_sink);
 	}
+	/* In front of the others: an annotation is written before the slower outputs. */
+	if (c->annotate && !(out->annotate = sink_annotate__new(annotate_warn, NULL)))
+		return write_error("trace_marker", errno);
+	if (out->annotate)
+		out->sink = sink_annotate__sink_tee(out->annotate, out->sink);
 	if (!c->replay) /* live: each record as it happens, even into a pipe */
 		setvbuf(out->f, NULL, _IOLBF, 0);
 	return 0;
@@ -400,6 +422,7 @@ static int close_output(struct output *out, int err)
 
 		terr = terr ? terr : cerr;
 	}
+	sink_annotate__free(out->annotate);
 	sink_box__free(out->box);
 	sink_json__free(out->json);
 	if (out->f)
@@ -472,7 +495,8 @@ static int run_replay(struct replay *r, struct engine *e)
 	return 0;
 }
 
-static int run_live(const struct cli *c, struct engine *e, FILE *out)
+static int run_live(const struct cli *c, struct engine *e, FILE *out,
+		    struct sink_annotate *annotate)
 {
 	struct live_opts o = {
 		.filter = c->filter,
@@ -489,6 +513,7 @@ static int run_live(const struct cli *c, struct engine *e, FILE *out)
 		.stack_bytes = c->stack_bytes,
 		.refresh = c->refresh,
 		.out = out,
+		.annotate = annotate,
 	};
 
 	install_signals();
@@ -527,7 +552,7 @@ int main(int argc, char **argv)
 	e = engine__new(&(struct engine_opts){ 0 }, out.sink);
 	if (!e)
 		goto out;
-	ret = (r ? run_replay(r, e) : run_live(&c, e, out.f)) ? 1 : 0;
+	ret = (r ? run_replay(r, e) : run_live(&c, e, out.f, out.annotate)) ? 1 : 0;
 out:
 	if (close_output(&out, e ? engine__sink_error(e) : 0))
 		ret = 1;

@@ -282,6 +282,29 @@ struct redraw_stat {
 	uint64_t frames;
 };
 
+/*
+ * A marker animtrace --annotate wrote, found again in a capture: G/H/N on track
+ * AT_ANNOT_TRACK or a counter (C) whose name starts with AT_ANNOT_COUNTER. Counted and passed
+ * on as what it is, never taken for an app's animator, slice or frame.
+ */
+#define AT_ANNOT_TRACK "animtrace"
+#define AT_ANNOT_COUNTER "V "
+#define AT_ANNOT_NAME 256
+struct annotation {
+	uint32_t pid, tid;  /* pid: the process it annotates; tid: the thread that wrote it */
+	char process[AT_PROC_MAX];
+	uint64_t ts_ns;
+	char type;          /* 'G', 'H', 'N' or 'C' (enum marker_type) */
+	char name[AT_NAME_MAX * 2]; /* "" for H */
+	int64_t value;      /* cookie (G, H), counter value (C), 0 (N) */
+};
+
+/* --annotate: time from the source event's timestamp to the write of its annotation. */
+struct annot_delay {
+	uint64_t count;     /* annotations written */
+	uint64_t p50_ns, p99_ns, max_ns;
+};
+
 struct name_stat {
 	char name[AT_NAME_MAX];
 	uint32_t count, cancels, running;
@@ -364,6 +387,8 @@ struct summary {
 	/* Filled by the caller (live capture), zero in replay. */
 	uint64_t drops;
 	uint64_t truncated;
+	uint64_t annotations;   /* markers recognised as annotations (struct annotation) */
+	const struct annot_delay *annot_delay; /* NULL unless --annotate wrote (sink_annotate) */
 };
 
 /*
@@ -382,6 +407,7 @@ struct sink_ops {
 	/* An unmarked animation was recognised (after its third changing frame) / ended. */
 	int (*animation_start)(void *ctx, const struct animation *a);
 	int (*animation_end)(void *ctx, const struct animation *a);
+	int (*annotation)(void *ctx, const struct annotation *an); /* animtrace's own marker */
 };
 
 struct sink {

@@ -68,6 +68,8 @@ static void configure(struct animtrace_bpf *skel, const struct probes_opts *o)
 	bpf_map__set_max_entries(skel->maps.events, ring);
 	/* An eighth of the ring: the reader's 100 ms tick drains it long before it fills. */
 	skel->rodata->wakeup_bytes = ring / 8;
+	skel->rodata->wake_markers = o->wake_markers;
+	skel->rodata->self_tgid = o->self_tgid;
 }
 
 /* libbpf's own lines (its warnings, and with --verbose its debug detail) on the channel. */

@@ -546,6 +546,19 @@ static void put_procs(FILE *out, const struct summary *s)
 	fputc(']', out);
 }
 
+/* Only when there were some, so that summaries without annotations keep their keys. */
+static void put_annotations(FILE *out, const struct summary *s)
+{
+	const struct annot_delay *d = s->annot_delay;
+
+	if (s->annotations)
+		put_u64(out, "annotations", s->annotations);
+	if (d)
+		fprintf(out, ",\"annotation_delay_ns\":{\"count\":%llu,\"p50\":%llu,\"p99\":%llu,"
+			"\"max\":%llu}", (unsigned long long)d->count, (unsigned long long)d->p50_ns,
+			(unsigned long long)d->p99_ns, (unsigned long long)d->max_ns);
+}
+
 static int on_summary(void *ctx, const struct summary *s)
 {
 	struct sink_json *j = ctx;
@@ -582,6 +595,7 @@ static int on_summary(void *ctx, const struct summary *s)
 	put_procs(out, s);
 	put_redraw_views(out, s);
 	put_animations(out, s);
+	put_annotations(out, s);
 	fputs("}\n", out);
 	return out_status(j->out);
 }
@@ -629,6 +643,21 @@ static int on_jank(void *ctx, const struct jank *jk)
 	return out_status(j->out);
 }
 
+/* An annotation found in a capture: what it says, marked as animtrace's own. */
+static int on_annotation(void *ctx, const struct annotation *an)
+{
+	struct sink_json *j = ctx;
+	char type[2] = { an->type, 0 };
+
+	note_ts(j, an->ts_ns);
+	fputs("{\"type\":\"annotation\"", j->out);
+	put_common(j->out, an->ts_ns, an->pid, an->tid, an->process);
+	fprintf(j->out, ",\"source\":\"annotation\",\"marker\":\"%s\",\"name\":", type);
+	json_put_str(j->out, an->name);
+	fprintf(j->out, ",\"value\":%lld}\n", (long long)an->value);
+	return out_status(j->out);
+}
+
 static int on_note(void *ctx, const char *msg)
 {
 	struct sink_json *j = ctx;
@@ -652,6 +681,7 @@ static const struct sink_ops json_ops = {
 	.refresh_storm = on_refresh_storm,
 	.animation_start = on_animation_start,
 	.animation_end = on_animation_end,
+	.annotation = on_annotation,
 };
 
 struct sink_json *sink_json__new(FILE *out)

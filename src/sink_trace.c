@@ -456,6 +456,14 @@ static int tee_animation_end(void *ctx, const struct animation *a)
 	TEE(ctx, animation_end, a);
 }
 
+/* Annotations are already in the capture they came from: the trace file leaves them out. */
+static int tee_annotation(void *ctx, const struct annotation *an)
+{
+	int err = out_status(((struct sink_trace *)ctx)->out);
+
+	TEE(ctx, annotation, an);
+}
+
 static const struct sink_ops tee_ops = {
 	.animation_start = tee_animation_start,
 	.animation_end = tee_animation_end,
@@ -467,6 +475,7 @@ static const struct sink_ops tee_ops = {
 	.note = tee_note,
 	.jank = tee_jank,
 	.refresh_storm = tee_refresh_storm,
+	.annotation = tee_annotation,
 };
 
 struct sink_trace *sink_trace__new(FILE *out)

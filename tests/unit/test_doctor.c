@@ -42,6 +42,7 @@ static struct {
 	char enableflags[32];
 	struct fake_file files[24];
 	int n;
+	int write_err; /* what opening any file for writing returns */
 } dev;
 
 /* path holds text (NULL: the path fails with err, and so does everything below it). */
@@ -144,11 +145,19 @@ static int fake_getprop(const char *name, char *val, size_t cap)
 	return 0;
 }
 
+static int fake_writable(const char *path)
+{
+	int err = fake_exists(path);
+
+	return err ? err : dev.write_err;
+}
+
 static const struct doctor_probes fake_probes = {
 	.euid = fake_euid,
 	.release = fake_release,
 	.exists = fake_exists,
 	.readable = fake_exists,
+	.writable = fake_writable,
 	.read_line = fake_read_line,
 	.each_line = fake_each_line,
 	.parse_btf = fake_parse_btf,
@@ -254,6 +263,8 @@ Test(doctor, a_healthy_rooted_device_prints_every_check_ok_and_passes)
 		"uprobes                ok       perf event type 7\n"
 		"raw_syscalls           ok       raw_syscalls:sys_enter\n"
 		"tracefs                ok       /sys/kernel/tracing/trace_marker\n"
+		"annotations            ok       /sys/kernel/tracing/trace_marker writable "
+		"(--annotate)\n"
 		"debug.atrace           skip     not Android (no getprop on PATH)\n"
 		"target process         skip     no --proc or --pid given\n"
 		"RenderNode setters     skip     no target process\n"
@@ -702,4 +713,41 @@ Test(doctor_cli, doctor_main_refuses_a_bad_pid_with_status_2, .exit_code = 2)
 
 	cr_assert_not_null(freopen("/dev/null", "w", stderr));
 	doctor_main(3, argv);
+}
+
+Test(doctor, annotations_are_ok_when_trace_marker_opens_for_writing_and_say_when_tracing_is_off)
+{
+	struct doctor_opts o = { 0 };
+	int rc;
+	char *out = run(&o, &rc);
+
+	assert_line(out, "annotations            ok       " TRACING "/trace_marker writable "
+			 "(--annotate)");
+	free(out);
+	fake(TRACING "/tracing_on", "0", 0);
+	out = run(&o, &rc);
+	assert_line(out, "annotations            ok       " TRACING "/trace_marker writable; "
+			 "tracing_on is 0: --annotate is recorded once a Perfetto or atrace "
+			 "capture runs");
+	free(out);
+}
+
+Test(doctor, annotations_are_skipped_without_tracefs_and_missing_when_it_refuses_writes)
+{
+	struct doctor_opts o = { 0 };
+	int rc;
+	char *out;
+
+	dev.write_err = -EACCES;
+	out = run(&o, &rc);
+	assert_line(out, "annotations            missing  " TRACING "/trace_marker: Permission "
+			 "denied: --annotate cannot write");
+	cr_assert_eq(rc, 0, "annotations are not blocking");
+	free(out);
+	for (int i = 0; i < dev.n; i++)
+		if (!strcmp(dev.files[i].path, TRACING "/trace_marker"))
+			dev.files[i].path[0] = '\0';
+	out = run(&o, &rc);
+	assert_line(out, "annotations            skip     no trace_marker (see tracefs)");
+	free(out);
 }

@@ -1,0 +1,409 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * sink_annotate: the exact markers it writes, their scaling and sanitising, that every one
+ * of them parses with marker_parse and replays through the engine as an annotation (never
+ * an animator), and that a failed trace_marker stops annotating with one warning.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <criterion/criterion.h>
+
+#include "engine.h"
+#include "marker.h"
+#include "sink_annotate.h"
+
+#define TGID 4242
+#define COOKIE 168950273 /* the simulator's animator:alpha */
+#define NODE 0x55d0a2b380e0ULL
+
+static struct anim alpha_anim(void)
+{
+	struct anim a = { .id = COOKIE, .kind = ANIM_OBJECT, .n_props = 1, .pid = TGID };
+
+	snprintf(a.name, sizeof(a.name), "animator:alpha");
+	snprintf(a.props[0], sizeof(a.props[0]), "alpha");
+	a.start_ns = 1000000000ULL;
+	a.end_ns = a.start_ns + 283333333ULL;
+	a.frames = 18;
+	a.reason = END_COMPLETE;
+	a.target_node = NODE;
+	snprintf(a.target_name, sizeof(a.target_name), "RenderNode@80e0");
+	a.n_changes = 1;
+	a.changes[0] = (struct prop_change){ PROP_ALPHA, 1.0f, 0.0f };
+	return a;
+}
+
+static struct marker parsed(const char *buf, size_t len)
+{
+	struct marker m;
+
+	cr_assert_eq(marker_parse(buf, len, &m), 0, "does not parse: %.*s", (int)len, buf);
+	return m;
+}
+
+Test(sink_annotate, alpha_scale_and_rotation_are_scaled_by_1000_and_pixels_are_rounded)
+{
+	cr_assert_eq(annotate_scale(PROP_ALPHA, 0.5f), 500);
+	cr_assert_eq(annotate_scale(PROP_ALPHA, 1.0f - 1.0f / 17.0f), 941);
+	cr_assert_eq(annotate_scale(PROP_SCALE_X, 1.25f), 1250);
+	cr_assert_eq(annotate_scale(PROP_SCALE_Y, 0.001f), 1);
+	cr_assert_eq(annotate_scale(PROP_ROTATION, -45.5f), -45500);
+	cr_assert_eq(annotate_scale(PROP_ROTATION_X, 2.0f), 2000);
+	cr_assert_eq(annotate_scale(PROP_ROTATION_Y, 3.0f), 3000);
+	cr_assert_eq(annotate_scale(PROP_TRANSLATION_X, 10.6f), 11);
+	cr_assert_eq(annotate_scale(PROP_TRANSLATION_Y, -100.0f), -100);
+	cr_assert_eq(annotate_scale(PROP_TRANSLATION_Z, -5.882353f), -6);
+	cr_assert_eq(annotate_scale(PROP_ELEVATION, 2.4f), 2);
+	cr_assert_eq(annotate_scale(PROP_ALPHA, __builtin_nanf("")), 0);
+}
+
+Test(sink_annotate, bars_become_slashes_and_newlines_spaces)
+{
+	char s[] = "a|b\nc\rd|";
+
+	annotate_sanitize(s);
+	cr_assert_str_eq(s, "a/b c d/");
+}
+
+Test(sink_annotate, a_node_is_named_by_its_class_and_the_low_16_bits_of_its_address)
+{
+	char buf[96];
+
+	annotate_node_label(buf, sizeof(buf), "NotificationRow", NODE);
+	cr_assert_str_eq(buf, "NotificationRow@80e0");
+	annotate_node_label(buf, sizeof(buf), "RenderNode@80e0", NODE);
+	cr_assert_str_eq(buf, "RenderNode@80e0");
+	annotate_node_label(buf, sizeof(buf), "", NODE);
+	cr_assert_str_eq(buf, "RenderNode@80e0");
+}
+
+Test(sink_annotate, an_animator_start_is_a_G_on_track_animtrace_named_in_the_seeds_words)
+{
+	struct anim a = alpha_anim();
+	char buf[ANNOTATE_MARKER_MAX];
+	size_t n;
+	struct marker m;
+
+	a.target_node = 0; /* not known yet at the start */
+	n = annotate_fmt_start(buf, sizeof(buf), &a);
+	cr_assert_str_eq(buf, "G|4242|animtrace|Anim 168950273 Obj alpha|168950273");
+	cr_assert_eq(n, strlen(buf));
+	m = parsed(buf, n);
+	cr_assert_eq(m.type, MARKER_TRACK_BEGIN);
+	cr_assert_eq(m.tgid, TGID);
+	cr_assert(strv_eq(m.track, "animtrace"));
+	cr_assert(strv_eq(m.name, "Anim 168950273 Obj alpha"));
+	cr_assert_eq(m.value, COOKIE);
+	a.target_node = NODE;
+	annotate_fmt_start(buf, sizeof(buf), &a);
+	cr_assert_str_eq(buf, "G|4242|animtrace|Anim 168950273 Obj RenderNode@80e0 alpha|168950273");
+}
+
+Test(sink_annotate, an_animator_end_is_an_instant_with_what_it_did_then_an_H)
+{
+	struct anim a = alpha_anim();
+	char buf[ANNOTATE_MARKER_MAX];
+	struct marker m;
+	size_t n;
+
+	a.frames_dropped = 2;
+	n = annotate_fmt_end(buf, sizeof(buf), &a);
+	cr_assert_str_eq(buf, "N|4242|animtrace|Anim 168950273 end RenderNode@80e0 complete "
+			      "alpha:1->0 283.3ms 18 frames 2 dropped");
+	m = parsed(buf, n);
+	cr_assert_eq(m.type, MARKER_INSTANT_TRACK);
+	cr_assert(strv_eq(m.track, "animtrace"));
+	n = annotate_fmt_close(buf, sizeof(buf), &a);
+	cr_assert_str_eq(buf, "H|4242|animtrace|168950273");
+	m = parsed(buf, n);
+	cr_assert_eq(m.type, MARKER_TRACK_END);
+	cr_assert(strv_eq(m.track, "animtrace"));
+	cr_assert_eq(m.value, COOKIE);
+	a.start_ns = 0; /* cancelled before it started: no slice to close */
+	cr_assert_eq(annotate_fmt_close(buf, sizeof(buf), &a), 0);
+}
+
+Test(sink_annotate, a_value_animator_without_target_and_a_negative_cookie)
+{
+	struct anim a = { .id = (uint64_t)-42, .kind = ANIM_VALUE, .pid = TGID, .start_ns = 1,
+			  .end_ns = 1 + 5000000, .reason = END_CANCEL, .frames = 1 };
+	char buf[ANNOTATE_MARKER_MAX];
+
+	parsed(buf, annotate_fmt_start(buf, sizeof(buf), &a));
+	cr_assert_str_eq(buf, "G|4242|animtrace|Anim -42 Val|-42");
+	parsed(buf, annotate_fmt_end(buf, sizeof(buf), &a));
+	cr_assert_str_eq(buf, "N|4242|animtrace|Anim -42 end no target cancel 5.0ms 1 frames "
+			      "0 dropped");
+	parsed(buf, annotate_fmt_close(buf, sizeof(buf), &a));
+	cr_assert_str_eq(buf, "H|4242|animtrace|-42");
+}
+
+Test(sink_annotate, a_counter_is_V_node_property_with_the_scaled_value)
+{
+	struct node_props np = { .node = NODE, .set_mask = 1u << PROP_ALPHA | 1u << PROP_TRANSLATION_Y };
+	char buf[ANNOTATE_MARKER_MAX];
+	struct marker m;
+
+	snprintf(np.node_name, sizeof(np.node_name), "NotificationRow");
+	np.values[PROP_ALPHA] = 0.9411765f;
+	np.values[PROP_TRANSLATION_Y] = -5.882353f;
+	m = parsed(buf, annotate_fmt_counter(buf, sizeof(buf), TGID, &np, PROP_ALPHA));
+	cr_assert_str_eq(buf, "C|4242|V NotificationRow@80e0 alpha|941");
+	cr_assert_eq(m.type, MARKER_COUNTER);
+	cr_assert(strv_eq(m.name, "V NotificationRow@80e0 alpha"));
+	cr_assert_eq(m.value, 941);
+	parsed(buf, annotate_fmt_counter(buf, sizeof(buf), TGID, &np, PROP_TRANSLATION_Y));
+	cr_assert_str_eq(buf, "C|4242|V NotificationRow@80e0 translationY|-6");
+}
+
+Test(sink_annotate, names_with_bars_and_newlines_are_sanitised_and_still_parse_to_their_fields)
+{
+	struct anim a = alpha_anim();
+	struct node_props np = { .node = NODE, .set_mask = 1u << PROP_ALPHA };
+	char buf[ANNOTATE_MARKER_MAX];
+	struct marker m;
+
+	snprintf(a.props[0], sizeof(a.props[0]), "al|pha\n");
+	snprintf(a.target_name, sizeof(a.target_name), "Row|x\n@1");
+	m = parsed(buf, annotate_fmt_start(buf, sizeof(buf), &a));
+	cr_assert_str_eq(buf, "G|4242|animtrace|Anim 168950273 Obj Row/x @1 al/pha |168950273");
+	cr_assert(strv_eq(m.track, "animtrace"));
+	cr_assert_eq(m.value, COOKIE);
+	snprintf(np.node_name, sizeof(np.node_name), "A|B\r");
+	m = parsed(buf, annotate_fmt_counter(buf, sizeof(buf), TGID, &np, PROP_ALPHA));
+	cr_assert_str_eq(buf, "C|4242|V A/B @80e0 alpha|0");
+	cr_assert(strv_eq(m.name, "V A/B @80e0 alpha"));
+}
+
+Test(sink_annotate, a_long_name_is_cut_at_a_utf8_boundary_to_fit_1024_bytes)
+{
+	struct jank j = { .kind = JANK_LATE, .pid = TGID, .frame_seq = 7, .duration_ns = 20100000,
+			  .ui.n = AT_CHAIN_MAX, .render.n = AT_CHAIN_MAX };
+	char buf[ANNOTATE_MARKER_MAX], small[40];
+	size_t n;
+
+	for (int i = 0; i < AT_CHAIN_MAX; i++) {
+		/* 47 bytes of two-byte characters and one ASCII byte: cuts fall mid-character */
+		memset(j.ui.s[i].name, 0, sizeof(j.ui.s[i].name));
+		for (int k = 0; k + 2 < AT_SLICE_NAME; k += 2)
+			memcpy(j.ui.s[i].name + k, "\xc3\xa9", 2);
+		j.ui.s[i].dur_ns = 1000000;
+		j.render.s[i] = j.ui.s[i];
+	}
+	n = annotate_fmt_jank(buf, sizeof(buf), &j);
+	cr_assert_lt(n, sizeof(buf));
+	parsed(buf, n);
+	cr_assert(!strncmp(buf, "N|4242|animtrace|Jank late frame 7 20.1ms: ", 42), "%s", buf);
+	n = annotate_fmt_jank(small, sizeof(small), &j);
+	cr_assert_lt(n, sizeof(small));
+	cr_assert_str_eq(small, "N|4242|animtrace|Jank late frame 7 20.1");
+	j.ui.n = j.render.n = 0;
+	j.kind = JANK_BLOCK;
+	j.frame_seq = 0;
+	annotate_fmt_jank(buf, sizeof(buf), &j);
+	cr_assert_str_eq(buf, "N|4242|animtrace|Jank block 20.1ms");
+}
+
+/* ---- the sink, writing to a file --------------------------------------------------- */
+
+struct seen {
+	int starts, ends, frame_props, summaries, warns, last_err;
+	uint64_t annotations, anims_started;
+	struct annot_delay delay;
+	bool has_delay;
+};
+
+static int seen_start(void *ctx, const struct anim *a)
+{
+	((struct seen *)ctx)->starts++;
+	return 0;
+}
+
+static int seen_end(void *ctx, const struct anim *a)
+{
+	((struct seen *)ctx)->ends++;
+	return 0;
+}
+
+static int seen_props(void *ctx, const struct frame_props *fp)
+{
+	((struct seen *)ctx)->frame_props++;
+	return 0;
+}
+
+static int seen_summary(void *ctx, const struct summary *s)
+{
+	struct seen *w = ctx;
+
+	w->summaries++;
+	w->annotations = s->annotations;
+	w->anims_started = s->anims_started;
+	w->has_delay = s->annot_delay != NULL;
+	if (s->annot_delay)
+		w->delay = *s->annot_delay;
+	return 0;
+}
+
+static const struct sink_ops seen_ops = {
+	.anim_start = seen_start, .anim_end = seen_end, .frame_props = seen_props,
+	.summary = seen_summary,
+};
+
+static void on_warn(void *ctx, int err, const char *path)
+{
+	struct seen *w = ctx;
+
+	w->warns++;
+	w->last_err = err;
+}
+
+static char *temp_path(char *buf, size_t cap)
+{
+	int fd;
+
+	snprintf(buf, cap, "/tmp/annotate-test-XXXXXX");
+	fd = mkstemp(buf);
+	cr_assert_geq(fd, 0);
+	close(fd);
+	return buf;
+}
+
+/* One animator over two frames of alpha values, then the end and the summary. */
+static void feed(struct sink s)
+{
+	struct anim a = alpha_anim();
+	struct node_props np = { .node = NODE, .set_mask = 1u << PROP_ALPHA };
+	struct frame_props fp = { .pid = TGID, .tid = TGID, .in_frame = true, .n_nodes = 1,
+				  .nodes = &np };
+	struct summary sum = { 0 };
+
+	snprintf(np.node_name, sizeof(np.node_name), "RenderNode@80e0");
+	a.target_node = 0;
+	cr_assert_eq(s.ops->anim_start(s.ctx, &a), 0);
+	np.values[PROP_ALPHA] = 1.0f;
+	cr_assert_eq(s.ops->frame_props(s.ctx, &fp), 0);
+	np.values[PROP_ALPHA] = 0.5f;
+	cr_assert_eq(s.ops->frame_props(s.ctx, &fp), 0);
+	a = alpha_anim();
+	cr_assert_eq(s.ops->anim_end(s.ctx, &a), 0);
+	cr_assert_eq(s.ops->summary(s.ctx, &sum), 0);
+}
+
+static const char *const fed_lines[] = {
+	"G|4242|animtrace|Anim 168950273 Obj alpha|168950273",
+	"C|4242|V RenderNode@80e0 alpha|1000",
+	"C|4242|V RenderNode@80e0 alpha|500",
+	"N|4242|animtrace|Anim 168950273 end RenderNode@80e0 complete alpha:1->0 283.3ms "
+	"18 frames 0 dropped",
+	"H|4242|animtrace|168950273",
+};
+
+/* Replays the file's markers (one per line) through an engine; returns the line count. */
+static int replay_lines(const char *path, struct seen *out)
+{
+	struct engine *e = engine__new(NULL, (struct sink){ &seen_ops, out });
+	FILE *f = fopen(path, "r");
+	char line[ANNOTATE_MARKER_MAX + 2];
+	int n = 0;
+
+	cr_assert_not_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		struct marker m = parsed(line, strlen(line));
+
+		cr_assert_lt(n, (int)(sizeof(fed_lines) / sizeof(fed_lines[0])));
+		cr_assert_eq(strncmp(line, fed_lines[n], strlen(fed_lines[n])), 0, "line %d: %s",
+			     n, line);
+		engine__marker(e, 1000 + n, TGID, 99, "animtrace", &m);
+		n++;
+	}
+	fclose(f);
+	engine__finish(e, 2000, 0, 0);
+	engine__free(e);
+	return n;
+}
+
+Test(sink_annotate, every_annotation_parses_and_replays_as_an_annotation_not_an_animator)
+{
+	char path[64], lines[2048] = "";
+	struct seen next = { 0 }, replayed = { 0 };
+	struct sink_annotate *a = sink_annotate__new(on_warn, &next);
+	FILE *f;
+
+	cr_assert_not_null(a);
+	cr_assert_eq(sink_annotate__open(a, temp_path(path, sizeof(path))), 0);
+	sink_annotate__source(a, 1);
+	feed(sink_annotate__sink_tee(a, (struct sink){ &seen_ops, &next }));
+	sink_annotate__free(a);
+	cr_assert_eq(next.starts, 1);
+	cr_assert_eq(next.ends, 1);
+	cr_assert_eq(next.frame_props, 2);
+	cr_assert_eq(next.warns, 0);
+	cr_assert(next.has_delay);
+	cr_assert_eq(next.delay.count, 5);
+	cr_assert(next.delay.p50_ns > 0 && next.delay.p50_ns <= next.delay.p99_ns &&
+		  next.delay.p99_ns <= next.delay.max_ns);
+	/* The markers are written without newlines; one per line here for the reader. */
+	cr_assert_not_null(f = fopen(path, "r"));
+	cr_assert_gt(fread(lines, 1, sizeof(lines) - 1, f), 0);
+	fclose(f);
+	cr_assert_str_eq(lines, "G|4242|animtrace|Anim 168950273 Obj alpha|168950273"
+				"C|4242|V RenderNode@80e0 alpha|1000"
+				"C|4242|V RenderNode@80e0 alpha|500"
+				"N|4242|animtrace|Anim 168950273 end RenderNode@80e0 complete "
+				"alpha:1->0 283.3ms 18 frames 0 dropped"
+				"H|4242|animtrace|168950273");
+	cr_assert_not_null(f = fopen(path, "w"));
+	for (size_t i = 0; i < sizeof(fed_lines) / sizeof(fed_lines[0]); i++)
+		fprintf(f, "%s\n", fed_lines[i]);
+	fclose(f);
+	cr_assert_eq(replay_lines(path, &replayed), 5);
+	cr_assert_eq(replayed.annotations, 5);
+	cr_assert_eq(replayed.anims_started, 0);
+	cr_assert_eq(replayed.starts, 0);
+	cr_assert_eq(replayed.frame_props, 0);
+	unlink(path);
+}
+
+Test(sink_annotate, no_trace_marker_warns_once_and_the_other_sinks_still_get_everything)
+{
+	struct seen next = { 0 };
+	struct sink_annotate *a = sink_annotate__new(on_warn, &next);
+
+	cr_assert_eq(sink_annotate__open(a, "/nonexistent/trace_marker"), -ENOENT);
+	feed(sink_annotate__sink_tee(a, (struct sink){ &seen_ops, &next }));
+	sink_annotate__check(a);
+	cr_assert_eq(next.warns, 1);
+	cr_assert_eq(next.last_err, -ENOENT);
+	cr_assert_eq(next.starts, 1);
+	cr_assert_eq(next.ends, 1);
+	cr_assert_eq(next.frame_props, 2);
+	cr_assert_eq(next.summaries, 1);
+	cr_assert_eq(next.delay.count, 0);
+	sink_annotate__free(a);
+}
+
+Test(sink_annotate, a_trace_marker_that_disappears_stops_annotating_with_one_warning)
+{
+	char path[64];
+	struct seen next = { 0 };
+	struct sink_annotate *a = sink_annotate__new(on_warn, &next);
+	struct sink s = sink_annotate__sink_tee(a, (struct sink){ &seen_ops, &next });
+	struct anim an = alpha_anim();
+
+	cr_assert_eq(sink_annotate__open(a, temp_path(path, sizeof(path))), 0);
+	sink_annotate__check(a);
+	cr_assert_eq(next.warns, 0);
+	unlink(path); /* what an unmounted tracefs looks like from here */
+	sink_annotate__check(a);
+	sink_annotate__check(a);
+	s.ops->anim_start(s.ctx, &an);
+	cr_assert_eq(next.warns, 1);
+	cr_assert_eq(next.last_err, -ENOENT);
+	cr_assert_eq(next.starts, 1);
+	sink_annotate__free(a);
+}
