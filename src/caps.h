@@ -36,5 +36,11 @@
 #define CAP_NODES_PROC 16384
 /* Nodes reported in one frame_props record; more are counted, not reported. */
 #define CAP_FRAME_NODES 256
+/* Nodes one animator's exact targets keep (~1.3 KB each, allocated as it writes them: at
+ * most ~10 KB per running animator); writes to further nodes are counted, not kept. */
+#define CAP_ANIM_TARGETS 8
+/* ValueAnimator.start calls per process waiting for their S (a start delay); the oldest
+ * is forgotten when more wait (its animator then has no measured delay). */
+#define CAP_PENDING_STARTS 64
 
 #endif
