@@ -34,6 +34,14 @@ struct art_fixture_methods {
 	void (*call[ART_CALL_COUNT])(uint32_t obj);
 	/* A new animator object whose identity hash is cookie (< 2^28); 0 with errno set. */
 	uint32_t (*new_object)(uint32_t cookie);
+	/*
+	 * One animation frame of obj, as AnimationHandler runs it: object_animator 0 enters
+	 * ValueAnimator.animateValue, which calls update (its update listeners); 1 enters
+	 * ObjectAnimator.animateValue, which calls ValueAnimator.animateValue with the same
+	 * this first (super), then update (its PropertyValuesHolders setting the property).
+	 */
+	void (*animate_value)(uint32_t obj, int object_animator, void (*update)(void *ctx),
+			      void *ctx);
 };
 
 /* The registration table; valid for the life of the library. */
