@@ -79,24 +79,29 @@ static __always_inline void art_stack(struct pt_regs *ctx, struct at_art_stack *
 	}
 }
 
-static __always_inline int art_entry(struct pt_regs *ctx, __u32 method)
+/*
+ * stacks is a constant at each call site: animateValue runs every frame for every animator,
+ * so its records never carry registers and stack (no unwinding on the per-frame path).
+ */
+static __always_inline int art_entry(struct pt_regs *ctx, __u32 method, bool stacks)
 {
 	__u64 obj = AT_UNTAG((__u64)(__u32)PT_REGS_PARM2(ctx));
+	__u32 size = stacks ? AT_ART_REC_SIZE : sizeof(struct at_art_rec);
 	struct at_art_rec *r;
 	struct at_drops *d;
 	__u32 lock = 0;
 
 	if (!allowed(bpf_get_current_pid_tgid() >> 32))
 		return 0;
-	r = bpf_ringbuf_reserve(&events, AT_ART_REC_SIZE, 0);
+	r = bpf_ringbuf_reserve(&events, size, 0);
 	if (!r) {
 		d = drops_slot();
 		if (d)
 			d->art_ringbuf_full++;
 		return 0;
 	}
-	fill_hdr(&r->hdr, AT_REC_ART, AT_ART_REC_SIZE);
-	if (art_stack_bytes)
+	fill_hdr(&r->hdr, AT_REC_ART, size);
+	if (stacks && art_stack_bytes)
 		art_stack(ctx, (struct at_art_stack *)(r + 1));
 	r->obj = obj;
 	r->method = method;
@@ -115,17 +120,20 @@ static __always_inline int art_entry(struct pt_regs *ctx, __u32 method)
 	return 0;
 }
 
-#define AT_ART_PROBE(name, method)                              \
+#define AT_ART_PROBE(name, method, stacks)                      \
 	SEC("uprobe")                                           \
 	int BPF_KPROBE(at_art_##name)                           \
 	{                                                       \
-		return art_entry(ctx, method);                  \
+		return art_entry(ctx, method, stacks);          \
 	}
 
-AT_ART_PROBE(va_start, AT_ART_VA_START)
-AT_ART_PROBE(va_cancel, AT_ART_VA_CANCEL)
-AT_ART_PROBE(va_end, AT_ART_VA_END)
-AT_ART_PROBE(dyn_start, AT_ART_DYN_START)
-AT_ART_PROBE(dyn_cancel, AT_ART_DYN_CANCEL)
+AT_ART_PROBE(va_start, AT_ART_VA_START, true)
+AT_ART_PROBE(va_cancel, AT_ART_VA_CANCEL, true)
+AT_ART_PROBE(va_end, AT_ART_VA_END, true)
+AT_ART_PROBE(dyn_start, AT_ART_DYN_START, true)
+AT_ART_PROBE(dyn_cancel, AT_ART_DYN_CANCEL, true)
+/* Who writes the properties: the animator whose animateValue the thread entered last. */
+AT_ART_PROBE(va_animate, AT_ART_VA_ANIMATE, false)
+AT_ART_PROBE(oa_animate, AT_ART_OA_ANIMATE, false)
 
 #endif

@@ -22,6 +22,8 @@ static const struct {
 	{ AT_ART_DYN_START, DYN_PKG "DynamicAnimation.start" },
 	{ AT_ART_DYN_START, DYN_PKG "SpringAnimation.start" },
 	{ AT_ART_DYN_CANCEL, DYN_PKG "DynamicAnimation.cancel" },
+	{ AT_ART_VA_ANIMATE, "android.animation.ValueAnimator.animateValue" },
+	{ AT_ART_OA_ANIMATE, "android.animation.ObjectAnimator.animateValue" },
 };
 
 #define N_SYMS (sizeof(art_syms) / sizeof(art_syms[0]))
@@ -31,7 +33,8 @@ const char *art_method_kind(enum at_art_method m)
 	static const char *const kinds[AT_ART_METHOD_COUNT] = {
 		[AT_ART_VA_START] = "start",     [AT_ART_VA_CANCEL] = "cancel",
 		[AT_ART_VA_END] = "end",         [AT_ART_DYN_START] = "start",
-		[AT_ART_DYN_CANCEL] = "cancel",
+		[AT_ART_DYN_CANCEL] = "cancel", [AT_ART_VA_ANIMATE] = "animate",
+		[AT_ART_OA_ANIMATE] = "animate",
 	};
 
 	return (unsigned)m < AT_ART_METHOD_COUNT ? kinds[m] : "?";

@@ -42,5 +42,11 @@
 /* Samples kept per run: a longer run keeps its first frame and every other one of the rest,
  * then every fourth..., and always its last (what the fit sees, src/fit.h). */
 #define CAP_SEG_SAMPLES 64
+/* Nodes one animator's exact targets keep (~1.3 KB each, allocated as it writes them: at
+ * most ~10 KB per running animator); writes to further nodes are counted, not kept. */
+#define CAP_ANIM_TARGETS 8
+/* ValueAnimator.start calls per process waiting for their S (a start delay); the oldest
+ * is forgotten when more wait (its animator then has no measured delay). */
+#define CAP_PENDING_STARTS 64
 
 #endif

@@ -50,6 +50,9 @@ struct anim_run {
 	struct anim_key *key;
 	struct anim_run *prev, *next; /* the process's running list */
 	uint64_t last_seq; /* the last frame it ran in (0: none yet) */
+	struct anim_target *tg; /* the nodes it wrote (exact attribution), unsorted */
+	size_t n_tg, cap_tg;
+	bool tg_announced; /* its first frame with writes was told to the sink */
 };
 
 struct frame_st {
@@ -134,6 +137,13 @@ struct proc {
 	int n_worst;
 	bool refresh_on; /* --refresh probes ran in it */
 	struct storm_st storm;
+	/* ValueAnimator.start calls waiting for their S (start delay), oldest first */
+	struct {
+		uint32_t cookie;
+		uint64_t ts_ns;
+	} starts[CAP_PENDING_STARTS];
+	int n_starts;
+	bool tg_pending; /* an animator got its first exact target in the current batch */
 };
 
 enum slice_kind { SLICE_OTHER, SLICE_DOFRAME, SLICE_PHASE, SLICE_DRAW };
@@ -173,6 +183,14 @@ struct thread {
 	int64_t anchor_vsync;
 	struct art_pending art;
 	struct art_pending art_start; /* the last start(), waiting for its S (--stacks) */
+	/*
+	 * The animator whose animateValue the thread entered last: its property writes are
+	 * that animator's until the next animateValue, the end of the animation phase slice at
+	 * depth av_depth - 1, or (av_depth 0: entered outside a phase) the thread's next marker.
+	 */
+	bool av_valid;
+	uint32_t av_cookie;
+	size_t av_depth;
 };
 
 struct engine {
@@ -413,6 +431,7 @@ static struct thread *thread_get(struct engine *e, uint32_t pid, uint32_t tid)
 		t->overflow = 0;
 		t->has_frame = false;
 		t->anchor_vsync = -1;
+		t->av_valid = false;
 		thread_window_reset(t);
 	}
 	return t;
@@ -436,6 +455,8 @@ static void props_count(struct engine *e, const struct prop_batch *b)
 		e->prop_sets_max = sets > UINT32_MAX ? UINT32_MAX : (uint32_t)sets;
 }
 
+static void targets_announce(struct engine *e, struct proc *p);
+
 /* Sends the batch (if any change is in it) and starts the next one. */
 static void props_flush(struct engine *e, struct proc *p)
 {
@@ -450,6 +471,7 @@ static void props_flush(struct engine *e, struct proc *p)
 	SINK_CALL(e, frame_props, &b->fp);
 	b->n = 0;
 	b->gen++;
+	targets_announce(e, p);
 }
 
 /* The first change of a batch fixes its header: the open doFrame, or this change. */
@@ -489,7 +511,7 @@ static int batch_before_grow(struct prop_batch *b)
 
 /* Records the change in the node's slot of the batch: last value wins, writes are counted. */
 static void batch_add(struct engine *e, struct proc *p, struct node_st *n, uint64_t ts_ns,
-		      uint32_t tid, enum view_prop prop, float value)
+		      uint32_t tid, enum view_prop prop, float value, const uint32_t *writer)
 {
 	struct prop_batch *b = &p->pb;
 	struct node_props *np;
@@ -528,6 +550,10 @@ static void batch_add(struct engine *e, struct proc *p, struct node_st *n, uint6
 	np->values[prop] = value;
 	if (np->sets[prop] < UINT16_MAX)
 		np->sets[prop]++;
+	np->writer_mask &= ~(1u << prop);
+	np->writer[prop] = writer ? *writer : 0;
+	if (writer)
+		np->writer_mask |= 1u << prop;
 }
 
 static bool node_eq(const void *v, const void *key)
@@ -670,6 +696,14 @@ static void series_add(struct prop_series *s, uint64_t frame_key, float value, i
 	s->t_us[s->n - 1] = t_us;
 }
 
+/* The time of frame_ns since a's start in microseconds, clamped to the series' range. */
+static int32_t since_start_us(const struct anim *a, uint64_t frame_ns)
+{
+	int64_t t_us = ((int64_t)frame_ns - (int64_t)a->start_ns) / 1000;
+
+	return (int32_t)(t_us > INT32_MAX ? INT32_MAX : t_us < INT32_MIN ? INT32_MIN : t_us);
+}
+
 /*
  * The target's value of prop in this frame (which began at frame_ns) goes into the
  * animator's curve. The batch generation names the frame: it changes exactly when a frame's
@@ -678,15 +712,13 @@ static void series_add(struct prop_series *s, uint64_t frame_key, float value, i
 static bool anim_sample(struct anim *a, const struct node_st *n, enum view_prop prop,
 			float value, uint64_t frame_key, uint64_t frame_ns)
 {
-	int64_t t_us = ((int64_t)frame_ns - (int64_t)a->start_ns) / 1000;
 	bool mine = false;
 
 	if (a->target_node != n->node)
 		return false;
-	t_us = t_us > INT32_MAX ? INT32_MAX : t_us < INT32_MIN ? INT32_MIN : t_us;
 	for (int i = 0; i < a->n_changes; i++) {
 		if (a->changes[i].prop == prop) {
-			series_add(&a->series[i], frame_key, value, (int32_t)t_us);
+			series_add(&a->series[i], frame_key, value, since_start_us(a, frame_ns));
 			mine = true;
 		}
 	}
@@ -718,6 +750,187 @@ static void anim_fit_interp(struct anim *a)
 			return;
 		a->interpolator = NULL;
 	}
+}
+
+/* ---- exact attribution (animateValue probes) ----------------------------------------- */
+
+/* The running animator of p with this cookie (the id its S marker carried), or NULL. */
+static struct anim_run *run_by_cookie(struct proc *p, uint32_t cookie)
+{
+	for (struct anim_run *r = p->running; r; r = r->next)
+		if (r->a.id == cookie)
+			return r;
+	return NULL;
+}
+
+/* r's entry for node n, added on its first write; NULL past CAP_ANIM_TARGETS. */
+static struct anim_target *target_get(struct anim_run *r, const struct node_st *n)
+{
+	struct anim_target *t;
+
+	for (size_t i = 0; i < r->n_tg; i++)
+		if (r->tg[i].node == n->node)
+			return &r->tg[i];
+	if (r->n_tg >= CAP_ANIM_TARGETS)
+		return NULL;
+	t = vec_push((void **)&r->tg, &r->n_tg, &r->cap_tg, sizeof(*t));
+	if (!t)
+		return NULL;
+	memset(t, 0, sizeof(*t));
+	t->node = n->node;
+	return t;
+}
+
+/* The property's slot in t, added with its value before this write as "from". */
+static struct target_prop *target_prop_get(struct anim_target *t, const struct node_st *n,
+					   enum view_prop prop, float value)
+{
+	struct target_prop *tp;
+
+	for (int i = 0; i < t->n_props; i++)
+		if (t->props[i].prop == prop)
+			return &t->props[i];
+	if (t->n_props == AT_TARGET_PROPS)
+		return NULL;
+	tp = &t->props[t->n_props++];
+	memset(tp, 0, sizeof(*tp));
+	tp->prop = prop;
+	tp->from = n->known & (1u << prop) ? n->val[prop] : value;
+	tp->to = tp->from;
+	return tp;
+}
+
+/* r wrote value to prop of n (n->val still holds the value before the write) in the frame
+ * that began at frame_ns. */
+static void target_write(struct proc *p, struct anim_run *r, const struct node_st *n,
+			 enum view_prop prop, float value, uint64_t frame_ns)
+{
+	struct anim_target *t = target_get(r, n);
+	struct target_prop *tp;
+
+	if (!t) {
+		r->a.targets_left_out++;
+		return;
+	}
+	t->writes++;
+	memcpy(t->node_name, n->name, sizeof(t->node_name));
+	tp = target_prop_get(t, n, prop, value);
+	if (!tp) {
+		t->props_left_out++;
+		return;
+	}
+	if (!(n->known & (1u << prop)) || n->val[prop] != value)
+		tp->sets++;
+	tp->to = value;
+	series_add(&tp->series, p->pb.gen, value, since_start_us(&r->a, frame_ns));
+	if (!r->tg_announced)
+		p->tg_pending = true;
+}
+
+/* Most writes first; insertion sort keeps ties in first-write order (n <= CAP_ANIM_TARGETS). */
+static void targets_sort(struct anim_target *tg, size_t n)
+{
+	struct anim_target tmp;
+
+	for (size_t i = 1; i < n; i++) {
+		size_t j = i;
+
+		if (tg[i].writes <= tg[i - 1].writes)
+			continue;
+		tmp = tg[i];
+		while (j > 0 && tg[j - 1].writes < tmp.writes) {
+			tg[j] = tg[j - 1];
+			j--;
+		}
+		tg[j] = tmp;
+	}
+}
+
+/* The exact targets go into r->a; the one with most writes becomes its target. */
+static void targets_fill(struct anim_run *r)
+{
+	struct anim *a = &r->a;
+	const struct anim_target *t;
+
+	if (!r->n_tg)
+		return;
+	targets_sort(r->tg, r->n_tg);
+	a->targets = r->tg;
+	a->n_targets = (int)r->n_tg;
+	t = &r->tg[0];
+	a->target_node = t->node;
+	memcpy(a->target_name, t->node_name, sizeof(a->target_name));
+	a->target_inferred = false;
+	a->target_exact = true;
+	a->n_changes = t->n_props;
+	for (int i = 0; i < t->n_props; i++) {
+		a->changes[i] = (struct prop_change){ t->props[i].prop, t->props[i].from,
+						      t->props[i].to };
+		a->series[i] = t->props[i].series;
+	}
+}
+
+/* After a batch: the animators whose first exact writes were in it say what they move. */
+static void targets_announce(struct engine *e, struct proc *p)
+{
+	if (!p->tg_pending)
+		return;
+	p->tg_pending = false;
+	for (struct anim_run *r = p->running; r; r = r->next) {
+		if (r->tg_announced || !r->n_tg)
+			continue;
+		r->tg_announced = true;
+		targets_fill(r);
+		SINK_CALL(e, anim_target, &r->a);
+	}
+}
+
+/* 1 + the depth of t's innermost open "animation" phase slice, or 0 when outside one. */
+static size_t animation_phase_depth(const struct thread *t)
+{
+	for (size_t i = t->depth; i > 0; i--)
+		if (t->st[i - 1].kind == SLICE_PHASE && t->st[i - 1].phase == PHASE_ANIMATION)
+			return i;
+	return 0;
+}
+
+/* A marker of thread tid ends a window opened outside any animation phase. */
+static void av_marker(struct engine *e, uint32_t tid)
+{
+	struct thread *t = thread_find(e, tid);
+
+	if (t && t->av_valid && !t->av_depth)
+		t->av_valid = false;
+}
+
+/* Remembers when start() was called on cookie, for the delay to its S. */
+static void start_pending_add(struct proc *p, uint32_t cookie, uint64_t ts_ns)
+{
+	for (int i = 0; i < p->n_starts; i++) {
+		if (p->starts[i].cookie == cookie) {
+			p->starts[i].ts_ns = ts_ns;
+			return;
+		}
+	}
+	if (p->n_starts == CAP_PENDING_STARTS)
+		memmove(p->starts, p->starts + 1, --p->n_starts * sizeof(p->starts[0]));
+	p->starts[p->n_starts].cookie = cookie;
+	p->starts[p->n_starts++].ts_ns = ts_ns;
+}
+
+/* The time start() was called on cookie, if it waits for its S; forgets it. */
+static bool start_pending_take(struct proc *p, int64_t cookie, uint64_t *ts_ns)
+{
+	for (int i = 0; i < p->n_starts; i++) {
+		if ((int64_t)p->starts[i].cookie != cookie)
+			continue;
+		*ts_ns = p->starts[i].ts_ns;
+		memmove(p->starts + i, p->starts + i + 1,
+			(size_t)(p->n_starts - i - 1) * sizeof(p->starts[0]));
+		p->n_starts--;
+		return true;
+	}
+	return false;
 }
 
 /* ---- slice chains (the causes of jank) ---------------------------------------------- */
@@ -1329,6 +1542,8 @@ static void slice_end(struct engine *e, struct thread *t, uint64_t ts_ns)
 		return; /* E without B: the capture started inside the slice */
 	s = t->st[--t->depth];
 	e->n_slices--;
+	if (t->av_valid && t->av_depth > t->depth) /* its animation phase ended */
+		t->av_valid = false;
 	dur = ts_ns > s.start_ns ? ts_ns - s.start_ns : 0;
 	chain_offer(t, &s, dur);
 	p = proc_find(e, t->pid);
@@ -1396,8 +1611,11 @@ static void longest_add(struct engine *e, const struct anim *a)
 			e->longest[i] = e->longest[i - 1];
 		i--;
 	}
-	if (i < LONGEST_MAX)
+	if (i < LONGEST_MAX) {
 		e->longest[i] = *a;
+		e->longest[i].targets = NULL; /* freed with its run */
+		e->longest[i].n_targets = 0;
+	}
 }
 
 /* Keeps d for the median: all of them up to CAP_DURATIONS, then a uniform sample. */
@@ -1494,7 +1712,9 @@ static void anim_end_run(struct engine *e, struct proc *p, struct anim_run *r, u
 	memcpy(r->a.process, p->name, sizeof(r->a.process));
 	r->a.refresh_traced = p->refresh_on;
 	anim_fit_interp(&r->a);
+	targets_fill(r);
 	anim_report_end(e, p, r->key, &r->a);
+	free(r->tg);
 	free(r);
 }
 
@@ -1509,6 +1729,7 @@ static void anim_evict(struct engine *e, struct proc *p)
 	anim_unlink(e, p, r);
 	r->key->evicted = true;
 	e->ev.animators++;
+	free(r->tg);
 	free(r);
 }
 
@@ -1564,6 +1785,9 @@ static void anim_start(struct engine *e, struct proc *p, struct anim_key *k, con
 		r->last_seq = p->cur.f.seq;
 	}
 	art_start_stack(e, tid, k->cookie, ts_ns, &r->a);
+	r->a.has_start_delay = start_pending_take(p, k->cookie, &r->a.start_delay_ns);
+	if (r->a.has_start_delay)
+		r->a.start_delay_ns = ts_ns > r->a.start_delay_ns ? ts_ns - r->a.start_delay_ns : 0;
 	k->name->count++;
 	e->started++;
 	SINK_CALL(e, anim_start, &r->a);
@@ -1654,6 +1878,8 @@ static void anim_finish(struct engine *e, struct proc *p, struct anim_key *k, co
 	}
 	/* F without S: cancel() during the start delay. */
 	memset(&a, 0, sizeof(a));
+	start_pending_take(p, k->cookie, &a.start_ns); /* no S will follow this start() */
+	a.start_ns = 0;
 	anim_set_name(&a, name);
 	a.id = (uint64_t)k->cookie;
 	a.pid = p->pid;
@@ -1699,6 +1925,7 @@ static void proc_free(struct proc *p)
 		struct anim_run *r = p->running;
 
 		p->running = r->next;
+		free(r->tg);
 		free(r);
 	}
 	free(p->cur.ids);
@@ -1860,6 +2087,7 @@ void engine__marker(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid
 		on_annotation(e, ts_ns, pid, tid, process, m);
 		return;
 	}
+	av_marker(e, tid);
 	if (m->type == MARKER_END) { /* may be a bare "E": the thread knows its process */
 		slice_end(e, thread_find(e, tid), ts_ns);
 		if (process && *process)
@@ -1887,9 +2115,12 @@ void engine__marker(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid
 void engine__prop(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid, uint64_t node,
 		  const char *node_name, enum view_prop prop, float value, const float *prev)
 {
+	const uint32_t *writer;
+	struct thread *t;
 	struct proc *p;
 	struct node_st *n;
 	bool explained = false;
+	uint64_t frame_ns;
 
 	if (!node || (unsigned int)prop >= PROP_COUNT)
 		return;
@@ -1902,11 +2133,20 @@ void engine__prop(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid, 
 		n->val[prop] = *prev;
 		n->known |= 1u << prop;
 	}
-	batch_add(e, p, n, ts_ns, tid, prop, value);
-	for (struct anim_run *r = p->running; r; r = r->next) {
+	t = thread_find(e, tid);
+	writer = t && t->av_valid && t->pid == pid ? &t->av_cookie : NULL;
+	batch_add(e, p, n, ts_ns, tid, prop, value, writer);
+	frame_ns = p->cur.live ? p->cur.f.start_ns : ts_ns;
+	if (writer) { /* the animator is known: no other one may claim the write */
+		struct anim_run *r = run_by_cookie(p, *writer);
+
+		explained = true; /* an animator's write is never an unmarked animation */
+		if (r)
+			target_write(p, r, n, prop, value, frame_ns);
+	}
+	for (struct anim_run *r = p->running; r && !writer; r = r->next) {
 		anim_link(&r->a, n, prop, value);
-		explained |= anim_sample(&r->a, n, prop, value, p->pb.gen,
-					 p->cur.live ? p->cur.f.start_ns : ts_ns);
+		explained |= anim_sample(&r->a, n, prop, value, p->pb.gen, frame_ns);
 	}
 	if (explained && n->gen == p->pb.gen && n->idx >= 0)
 		p->pb.before[n->idx].explained |= 1u << prop;
@@ -1938,6 +2178,12 @@ void engine__art_call_stack(struct engine *e, uint64_t ts_ns, uint32_t pid, uint
 	struct thread *t;
 
 	note_time(e, ts_ns);
+	if (has_cookie && call == ART_CALL_START) {
+		struct proc *p = proc_get(e, pid, NULL);
+
+		if (p)
+			start_pending_add(p, cookie, ts_ns);
+	}
 	if (!has_cookie)
 		return;
 	t = thread_get(e, pid, tid);
@@ -2002,6 +2248,21 @@ void engine__vsync_request(struct engine *e, uint64_t ts_ns, uint32_t pid, uint3
 		p->cur.n_vstack = n_stack < AT_STACK_FRAMES ? n_stack : AT_STACK_FRAMES;
 		memcpy(p->cur.vstack, stack, (size_t)p->cur.n_vstack * AT_FRAME_NAME);
 	}
+}
+
+void engine__art_animate(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid,
+			 bool has_cookie, uint32_t cookie)
+{
+	struct thread *t;
+
+	note_time(e, ts_ns);
+	t = thread_get(e, pid, tid);
+	if (!t)
+		return;
+	/* ObjectAnimator.animateValue calling ValueAnimator's with the same this: one call. */
+	t->av_valid = has_cookie;
+	t->av_cookie = cookie;
+	t->av_depth = animation_phase_depth(t);
 }
 
 void engine__rejected(struct engine *e)
@@ -2101,6 +2362,7 @@ static struct anim *build_running(struct engine *e, size_t *n_out)
 
 			if (!a)
 				break;
+			targets_fill(r);
 			*a = r->a;
 			a->reason = END_RUNNING_AT_EXIT;
 			a->reason_source = REASON_INFERRED;

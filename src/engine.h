@@ -93,6 +93,16 @@ void engine__redraw(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid
 void engine__vsync_request(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid,
 			   const char (*stack)[AT_FRAME_NAME], int n_stack);
 
+/*
+ * Thread tid entered ValueAnimator.animateValue or ObjectAnimator.animateValue on the
+ * animator whose identity hash is cookie: the property writes of tid from now on are that
+ * animator's (exact targets), until its next animateValue entry, the end of the enclosing
+ * "animation" phase slice, or, entered outside one, tid's next marker. has_cookie false:
+ * the writes that follow are attributed to nobody (and inferred as before).
+ */
+void engine__art_animate(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid,
+			 bool has_cookie, uint32_t cookie);
+
 /* Counts a payload that failed marker_parse (for the summary). */
 void engine__rejected(struct engine *e);
 

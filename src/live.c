@@ -245,6 +245,11 @@ static void on_art(struct live *l, const struct at_art_rec *r, size_t size)
 		[AT_ART_VA_END] = ART_CALL_END,
 	};
 
+	if (r->method == AT_ART_VA_ANIMATE || r->method == AT_ART_OA_ANIMATE) {
+		engine__art_animate(l->e, r->hdr.ts_ns, r->hdr.tgid, r->hdr.tid, r->has_cookie,
+				    r->cookie);
+		return;
+	}
 	/* DynamicAnimation writes no markers: its calls explain no F. */
 	if (r->method >= sizeof(calls) / sizeof(calls[0]))
 		return;
@@ -363,6 +368,9 @@ static int start_uprobes(struct live *l)
 	if (l->trace_all && (o->props || o->art))
 		diag(DIAG_INFO, "no --proc/--pid: tracing markers of every process; View property "
 		     "values and end reasons need --proc or --pid");
+	if (!o->art && o->props && !l->trace_all)
+		diag(DIAG_INFO, "--no-art: animator targets are inferred (the first node that "
+		     "changes a property named by the animator)");
 	l->up = uprobes__new(&uo);
 	return l->up ? 0 : -ENOMEM;
 }

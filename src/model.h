@@ -55,6 +55,30 @@ struct prop_change {
 	float from, to;
 };
 
+/*
+ * One property an animator wrote on one node (exact attribution, animateValue probes):
+ * from: the node's value before the animator's first write; to: its last written value;
+ * sets: its writes that changed the value; series: its per-frame values.
+ */
+#define AT_TARGET_PROPS 4
+struct target_prop {
+	enum view_prop prop;
+	float from, to;
+	uint32_t sets;
+	struct prop_series series;
+};
+
+/* A node an animator wrote, with what it wrote there (memory: see CAP_ANIM_TARGETS). */
+struct anim_target {
+	uint64_t node;
+	char node_name[64];  /* see node_props.node_name */
+	char node_class[64]; /* the View class when the engine knows it, else "" (JSON null) */
+	uint32_t writes;     /* every write of the animator to this node */
+	uint32_t props_left_out; /* writes to properties beyond AT_TARGET_PROPS */
+	int n_props;
+	struct target_prop props[AT_TARGET_PROPS];
+};
+
 enum end_reason {
 	END_NONE = 0,        /* still running */
 	END_COMPLETE,        /* ran to its end */
@@ -90,6 +114,7 @@ struct anim {
 	uint64_t target_node;            /* RenderNode pointer; 0 when unknown */
 	char target_name[64];            /* see node_props.node_name */
 	bool target_inferred;            /* linked by property and thread, not by identity */
+	bool target_exact;               /* the target came from the animateValue probes */
 	int n_changes;
 	struct prop_change changes[AT_MAX_PROPS];
 	struct prop_series series[AT_MAX_PROPS]; /* series[i]: the values of changes[i] */
@@ -118,6 +143,17 @@ struct anim {
 	 * none did. */
 	const char *interpolator;
 	double interp_rms;
+	/*
+	 * Exact attribution: every node it wrote, most writes first (targets[0] is the target
+	 * above); valid during the sink call only (NULL in the summary's copies). targets_left_out
+	 * counts the writes to nodes beyond CAP_ANIM_TARGETS.
+	 */
+	int n_targets;
+	const struct anim_target *targets;
+	uint32_t targets_left_out;
+	/* From the ValueAnimator.start probe to its S marker: the start delay applied. */
+	bool has_start_delay;
+	uint64_t start_delay_ns;
 };
 
 /*
@@ -239,6 +275,8 @@ struct node_props {
 	uint32_t set_mask;    /* bit per enum view_prop that changed in this frame */
 	float values[PROP_COUNT];
 	uint16_t sets[PROP_COUNT]; /* > 1: the property was written more than once ("fighting") */
+	uint32_t writer_mask;      /* bit per prop: writer[] names the animator of its last write */
+	uint64_t writer[PROP_COUNT]; /* that animator's id (cookie), from the animateValue probes */
 };
 
 /* The property changes of one process in one frame (or outside any frame). */
@@ -408,6 +446,8 @@ struct sink_ops {
 	int (*animation_start)(void *ctx, const struct animation *a);
 	int (*animation_end)(void *ctx, const struct animation *a);
 	int (*annotation)(void *ctx, const struct annotation *an); /* animtrace's own marker */
+	/* An animator's first frame with exact writes: a->targets says what it moves so far. */
+	int (*anim_target)(void *ctx, const struct anim *a);
 };
 
 struct sink {

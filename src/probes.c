@@ -268,7 +268,8 @@ static struct bpf_program *art_prog(struct animtrace_bpf *skel, enum at_art_meth
 	struct bpf_program *progs[AT_ART_METHOD_COUNT] = {
 		skel->progs.at_art_va_start,  skel->progs.at_art_va_cancel,
 		skel->progs.at_art_va_end,    skel->progs.at_art_dyn_start,
-		skel->progs.at_art_dyn_cancel,
+		skel->progs.at_art_dyn_cancel, skel->progs.at_art_va_animate,
+		skel->progs.at_art_oa_animate,
 	};
 
 	return progs[m];

@@ -220,6 +220,17 @@ static void stack_lines(struct sink_box *b, const char *label, const char (*fram
 		box_line(b, "%-13s %s", i ? "" : label, clean(name, sizeof(name), frames[i]));
 }
 
+/* "Start delay: 100.2 ms": start() to its S, measured, when over a millisecond. */
+static void delay_line(struct sink_box *b, const struct anim *a)
+{
+	char t[32];
+
+	if (!a->has_start_delay || a->start_delay_ns <= 1000000)
+		return;
+	fmt_ms1(t, sizeof(t), a->start_delay_ns);
+	box_line(b, "Start delay: %s ms", t);
+}
+
 static int on_anim_start(void *ctx, const struct anim *a)
 {
 	struct sink_box *b = ctx;
@@ -230,6 +241,7 @@ static int on_anim_start(void *ctx, const struct anim *a)
 	anim_head(b, a, a->start_tid);
 	fmt_sec(t, sizeof(t), a->start_ns);
 	box_line(b, "Start:      %s", t);
+	delay_line(b, a);
 	stack_lines(b, "CallStack:", a->start_stack, a->n_start_stack);
 	box_close(b);
 	return out_status(b->out);
@@ -269,6 +281,8 @@ static void spark_write(struct sink_box *b, const struct prop_series *ps)
  */
 static void spark_lines(struct sink_box *b, const struct anim *a)
 {
+	if (a->n_targets)
+		return; /* target_lines shows them, per node */
 	for (int i = 0; i < a->n_changes && i < AT_MAX_PROPS; i++) {
 		const struct prop_change *c = &a->changes[i];
 
@@ -279,6 +293,33 @@ static void spark_lines(struct sink_box *b, const struct anim *a)
 		spark_write(b, &a->series[i]);
 		fputc('\n', b->out);
 	}
+}
+
+/*
+ * Exact targets, most writes first: "Targets:    NotificationRow@51c0" then one line per
+ * property, "  alpha: 1 → 0  ▇▆▅▃▂▁ (17 sets)".
+ */
+static void target_lines(struct sink_box *b, const struct anim *a)
+{
+	char node[96];
+
+	for (int i = 0; i < a->n_targets && a->targets; i++) {
+		const struct anim_target *t = &a->targets[i];
+
+		box_line(b, "%-11s %s", i ? "" : "Targets:",
+			 node_label(node, sizeof(node), t->node_name, t->node));
+		for (int k = 0; k < t->n_props && k < AT_TARGET_PROPS; k++) {
+			const struct target_prop *tp = &t->props[k];
+
+			fprintf(b->out, "%s               %s: %g %s %g  ", b->g->v,
+				view_prop_str(tp->prop), (double)tp->from, b->g->arrow,
+				(double)tp->to);
+			spark_write(b, &tp->series);
+			fprintf(b->out, " (%u sets)\n", tp->sets);
+		}
+	}
+	if (a->targets_left_out)
+		box_line(b, "%-11s %u writes to further nodes not kept", "", a->targets_left_out);
 }
 
 /* "Smoothness: 18 frames, 2 dropped (worst gap 50.0 ms), 1 late (34.1 ms)", or "smooth". */
@@ -347,6 +388,7 @@ static int on_anim_end(void *ctx, const struct anim *a)
 	if (a->start_ns)
 		fmt_sec(t, sizeof(t), a->start_ns);
 	box_line(b, "Start:      %s", a->start_ns ? t : "- (no S marker)");
+	delay_line(b, a);
 	fmt_sec(t, sizeof(t), a->end_ns);
 	box_line(b, "End:        %s", t);
 	if (a->start_ns)
@@ -360,6 +402,7 @@ static int on_anim_end(void *ctx, const struct anim *a)
 	if (a->interpolator)
 		box_line(b, "Interpolator: %s (fitted, rms %.3g)", a->interpolator, a->interp_rms);
 	spark_lines(b, a);
+	target_lines(b, a);
 	stack_lines(b, "EndCallStack:", a->end_stack, a->n_end_stack);
 	box_close(b);
 	return out_status(b->out);
@@ -484,6 +527,8 @@ static void node_lines(struct sink_box *b, const struct frame_props *fp)
 			fprintf(b->out, " %s=%.3f", view_prop_short(p), fabs(v) < 0.0005 ? 0.0 : v);
 			if (np->sets[p] > 1)
 				fprintf(b->out, "(x%u)", np->sets[p]);
+			if (np->writer_mask & 1u << p)
+				fprintf(b->out, " [#%lld]", (long long)np->writer[p]);
 		}
 		fprintf(b->out, "%s\n", color_on(b, ANSI_RESET));
 	}
@@ -976,7 +1021,31 @@ static int on_note(void *ctx, const char *msg)
 	return out_status(b->out);
 }
 
+/*
+ * The Begin box printed before the animator ran; its first frame with exact writes says
+ * what it moves: "│ Target: #168950273 animator -> NotificationRow@51c0 alpha, ...".
+ */
+static int on_anim_target(void *ctx, const struct anim *a)
+{
+	struct sink_box *b = ctx;
+	char name[AT_NAME_MAX], node[96];
+
+	fprintf(b->out, "%s Target: #%lld %s %s", b->g->v, (long long)a->id,
+		clean(name, sizeof(name), a->name), b->g->arrow);
+	for (int i = 0; i < a->n_targets && a->targets; i++) {
+		const struct anim_target *t = &a->targets[i];
+
+		fprintf(b->out, "%s %s", i ? "," : "",
+			node_label(node, sizeof(node), t->node_name, t->node));
+		for (int k = 0; k < t->n_props && k < AT_TARGET_PROPS; k++)
+			fprintf(b->out, " %s", view_prop_short(t->props[k].prop));
+	}
+	fputc('\n', b->out);
+	return out_status(b->out);
+}
+
 static const struct sink_ops box_ops = {
+	.anim_target = on_anim_target,
 	.anim_start = on_anim_start,
 	.anim_end = on_anim_end,
 	.frame = on_frame,

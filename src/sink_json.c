@@ -58,7 +58,7 @@ static void put_anim_target(FILE *out, const struct anim *a)
 	fprintf(out, ",\"target\":\"0x%llx\",\"target_name\":", (unsigned long long)a->target_node);
 	json_put_str(out, a->target_name);
 	fprintf(out, ",\"target_source\":%s,\"changes\":{",
-		a->target_inferred ? "\"inferred\"" : "null");
+		a->target_exact ? "\"exact\"" : a->target_inferred ? "\"inferred\"" : "null");
 	for (int i = 0; i < a->n_changes; i++) {
 		fprintf(out, "%s\"%s\":{\"from\":", i ? "," : "",
 			view_prop_str(a->changes[i].prop));
@@ -68,6 +68,51 @@ static void put_anim_target(FILE *out, const struct anim *a)
 		fputc('}', out);
 	}
 	fputc('}', out);
+}
+
+/* "alpha":{"from":1,"to":0,"sets":17},... : what one animator wrote on one node. */
+static void put_target_props(FILE *out, const struct anim_target *t)
+{
+	for (int i = 0; i < t->n_props && i < AT_TARGET_PROPS; i++) {
+		fprintf(out, "%s\"%s\":{\"from\":", i ? "," : "", view_prop_str(t->props[i].prop));
+		json_put_float(out, t->props[i].from);
+		fputs(",\"to\":", out);
+		json_put_float(out, t->props[i].to);
+		fprintf(out, ",\"sets\":%u}", t->props[i].sets);
+	}
+}
+
+/* "targets":[{"node","node_name","node_class","properties"}...], most writes first. */
+static void put_targets(FILE *out, const struct anim *a)
+{
+	fputs(",\"targets\":[", out);
+	for (int i = 0; i < a->n_targets && a->targets; i++) {
+		const struct anim_target *t = &a->targets[i];
+
+		fprintf(out, "%s{\"node\":\"0x%llx\",\"node_name\":", i ? "," : "",
+			(unsigned long long)t->node);
+		json_put_str(out, t->node_name);
+		fputs(",\"node_class\":", out);
+		if (t->node_class[0])
+			json_put_str(out, t->node_class);
+		else
+			fputs("null", out);
+		put_u64(out, "writes", t->writes);
+		fputs(",\"properties\":{", out);
+		put_target_props(out, t);
+		fputs("}}", out);
+	}
+	fputc(']', out);
+	put_u64(out, "targets_left_out", a->targets_left_out);
+}
+
+/* The start delay measured from the start() probe to the S marker; null without it. */
+static void put_start_delay(FILE *out, const struct anim *a)
+{
+	if (a->has_start_delay)
+		put_u64(out, "start_delay_ns", a->start_delay_ns);
+	else
+		fputs(",\"start_delay_ns\":null", out);
 }
 
 /* --stacks: "key":["com.foo.Bar.baz",...], innermost first; nothing when unknown. */
@@ -114,6 +159,8 @@ static void put_anim_end(FILE *out, const struct anim *a)
 	fprintf(out, ",\"reason\":\"%s\",\"reason_source\":\"%s\"", end_reason_str(a->reason),
 		reason_source_str(a->reason_source));
 	put_anim_target(out, a);
+	put_targets(out, a);
+	put_start_delay(out, a);
 	put_stack(out, "start_stack", a->start_stack, a->n_start_stack);
 	put_stack(out, "end_stack", a->end_stack, a->n_end_stack);
 	if (a->refresh_traced) /* --refresh: its frames in which its target re-recorded */
@@ -327,7 +374,21 @@ static int on_anim_start(void *ctx, const struct anim *a)
 	fputs("{\"type\":\"animator_start\"", j->out);
 	put_common(j->out, a->start_ns, a->pid, a->start_tid, a->process);
 	put_anim_id(j->out, a);
+	put_start_delay(j->out, a);
 	put_stack(j->out, "start_stack", a->start_stack, a->n_start_stack);
+	fputs("}\n", j->out);
+	return out_status(j->out);
+}
+
+/* An animator's first frame with exact writes: the nodes it moves so far. */
+static int on_anim_target(void *ctx, const struct anim *a)
+{
+	struct sink_json *j = ctx;
+
+	fputs("{\"type\":\"animator_target\"", j->out);
+	put_common(j->out, j->last_ns, a->pid, a->start_tid, a->process);
+	put_anim_id(j->out, a);
+	put_targets(j->out, a);
 	fputs("}\n", j->out);
 	return out_status(j->out);
 }
@@ -406,6 +467,18 @@ static void put_node_props(FILE *out, const struct node_props *np)
 		if (!(np->set_mask & 1u << p))
 			continue;
 		fprintf(out, "%s\"%s\":%u", first ? "" : ",", view_prop_str(p), np->sets[p]);
+		first = false;
+	}
+	fputc('}', out);
+	if (!(np->set_mask & np->writer_mask))
+		return;
+	fputs(",\"writers\":{", out); /* the animator of each last write (animateValue probes) */
+	first = true;
+	for (int p = 0; p < PROP_COUNT; p++) {
+		if (!(np->set_mask & np->writer_mask & 1u << p))
+			continue;
+		fprintf(out, "%s\"%s\":%lld", first ? "" : ",", view_prop_str(p),
+			(long long)np->writer[p]);
 		first = false;
 	}
 	fputc('}', out);
@@ -682,6 +755,7 @@ static const struct sink_ops json_ops = {
 	.animation_start = on_animation_start,
 	.animation_end = on_animation_end,
 	.annotation = on_annotation,
+	.anim_target = on_anim_target,
 };
 
 struct sink_json *sink_json__new(FILE *out)

@@ -364,7 +364,14 @@ static int on_refresh_storm(void *ctx, const struct refresh_storm *r)
 	return out_status(t->out);
 }
 
+/* The counters already name each node: an animator's first targets add no record. */
+static int on_anim_target(void *ctx, const struct anim *a)
+{
+	return out_status(((struct sink_trace *)ctx)->out);
+}
+
 static const struct sink_ops trace_ops = {
+	.anim_target = on_anim_target,
 	.anim_start = on_anim_start,
 	.anim_end = on_anim_end,
 	.frame = on_frame,
@@ -464,9 +471,17 @@ static int tee_annotation(void *ctx, const struct annotation *an)
 	TEE(ctx, annotation, an);
 }
 
+static int tee_anim_target(void *ctx, const struct anim *a)
+{
+	int err = on_anim_target(ctx, a);
+
+	TEE(ctx, anim_target, a);
+}
+
 static const struct sink_ops tee_ops = {
 	.animation_start = tee_animation_start,
 	.animation_end = tee_animation_end,
+	.anim_target = tee_anim_target,
 	.anim_start = tee_anim_start,
 	.anim_end = tee_anim_end,
 	.frame = tee_frame,

@@ -121,6 +121,10 @@ static const struct art_oat *oat_for(struct uprobes *u, const char *path)
 			notef(u, DIAG_INFO, "ValueAnimator %s not AOT-compiled on this device (%s): "
 			      "end reasons will be inferred",
 			      c->state ? "start/cancel/end" : missing, path);
+		if (!(c->oat.ok_mask & ((1u << AT_ART_VA_ANIMATE) | (1u << AT_ART_OA_ANIMATE))))
+			notef(u, DIAG_INFO, "ValueAnimator/ObjectAnimator.animateValue not "
+			      "AOT-compiled on this device (%s): animator targets will be inferred",
+			      path);
 	}
 	if (c->state || !(c->oat.ok_mask & (1u << AT_ART_VA_CANCEL)) ||
 	    !(c->oat.ok_mask & (1u << AT_ART_VA_END)))

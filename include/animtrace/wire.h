@@ -89,6 +89,8 @@ enum at_art_method {
 	AT_ART_VA_END,		/* android.animation.ValueAnimator.end */
 	AT_ART_DYN_START,	/* framework DynamicAnimation.start and SpringAnimation.start */
 	AT_ART_DYN_CANCEL,	/* ...dynamicanimation.animation.DynamicAnimation.cancel */
+	AT_ART_VA_ANIMATE,	/* android.animation.ValueAnimator.animateValue (update listeners) */
+	AT_ART_OA_ANIMATE,	/* android.animation.ObjectAnimator.animateValue (property sets) */
 	AT_ART_METHOD_COUNT,
 };
 

@@ -150,6 +150,28 @@ while IFS= read -r want; do
 	[ -n "$want" ] || continue
 	has "$want" && ok "jank output has $want" || bad "jank output has $want"
 done <<< "$EXPECTED"
+# ---- exact attribution: the listeners scenario (animateValue probes on arm64) ----------------
+out=$(section /tmp/attrib.jsonl)
+ATTRIB=$(cat <<'EOF'
+"type":"animator_end" ... "id":168950273,"name":"animator", ... "target_source":"exact", ... "targets":[{ ... "properties":{"alpha":{"from":1,"to":0,"sets":12}}},{ ... "properties":{"translationY":{"from":0,"to":-120,"sets":12}}}],"targets_left_out":0
+"type":"animator_end" ... "id":168950274,"name":"animator:alpha", ... "target_source":"exact", ... "targets":[{ ... "properties":{"alpha":{"from":1,"to":0.25,"sets":12}}}],"targets_left_out":0
+"type":"animator_end" ... "id":168950275,"name":"animator:alpha", ... "target_source":"exact", ... "targets":[{ ... "properties":{"alpha":{"from":1,"to":0.5,"sets":12}}}],"targets_left_out":0
+"type":"animator_end" ... "id":168950276,"name":"animator:translationX", ... "target_source":"exact", ... "properties":{"translationX":{"from":0,"to":60,"sets":6}}}],"targets_left_out":0,"start_delay_ns":
+EOF
+)
+while IFS= read -r want; do
+	[ -n "$want" ] || continue
+	has "$want" && ok "attribution has $want" || bad "attribution has $want"
+done <<< "$ATTRIB"
+# The two alpha animators write different views: their targets differ.
+target_of() {
+	printf '%s\n' "$out" | grep -F '"type":"animator_end"' | grep -F "\"id\":$1," |
+		sed -n 's/.*"target":"\([^"]*\)".*/\1/p'
+}
+t274=$(target_of 168950274)
+t275=$(target_of 168950275)
+[ -n "$t274" ] && [ "$t274" != "$t275" ] && ok "the two alpha animators keep their own views" ||
+	bad "the two alpha animators keep their own views ($t274 vs $t275)"
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -50,7 +50,7 @@
 #endif
 
 enum role { ROLE_TARGET = 0, ROLE_DECOY = 1 };
-enum node_id { NODE_A = 0, NODE_B, NODE_COUNT };
+enum node_id { NODE_A = 0, NODE_B, NODE_COUNT, NODE_C = NODE_COUNT, NODE_D, NODE_MAX };
 
 struct opts {
 	char name[PKG_MAX];
@@ -78,6 +78,7 @@ struct anim_def {
 	int end_frame;         /* 0: never ends (left running) */
 	const char *end_kind;  /* how it ends: "complete", "cancel", "end" or NULL */
 	enum art_call start_call; /* which ValueAnimator.start overload starts it */
+	int call_frame; /* > 0: start() runs in this earlier frame (a start delay until S) */
 };
 
 /* An animator driving one property linearly from its start frame to its end frame. */
@@ -116,15 +117,19 @@ struct scenario {
 	int n_skips;
 	int slow_frame; /* > 0: this frame's traversal holds 2.4 periods in nested slices */
 	bool refresh; /* who redraws: display lists re-recorded and vsync requests (refresh_*) */
+	int n_nodes; /* views created (0: NODE_COUNT) */
+	/* Each frame goes through the animators' animateValue (ART fixture), whose update
+	 * listeners or property setters make their track writes, as AnimationHandler does. */
+	bool animate_value;
 };
 
 static const struct anim_def basic_anims[] = {
-	{ "animator:alpha", 1, 1, 18, "complete", ART_CALL_START },
-	{ "animator:translationY", 2, 1, 18, "complete", ART_CALL_START_BOOL },
-	{ "animator", 3, 2, 9, "cancel", ART_CALL_START },
-	{ "animator:scaleX", 4, 0, 3, "cancel", ART_CALL_START },
-	{ "animator:scaleY", 5, 7, 7, "end", ART_CALL_START },
-	{ "animator:rotation", 6, 4, 0, NULL, ART_CALL_START },
+	{ "animator:alpha", 1, 1, 18, "complete", ART_CALL_START, 0 },
+	{ "animator:translationY", 2, 1, 18, "complete", ART_CALL_START_BOOL, 0 },
+	{ "animator", 3, 2, 9, "cancel", ART_CALL_START, 0 },
+	{ "animator:scaleX", 4, 0, 3, "cancel", ART_CALL_START, 0 },
+	{ "animator:scaleY", 5, 7, 7, "end", ART_CALL_START, 0 },
+	{ "animator:rotation", 6, 4, 0, NULL, ART_CALL_START, 0 },
 };
 
 static const struct track_def basic_tracks[] = {
@@ -139,11 +144,11 @@ static const struct poke_def basic_pokes[] = {
 
 /* basic without the leak: every lifecycle of a long run ends, so memory must stay flat. */
 static const struct anim_def soak_anims[] = {
-	{ "animator:alpha", 1, 1, 18, "complete", ART_CALL_START },
-	{ "animator:translationY", 2, 1, 18, "complete", ART_CALL_START_BOOL },
-	{ "animator", 3, 2, 9, "cancel", ART_CALL_START },
-	{ "animator:scaleX", 4, 0, 3, "cancel", ART_CALL_START },
-	{ "animator:scaleY", 5, 7, 7, "end", ART_CALL_START },
+	{ "animator:alpha", 1, 1, 18, "complete", ART_CALL_START, 0 },
+	{ "animator:translationY", 2, 1, 18, "complete", ART_CALL_START_BOOL, 0 },
+	{ "animator", 3, 2, 9, "cancel", ART_CALL_START, 0 },
+	{ "animator:scaleX", 4, 0, 3, "cancel", ART_CALL_START, 0 },
+	{ "animator:scaleY", 5, 7, 7, "end", ART_CALL_START, 0 },
 };
 
 #define SOAK_CYCLE 20
@@ -154,7 +159,7 @@ static const struct anim_def soak_anims[] = {
  * 10 vsyncs before frame 36 with no animator running (which must count nothing).
  */
 static const struct anim_def jank_anims[] = {
-	{ "animator:alpha", 1, 1, 30, "complete", ART_CALL_START },
+	{ "animator:alpha", 1, 1, 30, "complete", ART_CALL_START, 0 },
 };
 
 static const struct track_def jank_tracks[] = {
@@ -176,8 +181,8 @@ static const struct skip_def jank_skips[] = {
  * frames asks for the next vsync.
  */
 static const struct anim_def refresh_anims[] = {
-	{ "animator:alpha", 1, 1, 18, "complete", ART_CALL_START },
-	{ "animator:translationY", 2, 21, 38, "complete", ART_CALL_START },
+	{ "animator:alpha", 1, 1, 18, "complete", ART_CALL_START, 0 },
+	{ "animator:translationY", 2, 21, 38, "complete", ART_CALL_START, 0 },
 };
 
 static const struct track_def refresh_tracks[] = {
@@ -187,6 +192,26 @@ static const struct track_def refresh_tracks[] = {
 
 #define REFRESH_STORM_FIRST 41
 #define REFRESH_STORM_LAST 85
+
+/*
+ * listeners: a ValueAnimator whose update listener moves two views, two ObjectAnimators on
+ * alpha of two other views in the same frames, and one whose start() runs 6 frames (100 ms
+ * at 60 Hz) before its S. Every write is made inside its animator's animateValue.
+ */
+static const struct anim_def listeners_anims[] = {
+	{ "animator", 1, 2, 14, "complete", ART_CALL_START, 0 },
+	{ "animator:alpha", 2, 2, 14, "complete", ART_CALL_START, 0 },
+	{ "animator:alpha", 3, 2, 14, "complete", ART_CALL_START, 0 },
+	{ "animator:translationX", 4, 8, 14, "complete", ART_CALL_START, 2 },
+};
+
+static const struct track_def listeners_tracks[] = {
+	{ 0, NODE_A, HWUI_ALPHA, 1.0f, 0.0f },
+	{ 0, NODE_B, HWUI_TRANSLATION_Y, 0.0f, -120.0f },
+	{ 1, NODE_C, HWUI_ALPHA, 1.0f, 0.25f },
+	{ 2, NODE_D, HWUI_ALPHA, 1.0f, 0.5f },
+	{ 3, NODE_D, HWUI_TRANSLATION_X, 0.0f, 60.0f },
+};
 
 #define ARRAY_LEN(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
@@ -202,13 +227,17 @@ static const struct scenario scenarios[] = {
 	  ARRAY_LEN(refresh_tracks), .refresh = true },
 	/* No scripted animators: physics_frame() runs everything (see there). */
 	{ "physics", .anims = NULL },
+	{ "listeners", listeners_anims, ARRAY_LEN(listeners_anims), listeners_tracks,
+	  ARRAY_LEN(listeners_tracks), .n_nodes = NODE_MAX, .animate_value = true },
 };
 
 static const uint32_t cookie_base[] = { 0x0a11fa00, 0x0dec0a00 };
 static const char *const role_name[] = { "target", "decoy" };
-static const char *const node_class[NODE_COUNT] = {
+static const char *const node_class[NODE_MAX] = {
 	"com.android.systemui.statusbar.notification.row.NotificationRow",
 	"com.android.systemui.scrim.ScrimView",
+	"com.android.systemui.statusbar.phone.StatusIconContainer",
+	"com.android.systemui.qs.QSPanel",
 };
 
 /*
@@ -268,7 +297,7 @@ struct app {
 	int tgid;
 	int marker_fd, expect_fd;
 	bool expect_failed;
-	int64_t node[NODE_COUNT];
+	int64_t node[NODE_MAX];
 	int64_t filler[FILLER_NODES]; /* --props-per-frame nodes, created only when asked */
 	bool quiet; /* cyclic scenario: no per-call expect lines, totals only */
 	long n_markers, n_starts, n_ends, n_changes; /* for the totals line */
@@ -276,6 +305,7 @@ struct app {
 	uint64_t frame_ns; /* CLOCK_MONOTONIC right before this frame's doFrame B marker */
 	struct physics *phys; /* --scenario physics only */
 	int started[MAX_ANIMS], ended[MAX_ANIMS]; /* frame numbers, 0 when it did not happen */
+	int64_t start_called_ns[MAX_ANIMS]; /* CLOCK_MONOTONIC of a delayed start() call */
 	struct render_thread rt;
 };
 
@@ -448,6 +478,47 @@ static void run_tracks(struct app *app, int frame)
 	}
 }
 
+struct update_ctx {
+	struct app *app;
+	int frame, anim;
+};
+
+/* The animator's update: its listener's or its property holders' writes of this frame. */
+static void update_anim(void *arg)
+{
+	const struct update_ctx *u = arg;
+	const struct scenario *sc = u->app->sc;
+
+	for (int i = 0; i < sc->n_tracks; i++) {
+		const struct track_def *t = &sc->tracks[i];
+		const struct anim_def *a = &sc->anims[t->anim];
+		int steps = a->end_frame - a->start_frame;
+		float v;
+
+		if (t->anim != u->anim)
+			continue;
+		v = t->from + (t->to - t->from) * (float)(u->frame - a->start_frame) / (float)steps;
+		set_prop(u->app, u->frame, t->node, t->prop, v, a->name);
+	}
+}
+
+/* animate_value scenarios: each running animator's animateValue, then its writes inside. */
+static void run_animators(struct app *app, int frame)
+{
+	for (int i = 0; i < app->sc->n_anims; i++) {
+		const struct anim_def *a = &app->sc->anims[i];
+		struct update_ctx u = { app, frame, i };
+
+		if (!app->started[i] || frame > a->end_frame || a->end_frame <= a->start_frame)
+			continue;
+		if (app->art)
+			app->art->animate_value(app->art_obj[i], strchr(a->name, ':') != NULL,
+						update_anim, &u);
+		else
+			update_anim(&u);
+	}
+}
+
 static void run_pokes(struct app *app, int frame)
 {
 	for (int i = 0; i < app->sc->n_pokes; i++) {
@@ -545,6 +616,37 @@ static int script_frame(struct app *app, int f)
 }
 
 static void physics_frame(struct app *app, int frame);
+static int64_t mono_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+/* start() with a start delay: AnimationHandler writes the S frames later. */
+static void delayed_start(struct app *app, int frame, int anim)
+{
+	art_call(app, frame, anim, app->sc->anims[anim].start_call);
+	app->start_called_ns[anim] = mono_ns();
+}
+
+/* After the S of a delayed start(): how long it really waited, and how long it was meant to. */
+static void start_delay_line(struct app *app, int anim)
+{
+	const struct anim_def *a = &app->sc->anims[anim];
+
+	if (!a->call_frame || !app->start_called_ns[anim])
+		return;
+	expect_line(app,
+		    "{\"type\":\"start_delay\",\"pid\":%d,\"role\":\"%s\",\"cookie\":%" PRId32
+		    ",\"call_frame\":%d,\"start_frame\":%d,\"scheduled_ns\":%lld,"
+		    "\"start_to_s_ns\":%lld}",
+		    app->tgid, role_name[app->role], cookie_of(app, a), a->call_frame,
+		    a->start_frame,
+		    (long long)(a->start_frame - a->call_frame) * 1000000000LL / app->opts->fps,
+		    (long long)(mono_ns() - app->start_called_ns[anim]));
+}
 
 static void animation_phase(struct app *app, int vframe)
 {
@@ -555,10 +657,14 @@ static void animation_phase(struct app *app, int vframe)
 	for (int i = 0; i < sc->n_anims; i++) {
 		const struct anim_def *a = &sc->anims[i];
 
+		if (a->call_frame && a->call_frame == frame)
+			delayed_start(app, frame, i);
 		if (a->start_frame != frame)
 			continue;
-		art_call(app, frame, i, a->start_call);
+		if (!a->call_frame)
+			art_call(app, frame, i, a->start_call);
 		s_marker(app, a);
+		start_delay_line(app, i);
 		app->started[i] = frame;
 		if (a->end_frame == frame) { /* end() before it ever ran: S, F back to back */
 			art_end_call(app, frame, i);
@@ -566,7 +672,9 @@ static void animation_phase(struct app *app, int vframe)
 			app->ended[i] = frame;
 		}
 	}
-	if (app->hwui) {
+	if (app->hwui && sc->animate_value) {
+		run_animators(app, frame);
+	} else if (app->hwui) {
 		run_tracks(app, frame);
 		run_pokes(app, frame);
 		run_filler(app, vframe);
@@ -918,7 +1026,7 @@ static int open_marker(void)
 
 static int create_nodes(struct app *app)
 {
-	for (int i = 0; i < NODE_COUNT; i++) {
+	for (int i = 0; i < (app->sc->n_nodes ? app->sc->n_nodes : NODE_COUNT); i++) {
 		app->node[i] = app->hwui->create_node(node_class[i]);
 		if (!app->node[i])
 			return -errno;
@@ -945,7 +1053,7 @@ static int create_art_objects(struct app *app)
 
 static void free_app(struct app *app)
 {
-	for (int i = 0; app->hwui && i < NODE_COUNT; i++)
+	for (int i = 0; app->hwui && i < (app->sc->n_nodes ? app->sc->n_nodes : NODE_COUNT); i++)
 		app->hwui->free_node(app->node[i]);
 	for (int i = 0; app->hwui && i < FILLER_NODES; i++)
 		app->hwui->free_node(app->filler[i]);
@@ -1033,6 +1141,7 @@ static int wait_go(const struct app *app)
 	}
 	return 0;
 }
+static void await_gate(struct app *app, const char *name);
 
 static int run_app(struct app *app, const struct argv_area *area)
 {
@@ -1050,6 +1159,8 @@ static int run_app(struct app *app, const struct argv_area *area)
 	if (err < 0)
 		goto out;
 	sleep_ms(app->opts->start_delay_ms);
+	if (!app->opts->late_frames) /* --late-gate alone: play once DIR/go exists */
+		await_gate(app, "go");
 	err = render_start(app);
 	if (err < 0) {
 		fprintf(stderr, "animsim: %s: RenderThread: %s\n", app->pkg, strerror(-err));
@@ -1172,8 +1283,8 @@ static void usage(FILE *f)
 	fprintf(f, "usage: animsim --name PKG [--decoy PKG2] [--start-delay-ms N] "
 		   "[--linger-ms N] [--expect FILE]\n"
 		   "               [--frames N] [--hwui PATH|none] [--art PATH|none]\n"
-		   "               [--scenario basic|idle|soak|jank|refresh|physics] [--fps N]\n"
-		   "               [--props-per-frame N] [--flood N] [--go FILE]\n"
+		   "               [--scenario basic|idle|soak|jank|refresh|physics|listeners]\n"
+		   "               [--fps N] [--props-per-frame N] [--flood N] [--go FILE]\n"
 		   "               [--hwui-late-frames N [--late-gate DIR]] [--no-vsync-ids]\n");
 }
 

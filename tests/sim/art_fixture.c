@@ -61,6 +61,37 @@ static void va_end(const struct art_method *m, uint32_t self)
 	last_seen[2] = self - m->dex_method_index;
 }
 
+typedef void (*art_update_fn)(void *ctx);
+
+static struct art_method m_va_animate = { 1, 0, 103, 3 };
+static struct art_method m_oa_animate = { 2, 0, 104, 4 };
+
+static METHOD void va_animate(const struct art_method *m, uint32_t self, art_update_fn update,
+			      void *ctx) __asm__("android.animation.ValueAnimator.animateValue");
+static void va_animate(const struct art_method *m, uint32_t self, art_update_fn update, void *ctx)
+{
+	last_seen[3] = self + m->method_index;
+	if (update) /* mUpdateListeners.get(i).onAnimationUpdate(this) */
+		update(ctx);
+}
+
+static METHOD void oa_animate(const struct art_method *m, uint32_t self, art_update_fn update,
+			      void *ctx) __asm__("android.animation.ObjectAnimator.animateValue");
+static void oa_animate(const struct art_method *m, uint32_t self, art_update_fn update, void *ctx)
+{
+	va_animate(&m_va_animate, self, NULL, NULL); /* super.animateValue(fraction) */
+	last_seen[3] ^= m->dex_method_index;
+	update(ctx); /* mValues[i].setAnimatedValue(target) */
+}
+
+static void animate_value(uint32_t obj, int object_animator, art_update_fn update, void *ctx)
+{
+	if (object_animator)
+		oa_animate(&m_oa_animate, obj, update, ctx);
+	else
+		va_animate(&m_va_animate, obj, update, ctx);
+}
+
 /* ---- app-level callers (the frames an unwinder names) ---- */
 
 static METHOD void panel_play(uint32_t obj) __asm__("com.example.anim.PanelAnimator.play");
@@ -184,6 +215,7 @@ static const struct art_fixture_methods methods = {
 	.request_vsync = meter_level_changed,
 	.vsync_stack = { "android.view.Choreographer.scheduleVsyncLocked",
 			 "com.example.battery.BatteryMeterView.onLevelChanged" },
+	.animate_value = animate_value,
 };
 
 EXPORT const struct art_fixture_methods *art_fixture_methods(void)

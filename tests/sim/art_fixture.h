@@ -39,6 +39,14 @@ struct art_fixture_methods {
 	void (*request_vsync)(void (*native)(void *env, void *clazz, int64_t receiver),
 			      int64_t receiver);
 	const char *vsync_stack[ART_STACK_MAX]; /* those callers, innermost first */
+	/*
+	 * One animation frame of obj, as AnimationHandler runs it: object_animator 0 enters
+	 * ValueAnimator.animateValue, which calls update (its update listeners); 1 enters
+	 * ObjectAnimator.animateValue, which calls ValueAnimator.animateValue with the same
+	 * this first (super), then update (its PropertyValuesHolders setting the property).
+	 */
+	void (*animate_value)(uint32_t obj, int object_animator, void (*update)(void *ctx),
+			      void *ctx);
 };
 
 /* The registration table; valid for the life of the library. */

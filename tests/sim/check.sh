@@ -106,6 +106,8 @@ art_names() { # FILE -> sorted ART-style names in its .gnu_debugdata
 		${X}nm "$tmp/ad.elf" | awk '$3 ~ /^(android|com)\./ {print $3}' | sort
 }
 cat >"$tmp/artwant" <<'EOF'
+android.animation.ObjectAnimator.animateValue
+android.animation.ValueAnimator.animateValue
 android.animation.ValueAnimator.cancel
 android.animation.ValueAnimator.end
 android.animation.ValueAnimator.start

@@ -30,7 +30,7 @@ Test(art, the_12L_oat_resolves_getDurationScale_through_its_MiniDebugInfo)
 				     4), 0);
 }
 
-Test(art, the_12L_oat_did_not_compile_start_cancel_or_end)
+Test(art, the_12L_oat_did_not_compile_start_cancel_end_or_animate_value)
 {
 	struct art_oat o;
 	char missing[256];
@@ -65,7 +65,7 @@ static void assert_same_as_symtab(const struct art_oat *o, enum at_art_method k,
 	elfsym__free(s);
 }
 
-Test(art, the_fixture_resolves_all_three_methods_and_both_start_overloads)
+Test(art, the_fixture_resolves_its_methods_and_both_start_overloads)
 {
 	struct art_oat o;
 	char missing[256];
@@ -73,7 +73,11 @@ Test(art, the_fixture_resolves_all_three_methods_and_both_start_overloads)
 	cr_assert_eq(art_resolve(ART_FIXTURE, &o), 0);
 	cr_assert_str_eq(o.path, ART_FIXTURE);
 	cr_assert_eq(o.ok_mask, (1u << AT_ART_VA_START) | (1u << AT_ART_VA_CANCEL) |
-					(1u << AT_ART_VA_END));
+					(1u << AT_ART_VA_END) | (1u << AT_ART_VA_ANIMATE) |
+					(1u << AT_ART_OA_ANIMATE));
+	assert_same_as_symtab(&o, AT_ART_VA_ANIMATE, 1);
+	assert_same_as_symtab(&o, AT_ART_OA_ANIMATE, 1);
+	cr_assert_neq(o.addr[AT_ART_VA_ANIMATE][0].vaddr, o.addr[AT_ART_OA_ANIMATE][0].vaddr);
 	assert_same_as_symtab(&o, AT_ART_VA_START, 2);
 	assert_same_as_symtab(&o, AT_ART_VA_CANCEL, 1);
 	assert_same_as_symtab(&o, AT_ART_VA_END, 1);
