@@ -194,29 +194,12 @@ static const char *live_only(int key)
 
 #define DURATION_MAX 31536000.0 /* a year */
 
-static error_t parse_opt(int key, char *arg, struct argp_state *state)
+/* Output options: format, files and what the box format shows. */
+static error_t parse_output_opt(int key, char *arg, struct argp_state *state)
 {
 	struct cli *c = state->input;
-	char *end;
 
-	if (!c->live_flag)
-		c->live_flag = live_only(key);
 	switch (key) {
-	case 'p':
-	case 'P':
-		if ((key == 'p' ? procfilter__add_names : procfilter__add_pids)(c->filter, arg))
-			argp_error(state, "%s", procfilter__error(c->filter));
-		break;
-	case 'r':
-		c->replay = arg;
-		break;
-	case 'd':
-		c->duration = strtod(arg, &end);
-		/* Written so that NaN fails too; past a year is a typo, not a plan. */
-		if (end == arg || *end || !(c->duration > 0 && c->duration <= DURATION_MAX))
-			argp_error(state, "--duration wants seconds, more than 0 and at most "
-				   "31536000 (a year), not '%s'", arg);
-		break;
 	case 'f':
 		if (strcmp(arg, "box") && strcmp(arg, "json"))
 			argp_error(state, "--format is box or json, not '%s'", arg);
@@ -235,15 +218,21 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if ((c->color = parse_color(arg)) == -2)
 			argp_error(state, "--color is auto, always or never, not '%s'", arg);
 		break;
-	case OPT_STATS:
-		c->stats = 1;
-		break;
-	case OPT_ANNOTATE:
-		c->annotate = 1;
-		break;
 	case 'v':
 		c->verbose = 1;
 		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+/* The probes live tracing attaches: setters, ART, stacks, refresh. */
+static error_t parse_probe_opt(int key, char *arg, struct argp_state *state)
+{
+	struct cli *c = state->input;
+
+	switch (key) {
 	case OPT_PROPS:
 	case OPT_NO_PROPS:
 		c->no_props = key == OPT_NO_PROPS;
@@ -268,6 +257,32 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_REFRESH:
 		c->refresh = 1;
 		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+/* The live session itself: duration, stats, device set-up, ring buffer, annotations. */
+static error_t parse_session_opt(int key, char *arg, struct argp_state *state)
+{
+	struct cli *c = state->input;
+	char *end;
+
+	switch (key) {
+	case 'd':
+		c->duration = strtod(arg, &end);
+		/* Written so that NaN fails too; past a year is a typo, not a plan. */
+		if (end == arg || *end || !(c->duration > 0 && c->duration <= DURATION_MAX))
+			argp_error(state, "--duration wants seconds, more than 0 and at most "
+				   "31536000 (a year), not '%s'", arg);
+		break;
+	case OPT_STATS:
+		c->stats = 1;
+		break;
+	case OPT_ANNOTATE:
+		c->annotate = 1;
+		break;
 	case OPT_NO_ATRACE:
 		c->no_atrace = 1;
 		break;
@@ -275,6 +290,27 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		c->ringbuf_bytes = parse_size(arg);
 		if (c->ringbuf_bytes < 4096 || c->ringbuf_bytes > (1UL << 30))
 			argp_error(state, "--buffer-size is 4K to 1024M, not '%s'", arg);
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct cli *c = state->input;
+
+	if (!c->live_flag)
+		c->live_flag = live_only(key);
+	switch (key) {
+	case 'p':
+	case 'P':
+		if ((key == 'p' ? procfilter__add_names : procfilter__add_pids)(c->filter, arg))
+			argp_error(state, "%s", procfilter__error(c->filter));
+		break;
+	case 'r':
+		c->replay = arg;
 		break;
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s'", arg);
@@ -285,7 +321,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				   c->live_flag);
 		break;
 	default:
-		return ARGP_ERR_UNKNOWN;
+		if (parse_output_opt(key, arg, state) == ARGP_ERR_UNKNOWN &&
+		    parse_probe_opt(key, arg, state) == ARGP_ERR_UNKNOWN)
+			return parse_session_opt(key, arg, state);
 	}
 	return 0;
 }
