@@ -167,10 +167,9 @@ static void add_extra(struct capture_line *out, int32_t tid, struct strv comm)
  * Learns one "<ckey>NAME<pkey>N" pair from [p, end). Names may hold spaces, so the
  * name runs up to the pid key. Returns where the scan stopped or NULL.
  */
-static const char *learn_name(const char *p, const char *end, const char *ckey,
-			      const char *pkey, struct capture_line *out)
+static const char *learn_name_n(const char *p, const char *end, const char *ckey, size_t cl,
+				const char *pkey, size_t pl, struct capture_line *out)
 {
-	size_t cl = strlen(ckey), pl = strlen(pkey);
 	const char *c, *k, *d;
 	int32_t tid;
 
@@ -190,6 +189,10 @@ static const char *learn_name(const char *p, const char *end, const char *ckey,
 }
 
 /* task_rename: "pid=N oldcomm=X newcomm=Y oom_score_adj=A"; zygote children are renamed. */
+/* learn_name_n with the lengths of literal keys folded at compile time. */
+#define learn_name(p, end, ckey, pkey, out) \
+	learn_name_n(p, end, ckey, sizeof(ckey) - 1, pkey, sizeof(pkey) - 1, out)
+
 static void learn_rename(const char *p, const char *end, struct capture_line *out)
 {
 	const char *d, *c, *k;

@@ -1509,6 +1509,7 @@ static void slice_classify(struct strv name, struct slice *s)
 static void slice_begin(struct engine *e, struct proc *p, struct thread *t, uint64_t ts_ns,
 			struct strv name)
 {
+	size_t n;
 	struct slice *s = NULL;
 
 	if (t->depth < CAP_SLICE_DEPTH && e->n_slices < CAP_OPEN_SLICES)
@@ -1521,7 +1522,9 @@ static void slice_begin(struct engine *e, struct proc *p, struct thread *t, uint
 	e->n_slices++;
 	slice_classify(name, s);
 	s->start_ns = ts_ns;
-	snprintf(s->name, sizeof(s->name), "%.*s", (int)name.len, name.p);
+	n = name.len < sizeof(s->name) - 1 ? name.len : sizeof(s->name) - 1;
+	memcpy(s->name, name.p, n); /* every B: no snprintf on this path */
+	s->name[n] = '\0';
 	s->best_dur = 0;
 	s->best.n = 0;
 	if (s->kind == SLICE_DOFRAME)
@@ -1530,7 +1533,7 @@ static void slice_begin(struct engine *e, struct proc *p, struct thread *t, uint
 
 static void slice_end(struct engine *e, struct thread *t, uint64_t ts_ns)
 {
-	struct slice s;
+	const struct slice *s;
 	struct proc *p;
 	uint64_t dur;
 
@@ -1540,32 +1543,32 @@ static void slice_end(struct engine *e, struct thread *t, uint64_t ts_ns)
 	}
 	if (!t || !t->depth)
 		return; /* E without B: the capture started inside the slice */
-	s = t->st[--t->depth];
+	s = &t->st[--t->depth]; /* still valid: nothing below pushes a slice on t */
 	e->n_slices--;
 	if (t->av_valid && t->av_depth > t->depth) /* its animation phase ended */
 		t->av_valid = false;
-	dur = ts_ns > s.start_ns ? ts_ns - s.start_ns : 0;
-	chain_offer(t, &s, dur);
+	dur = ts_ns > s->start_ns ? ts_ns - s->start_ns : 0;
+	chain_offer(t, s, dur);
 	p = proc_find(e, t->pid);
 	if (!p)
 		return;
-	switch (s.kind) {
+	switch (s->kind) {
 	case SLICE_DOFRAME:
 		if (p->cur.live && p->cur.f.tid == t->tid) {
-			chain_of(&p->cur.ui, &s, dur);
+			chain_of(&p->cur.ui, s, dur);
 			frame_close(e, p, t, ts_ns);
 		}
 		break;
 	case SLICE_PHASE:
 		if (p->cur.live && p->cur.f.tid == t->tid)
-			p->cur.f.phase_ns[s.phase] += dur;
+			p->cur.f.phase_ns[s->phase] += dur;
 		break;
 	case SLICE_DRAW:
-		frame_draw(e, p, t, &s, dur);
+		frame_draw(e, p, t, s, dur);
 		break;
 	default:
 		if (!t->depth)
-			block_check(e, p, t, &s, dur);
+			block_check(e, p, t, s, dur);
 		break;
 	}
 }

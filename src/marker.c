@@ -179,20 +179,6 @@ done:
 	return 0;
 }
 
-bool strv_eq(struct strv v, const char *s)
-{
-	size_t n = strlen(s);
-
-	return v.len == n && (n == 0 || memcmp(v.p, s, n) == 0);
-}
-
-bool strv_starts_with(struct strv v, const char *prefix)
-{
-	size_t n = strlen(prefix);
-
-	return v.len >= n && (n == 0 || memcmp(v.p, prefix, n) == 0);
-}
-
 size_t utf8_prefix(const char *s, size_t len, size_t max)
 {
 	size_t n = len < max ? len : max;

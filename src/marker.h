@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 enum marker_type {
 	MARKER_BEGIN = 'B',         /* B|tgid|name */
@@ -44,11 +45,22 @@ struct marker {
  */
 int marker_parse(const char *buf, size_t len, struct marker *out);
 
-/* True when the slice equals the NUL-terminated string s. */
-bool strv_eq(struct strv v, const char *s);
+/* True when the slice equals the NUL-terminated string s. Inline: on every line of a
+ * capture, and the length of a literal s folds to a constant. */
+static inline bool strv_eq(struct strv v, const char *s)
+{
+	size_t n = strlen(s);
+
+	return v.len == n && (n == 0 || memcmp(v.p, s, n) == 0);
+}
 
 /* True when the slice starts with the NUL-terminated string prefix. */
-bool strv_starts_with(struct strv v, const char *prefix);
+static inline bool strv_starts_with(struct strv v, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return v.len >= n && (n == 0 || memcmp(v.p, prefix, n) == 0);
+}
 
 /*
  * The longest prefix of s[0, len) of at most max bytes that does not end inside a UTF-8
