@@ -167,7 +167,12 @@ static void prepare(const struct bad_case *c, struct prepared *p)
 	e2e_path(p->dir, "a_dir");
 	mkdir(p->dir, 0755);
 	snprintf(p->in, sizeof(p->in), "%s", ANTUTU);
-	if (!strcmp(c->name, "empty file")) {
+	if (!strcmp(c->name, "foreign text")) {
+		static const char prose[] = "Meeting notes\n\nThe launcher stutters when the "
+					    "notification shade opens.\nTry again on Monday.\n";
+
+		write_file(e2e_path(p->in, "notes.txt"), prose, sizeof(prose) - 1);
+	} else if (!strcmp(c->name, "empty file")) {
 		write_file(e2e_path(p->in, "empty"), "", 0);
 	} else if (!strcmp(c->name, "random bytes")) {
 		for (size_t i = 0; i < sizeof(rnd); i++) {
@@ -198,8 +203,8 @@ static const struct bad_case cases[] = {
 	  "animtrace: /nonexistent/x.txt: No such file or directory\n" },
 	{ "directory", { "--replay", "@DIR" }, 1, ": Is a directory\n" },
 	{ "empty file", { "--replay", "@IN" }, 1, ": not a capture (the file is empty)\n" },
-	{ "foreign text", { "--replay", "README.md" }, 1,
-	  "animtrace: README.md: not a capture (no ftrace lines, systrace html or Perfetto "
+	{ "foreign text", { "--replay", "@IN" }, 1,
+	  "/notes.txt: not a capture (no ftrace lines, systrace html or Perfetto "
 	  "trace found in the first " },
 	{ "random bytes", { "--replay", "@IN" }, 1,
 	  "random.bin: not a capture (no ftrace lines, systrace html or Perfetto trace found "
