@@ -463,7 +463,7 @@ static bool node_eq(const void *v, const void *key)
 
 static void node_fallback_name(char *buf, size_t size, uint64_t node)
 {
-	snprintf(buf, size, "RenderNode@%04x", (unsigned int)(node & 0xffff));
+	node_label(buf, size, NULL, node);
 }
 
 /*

@@ -8,6 +8,7 @@
 #define ANIMTRACE_MODEL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "animtrace/props.h"
@@ -292,5 +293,12 @@ const char *anim_kind_str(enum anim_kind k);         /* "ValueAnimator", "Object
 const char *frame_phase_str(enum frame_phase p);     /* "input", ..., "draw" */
 const char *view_prop_str(enum view_prop p);         /* "alpha", "translationX", ... */
 const char *view_prop_short(enum view_prop p);       /* "alpha", "transX", ... (box columns) */
+
+/* Room for a node label: a 63-byte class, '@', four hex digits and the NUL. */
+#define AT_NODE_LABEL_MAX 72
+/* The View class a node name holds (node_props.node_name, anim.target_name), or NULL. */
+const char *node_class(const char *name);
+/* "NotificationRow@80e0": the class (else "RenderNode"), '@', the node's low 16 bits. */
+const char *node_label(char *buf, size_t size, const char *name, uint64_t node);
 
 #endif

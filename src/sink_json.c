@@ -47,16 +47,32 @@ static void put_anim_id(FILE *out, const struct anim *a)
 }
 
 
+/* ,"<label_key>":"NotificationRow@80e0","<class_key>":"NotificationRow" (or null). */
+static void put_node_names(FILE *out, const char *label_key, const char *class_key,
+			   const char *name, uint64_t node)
+{
+	char label[AT_NODE_LABEL_MAX];
+	const char *cls = node_class(name);
+
+	fprintf(out, ",\"%s\":", label_key);
+	json_put_str(out, node_label(label, sizeof(label), name, node));
+	fprintf(out, ",\"%s\":", class_key);
+	if (cls)
+		json_put_str(out, cls);
+	else
+		fputs("null", out);
+}
+
 /* The target keys of an animator_end: what the animator moved, from which value to which. */
 static void put_anim_target(FILE *out, const struct anim *a)
 {
 	if (!a->target_node) {
-		fputs(",\"target\":null,\"target_name\":null,\"target_source\":null,\"changes\":{}",
-		      out);
+		fputs(",\"target\":null,\"target_name\":null,\"target_class\":null,"
+		      "\"target_source\":null,\"changes\":{}", out);
 		return;
 	}
-	fprintf(out, ",\"target\":\"0x%llx\",\"target_name\":", (unsigned long long)a->target_node);
-	json_put_str(out, a->target_name);
+	fprintf(out, ",\"target\":\"0x%llx\"", (unsigned long long)a->target_node);
+	put_node_names(out, "target_name", "target_class", a->target_name, a->target_node);
 	fprintf(out, ",\"target_source\":%s,\"changes\":{",
 		a->target_inferred ? "\"inferred\"" : "null");
 	for (int i = 0; i < a->n_changes; i++) {
@@ -182,8 +198,8 @@ static void put_node_props(FILE *out, const struct node_props *np)
 {
 	bool first = true;
 
-	fprintf(out, ",\"node\":\"0x%llx\",\"node_name\":", (unsigned long long)np->node);
-	json_put_str(out, np->node_name);
+	fprintf(out, ",\"node\":\"0x%llx\"", (unsigned long long)np->node);
+	put_node_names(out, "node_name", "node_class", np->node_name, np->node);
 	fputs(",\"values\":{", out);
 	for (int p = 0; p < PROP_COUNT; p++) {
 		if (!(np->set_mask & 1u << p))
