@@ -157,6 +157,7 @@ struct engine {
 	struct proc_stat *exited; /* smoothness of processes that exited */
 	size_t n_exited, cap_exited;
 	struct evictions ev;
+	struct node_name_stats node_names; /* live: given by engine__node_names */
 	uint64_t rng; /* the duration reservoir's generator (deterministic) */
 	bool seen;
 	struct frame longest_frames[LONGEST_FRAMES_MAX];
@@ -1504,6 +1505,12 @@ void engine__prop(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid, 
 	n->known |= 1u << prop;
 }
 
+void engine__node_names(struct engine *e, const struct node_name_stats *st)
+{
+	e->node_names = *st;
+	e->ev.node_names = st->evicted;
+}
+
 void engine__art_active(struct engine *e, uint32_t pid, uint64_t since_ns)
 {
 	struct proc *p = proc_get(e, pid, NULL);
@@ -1727,6 +1734,7 @@ void engine__finish(struct engine *e, uint64_t ts_ns, uint64_t drops, uint64_t t
 	s.drops = drops;
 	s.truncated = truncated;
 	s.evicted = e->ev;
+	s.node_names = e->node_names;
 	s.n_procs = (int)n_procs;
 	s.procs = procs;
 	finish_frame_stats(e, &s);

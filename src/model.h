@@ -214,14 +214,26 @@ struct name_stat {
  *   nodes        RenderNodes forgotten (their next change has no "from")
  *   node_frames  node-frames not reported (too many nodes in one frame)
  *   proc_stats   exited processes left out of the summary's per-process smoothness
+ *   node_names   View class names forgotten (live only: read again when seen again)
  */
 #define AT_EVICTIONS(X) X(animators) X(anim_keys) X(names) X(durations) X(processes) \
-	X(threads) X(slices) X(nodes) X(node_frames) X(proc_stats)
+	X(threads) X(slices) X(nodes) X(node_frames) X(proc_stats) X(node_names)
 
 struct evictions {
 #define AT_EVICTION_FIELD(f) uint64_t f;
 	AT_EVICTIONS(AT_EVICTION_FIELD)
 #undef AT_EVICTION_FIELD
+};
+
+/* Live only: how the View class names of RenderNodes were read (all zero in a replay). */
+struct node_name_stats {
+	bool live;           /* a live capture filled it */
+	uint64_t named;      /* nodes whose class name was read */
+	uint64_t no_offset;  /* nodes of a library whose mName offset is unknown */
+	uint64_t unreadable; /* nodes whose name could not be read */
+	uint64_t not_class;  /* nodes whose name is no Java simple class name */
+	uint64_t gone;       /* nodes freed and reallocated before their name was read */
+	uint64_t evicted;    /* cache entries evicted (struct evictions.node_names) */
 };
 
 /* An animator that stuttered, for a process's ranking in the summary. */
@@ -264,6 +276,7 @@ struct summary {
 	int n_procs;
 	const struct proc_stat *procs;       /* every process with frames, in first-seen order */
 	/* Filled by the caller (live capture), zero in replay. */
+	struct node_name_stats node_names;
 	uint64_t drops;
 	uint64_t truncated;
 };

@@ -326,6 +326,17 @@ static void put_evictions(FILE *out, const struct evictions *ev)
 	fputc('}', out);
 }
 
+/* ,"node_names":{"named":..,...}: how a live capture named its nodes (absent in a replay). */
+static void put_node_names_stats(FILE *out, const struct node_name_stats *st)
+{
+	if (!st->live)
+		return;
+	fprintf(out, ",\"node_names\":{\"named\":%llu,\"no_offset\":%llu,\"unreadable\":%llu,"
+		"\"not_class\":%llu,\"gone\":%llu}", (unsigned long long)st->named,
+		(unsigned long long)st->no_offset, (unsigned long long)st->unreadable,
+		(unsigned long long)st->not_class, (unsigned long long)st->gone);
+}
+
 /* ,"processes":[{"pid":..,"refresh_period_ns":..,...,"worst":[...]}]: smoothness per process. */
 static void put_procs(FILE *out, const struct summary *s)
 {
@@ -387,6 +398,7 @@ static int on_summary(void *ctx, const struct summary *s)
 	put_u64(out, "drops", s->drops);
 	put_u64(out, "truncated", s->truncated);
 	put_evictions(out, &s->evicted);
+	put_node_names_stats(out, &s->node_names);
 	put_procs(out, s);
 	fputs("}\n", out);
 	return out_status(j->out);

@@ -468,3 +468,25 @@ Test(sink_json, writes_a_negative_cookie_as_a_signed_id)
 	cr_assert(strstr(buf, ",\"id\":-42,"), "%s", buf);
 	free(buf);
 }
+
+static void names_summary(struct sink s)
+{
+	struct summary sum = { .node_names = { .live = true, .named = 12, .no_offset = 3,
+					       .unreadable = 2, .not_class = 1, .gone = 4,
+					       .evicted = 5 },
+			       .evicted = { .node_names = 5 } };
+
+	s.ops->summary(s.ctx, &sum);
+}
+
+Test(sink_json, a_live_summary_says_how_its_nodes_were_named_and_a_replay_says_nothing)
+{
+	char *live = json_render(names_summary), *replay = json_render(json_scenario);
+
+	cr_assert_not_null(strstr(live, ",\"node_names\":5}"), "%s", live);
+	cr_assert_not_null(strstr(live, ",\"node_names\":{\"named\":12,\"no_offset\":3,"
+					"\"unreadable\":2,\"not_class\":1,\"gone\":4},"), "%s", live);
+	cr_assert_null(strstr(replay, "\"node_names\":{"), "%s", replay);
+	free(live);
+	free(replay);
+}
