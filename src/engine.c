@@ -67,6 +67,8 @@ struct frame_st {
 /* A RenderNode of one process: its name and the last value seen per property. */
 struct node_st {
 	uint64_t node;
+	uint64_t uid;   /* mUniqueId (live, Android 10+), valid when has_uid */
+	bool has_uid;
 	char name[64];
 	uint32_t known; /* bit per enum view_prop: val[] holds a value seen earlier */
 	float val[PROP_COUNT];
@@ -1503,6 +1505,21 @@ void engine__prop(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid, 
 	}
 	n->val[prop] = value;
 	n->known |= 1u << prop;
+}
+
+void engine__node_id(struct engine *e, uint32_t pid, uint64_t node, uint64_t uid)
+{
+	struct proc *p = node ? proc_get(e, pid, NULL) : NULL;
+	struct node_st *n = p ? node_get(e, p, node, NULL) : NULL;
+
+	if (!n)
+		return;
+	if (n->has_uid && n->uid != uid) { /* freed, and another node made at its address */
+		n->known = 0;
+		node_fallback_name(n->name, sizeof(n->name), node);
+	}
+	n->uid = uid;
+	n->has_uid = true;
 }
 
 void engine__node_names(struct engine *e, const struct node_name_stats *st)
