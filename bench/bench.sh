@@ -336,6 +336,9 @@ way_animtrace() {
 		die "animtrace saw $(last_stat "$log" 'property changes') of $1 changes"
 	[ "$(last_stat "$log" lost)" = 0 ] || die "animtrace lost property changes"
 	animtrace_stop
+	# Names on: the setter entry read mUniqueId each call and the one node was named once.
+	grep -q 'View names: 1 nodes named, 0 without' "$log" ||
+		die "animtrace did not name the bench node: $(grep 'View names' "$log")"
 	rm -f "$log"
 }
 
@@ -428,7 +431,9 @@ background load of this VM falls on all of them alike. ns/call = loop wall time 
   the file offset the project's elfsym finds): the kernel's floor for this capture;
 - animtrace: \`animtrace --pid PID --no-art --no-atrace-setup --stats --format json -o /dev/null\`
   (its own setter probes on all 10 setters; started once per round, timed after its "ready"
-  and "tracing" lines; every round checked: the stats count every change, 0 lost);
+  and "tracing" lines; every round checked: the stats count every change, 0 lost), with View
+  names on: each setter entry also reads the node's \`mUniqueId\` and each record looks the
+  node's name up in the cache (read once: every round checks "View names: 1 nodes named");
 - animtrace, reader stopped: the same with \`--buffer-size 64M\`, SIGSTOP'ed during the loop
   (not a way to run it: a diagnostic). Its BPF programs do the same work, but as the reader
   never catches up, \`bpf_ringbuf_submit(r, 0)\` never has a reader to wake (no irq_work,
@@ -445,7 +450,7 @@ background load of this VM falls on all of them alike. ns/call = loop wall time 
 |---|---:|---:|---|
 $(setter_row none "no probes")
 $(setter_row bare "bare uprobe+uretprobe")
-$(setter_row animtrace "animtrace")
+$(setter_row animtrace "animtrace (View names on)")
 $(setter_row bpftrace "bpftrace")
 $(setter_row stopped "animtrace, reader stopped (diagnostic)")
 

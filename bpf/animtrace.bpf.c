@@ -235,6 +235,9 @@ struct setter_call {
 	__u64 node;
 	__u32 prop;
 	__u32 old_bits; /* the field before the setter ran: where an animation started from */
+	__u64 unique_id;
+	__u32 flags;    /* AT_PROP_HAS_UID */
+	__u32 pad;
 };
 
 /* The entry of a thread is overwritten by its next call, never deleted (a delete costs a
@@ -254,11 +257,18 @@ struct {
 	__type(value, struct at_prop_offsets);
 } prop_offsets SEC(".maps");
 
+/* The offsets of the libhwui of the current process, or NULL when unknown. */
+static __always_inline struct at_prop_offsets *offsets(void)
+{
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+
+	return bpf_map_lookup_elem(&prop_offsets, &tgid);
+}
+
 /* The offset of prop in the libhwui of the current process, or NULL when unknown. */
 static __always_inline __u32 *prop_offset(__u32 prop)
 {
-	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
-	struct at_prop_offsets *o = bpf_map_lookup_elem(&prop_offsets, &tgid);
+	struct at_prop_offsets *o = offsets();
 
 	if (!o || prop >= AT_PROP_COUNT || !o->off[prop])
 		return NULL;
@@ -272,15 +282,20 @@ static __always_inline int setter_entry(__u64 node, __u32 prop)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct setter_call c = { .node = node, .prop = prop };
+	struct at_prop_offsets *o;
 	struct at_drops *d;
-	__u32 *off;
 
 	if (!allowed(bpf_get_current_pid_tgid() >> 32))
 		return 0;
-	off = prop_offset(prop);
-	if (off)
+	o = offsets();
+	if (o && prop < AT_PROP_COUNT && o->off[prop])
 		bpf_probe_read_user(&c.old_bits, sizeof(c.old_bits),
-				    (const void *)(AT_UNTAG(node) + *off));
+				    (const void *)(AT_UNTAG(node) + o->off[prop]));
+	/* Userspace names a node once per id: a freed node's memory reused gets a new one. */
+	if (o && o->has_uniqueid &&
+	    !bpf_probe_read_user(&c.unique_id, sizeof(c.unique_id),
+				 (const void *)(AT_UNTAG(node) + o->uniqueid_off)))
+		c.flags = AT_PROP_HAS_UID;
 	if (bpf_map_update_elem(&setter_calls, &tid, &c, BPF_ANY)) {
 		d = drops_slot();
 		if (d)
@@ -307,14 +322,16 @@ int BPF_KRETPROBE(at_set_ret, long ret)
 	struct setter_call *c = bpf_map_lookup_elem(&setter_calls, &tid);
 	struct at_prop_rec *r;
 	struct at_drops *d;
-	__u32 prop, old_bits, *off;
-	__u64 node;
+	__u32 prop, old_bits, flags, *off;
+	__u64 node, unique_id;
 
 	if (!c || !c->node)
 		return 0;
 	node = c->node;
 	prop = c->prop;
 	old_bits = c->old_bits;
+	unique_id = c->unique_id;
+	flags = c->flags;
 	c->node = 0; /* consumed */
 	if (!(ret & 0xff) || prop >= AT_PROP_COUNT) /* jboolean false: nothing changed */
 		return 0;
@@ -337,6 +354,8 @@ int BPF_KRETPROBE(at_set_ret, long ret)
 	r->node = node;
 	r->prop = prop;
 	r->old_bits = old_bits;
+	r->flags = flags;
+	r->unique_id = unique_id;
 	bpf_ringbuf_submit(r, rb_flags());
 	return 0;
 }

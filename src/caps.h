@@ -34,6 +34,9 @@
 /* RenderNodes remembered per process; when full, those not in the current frame are
  * forgotten (their next change has no "from" value). */
 #define CAP_NODES_PROC 16384
+/* View class names cached by (pid, node, unique id), live only, ~160 bytes each; when a
+ * bucket is full its least recently used name is evicted (read again when seen again). */
+#define CAP_NODE_NAMES 8192
 /* Nodes reported in one frame_props record; more are counted, not reported. */
 #define CAP_FRAME_NODES 256
 /* Property runs followed at once for unmarked animations (src/segment.h), in all processes

@@ -78,6 +78,8 @@ struct frame_st {
 /* A RenderNode of one process: its name and the last value seen per property. */
 struct node_st {
 	uint64_t node;
+	uint64_t uid;   /* mUniqueId (live, Android 10+), valid when has_uid */
+	bool has_uid;
 	char name[64];
 	uint32_t known; /* bit per enum view_prop: val[] holds a value seen earlier */
 	float val[PROP_COUNT];
@@ -210,6 +212,7 @@ struct engine {
 	struct proc_stat *exited; /* smoothness of processes that exited */
 	size_t n_exited, cap_exited;
 	struct evictions ev;
+	struct node_name_stats node_names; /* live: given by engine__node_names */
 	uint64_t rng; /* the duration reservoir's generator (deterministic) */
 	bool seen;
 	struct frame longest_frames[LONGEST_FRAMES_MAX];
@@ -563,7 +566,7 @@ static bool node_eq(const void *v, const void *key)
 
 static void node_fallback_name(char *buf, size_t size, uint64_t node)
 {
-	snprintf(buf, size, "RenderNode@%04x", (unsigned int)(node & 0xffff));
+	node_label(buf, size, NULL, node);
 }
 
 /*
@@ -2157,6 +2160,27 @@ void engine__prop(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid, 
 	n->known |= 1u << prop;
 }
 
+void engine__node_id(struct engine *e, uint32_t pid, uint64_t node, uint64_t uid)
+{
+	struct proc *p = node ? proc_get(e, pid, NULL) : NULL;
+	struct node_st *n = p ? node_get(e, p, node, NULL) : NULL;
+
+	if (!n)
+		return;
+	if (n->has_uid && n->uid != uid) { /* freed, and another node made at its address */
+		n->known = 0;
+		node_fallback_name(n->name, sizeof(n->name), node);
+	}
+	n->uid = uid;
+	n->has_uid = true;
+}
+
+void engine__node_names(struct engine *e, const struct node_name_stats *st)
+{
+	e->node_names = *st;
+	e->ev.node_names = st->evicted;
+}
+
 void engine__art_active(struct engine *e, uint32_t pid, uint64_t since_ns)
 {
 	struct proc *p = proc_get(e, pid, NULL);
@@ -2469,6 +2493,7 @@ void engine__finish(struct engine *e, uint64_t ts_ns, uint64_t drops, uint64_t t
 	s.drops = drops;
 	s.truncated = truncated;
 	s.evicted = e->ev;
+	s.node_names = e->node_names;
 	s.n_procs = (int)n_procs;
 	s.procs = procs;
 	finish_frame_stats(e, &s);

@@ -42,6 +42,16 @@ void engine__marker(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid
 void engine__prop(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid, uint64_t node,
 		  const char *node_name, enum view_prop prop, float value, const float *prev);
 
+/*
+ * The node at this address of pid has unique id uid (read by the probe): another id than
+ * before means another node, whose name is unknown until given and whose values are no
+ * "from". Call before the engine__prop of the same write.
+ */
+void engine__node_id(struct engine *e, uint32_t pid, uint64_t node, uint64_t uid);
+
+/* How the live side named the nodes it passed (for the summary); call before finish. */
+void engine__node_names(struct engine *e, const struct node_name_stats *st);
+
 /* ValueAnimator methods seen by the ART entry probes. */
 enum art_call {
 	ART_CALL_START = 0,

@@ -14,6 +14,7 @@
 #include "art.h"
 #include "live.h"
 #include "marker.h"
+#include "nodenames.h"
 #include "probes.h"
 #include "procfilter.h"
 #include "proctab.h"
@@ -49,6 +50,7 @@ struct live {
 	bool trace_all;
 	uint64_t markers, truncated, props;
 	struct uprobes *up;    /* setter and ART probes of the traced processes */
+	struct nodenames *names; /* View class names of the nodes written */
 	struct unwinder *unw;  /* --stacks */
 	uint64_t stacks, stacks_failed;
 };
@@ -177,8 +179,24 @@ static void on_marker(struct live *l, const struct at_marker_rec *r)
 	probed(l, r->hdr.tgid, uprobes__recheck(l->up, r->hdr.tgid, r->hdr.ts_ns));
 }
 
+/* --verbose: each node's name as it is read, or why it could not be. */
+static void say_name(const struct at_prop_rec *r, bool has_uid, const struct nodename *nm)
+{
+	char id[32] = "";
+
+	if (!nm->fresh || !diag_on(DIAG_DEBUG))
+		return;
+	if (has_uid)
+		snprintf(id, sizeof(id), " (id %lld)", (long long)r->unique_id);
+	diag(DIAG_DEBUG, "pid %u: node %#llx%s is %s%s", r->hdr.tgid,
+	     (unsigned long long)r->node, id, nm->name ? nm->name : "unnamed: ",
+	     nm->name ? "" : nodename_strerror(nm->status));
+}
+
 static void on_prop(struct live *l, const struct at_prop_rec *r)
 {
+	bool has_uid = r->flags & AT_PROP_HAS_UID;
+	struct nodename nm;
 	float value, prev;
 
 	if (r->prop >= AT_PROP_COUNT)
@@ -186,7 +204,12 @@ static void on_prop(struct live *l, const struct at_prop_rec *r)
 	memcpy(&value, &r->value_bits, sizeof(value));
 	memcpy(&prev, &r->old_bits, sizeof(prev));
 	l->props++;
-	engine__prop(l->e, r->hdr.ts_ns, r->hdr.tgid, r->hdr.tid, r->node, NULL,
+	nodenames__get(l->names, r->hdr.tgid, r->node, has_uid, r->unique_id,
+		       uprobes__node_layout(l->up, r->hdr.tgid), &nm);
+	say_name(r, has_uid, &nm);
+	if (has_uid)
+		engine__node_id(l->e, r->hdr.tgid, r->node, r->unique_id);
+	engine__prop(l->e, r->hdr.ts_ns, r->hdr.tgid, r->hdr.tid, r->node, nm.name,
 		     (enum view_prop)r->prop, value, &prev);
 }
 
@@ -298,6 +321,7 @@ static void on_proc(struct live *l, const struct at_proc_rec *r)
 		if (!l->trace_all)
 			probes__allow(l->p, r->hdr.tgid, false);
 		uprobes__retire(l->up, r->hdr.tgid);
+		nodenames__forget(l->names, r->hdr.tgid);
 		unwinder__forget(l->unw, r->hdr.tgid);
 		proctab__remove(l->procs, r->hdr.tgid);
 		break;
@@ -372,7 +396,8 @@ static int start_uprobes(struct live *l)
 		diag(DIAG_INFO, "--no-art: animator targets are inferred (the first node that "
 		     "changes a property named by the animator)");
 	l->up = uprobes__new(&uo);
-	return l->up ? 0 : -ENOMEM;
+	l->names = nodenames__new(NULL, NULL, o->proc_root, 0);
+	return l->up && l->names ? 0 : -ENOMEM;
 }
 
 static int start(struct live *l, struct marker_file *mf)
@@ -515,6 +540,22 @@ static void annotate_report(const struct live_opts *o)
 		     "Perfetto or atrace capture turns it on)", (unsigned long long)off);
 }
 
+/* How the nodes were named: once on stderr (when any was written) and in the summary. */
+static void report_names(struct live *l)
+{
+	struct node_name_stats st;
+
+	nodenames__stats(l->names, &st);
+	engine__node_names(l->e, &st);
+	if (st.named + st.no_offset + st.unreadable + st.not_class + st.gone == 0)
+		return;
+	diag(DIAG_INFO, "View names: %llu nodes named, %llu without a name offset, %llu "
+	     "unreadable, %llu not a class name, %llu reallocated before read",
+	     (unsigned long long)st.named, (unsigned long long)st.no_offset,
+	     (unsigned long long)st.unreadable, (unsigned long long)st.not_class,
+	     (unsigned long long)st.gone);
+}
+
 static struct atrace_setup *android_setup(const struct live_opts *o)
 {
 	struct atrace_setup *as;
@@ -559,6 +600,7 @@ int live_run(const struct live_opts *o, struct engine *e)
 	loop(l, as);
 	if (o->annotate) /* the slices closed at exit describe no record */
 		sink_annotate__source(o->annotate, 0);
+	report_names(l);
 	engine__finish(e, now_ns(), total_drops(l, &d), l->truncated);
 	annotate_report(o);
 	if (o->stats)
@@ -572,6 +614,7 @@ out:
 			(unsigned long long)l->stacks_failed, (unsigned long long)l->stacks);
 	probes__free(l->p);
 	proctab__free(l->procs);
+	nodenames__free(l->names);
 	unwinder__free(l->unw);
 	free(l);
 	return ret;

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Stable names for the model enums: sinks print them and JSON consumers match on them. */
+#include <stdio.h>
+#include <string.h>
+
 #include "model.h"
 
 const char *end_reason_str(enum end_reason r)
@@ -66,4 +69,19 @@ const char *view_prop_str(enum view_prop p)
 const char *view_prop_short(enum view_prop p)
 {
 	return prop_name(p, 1);
+}
+
+/* The engine names a node it has no class for "RenderNode@xxxx"; a class has no '@'. */
+const char *node_class(const char *name)
+{
+	return name && *name && !strchr(name, '@') ? name : NULL;
+}
+
+/* The seed tracers' form (NotificationRow@3f2c), one place for every sink. */
+const char *node_label(char *buf, size_t size, const char *name, uint64_t node)
+{
+	const char *cls = node_class(name);
+
+	snprintf(buf, size, "%s@%04x", cls ? cls : "RenderNode", (unsigned int)(node & 0xffff));
+	return buf;
 }

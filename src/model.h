@@ -8,6 +8,7 @@
 #define ANIMTRACE_MODEL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "animtrace/props.h"
@@ -364,14 +365,27 @@ struct name_stat {
  *   node_frames  node-frames not reported (too many nodes in one frame)
  *   proc_stats   exited processes left out of the summary's per-process smoothness
  *   prop_runs    property runs not followed (too many at once): animations missed
+ *   node_names   View class names forgotten (live only: read again when seen again)
  */
 #define AT_EVICTIONS(X) X(animators) X(anim_keys) X(names) X(durations) X(processes) \
-	X(threads) X(slices) X(nodes) X(node_frames) X(proc_stats) X(prop_runs)
+	X(threads) X(slices) X(nodes) X(node_frames) X(proc_stats) X(prop_runs) \
+	X(node_names)
 
 struct evictions {
 #define AT_EVICTION_FIELD(f) uint64_t f;
 	AT_EVICTIONS(AT_EVICTION_FIELD)
 #undef AT_EVICTION_FIELD
+};
+
+/* Live only: how the View class names of RenderNodes were read (all zero in a replay). */
+struct node_name_stats {
+	bool live;           /* a live capture filled it */
+	uint64_t named;      /* nodes whose class name was read */
+	uint64_t no_offset;  /* nodes of a library whose mName offset is unknown */
+	uint64_t unreadable; /* nodes whose name could not be read */
+	uint64_t not_class;  /* nodes whose name is no Java simple class name */
+	uint64_t gone;       /* nodes freed and reallocated before their name was read */
+	uint64_t evicted;    /* cache entries evicted (struct evictions.node_names) */
 };
 
 /* An animator that stuttered, for a process's ranking in the summary. */
@@ -423,6 +437,7 @@ struct summary {
 	int n_redraw_views;
 	const struct redraw_stat *redraw_views; /* most redrawn first, up to AT_REDRAW_TOP */
 	/* Filled by the caller (live capture), zero in replay. */
+	struct node_name_stats node_names;
 	uint64_t drops;
 	uint64_t truncated;
 	uint64_t annotations;   /* markers recognised as annotations (struct annotation) */
@@ -461,5 +476,12 @@ const char *anim_kind_str(enum anim_kind k);         /* "ValueAnimator", "Object
 const char *frame_phase_str(enum frame_phase p);     /* "input", ..., "draw" */
 const char *view_prop_str(enum view_prop p);         /* "alpha", "translationX", ... */
 const char *view_prop_short(enum view_prop p);       /* "alpha", "transX", ... (box columns) */
+
+/* Room for a node label: a 63-byte class, '@', four hex digits and the NUL. */
+#define AT_NODE_LABEL_MAX 72
+/* The View class a node name holds (node_props.node_name, anim.target_name), or NULL. */
+const char *node_class(const char *name);
+/* "NotificationRow@80e0": the class (else "RenderNode"), '@', the node's low 16 bits. */
+const char *node_label(char *buf, size_t size, const char *name, uint64_t node);
 
 #endif

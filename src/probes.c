@@ -172,6 +172,10 @@ static int publish_offsets(struct probes *p, int pid, const struct hwui_lib *lib
 	for (int i = 0; i < AT_PROP_COUNT; i++)
 		if (lib->ok_mask & (1u << i))
 			o.off[i] = lib->field_off[i];
+	if (!lib->node.uniqueid_err) {
+		o.uniqueid_off = lib->node.uniqueid_off;
+		o.has_uniqueid = 1;
+	}
 	return bpf_map_update_elem(bpf_map__fd(p->skel->maps.prop_offsets), &tgid, &o, BPF_ANY) ?
 		       -errno : 0;
 }

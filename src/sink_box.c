@@ -151,17 +151,11 @@ static void reason_text(char *buf, size_t size, const struct anim *a)
 }
 
 /* "NotificationRow@51c0", or "RenderNode@51c0" when the node has no name. */
-static const char *node_label(char *buf, size_t size, const char *name, uint64_t node)
+static const char *box_node_label(char *buf, size_t size, const char *name, uint64_t node)
 {
-	char fallback[32], clean_name[64];
+	char label[AT_NODE_LABEL_MAX];
 
-	snprintf(fallback, sizeof(fallback), "RenderNode@%04x", (unsigned int)(node & 0xffff));
-	if (!*name || !strcmp(name, fallback))
-		snprintf(buf, size, "%s", fallback);
-	else
-		snprintf(buf, size, "%s@%04x", clean(clean_name, sizeof(clean_name), name),
-			 (unsigned int)(node & 0xffff));
-	return buf;
+	return clean(buf, size, node_label(label, sizeof(label), name, node));
 }
 
 /* "alpha: 1 → 0, scaleX" : the animator's properties with the values its target went through. */
@@ -195,7 +189,7 @@ static void anim_head(struct sink_box *b, const struct anim *a, uint32_t tid)
 	box_line(b, "Type:       %s", anim_kind_str(a->kind));
 	if (a->target_node)
 		box_line(b, "Target:     %s%s",
-			 node_label(node, sizeof(node), a->target_name, a->target_node),
+			 box_node_label(node, sizeof(node), a->target_name, a->target_node),
 			 a->target_inferred ? " (inferred)" : "");
 	props_text(b, props, sizeof(props), a);
 	if (a->n_props)
@@ -517,7 +511,7 @@ static void node_lines(struct sink_box *b, const struct frame_props *fp)
 		const struct node_props *np = &fp->nodes[i];
 
 		fprintf(b->out, "%s%s   %s", color_on(b, ANSI_DIM), b->g->v,
-			node_label(node, sizeof(node), np->node_name, np->node));
+			box_node_label(node, sizeof(node), np->node_name, np->node));
 		for (int p = 0; p < PROP_COUNT; p++) {
 			if (!(np->set_mask & 1u << p))
 				continue;

@@ -47,16 +47,32 @@ static void put_anim_id(FILE *out, const struct anim *a)
 }
 
 
+/* ,"<label_key>":"NotificationRow@80e0","<class_key>":"NotificationRow" (or null). */
+static void put_node_names(FILE *out, const char *label_key, const char *class_key,
+			   const char *name, uint64_t node)
+{
+	char label[AT_NODE_LABEL_MAX];
+	const char *cls = node_class(name);
+
+	fprintf(out, ",\"%s\":", label_key);
+	json_put_str(out, node_label(label, sizeof(label), name, node));
+	fprintf(out, ",\"%s\":", class_key);
+	if (cls)
+		json_put_str(out, cls);
+	else
+		fputs("null", out);
+}
+
 /* The target keys of an animator_end: what the animator moved, from which value to which. */
 static void put_anim_target(FILE *out, const struct anim *a)
 {
 	if (!a->target_node) {
-		fputs(",\"target\":null,\"target_name\":null,\"target_source\":null,\"changes\":{}",
-		      out);
+		fputs(",\"target\":null,\"target_name\":null,\"target_class\":null,"
+		      "\"target_source\":null,\"changes\":{}", out);
 		return;
 	}
-	fprintf(out, ",\"target\":\"0x%llx\",\"target_name\":", (unsigned long long)a->target_node);
-	json_put_str(out, a->target_name);
+	fprintf(out, ",\"target\":\"0x%llx\"", (unsigned long long)a->target_node);
+	put_node_names(out, "target_name", "target_class", a->target_name, a->target_node);
 	fprintf(out, ",\"target_source\":%s,\"changes\":{",
 		a->target_exact ? "\"exact\"" : a->target_inferred ? "\"inferred\"" : "null");
 	for (int i = 0; i < a->n_changes; i++) {
@@ -89,14 +105,8 @@ static void put_targets(FILE *out, const struct anim *a)
 	for (int i = 0; i < a->n_targets && a->targets; i++) {
 		const struct anim_target *t = &a->targets[i];
 
-		fprintf(out, "%s{\"node\":\"0x%llx\",\"node_name\":", i ? "," : "",
-			(unsigned long long)t->node);
-		json_put_str(out, t->node_name);
-		fputs(",\"node_class\":", out);
-		if (t->node_class[0])
-			json_put_str(out, t->node_class);
-		else
-			fputs("null", out);
+		fprintf(out, "%s{\"node\":\"0x%llx\"", i ? "," : "", (unsigned long long)t->node);
+		put_node_names(out, "node_name", "node_class", t->node_name, t->node);
 		put_u64(out, "writes", t->writes);
 		fputs(",\"properties\":{", out);
 		put_target_props(out, t);
@@ -175,11 +185,11 @@ static void note_ts(struct sink_json *j, uint64_t ts_ns)
 		j->last_ns = ts_ns;
 }
 
-/* ,"node":"0x..","node_name":".." of a View (--refresh). */
+/* "node":"0x..","node_name":"Class@xxxx","node_class":.. of a View (--refresh). */
 static void put_node(FILE *out, uint64_t node, const char *name)
 {
-	fprintf(out, "\"node\":\"0x%llx\",\"node_name\":", (unsigned long long)node);
-	json_put_str(out, name);
+	fprintf(out, "\"node\":\"0x%llx\"", (unsigned long long)node);
+	put_node_names(out, "node_name", "node_class", name, node);
 }
 
 /* --refresh: ,"redraws":[{"node","node_name"}],"vsync_requests":N of a frame. */
@@ -290,9 +300,9 @@ static void put_animation_props(FILE *out, const struct animation *a)
 static void put_animation(FILE *out, const struct animation *a)
 {
 	put_u64(out, "id", a->id);
-	fprintf(out, ",\"kind\":\"%s\",\"node\":\"0x%llx\",\"node_name\":",
+	fprintf(out, ",\"kind\":\"%s\",\"node\":\"0x%llx\"",
 		a->ended ? fit_kind_str(a->kind) : "unknown", (unsigned long long)a->node);
-	json_put_str(out, a->node_name);
+	put_node_names(out, "node_name", "node_class", a->node_name, a->node);
 	put_animation_props(out, a);
 	put_u64(out, "start_ns", a->start_ns);
 	put_u64(out, "duration_ns", a->duration_ns);
@@ -451,8 +461,8 @@ static void put_node_props(FILE *out, const struct node_props *np)
 {
 	bool first = true;
 
-	fprintf(out, ",\"node\":\"0x%llx\",\"node_name\":", (unsigned long long)np->node);
-	json_put_str(out, np->node_name);
+	fprintf(out, ",\"node\":\"0x%llx\"", (unsigned long long)np->node);
+	put_node_names(out, "node_name", "node_class", np->node_name, np->node);
 	fputs(",\"values\":{", out);
 	for (int p = 0; p < PROP_COUNT; p++) {
 		if (!(np->set_mask & 1u << p))
@@ -591,6 +601,17 @@ static void put_evictions(FILE *out, const struct evictions *ev)
 	fputc('}', out);
 }
 
+/* ,"node_names":{"named":..,...}: how a live capture named its nodes (absent in a replay). */
+static void put_node_names_stats(FILE *out, const struct node_name_stats *st)
+{
+	if (!st->live)
+		return;
+	fprintf(out, ",\"node_names\":{\"named\":%llu,\"no_offset\":%llu,\"unreadable\":%llu,"
+		"\"not_class\":%llu,\"gone\":%llu}", (unsigned long long)st->named,
+		(unsigned long long)st->no_offset, (unsigned long long)st->unreadable,
+		(unsigned long long)st->not_class, (unsigned long long)st->gone);
+}
+
 /* ,"processes":[{"pid":..,"refresh_period_ns":..,...,"worst":[...]}]: smoothness per process. */
 static void put_procs(FILE *out, const struct summary *s)
 {
@@ -665,6 +686,7 @@ static int on_summary(void *ctx, const struct summary *s)
 	put_u64(out, "drops", s->drops);
 	put_u64(out, "truncated", s->truncated);
 	put_evictions(out, &s->evicted);
+	put_node_names_stats(out, &s->node_names);
 	put_procs(out, s);
 	put_redraw_views(out, s);
 	put_animations(out, s);

@@ -92,10 +92,12 @@ static int on_anim_start(void *ctx, const struct anim *a)
 /* What the animator moved: "target":"0x..", "target_name", "alpha":"1 -> 0", ... */
 static void put_anim_target(FILE *out, const struct anim *a)
 {
+	char label[AT_NODE_LABEL_MAX];
+
 	if (!a->target_node)
 		return;
 	fprintf(out, ",\"target\":\"0x%llx\",\"target_name\":", (unsigned long long)a->target_node);
-	json_put_str(out, a->target_name);
+	json_put_str(out, node_label(label, sizeof(label), a->target_name, a->target_node));
 	for (int i = 0; i < a->n_changes && i < AT_MAX_PROPS; i++) {
 		fprintf(out, ",\"%s\":{\"from\":", view_prop_str(a->changes[i].prop));
 		json_put_float(out, a->changes[i].from);
@@ -278,7 +280,7 @@ int sink_trace__counter(struct sink_trace *t, uint64_t ts_ns, uint32_t pid, cons
 static int on_frame_props(void *ctx, const struct frame_props *fp)
 {
 	struct sink_trace *t = ctx;
-	char name[AT_NAME_MAX];
+	char name[AT_NAME_MAX], label[AT_NODE_LABEL_MAX];
 
 	name_process(t, fp->pid, fp->process);
 	for (int n = 0; n < fp->n_nodes; n++) {
@@ -287,8 +289,9 @@ static int on_frame_props(void *ctx, const struct frame_props *fp)
 		for (int p = 0; p < PROP_COUNT; p++) {
 			if (!(np->set_mask & (1u << p)))
 				continue;
-			snprintf(name, sizeof(name), "V|%.*s|%s", (int)sizeof(np->node_name),
-				 np->node_name, view_prop_str(p));
+			snprintf(name, sizeof(name), "V|%s|%s",
+				 node_label(label, sizeof(label), np->node_name, np->node),
+				 view_prop_str(p));
 			sink_trace__counter(t, fp->ts_ns, fp->pid, name, np->values[p]);
 		}
 	}

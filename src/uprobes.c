@@ -39,6 +39,7 @@ struct proc {
 	struct setter_links *links;
 	struct art_links *art;
 	struct refresh_links *redraw, *vsync; /* --refresh */
+	struct hwui_node_layout node; /* where its library keeps a RenderNode's name and id */
 	unsigned waiting; /* UPROBES_* whose library pid did not map yet */
 	uint64_t next_ns; /* its maps are not read again before */
 };
@@ -103,6 +104,9 @@ static const struct hwui_lib *hwui_for(struct uprobes *u, const char *path)
 		if (c->state)
 			notef(u, DIAG_ERROR, "no View property values: %s: %s", path,
 			      hwui_strerror(c->state));
+		else if (c->lib.node.name_err)
+			notef(u, DIAG_INFO, "no View class names from %s (%s): nodes show as "
+			      "RenderNode@xxxx", path, hwui_name_strerror(c->lib.node.name_err));
 	}
 	return c->state ? NULL : &c->lib;
 }
@@ -189,9 +193,11 @@ static unsigned attach_setters(struct uprobes *u, struct proc *pr, const char *p
 
 	pr->links = lib ? probes__attach_setters(u->o.probes, (int)pr->tgid, lib, err,
 						 sizeof(err)) : NULL;
-	if (pr->links)
+	if (pr->links) {
+		pr->node = lib->node;
 		notef(u, DIAG_INFO, "pid %u: View property values from %s (%d of %d setters)",
 		      pr->tgid, lib->path, __builtin_popcount(lib->ok_mask), AT_PROP_COUNT);
+	}
 	else if (err[0])
 		notef(u, DIAG_ERROR, "%s", err);
 	return pr->links ? UPROBES_SETTERS | attach_redraw(u, pr, lib) : 0;
@@ -399,6 +405,13 @@ void uprobes__retire(struct uprobes *u, uint32_t pid)
 	}
 	*pr = u->procs[--u->n_procs];
 	count_waiting(u);
+}
+
+const struct hwui_node_layout *uprobes__node_layout(struct uprobes *u, uint32_t pid)
+{
+	struct proc *pr = find_proc(u, pid);
+
+	return pr && pr->links ? &pr->node : NULL;
 }
 
 int uprobes__count(const struct uprobes *u)

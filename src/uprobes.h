@@ -61,6 +61,11 @@ int uprobes__recheck(struct uprobes *u, uint32_t pid, uint64_t now_ns);
 /* pid exited: its probes no longer fire and are detached later (at most a few kept). */
 void uprobes__retire(struct uprobes *u, uint32_t pid);
 
+struct hwui_node_layout;
+
+/* Where pid's setter library keeps a RenderNode's name and id; NULL without setter probes. */
+const struct hwui_node_layout *uprobes__node_layout(struct uprobes *u, uint32_t pid);
+
 /* Processes with probes attached or a library awaited. */
 int uprobes__count(const struct uprobes *u);
 

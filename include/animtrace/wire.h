@@ -70,7 +70,11 @@ enum at_prop {
  */
 struct at_prop_offsets {
 	__u32 off[AT_PROP_COUNT];
+	__u32 uniqueid_off; /* int64 RenderNode::mUniqueId (Android 10+)... */
+	__u32 has_uniqueid; /* ...when 1: setter entries read it into at_prop_rec.unique_id */
 };
+
+#define AT_PROP_HAS_UID 1u /* at_prop_rec.flags: unique_id was read at the setter's entry */
 
 /* A setter returned true (the value changed); value is the float read back from the node. */
 struct at_prop_rec {
@@ -79,7 +83,8 @@ struct at_prop_rec {
 	__u32 prop;       /* enum at_prop */
 	__u32 value_bits; /* the IEEE-754 float, bit for bit */
 	__u32 old_bits;   /* the value before the call, read at entry */
-	__u32 pad;
+	__u32 flags;      /* AT_PROP_HAS_UID */
+	__u64 unique_id;  /* the node's mUniqueId at entry: another id = another node */
 };
 
 /* Which probed ART method was entered: one BPF program per kind (src/art.h names them). */

@@ -95,6 +95,13 @@ count animator_start 5
 count animator_end 6
 count summary 1
 count frame_props 34
+# View class names read from the arm64 simulator's memory: every frame_props record has one.
+classes() {
+	printf '%s\n' "$out" | grep -F '"type":"frame_props"' | grep -cF "\"node_class\":\"$1\","
+}
+[ "$(classes NotificationRow)" = 17 ] && [ "$(classes ScrimView)" = 17 ] &&
+	ok "frame_props carry the class names: 17 NotificationRow, 17 ScrimView" ||
+	bad "frame_props carry the class names (NotificationRow $(classes NotificationRow), ScrimView $(classes ScrimView); want 17 each)"
 EXPECTED=$(cat <<'EOF'
 "type":"animator_end" ... "id":168950273,"name":"animator:alpha","kind":"ObjectAnimator","properties":["alpha"],"restarts":0, ... "frames":18, ... "reason":"complete","reason_source":"art"
 "type":"animator_end" ... "id":168950273, ... "target_source":"inferred","changes":{"alpha":{"from":1,"to":0}}
@@ -108,11 +115,14 @@ EXPECTED=$(cat <<'EOF'
 "type":"animator_end" ... "id":168950275, ... "end_stack":["com.example.anim.PanelAnimator.stop","com.example.anim.NotificationPanel.collapse"]}
 "type":"animator_end" ... "id":168950276, ... "end_stack":["com.example.anim.PanelAnimator.stop","com.example.anim.NotificationPanel.collapse"]}
 "type":"animator_end" ... "id":168950277, ... "end_stack":["com.example.anim.ScaleController.finish"]}
-"type":"frame_props" ... "frame_seq":2,"frame_vsync_id":1001,"in_frame":true, ... "values":{"alpha":0.941176474},"sets":{"alpha":1}}
-"type":"frame_props" ... "frame_seq":2,"frame_vsync_id":1001,"in_frame":true, ... "values":{"translationY":-5.88235283},"sets":{"translationY":1}}
-"type":"frame_props" ... "frame_seq":5,"frame_vsync_id":1004,"in_frame":true, ... "values":{"alpha":0.5},"sets":{"alpha":2}}
-"type":"frame_props" ... "frame_seq":18,"frame_vsync_id":1017,"in_frame":true, ... "values":{"alpha":0},"sets":{"alpha":1}}
-"type":"frame_props" ... "frame_seq":18,"frame_vsync_id":1017,"in_frame":true, ... "values":{"translationY":-100},"sets":{"translationY":1}}
+"type":"frame_props" ... "frame_seq":2,"frame_vsync_id":1001,"in_frame":true, ... "node_name":"NotificationRow@ ... "node_class":"NotificationRow","values":{"alpha":0.941176474},"sets":{"alpha":1}}
+"type":"frame_props" ... "frame_seq":2,"frame_vsync_id":1001,"in_frame":true, ... "node_name":"ScrimView@ ... "node_class":"ScrimView","values":{"translationY":-5.88235283},"sets":{"translationY":1}}
+"type":"frame_props" ... "frame_seq":5,"frame_vsync_id":1004,"in_frame":true, ... "node_class":"NotificationRow","values":{"alpha":0.5},"sets":{"alpha":2}}
+"type":"frame_props" ... "frame_seq":18,"frame_vsync_id":1017,"in_frame":true, ... "node_class":"NotificationRow","values":{"alpha":0},"sets":{"alpha":1}}
+"type":"frame_props" ... "frame_seq":18,"frame_vsync_id":1017,"in_frame":true, ... "node_class":"ScrimView","values":{"translationY":-100},"sets":{"translationY":1}}
+"type":"animator_end" ... "id":168950273, ... "target_name":"NotificationRow@ ... "target_class":"NotificationRow","target_source":"inferred"
+"type":"animator_end" ... "id":168950274, ... "target_name":"ScrimView@ ... "target_class":"ScrimView","target_source":"inferred"
+"type":"summary" ... "node_names":{"named":2,"no_offset":0,"unreadable":0,"not_class":0,"gone":0}
 "type":"animator_end" ... "id":168950278,"name":"animator:rotation","kind":"ObjectAnimator","properties":["rotation"],"restarts":0, ... "frames":21, ... "reason":"process_exit"
 "type":"frame" ... "process":"com.example.anim","seq":1,"vsync_id":1000, ... "animators":[168950273,168950274]}
 "type":"frame" ... "process":"com.example.anim","seq":24,"vsync_id":1023, ... "animators":[168950278]}

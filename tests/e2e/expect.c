@@ -46,6 +46,7 @@ static void add_prop(struct exp_proc *p, json_object *o)
 	x->vsync = (int)e2e_int(o, "vsync");
 	x->node = strtoull(e2e_str(o, "node"), NULL, 16);
 	snprintf(x->property, sizeof(x->property), "%s", e2e_str(o, "property"));
+	snprintf(x->node_class, sizeof(x->node_class), "%s", e2e_str(o, "node_name"));
 	/* %.9g in the file: the float round-trips exactly through double. */
 	x->value = (float)json_object_get_double(e2e_get(o, "value"));
 	x->changed = json_object_get_boolean(e2e_get(o, "changed"));

@@ -27,6 +27,7 @@ struct exp_prop {
 	float value;
 	bool changed;
 	char animator[64]; /* the animator that drove it, "" for none */
+	char node_class[64]; /* the class the node was made with (its simple name) */
 };
 
 #define EXP_MAX_PHYS 8

@@ -212,7 +212,7 @@ Test(live, box_format_shows_the_targets_animator_boxes_and_nothing_of_the_decoy)
 	cr_assert_not_null(strstr(box, want), "no \"%s\" in:\n%s", want, box);
 	cr_assert_not_null(strstr(box, "│ Frames:     18\n"));
 	/* The view it animated (node A of the simulator) and the values it went through. */
-	snprintf(want, sizeof(want), "│ Target:     RenderNode@%04llx (inferred)\n",
+	snprintf(want, sizeof(want), "│ Target:     NotificationRow@%04llx (inferred)\n",
 		 (unsigned long long)(t->props[0].node & 0xffff));
 	cr_assert_str_eq(t->props[0].animator, "animator:alpha");
 	cr_assert_not_null(strstr(box, want), "no \"%s\" in:\n%s", want, box);

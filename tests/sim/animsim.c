@@ -104,6 +104,14 @@ struct skip_def {
 	int slots;
 };
 
+/* A node freed at the start of a frame and another made at once (the fixture's allocator gives
+ * it the same address), of class cls. */
+struct realloc_def {
+	int frame;
+	enum node_id node;
+	const char *cls;
+};
+
 struct scenario {
 	const char *name;
 	const struct anim_def *anims;
@@ -213,6 +221,25 @@ static const struct track_def listeners_tracks[] = {
 	{ 3, NODE_D, HWUI_TRANSLATION_X, 0.0f, 60.0f },
 };
 
+/* One address, three nodes: NotificationRow, then a QSPanel, then another QSPanel (same class,
+ * new unique id), each faded by an animator of its own. */
+static const struct anim_def realloc_anims[] = {
+	{ "animator:alpha", 1, 1, 6, "complete", ART_CALL_START, 0 },
+	{ "animator:alpha", 2, 7, 12, "complete", ART_CALL_START, 0 },
+	{ "animator:alpha", 3, 13, 18, "complete", ART_CALL_START, 0 },
+};
+
+static const struct track_def realloc_tracks[] = {
+	{ 0, NODE_A, HWUI_ALPHA, 1.0f, 0.0f },
+	{ 1, NODE_A, HWUI_ALPHA, 1.0f, 0.5f },
+	{ 2, NODE_A, HWUI_ALPHA, 1.0f, 0.25f },
+};
+
+static const struct realloc_def realloc_reallocs[] = {
+	{ 7, NODE_A, "com.android.systemui.qs.QSPanel" },
+	{ 13, NODE_A, "com.android.systemui.qs.QSPanel" },
+};
+
 #define ARRAY_LEN(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 static const struct scenario scenarios[] = {
@@ -229,7 +256,16 @@ static const struct scenario scenarios[] = {
 	{ "physics", .anims = NULL },
 	{ "listeners", listeners_anims, ARRAY_LEN(listeners_anims), listeners_tracks,
 	  ARRAY_LEN(listeners_tracks), .n_nodes = NODE_MAX, .animate_value = true },
+	{ "realloc", realloc_anims, ARRAY_LEN(realloc_anims), realloc_tracks,
+	  ARRAY_LEN(realloc_tracks), .cycle = 0 },
 };
+
+/* The scenario's node reallocations (kept apart so the other scenarios' rows stay as they are). */
+static int reallocs_of(const struct scenario *sc, const struct realloc_def **r)
+{
+	*r = realloc_reallocs;
+	return strcmp(sc->name, "realloc") ? 0 : ARRAY_LEN(realloc_reallocs);
+}
 
 static const uint32_t cookie_base[] = { 0x0a11fa00, 0x0dec0a00 };
 static const char *const role_name[] = { "target", "decoy" };
@@ -298,6 +334,7 @@ struct app {
 	int marker_fd, expect_fd;
 	bool expect_failed;
 	int64_t node[NODE_MAX];
+	const char *cls[NODE_MAX]; /* the class each node was made with (Java, dotted) */
 	int64_t filler[FILLER_NODES]; /* --props-per-frame nodes, created only when asked */
 	bool quiet; /* cyclic scenario: no per-call expect lines, totals only */
 	long n_markers, n_starts, n_ends, n_changes; /* for the totals line */
@@ -458,7 +495,7 @@ static void set_prop(struct app *app, int frame, enum node_id node, enum hwui_pr
 		    "\"property\":\"%s\",\"value\":%.9g,\"requested\":%.9g,\"changed\":%s,"
 		    "\"animator\":%s}",
 		    app->tgid, app->pkg, role_name[app->role], frame, vsync_of(app, frame),
-		    (uint64_t)ptr, strrchr(node_class[node], '.') + 1, app->hwui->name[prop],
+		    (uint64_t)ptr, strrchr(app->cls[node], '.') + 1, app->hwui->name[prop],
 		    (double)stored, (double)value, changed ? "true" : "false", anim_json);
 }
 
@@ -879,10 +916,42 @@ static void physics_expect(struct app *app)
 		     0.5f, "");
 }
 
+static void await_gate(struct app *app, const char *name);
+
+/* --scenario realloc: frees the node and makes one of another class; --late-gate DIR: first
+ * waits for DIR/realloc-<frame> (a tracer has read the old node's name by then). */
+static void reallocate(struct app *app, int frame)
+{
+	const struct realloc_def *defs;
+	int n = reallocs_of(app->sc, &defs);
+	char gate[32];
+
+	for (int i = 0; app->hwui && i < n; i++) {
+		const struct realloc_def *r = &defs[i];
+		int64_t old = app->node[r->node];
+
+		if (r->frame != frame)
+			continue;
+		snprintf(gate, sizeof(gate), "realloc-%d", frame);
+		await_gate(app, gate);
+		app->hwui->free_node(old);
+		app->node[r->node] = app->hwui->create_node(r->cls);
+		app->cls[r->node] = r->cls;
+		expect_line(app,
+			    "{\"type\":\"node\",\"pid\":%d,\"process\":\"%s\",\"role\":\"%s\","
+			    "\"frame\":%d,\"node\":\"0x%" PRIx64 "\",\"old_node\":\"0x%" PRIx64 "\","
+			    "\"node_name\":\"%s\",\"unique_id\":%" PRId64 "}",
+			    app->tgid, app->pkg, role_name[app->role], frame,
+			    (uint64_t)app->node[r->node], (uint64_t)old, strrchr(r->cls, '.') + 1,
+			    app->hwui->unique_id(app->node[r->node]));
+	}
+}
+
 static void do_frame(struct app *app, int frame)
 {
 	struct timespec now;
 
+	reallocate(app, frame);
 	/* The frame time the physics scenario computes from: what the doFrame marker says. */
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	app->frame_ns = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
@@ -1027,6 +1096,7 @@ static int open_marker(void)
 static int create_nodes(struct app *app)
 {
 	for (int i = 0; i < (app->sc->n_nodes ? app->sc->n_nodes : NODE_COUNT); i++) {
+		app->cls[i] = node_class[i];
 		app->node[i] = app->hwui->create_node(node_class[i]);
 		if (!app->node[i])
 			return -errno;
@@ -1145,6 +1215,7 @@ static void await_gate(struct app *app, const char *name);
 
 static int run_app(struct app *app, const struct argv_area *area)
 {
+	const struct realloc_def *defs;
 	int err;
 
 	/* Die with the parent, so a killed test run leaves no simulated app behind. */
@@ -1174,6 +1245,8 @@ static int run_app(struct app *app, const struct argv_area *area)
 	flood(app);
 	play(app);
 	render_stop(app);
+	if (reallocs_of(app->sc, &defs)) /* the last node's name is read before the process goes */
+		await_gate(app, "exit");
 	if (!app->quiet)
 		expect_animators(app);
 	if (app->phys)
@@ -1283,7 +1356,7 @@ static void usage(FILE *f)
 	fprintf(f, "usage: animsim --name PKG [--decoy PKG2] [--start-delay-ms N] "
 		   "[--linger-ms N] [--expect FILE]\n"
 		   "               [--frames N] [--hwui PATH|none] [--art PATH|none]\n"
-		   "               [--scenario basic|idle|soak|jank|refresh|physics|listeners]\n"
+		   "               [--scenario basic|idle|soak|jank|refresh|physics|listeners|realloc]\n"
 		   "               [--fps N] [--props-per-frame N] [--flood N] [--go FILE]\n"
 		   "               [--hwui-late-frames N [--late-gate DIR]] [--no-vsync-ids]\n");
 }

@@ -51,24 +51,66 @@ static_assert(offsetof(hwui_jni_functions, ReleaseStringUTFChars) ==
  * replaceable allocation functions at default visibility whatever -fvisibility says, so
  * libhwui.so exports them and calls operator new through its PLT, as Android's libhwui calls
  * libc++'s; a static build calls it directly.
+ *
+ * Freed blocks go on a small LIFO list and the next operator new of the same size takes the
+ * last one back, so a node made right after one is freed gets its address, as a real
+ * allocator often does (the simulator's realloc scenario relies on it). Only RenderNodes
+ * come through here, from one thread (the app's UI thread).
  */
-void *operator new(size_t size)
+#define FREE_LIST_MAX 8
+#define BLOCK_HDR 16 /* the size, in front; keeps malloc's 16-byte alignment */
+
+struct free_block {
+	void *p;
+	size_t size;
+};
+
+static struct free_block free_list[FREE_LIST_MAX];
+static int n_free;
+
+static void *alloc_block(size_t size)
 {
-	void *p = malloc(size);
+	for (int i = n_free - 1; i >= 0; i--)
+		if (free_list[i].size == size) {
+			void *p = free_list[i].p;
+
+			free_list[i] = free_list[--n_free];
+			return p;
+		}
+	char *p = static_cast<char *>(malloc(size + BLOCK_HDR));
 
 	if (!p)
 		abort();
-	return p;
+	*reinterpret_cast<size_t *>(p) = size;
+	return p + BLOCK_HDR;
+}
+
+static void free_block(void *p)
+{
+	char *hdr = static_cast<char *>(p) - BLOCK_HDR;
+
+	if (!p)
+		return;
+	if (n_free == FREE_LIST_MAX) {
+		free(static_cast<char *>(free_list[0].p) - BLOCK_HDR);
+		free_list[0] = free_list[--n_free];
+	}
+	free_list[n_free++] = { p, *reinterpret_cast<size_t *>(hdr) };
+}
+
+void *operator new(size_t size)
+{
+	return alloc_block(size);
 }
 
 void operator delete(void *p) noexcept
 {
-	free(p);
+	free_block(p);
 }
 
 void operator delete(void *p, size_t) noexcept
 {
-	free(p);
+	free_block(p);
 }
 
 /* libhwui-noname.so, for the decoder's tests: a create that never names its node. */

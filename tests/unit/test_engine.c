@@ -1081,3 +1081,41 @@ Test(engine, cuts_a_long_utf8_animator_name_at_a_character_boundary)
 	cr_assert_eq(strlen(rec.starts[0].name), 126, "%zu", strlen(rec.starts[0].name));
 	cr_assert_eq(memcmp(rec.starts[0].name, name, 126), 0);
 }
+
+/* The live side's probe saw mUniqueId: same address and class, another id = another node. */
+Test(engine, a_new_unique_id_at_the_same_address_starts_a_new_node_even_with_the_same_class)
+{
+	const uint64_t t = 1000 * MS;
+	const float one = 1.0f;
+
+	S(t, 10, "animator:alpha", 1);
+	engine__node_id(eng, 10, NODE_A, 7);
+	prop(t + MS, 10, 10, NODE_A, "QSPanel", PROP_ALPHA, 0.0f);
+	F(t + 2 * MS, 10, "animator:alpha", 1);
+	S(t + 3 * MS, 10, "animator:alpha", 2);
+	engine__node_id(eng, 10, NODE_A, 7); /* the same node: its last value is the "from" */
+	prop(t + 4 * MS, 10, 10, NODE_A, "QSPanel", PROP_ALPHA, 0.5f);
+	F(t + 5 * MS, 10, "animator:alpha", 2);
+	S(t + 6 * MS, 10, "animator:alpha", 3);
+	engine__node_id(eng, 10, NODE_A, 8); /* freed and made again: a fresh node at 1 */
+	engine__prop(eng, t + 7 * MS, 10, 10, NODE_A, "QSPanel", PROP_ALPHA, 0.25f, &one);
+	F(t + 8 * MS, 10, "animator:alpha", 3);
+	engine__finish(eng, t + 100 * MS, 0, 0);
+	cr_assert_eq(rec.n_ends, 3);
+	cr_assert_eq(rec.ends[1].changes[0].from, 0.0f);
+	cr_assert_eq(rec.ends[2].changes[0].from, 1.0f, "not the old node's 0.5");
+	cr_assert_str_eq(rec.ends[2].target_name, "QSPanel");
+}
+
+Test(engine, a_new_unique_id_without_a_name_forgets_the_old_nodes_name)
+{
+	const uint64_t t = 1000 * MS;
+
+	engine__node_id(eng, 10, NODE_A, 1);
+	prop(t, 10, 10, NODE_A, "NotificationRow", PROP_ALPHA, 0.5f);
+	engine__node_id(eng, 10, NODE_A, 2);
+	prop(t + MS, 10, 10, NODE_A, NULL, PROP_ALPHA, 0.25f);
+	engine__finish(eng, t + 100 * MS, 0, 0);
+	cr_assert_eq(rec.n_fps, 1);
+	cr_assert_str_eq(rec.fp_nodes[0][0].node_name, "RenderNode@51c0");
+}

@@ -273,7 +273,8 @@ Test(sink_json, frame_props_records_have_one_node_each_and_floats_round_trip_exa
 	cr_assert_eq(json_object_get_int64(get(o[1], "frame_vsync_id")), 3456);
 	cr_assert(json_object_get_boolean(get(o[1], "in_frame")));
 	cr_assert_str_eq(json_object_get_string(get(o[1], "node")), "0x7b0a51c0");
-	cr_assert_str_eq(json_object_get_string(get(o[1], "node_name")), "NotificationRow");
+	cr_assert_str_eq(json_object_get_string(get(o[1], "node_name")), "NotificationRow@51c0");
+	cr_assert_str_eq(json_object_get_string(get(o[1], "node_class")), "NotificationRow");
 	v = get(o[1], "values");
 	cr_assert_eq(json_object_object_length(v), 2);
 	assert_float_key(v, "alpha", prop_values[0]);
@@ -302,13 +303,15 @@ Test(sink_json, animator_end_carries_the_target_and_its_changes)
 
 	cr_assert_eq(parse_lines(text, o, 16), 10);
 	cr_assert_str_eq(json_object_get_string(get(o[6], "target")), "0x7b0a51c0");
-	cr_assert_str_eq(json_object_get_string(get(o[6], "target_name")), "NotificationRow");
+	cr_assert_str_eq(json_object_get_string(get(o[6], "target_name")), "NotificationRow@51c0");
+	cr_assert_str_eq(json_object_get_string(get(o[6], "target_class")), "NotificationRow");
 	cr_assert_str_eq(json_object_get_string(get(o[6], "target_source")), "inferred");
 	ch = get(get(o[6], "changes"), "alpha");
 	assert_float_key(ch, "from", prop_values[0]);
 	assert_float_key(ch, "to", 0.0f);
 	cr_assert(json_object_is_type(get(o[7], "target"), json_type_null));
 	cr_assert(json_object_is_type(get(o[7], "target_name"), json_type_null));
+	cr_assert(json_object_is_type(get(o[7], "target_class"), json_type_null));
 	cr_assert(json_object_is_type(get(o[7], "target_source"), json_type_null));
 	cr_assert_eq(json_object_object_length(get(o[7], "changes")), 0);
 	for (int i = 0; i < 10; i++)
@@ -335,7 +338,8 @@ Test(sink_json, non_finite_values_are_written_as_null)
 
 	cr_assert_str_eq(text, "{\"type\":\"frame_props\",\"ts_ns\":0,\"pid\":1,\"tid\":1,"
 			       "\"process\":\"\",\"frame_seq\":0,\"frame_vsync_id\":null,"
-			       "\"in_frame\":false,\"node\":\"0x10\",\"node_name\":\"V\","
+			       "\"in_frame\":false,\"node\":\"0x10\",\"node_name\":\"V@0010\","
+			       "\"node_class\":\"V\","
 			       "\"values\":{\"translationX\":null,\"scaleY\":null},"
 			       "\"sets\":{\"translationX\":1,\"scaleY\":1}}\n");
 	cr_assert_eq(parse_lines(text, o, 2), 1);
@@ -464,4 +468,26 @@ Test(sink_json, writes_a_negative_cookie_as_a_signed_id)
 	fclose(f);
 	cr_assert(strstr(buf, ",\"id\":-42,"), "%s", buf);
 	free(buf);
+}
+
+static void names_summary(struct sink s)
+{
+	struct summary sum = { .node_names = { .live = true, .named = 12, .no_offset = 3,
+					       .unreadable = 2, .not_class = 1, .gone = 4,
+					       .evicted = 5 },
+			       .evicted = { .node_names = 5 } };
+
+	s.ops->summary(s.ctx, &sum);
+}
+
+Test(sink_json, a_live_summary_says_how_its_nodes_were_named_and_a_replay_says_nothing)
+{
+	char *live = json_render(names_summary), *replay = json_render(json_scenario);
+
+	cr_assert_not_null(strstr(live, ",\"node_names\":5}"), "%s", live);
+	cr_assert_not_null(strstr(live, ",\"node_names\":{\"named\":12,\"no_offset\":3,"
+					"\"unreadable\":2,\"not_class\":1,\"gone\":4},"), "%s", live);
+	cr_assert_null(strstr(replay, "\"node_names\":{"), "%s", replay);
+	free(live);
+	free(replay);
 }

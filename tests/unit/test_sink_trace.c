@@ -101,7 +101,7 @@ static const char st_golden[] =
 	"\"pid\":24675,\"tid\":24675,\"ts\":69739910000.001,\"dur\":12345.678,"
 	"\"args\":{\"seq\":7,\"phases_ns\":{\"animation\":1000000,\"traversal\":5000000},"
 	"\"animators\":[\"0x2a3db29\"]}},\n"
-	"{\"ph\":\"C\",\"name\":\"V|ImageView|alpha\",\"pid\":24675,\"tid\":24675,"
+	"{\"ph\":\"C\",\"name\":\"V|ImageView@7f00|alpha\",\"pid\":24675,\"tid\":24675,"
 	"\"ts\":69739910000.001,\"args\":{\"value\":0.5}},\n"
 	"{\"ph\":\"b\",\"name\":\"Anim|44292905|animator:alpha|412.000ms\",\"cat\":\"animator\","
 	"\"id\":\"0x2a3db29\",\"pid\":24675,\"tid\":24675,\"ts\":69739902489.000,"
