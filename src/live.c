@@ -515,6 +515,8 @@ static void loop(struct live *l, struct atrace_setup *as)
 	}
 	while (probes__poll(l->p, 0) > 0) /* drain what is already in the ring */
 		;
+	if (o->stats) /* the last line holds the final counts, however short the session */
+		print_stats(l, &seen);
 }
 
 static double ms(uint64_t ns)
