@@ -174,8 +174,8 @@ static void check_alpha(const struct e2e_jsonl *j, const struct exp_proc *t)
 	cr_assert_eq(find_annots(j, t->pid, "G", "Anim 168950273 ", o, 2), 1);
 	cr_assert_str_eq(e2e_str(o[0], "name"), "Anim 168950273 Obj alpha");
 	cr_assert_str_eq(t->props[0].animator, "animator:alpha");
-	snprintf(want, sizeof(want), "Anim 168950273 end RenderNode@%04llx complete alpha:1->0 ",
-		 (unsigned long long)(t->props[0].node & 0xffff));
+	snprintf(want, sizeof(want), "Anim 168950273 end %s@%04llx complete alpha:1->0 ",
+		 t->props[0].node_class, (unsigned long long)(t->props[0].node & 0xffff));
 	cr_assert_eq(find_annots(j, t->pid, "N", "Anim 168950273 end ", o, 2), 1);
 	cr_assert(!strncmp(e2e_str(o[0], "name"), want, strlen(want)), "\"%s\" is not \"%s...\"",
 		  e2e_str(o[0], "name"), want);
@@ -220,7 +220,7 @@ static void check_counters(const struct e2e_jsonl *j, const struct exp_proc *t)
 			continue;
 		int n = expected_series(t, p->node, p->property, want, 64);
 
-		snprintf(prefix, sizeof(prefix), "V RenderNode@%04llx %s",
+		snprintf(prefix, sizeof(prefix), "V %s@%04llx %s", p->node_class,
 			 (unsigned long long)(p->node & 0xffff), p->property);
 		int got = find_annots(j, t->pid, "C", prefix, c, 64);
 

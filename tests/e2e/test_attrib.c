@@ -37,24 +37,22 @@ struct run {
 static void run_listeners(struct run *r, const char *extra, const char *sim_art,
 			  const char *probed)
 {
-	char out[PATH_MAX], exp_path[PATH_MAX], gate[PATH_MAX], go[PATH_MAX + 8];
-	const char *args[] = { "--proc", TARGET, "--format", "json", "-o", out,
+	char out[PATH_MAX], exp_path[PATH_MAX], go[PATH_MAX], name[E2E_NAME_MAX];
+	const char *args[] = { "--proc", name, "--format", "json", "-o", out,
 			       "--no-atrace-setup", extra, NULL };
-	const char *sim[] = { E2E_ANIMSIM, "--name", TARGET, "--scenario", "listeners",
-			      "--linger-ms", "500", "--expect", exp_path, "--late-gate", gate,
+	const char *sim[] = { E2E_ANIMSIM, "--name", name, "--scenario", "listeners",
+			      "--linger-ms", "500", "--expect", exp_path, "--go", go,
 			      sim_art ? "--art" : NULL, sim_art, NULL };
 	pid_t at, s;
-	FILE *f;
 
+	e2e_name(name, TARGET);
 	e2e_path(out, "out.jsonl");
 	e2e_path(exp_path, "expect.jsonl");
-	cr_assert_eq(mkdir(e2e_path(gate, "gate"), 0755), 0);
+	e2e_path(go, "go");
 	at = e2e_animtrace(args, e2e_path(r->err, "err.txt"), NULL);
 	s = e2e_spawn(sim, NULL);
 	e2e_await(r->err, at, "animtrace: pid ", probed, NULL);
-	snprintf(go, sizeof(go), "%s/go", gate);
-	cr_assert_not_null(f = fopen(go, "w"));
-	fclose(f);
+	e2e_go(go);
 	cr_assert_eq(e2e_exit_code(s, "animsim"), 0);
 	e2e_await(r->err, at, "exited", NULL);
 	kill(at, SIGINT);
@@ -94,9 +92,10 @@ static json_object *end_of(const struct run *r, int64_t id)
 	return NULL;
 }
 
-/* targets[i] is node with exactly one property prop going from -> to in SETS sets. */
-static void assert_target(json_object *end, int i, const char *node, const char *prop,
-			  double from, double to)
+/* targets[i] is node, a View of class cls (its simple name), with exactly one property prop
+ * going from -> to in SETS sets. */
+static void assert_target(json_object *end, int i, const char *node, const char *cls,
+			  const char *prop, double from, double to)
 {
 	json_object *targets = e2e_get(end, "targets");
 	json_object *t, *p;
@@ -105,7 +104,7 @@ static void assert_target(json_object *end, int i, const char *node, const char 
 		  json_object_to_json_string(end));
 	t = json_object_array_get_idx(targets, i);
 	cr_assert_str_eq(e2e_str(t, "node"), node, "%s", json_object_to_json_string(t));
-	cr_assert(e2e_is_null(t, "node_class"));
+	cr_assert_str_eq(e2e_str(t, "node_class"), cls, "%s", json_object_to_json_string(t));
 	cr_assert_eq(json_object_object_length(e2e_get(t, "properties")), 1);
 	p = e2e_get(e2e_get(t, "properties"), prop);
 	cr_assert_float_eq(json_object_get_double(e2e_get(p, "from")), from, 1e-6, "%s",
@@ -127,15 +126,16 @@ Test(attrib, every_write_goes_to_the_animator_whose_animate_value_made_it)
 	cr_assert_str_eq(e2e_str(va, "target_source"), "exact");
 	cr_assert_eq(json_object_array_length(e2e_get(va, "targets")), 2);
 	/* Equal writes: the first written (alpha on the row) comes first and is the target. */
-	assert_target(va, 0, node_of(&r, "NotificationRow"), "alpha", 1, 0);
-	assert_target(va, 1, node_of(&r, "ScrimView"), "translationY", 0, -120);
+	assert_target(va, 0, node_of(&r, "NotificationRow"), "NotificationRow", "alpha", 1, 0);
+	assert_target(va, 1, node_of(&r, "ScrimView"), "ScrimView", "translationY", 0, -120);
 	cr_assert_str_eq(e2e_str(va, "target"), node_of(&r, "NotificationRow"));
 	/* Same property, same frames, different views: each keeps its own. */
 	cr_assert_str_eq(e2e_str(oa1, "target_source"), "exact");
 	cr_assert_eq(json_object_array_length(e2e_get(oa1, "targets")), 1);
-	assert_target(oa1, 0, node_of(&r, "StatusIconContainer"), "alpha", 1, 0.25);
+	assert_target(oa1, 0, node_of(&r, "StatusIconContainer"), "StatusIconContainer", "alpha",
+		      1, 0.25);
 	cr_assert_eq(json_object_array_length(e2e_get(oa2, "targets")), 1);
-	assert_target(oa2, 0, node_of(&r, "QSPanel"), "alpha", 1, 0.5);
+	assert_target(oa2, 0, node_of(&r, "QSPanel"), "QSPanel", "alpha", 1, 0.5);
 	cr_assert_str_eq(e2e_str(oa2, "target"), node_of(&r, "QSPanel"));
 	run_free(&r);
 }

@@ -1230,8 +1230,6 @@ static int run_app(struct app *app, const struct argv_area *area)
 	if (err < 0)
 		goto out;
 	sleep_ms(app->opts->start_delay_ms);
-	if (!app->opts->late_frames) /* --late-gate alone: play once DIR/go exists */
-		await_gate(app, "go");
 	err = render_start(app);
 	if (err < 0) {
 		fprintf(stderr, "animsim: %s: RenderThread: %s\n", app->pkg, strerror(-err));
