@@ -10,7 +10,7 @@ set -eu
 build=${1:?usage: demo.sh BUILD}
 sim="$build/sim/animsim"
 tmp=$(mktemp -d)
-trap 'kill "$tracer" 2>/dev/null; rm -rf "$tmp"' EXIT
+trap 'kill "$tracer" 2>/dev/null || true; rm -rf "$tmp"' EXIT
 
 "$build/animtrace" --proc com.android.systemui,com.android.launcher3,com.example.feed \
 	--stacks 2>"$tmp/err" &
