@@ -376,15 +376,24 @@ way_bpftrace() {
 	rm -f "$log"
 }
 
-setter_rounds() {
-	local per=$((setter_calls / setter_rounds)) ways=(none bare animtrace bpftrace stopped) i j
-	[ -n "$bt_vaddr" ] || ways=(none bare animtrace stopped)
-	loop_run 100000 > /dev/null # warm-up: page faults, caches, CPU frequency
-	for ((i = 0; i < setter_rounds; i++)); do
-		for ((j = 0; j < ${#ways[@]}; j++)); do
-			"way_${ways[(i + j) % ${#ways[@]}]}" "$per"
+# rotate ROUNDS PREFIX N WAY...: ROUNDS rounds of PREFIX<WAY> N for every WAY, the order
+# rotated by one each round.
+rotate() {
+	local rounds=$1 prefix=$2 n=$3 i j
+	shift 3
+	for ((i = 0; i < rounds; i++)); do
+		for ((j = 0; j < $#; j++)); do
+			local k=$(((i + j) % $# + 1))
+			"$prefix${!k}" "$n"
 		done
 	done
+}
+
+setter_rounds() {
+	local per=$((setter_calls / setter_rounds)) ways=(none bare animtrace bpftrace stopped)
+	[ -n "$bt_vaddr" ] || ways=(none bare animtrace stopped)
+	loop_run 100000 > /dev/null # warm-up: page faults, caches, CPU frequency
+	rotate "$setter_rounds" way_ "$per" "${ways[@]}"
 }
 
 # setter_row WAY LABEL: "| label | median | min | raw |".
@@ -534,14 +543,9 @@ av_way_animtrace() {
 }
 
 av_rounds() {
-	local per=$((art_calls / art_rounds)) ways=(none bare animtrace) i j
 	av_loop animate 100000 av_warm # warm-up: page faults, caches, CPU frequency
 	av_loop attributed 100000 av_warm
-	for ((i = 0; i < art_rounds; i++)); do
-		for ((j = 0; j < ${#ways[@]}; j++)); do
-			"av_way_${ways[(i + j) % ${#ways[@]}]}" "$per"
-		done
-	done
+	rotate "$art_rounds" av_way_ $((art_calls / art_rounds)) none bare animtrace
 }
 
 # av_row FILE LABEL: "| label | median | best | per round |".
