@@ -6,19 +6,23 @@ BENCH_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -D_GNU_SOU
 BENCH_BINS := $(BENCH_DIR)/setter_loop $(BENCH_DIR)/marker_flood $(BENCH_DIR)/bare_uprobe \
 	$(BENCH_DIR)/bench_fit
 
-.PHONY: bench bench-build bench-fit bench-replay
+.PHONY: bench bench-art bench-build bench-fit bench-replay
 bench: $(BUILD)/animtrace $(SIM_TARGETS) $(BENCH_BINS)
 	$(Q)bench/bench.sh $(BUILD) $(TESTDATA)
 # Only the replay throughput table, on stdout; BENCH_BASELINE=old/animtrace adds a row.
 bench-replay: $(BUILD)/animtrace
 	$(Q)BENCH_ONLY=replay bench/bench.sh $(BUILD) $(TESTDATA)
+# Only the animateValue / attributed-setter part (root); rewrites its section of results.md.
+bench-art: $(BUILD)/animtrace $(SIM_TARGETS) $(BENCH_BINS)
+	$(Q)BENCH_ONLY=art bench/bench.sh $(BUILD) $(TESTDATA)
 bench-build: $(BENCH_BINS)
 
 $(BENCH_DIR):
 	$(Q)mkdir -p $@
 
-# The loop calls the simulator's fixture setters; only its header is shared.
-$(BENCH_DIR)/setter_loop: bench/setter_loop.c tests/sim/hwui_fixture.h | $(BENCH_DIR)
+# The loop calls the simulator's fixture setters and ART methods; only their headers are shared.
+$(BENCH_DIR)/setter_loop: bench/setter_loop.c tests/sim/hwui_fixture.h tests/sim/art_fixture.h \
+		| $(BENCH_DIR)
 	$(Q)$(CC) $(BENCH_CFLAGS) -Itests/sim $< -ldl -o $@
 
 $(BENCH_DIR)/marker_flood: bench/marker_flood.c | $(BENCH_DIR)

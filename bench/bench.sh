@@ -6,11 +6,14 @@
 # Measured: replay throughput against `wc -l` and `grep -c` on the same capture (best of
 # N after a warm-up read, so every tool reads from the page cache) and peak RSS; live (root,
 # programs from bench/bench.mk, the simulator's libhwui.so): per-setter-call overhead with no
-# probes / bare uprobe+uretprobe / animtrace / bpftrace in one process, the marker rate
+# probes / bare uprobe+uretprobe / animtrace / bpftrace in one process, per animateValue call
+# and per attributed setter call (no probes / bare / animtrace with ART probes), the marker rate
 # animtrace follows without drops, attach time and peak RSS. Knobs (environment):
 # BENCH_RUNS, BENCH_SETTER_CALLS, BENCH_SETTER_ROUNDS, BENCH_MARKER_RATES, BENCH_MARKER_SECS;
 # BENCH_ONLY=replay: only the replay table, on stdout (results.md is left as it is);
 # BENCH_ONLY=annotate: only the --annotate delay table (root), on stdout; BENCH_ANNOTATE_FRAMES;
+# BENCH_ONLY=art (make bench-art): only the animateValue / attributed-setter section (root),
+# spliced into results.md in place of its previous version; BENCH_ART_CALLS, BENCH_ART_ROUNDS;
 # BENCH_BASELINE=PATH: another animtrace binary measured in the same run, for before/after.
 set -euo pipefail
 export LC_ALL=C # grep at its fastest; every tool sees the same bytes-only locale
@@ -376,15 +379,24 @@ way_bpftrace() {
 	rm -f "$log"
 }
 
-setter_rounds() {
-	local per=$((setter_calls / setter_rounds)) ways=(none bare animtrace bpftrace stopped) i j
-	[ -n "$bt_vaddr" ] || ways=(none bare animtrace stopped)
-	loop_run 100000 > /dev/null # warm-up: page faults, caches, CPU frequency
-	for ((i = 0; i < setter_rounds; i++)); do
-		for ((j = 0; j < ${#ways[@]}; j++)); do
-			"way_${ways[(i + j) % ${#ways[@]}]}" "$per"
+# rotate ROUNDS PREFIX N WAY...: ROUNDS rounds of PREFIX<WAY> N for every WAY, the order
+# rotated by one each round.
+rotate() {
+	local rounds=$1 prefix=$2 n=$3 i j
+	shift 3
+	for ((i = 0; i < rounds; i++)); do
+		for ((j = 0; j < $#; j++)); do
+			local k=$(((i + j) % $# + 1))
+			"$prefix${!k}" "$n"
 		done
 	done
+}
+
+setter_rounds() {
+	local per=$((setter_calls / setter_rounds)) ways=(none bare animtrace bpftrace stopped)
+	[ -n "$bt_vaddr" ] || ways=(none bare animtrace stopped)
+	loop_run 100000 > /dev/null # warm-up: page faults, caches, CPU frequency
+	rotate "$setter_rounds" way_ "$per" "${ways[@]}"
 }
 
 # setter_row WAY LABEL: "| label | median | min | raw |".
@@ -465,6 +477,175 @@ Cost added per call over no probes: bare $(awk -v a="$bare" -v n="$none" 'BEGIN 
 animtrace $(awk -v a="$at" -v n="$none" 'BEGIN { printf "%.0f", a - n }') ns, bpftrace $( [ "$bt" != 0 ] && awk -v a="$bt" -v n="$none" 'BEGIN { printf "%.0f", a - n }' || echo n/a) ns.
 
 EOT
+}
+# ---- per-animateValue-call overhead, attributed setter calls (issue 11) -----------------
+# One setter_loop process with the ART fixture's boot-framework.oat dlopen'ed too. Each
+# round, per way: `animate N` (N ValueAnimator.animateValue calls, no listener) and
+# `attributed N` (S marker, one animateValue whose update listener makes N setAlpha calls,
+# F marker: every write is attributed while names are read). Rotated order, as above.
+art_calls=${BENCH_ART_CALLS:-1000000}
+art_rounds=${BENCH_ART_ROUNDS:-5}
+av_sym=android.animation.ValueAnimator.animateValue
+
+# av_loop CMD N FILE: one loop of the process; appends its ns/call to $tmp/FILE.
+av_loop() {
+	local r
+	echo "$1 $2" >&"$avloop_in"
+	r=$(reply avloop)
+	[[ $r == "ns_per_call "*" calls $2"* ]] || die "setter_loop $1: unexpected '$r'"
+	[ "$1" = animate ] || [[ $r == *" changed $2 "* ]] || die "setter_loop $1: '$r'"
+	echo "$r" | awk '{ print $2 }' >> "$tmp/$3"
+}
+
+av_way_none() {
+	av_loop animate "$1" av_none
+	av_loop attributed "$1" avset_none
+}
+
+av_way_bare() {
+	spawn avbare "$build/bench/bare_uprobe" --entry "$oat" "$av_sym" "$avloop_pid"
+	[[ $(reply avbare) == ready* ]] || die "bare_uprobe --entry did not attach"
+	spawn avsetbare "$build/bench/bare_uprobe" "$lib" "$setter_sym" "$avloop_pid"
+	[[ $(reply avsetbare) == ready* ]] || die "bare_uprobe did not attach"
+	av_loop animate "$1" av_bare
+	av_loop attributed "$1" avset_bare
+	unspawn avsetbare
+	unspawn avbare
+}
+
+# av_check LOG JSON N: the round's animator_end holds all N writes, attributed exactly; with
+# View names in this build (its "View names:" line at exit), to the one node, named once.
+# Sets $av_names to what the round showed.
+av_check() {
+	local end
+	end=$(grep '"type":"animator_end"' "$2" | tail -n 1)
+	[[ $end == *'"target_source":"exact"'* ]] || die "animator not attributed exactly: $end"
+	[[ $end == *"\"sets\":$3}"* ]] || die "the targets do not count $3 writes: $end"
+	av_names=$(grep -o -m 1 'View names: .*' "$1" || true)
+	[ -n "$av_names" ] || return 0
+	[[ $av_names == 'View names: 1 nodes named, 0 without'* ]] ||
+		die "animtrace did not name the bench node: $av_names"
+	[[ $end == *'"node_class":"BenchView"'* ]] || die "no View name in the targets: $end"
+}
+
+av_way_animtrace() {
+	local log=$tmp/av_animtrace.log out=$tmp/av_animtrace.jsonl
+	animtrace_start "$log" "$avloop_pid" --pid "$avloop_pid" --art-oat "$oat" \
+		--no-atrace-setup --stats --format json -o "$out"
+	wait_for "$log" "pid $avloop_pid: end reasons from ART probes in" ||
+		die "animtrace attached no ART probes: $(cat "$log")"
+	! grep -q 'animateValue not AOT-compiled' "$log" || die "no animateValue probes: $(cat "$log")"
+	av_loop animate "$1" av_animtrace
+	av_loop attributed "$1" avset_animtrace
+	wait_stat "$log" 'property changes' "$1" ||
+		die "animtrace saw $(last_stat "$log" 'property changes') of $1 changes"
+	# One more stats line: the ART records of the loop are behind the changes in the ring.
+	sleep 1.1
+	[ "$(last_stat "$log" lost)" = 0 ] || die "animtrace lost records: $(grep stats: "$log" | tail -n 1)"
+	animtrace_stop
+	av_check "$log" "$out" "$1"
+	rm -f "$log" "$out"
+}
+
+av_rounds() {
+	av_loop animate 100000 av_warm # warm-up: page faults, caches, CPU frequency
+	av_loop attributed 100000 av_warm
+	rotate "$art_rounds" av_way_ $((art_calls / art_rounds)) none bare animtrace
+}
+
+# av_row FILE LABEL: "| label | median | best | per round |".
+av_row() {
+	printf '| %s | %s | %s | %s |\n' "$2" "$(median < "$tmp/$1")" "$(minimum < "$tmp/$1")" \
+		"$(words < "$tmp/$1")"
+}
+
+added() { awk -v a="$1" -v n="$2" 'BEGIN { printf "%.0f", a - n }'; }
+
+bench_art() {
+	local av_addr load_start
+	load_start=$(cut -d" " -f1-3 /proc/loadavg)
+	lib=$(readlink -f "$build/sim/libhwui.so")
+	oat=$(readlink -f "$build/sim/boot-framework.oat")
+	av_addr=$("$build/bench/bare_uprobe" "$oat" "$av_sym") || die "no $av_sym in $oat"
+	rm -f "$tmp"/av_* "$tmp"/avset_*
+	spawn avloop "$build/bench/setter_loop" "$lib" "$oat"
+	[[ $(reply avloop) == ready* ]] || die "setter_loop did not start: $(cat "$tmp/avloop.err")"
+	av_rounds
+	unspawn avloop
+	av_none=$(median < "$tmp/av_none")
+	av_bare=$(median < "$tmp/av_bare")
+	av_at=$(median < "$tmp/av_animtrace")
+	avset_none=$(median < "$tmp/avset_none")
+	avset_bare=$(median < "$tmp/avset_bare")
+	avset_at=$(median < "$tmp/avset_animtrace")
+	r_av=$(ratio "$av_at" "$av_bare")
+	r_avset=$(ratio "$avset_at" "$avset_bare")
+	cat <<EOT
+## Per-animateValue-call overhead, and setter calls with names and attribution (live)
+
+Measured $(date -u '+%Y-%m-%d %H:%M:%S UTC'), load average at start $load_start, with $bin.
+\`bench/setter_loop LIBHWUI OAT\` dlopens the simulator's stripped \`libhwui.so\` and its
+\`boot-framework.oat\` (ART-named methods in MiniDebugInfo, reached through
+\`art_fixture_methods()\` as animsim does), creates one node (\`com.example.bench.BenchView\`)
+and one animator object (identity hash $((0x0bec4a1)) in its lock word). One process, $art_calls calls
+per way and loop in $art_rounds rounds of $((art_calls / art_rounds)), the ways rotated each round. Per round and way:
+
+- animateValue: \`animate N\`, N calls of \`ValueAnimator.animateValue\` ($av_sym,
+  $av_addr) with no update listener;
+- setter, attributed: \`attributed N\`: \`S|pid|animator|cookie\`, one \`animateValue\` whose
+  update listener makes N \`setAlpha\` calls (timed alone, alternating 0.25/0.75: all changes),
+  \`F|pid|animator|cookie\`. With animtrace every write is the animator's (exact attribution)
+  and, with View names, its node is shown by the class name read from the RenderNode.
+
+Ways:
+
+- no probes;
+- bare: \`bench/bare_uprobe --entry OAT $av_sym PID\` (an empty entry-only uprobe, the kind
+  animtrace's ART probes are) and \`bench/bare_uprobe LIB setter PID\` (empty uprobe+uretprobe
+  on setAlpha), both attached for the round;
+- animtrace: \`animtrace --pid PID --art-oat OAT --no-atrace-setup --stats --format json -o FILE\`
+  (setter probes on all 10 setters, the ART probes on start/cancel/end and both animateValue
+  methods), started once per round, timed after its "ready", "tracing" and \`pid PID: end
+  reasons from ART probes in OAT\` lines. Every round checked: the
+  stats count every change, 0 lost, and the round's \`animator_end\` has
+  \`"target_source":"exact"\` and \`"sets"\` equal to N. View names:
+  $(if [ -n "$av_names" ]; then echo "on; every round checked \`\"node_class\":\"BenchView\"\` and, at exit,
+  \`$av_names\`."; else echo "**not in this build** (no \"View names:\" line at exit,
+  \`node_class\` null): these rows are attribution without names."; fi)
+
+| way | median ns/call | best ns/call | per round (ns/call, run order) |
+|---|---:|---:|---|
+$(av_row av_none "animateValue, no probes")
+$(av_row av_bare "animateValue, bare entry uprobe")
+$(av_row av_animtrace "animateValue, animtrace")
+$(av_row avset_none "setter (attributed), no probes")
+$(av_row avset_bare "setter (attributed), bare uprobe+uretprobe")
+$(av_row avset_animtrace "setter, animtrace with $([ -n "$av_names" ] && echo "names and ")attribution")
+
+Ratios of medians, animtrace / bare: animateValue **$r_av**, setter with ${av_names:+names and }attribution
+**$r_avset**. Cost added per call over no probes: animateValue bare $(added "$av_bare" "$av_none") ns,
+animtrace $(added "$av_at" "$av_none") ns; setter bare $(added "$avset_bare" "$avset_none") ns, animtrace $(added "$avset_at" "$avset_none") ns.
+(The per-setter-call table above, from the full run, has animtrace with \`--no-art\`.)
+
+EOT
+}
+
+# art_only: BENCH_ONLY=art; the section above replaces its namesake in results.md (or goes
+# before the marker section), the rest of the file is left as it is.
+art_only() {
+	local heading
+	bench_art > "$tmp/art.md"
+	heading=$(head -n 1 "$tmp/art.md")
+	[ -f "$results" ] || : > "$results"
+	awk -v h="$heading" -v sec="$tmp/art.md" '
+		function put() { while ((getline l < sec) > 0) print l; done = 1 }
+		$0 == h { skip = 1; put(); next }
+		skip && /^## / { skip = 0 }
+		skip { next }
+		!done && /^## Marker capture rate/ { put() }
+		{ print }
+		END { if (!done) put() }' "$results" > "$tmp/results.new"
+	mv "$tmp/results.new" "$results"
 }
 # ---- marker capture rate (issue 7) ------------------------------------------------------
 # One marker_flood process; per rate and ring size a fresh animtrace --pid on it. Each run
@@ -667,7 +848,15 @@ live_ok() {
 		[ -x "$build/bench/$f" ] || { echo "no $build/bench/$f"; return 1; }
 	done
 	[ -r "$build/sim/libhwui.so" ] || { echo "no $build/sim/libhwui.so"; return 1; }
+	[ -r "$build/sim/boot-framework.oat" ] || { echo "no $build/sim/boot-framework.oat"; return 1; }
 	return 0
+}
+
+summary_art() {
+	cat <<EOT
+bench: animateValue ns/call (median): none $av_none, bare entry uprobe $av_bare, animtrace $av_at (animtrace/bare $r_av)
+bench: setter with ${av_names:+names and }attribution ns/call (median): none $avset_none, bare $avset_bare, animtrace $avset_at (animtrace/bare $r_avset)
+EOT
 }
 
 summary() {
@@ -679,6 +868,7 @@ EOT
 	cat <<EOT
 bench: setter ns/call (median): none $none, bare $bare, animtrace $at, bpftrace ${bt:-n/a}
 bench: animtrace/bare $r_bare (target <= 1.25), animtrace/bpftrace $r_bt (target <= 1.00)
+$(summary_art)
 bench: markers: zero drops up to $best/s asked (${best_achieved:-0}/s achieved); lost at 100k/s: ${r100:-?} (target 0)
 bench: attach $(ms "$attach_props") ms with setter probes, $(ms "$attach_noprops") ms without; peak RSS at 100k/s ${rss_100k:-?} KiB
 bench: --annotate delay at 120 fps x 20 props: p50 $(ms "${annot_p50:-0}") ms, p99 $(ms "${annot_p99:-0}") ms, max $(ms "${annot_max:-0}") ms over ${annot_n:-0} annotations (target p99 < 2 ms)
@@ -711,6 +901,13 @@ main() {
 			echo "bench: replay / baseline time: $(ratio "$replay_ns" "$base_ns")"
 		return 0
 	fi
+	if [ "${BENCH_ONLY:-}" = art ]; then
+		why=$(live_ok) || die "art: $why"
+		art_only
+		summary_art
+		echo "bench: its section is in $results"
+		return 0
+	fi
 	if [ "${BENCH_ONLY:-}" = annotate ]; then
 		why=$(live_ok) || die "annotate: $why"
 		bench_annotate
@@ -722,6 +919,7 @@ main() {
 		bench_fit
 		if why=$(live_ok); then
 			bench_setter_overhead
+			bench_art
 			bench_marker_rate
 			bench_attach
 			bench_annotate

@@ -2,25 +2,53 @@
 /*
  * setter_loop: the per-call cost of a RenderNode setter, probed or not, in one process.
  *
- *   setter_loop LIBHWUI
+ *   setter_loop LIBHWUI [OAT]
  *
  * dlopens the simulator's fixture libhwui.so (so the setter lives in a file-backed mapping a
  * uprobe can hit), creates one node, prints "ready <pid>" and then obeys stdin, one command
  * a line, so a driver can attach and detach probes between loops of the same process:
  *
- *   run N    N calls of setAlpha with alternating values (each one changes the value and
- *            returns true, so a return probe always reads the field); prints
- *            "ns_per_call <ns> calls <N> changed <count>"
- *   (EOF)    exit 0
+ *   run N         N calls of setAlpha with alternating values (each one changes the value
+ *                 and returns true, so a return probe always reads the field); prints
+ *                 "ns_per_call <ns> calls <N> changed <count>"
+ *   animate N     (OAT given) N calls of the ART fixture's ValueAnimator.animateValue on one
+ *                 animator object, no update listener; prints "ns_per_call <ns> calls <N>"
+ *   attributed N  (OAT given) the animator's frame as a listener animator runs it:
+ *                 S|pid|animator|cookie, one animateValue whose update listener makes the
+ *                 N setAlpha calls of `run N` (timed alone), F|pid|animator|cookie; every
+ *                 write is then the animator's for animtrace's exact attribution. Prints
+ *                 "ns_per_call <ns> calls <N> changed <count> cookie <cookie>"
+ *   (EOF)         exit 0
  */
 #include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "art_fixture.h"
 #include "hwui_fixture.h"
+
+/* The animator's identity hash (< 2^28): the cookie of its S/F markers. */
+#define BENCH_COOKIE 0x0bec4a1
+
+struct art_bench {
+	const struct art_fixture_methods *m;
+	uint32_t obj;
+	int marker_fd;
+};
+
+/* One timed loop of setter calls, run directly or from inside animateValue. */
+struct sets {
+	hwui_setter set;
+	int64_t node;
+	unsigned long calls;
+	unsigned long changed;
+	unsigned long long ns;
+};
 
 static unsigned long long now_ns(void)
 {
@@ -30,34 +58,141 @@ static unsigned long long now_ns(void)
 	return (unsigned long long)ts.tv_sec * 1000000000ULL + (unsigned long long)ts.tv_nsec;
 }
 
-static void run(hwui_setter set, int64_t node, unsigned long calls)
+static double per_call(unsigned long long ns, unsigned long calls)
+{
+	return calls ? (double)ns / (double)calls : 0.0;
+}
+
+/* An art_update_fn: the loop itself, timed without the animateValue around it. */
+static void sets_run(void *ctx)
 {
 	/* Both inside alpha's clamp range [0, 1]: every call is a change. */
 	static const float values[2] = { 0.25f, 0.75f };
-	unsigned long changed = 0;
-	unsigned long long t0, t1;
+	struct sets *s = ctx;
+	unsigned long long t0;
 
+	s->changed = 0;
 	t0 = now_ns();
-	for (unsigned long i = 0; i < calls; i++)
-		changed += set(node, values[i & 1]) != 0;
-	t1 = now_ns();
-	printf("ns_per_call %.2f calls %lu changed %lu\n",
-	       calls ? (double)(t1 - t0) / (double)calls : 0.0, calls, changed);
+	for (unsigned long i = 0; i < s->calls; i++)
+		s->changed += s->set(s->node, values[i & 1]) != 0;
+	s->ns = now_ns() - t0;
+}
+
+static void run(hwui_setter set, int64_t node, unsigned long calls)
+{
+	struct sets s = { set, node, calls, 0, 0 };
+
+	sets_run(&s);
+	printf("ns_per_call %.2f calls %lu changed %lu\n", per_call(s.ns, calls), calls,
+	       s.changed);
 	fflush(stdout);
+}
+
+static void animate(const struct art_bench *a, unsigned long calls)
+{
+	unsigned long long t0 = now_ns();
+
+	for (unsigned long i = 0; i < calls; i++)
+		a->m->animate_value(a->obj, 0, NULL, NULL);
+	printf("ns_per_call %.2f calls %lu\n", per_call(now_ns() - t0, calls), calls);
+	fflush(stdout);
+}
+
+static int marker(const struct art_bench *a, char kind)
+{
+	char buf[64];
+	int n = snprintf(buf, sizeof(buf), "%c|%d|animator|%d", kind, (int)getpid(),
+			 BENCH_COOKIE);
+
+	return write(a->marker_fd, buf, (size_t)n) == n ? 0 : -1;
+}
+
+static int attributed(const struct art_bench *a, hwui_setter set, int64_t node,
+		      unsigned long calls)
+{
+	struct sets s = { set, node, calls, 0, 0 };
+
+	if (marker(a, 'S'))
+		return -1;
+	a->m->animate_value(a->obj, 0, sets_run, &s);
+	if (marker(a, 'F'))
+		return -1;
+	printf("ns_per_call %.2f calls %lu changed %lu cookie %d\n", per_call(s.ns, calls),
+	       calls, s.changed, BENCH_COOKIE);
+	fflush(stdout);
+	return 0;
+}
+
+/* The ART fixture and a trace_marker fd for the animator's S/F markers. */
+static int art_open(const char *path, struct art_bench *a)
+{
+	const struct art_fixture_methods *(*methods)(void);
+	void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+
+	if (!lib) {
+		fprintf(stderr, "setter_loop: %s\n", dlerror());
+		return -1;
+	}
+	*(void **)&methods = dlsym(lib, "art_fixture_methods");
+	if (!methods) {
+		fprintf(stderr, "setter_loop: %s: no art_fixture_methods\n", path);
+		return -1;
+	}
+	a->m = methods();
+	a->obj = a->m->new_object(BENCH_COOKIE);
+	if (!a->obj) {
+		fprintf(stderr, "setter_loop: no animator object: %s\n", strerror(errno));
+		return -1;
+	}
+	a->marker_fd = open("/sys/kernel/tracing/trace_marker", O_WRONLY | O_CLOEXEC);
+	if (a->marker_fd < 0)
+		a->marker_fd = open("/sys/kernel/debug/tracing/trace_marker", O_WRONLY | O_CLOEXEC);
+	if (a->marker_fd < 0) {
+		fprintf(stderr, "setter_loop: no trace_marker: %s\n", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* One command line; 0 to go on, else the exit status. */
+static int command(const char *line, const struct art_bench *a, hwui_setter set, int64_t node)
+{
+	unsigned long calls;
+
+	if (sscanf(line, "run %lu", &calls) == 1) {
+		run(set, node, calls);
+		return 0;
+	}
+	if (a->m && sscanf(line, "animate %lu", &calls) == 1) {
+		animate(a, calls);
+		return 0;
+	}
+	if (a->m && sscanf(line, "attributed %lu", &calls) == 1) {
+		if (!attributed(a, set, node, calls))
+			return 0;
+		fprintf(stderr, "setter_loop: writing trace_marker: %s\n", strerror(errno));
+		return 1;
+	}
+	fprintf(stderr, "setter_loop: unknown command: %s", line);
+	return 2;
 }
 
 int main(int argc, char **argv)
 {
 	const struct hwui_fixture_methods *(*methods)(void);
 	const struct hwui_fixture_methods *m;
+	struct art_bench art = { NULL, 0, -1 };
 	char line[128];
 	int64_t node;
 	void *lib;
+	int ret = 0;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: setter_loop LIBHWUI\n");
+	if (argc != 2 && argc != 3) {
+		fprintf(stderr, "usage: setter_loop LIBHWUI [OAT]\n");
 		return 2;
 	}
+	if (argc == 3 && art_open(argv[2], &art))
+		return 1;
 	lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
 	if (!lib) {
 		fprintf(stderr, "setter_loop: %s\n", dlerror());
@@ -78,16 +213,8 @@ int main(int argc, char **argv)
 	m->set[HWUI_ALPHA](node, 1.0f);
 	printf("ready %d\n", (int)getpid());
 	fflush(stdout);
-	while (fgets(line, sizeof(line), stdin)) {
-		unsigned long calls;
-
-		if (sscanf(line, "run %lu", &calls) == 1) {
-			run(m->set[HWUI_ALPHA], node, calls);
-		} else {
-			fprintf(stderr, "setter_loop: unknown command: %s", line);
-			return 2;
-		}
-	}
+	while (!ret && fgets(line, sizeof(line), stdin))
+		ret = command(line, &art, m->set[HWUI_ALPHA], node);
 	m->free_node(node);
-	return 0;
+	return ret;
 }
