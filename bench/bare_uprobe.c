@@ -6,8 +6,10 @@
  *
  *   bare_uprobe LIB SYMBOL PID    attach, print "ready", hold until stdin closes
  *   bare_uprobe LIB SYMBOL        print "vaddr 0x.. offset 0x.." and exit (for bpftrace)
+ *   bare_uprobe --entry LIB SYMBOL PID   the entry probe alone (the floor of --refresh's)
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,12 +39,15 @@ static int resolve(const char *lib, const char *symbol, struct elfsym_hit *hit)
 	return ret ? -1 : 0;
 }
 
-static int attach(struct bare_uprobe_bpf *skel, const char *lib, uint64_t off, int pid)
+static int attach(struct bare_uprobe_bpf *skel, const char *lib, uint64_t off, int pid,
+		  bool entry_only)
 {
 	skel->links.bare_entry = bpf_program__attach_uprobe(skel->progs.bare_entry, false, pid,
 							    lib, off);
 	if (!skel->links.bare_entry)
 		return -errno;
+	if (entry_only)
+		return 0;
 	skel->links.bare_return = bpf_program__attach_uprobe(skel->progs.bare_return, true, pid,
 							     lib, off);
 	if (!skel->links.bare_return)
@@ -54,11 +59,14 @@ int main(int argc, char **argv)
 {
 	struct bare_uprobe_bpf *skel;
 	struct elfsym_hit hit;
+	bool entry_only = argc > 1 && !strcmp(argv[1], "--entry");
 	char buf[64];
 	int ret;
 
-	if (argc != 3 && argc != 4) {
-		fprintf(stderr, "usage: bare_uprobe LIB SYMBOL [PID]\n");
+	argc -= entry_only;
+	argv += entry_only;
+	if ((argc != 3 && argc != 4) || (entry_only && argc != 4)) {
+		fprintf(stderr, "usage: bare_uprobe [--entry] LIB SYMBOL [PID]\n");
 		return 2;
 	}
 	if (resolve(argv[1], argv[2], &hit))
@@ -73,7 +81,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bare_uprobe: loading the BPF programs: %s\n", strerror(errno));
 		return 1;
 	}
-	ret = attach(skel, argv[1], hit.offset, atoi(argv[3]));
+	ret = attach(skel, argv[1], hit.offset, atoi(argv[3]), entry_only);
 	if (ret) {
 		fprintf(stderr, "bare_uprobe: attaching at %s+0x%llx: %s\n", argv[1],
 			(unsigned long long)hit.offset, strerror(-ret));
