@@ -14,6 +14,8 @@
 # BENCH_ONLY=annotate: only the --annotate delay table (root), on stdout; BENCH_ANNOTATE_FRAMES;
 # BENCH_ONLY=art (make bench-art): only the animateValue / attributed-setter section (root),
 # spliced into results.md in place of its previous version; BENCH_ART_CALLS, BENCH_ART_ROUNDS;
+# BENCH_ONLY=refresh: only the --refresh cost per probe hit and hits per frame (root), on
+# stdout and in place of its section of results.md; BENCH_REFRESH_CALLS, BENCH_REFRESH_ROUNDS;
 # BENCH_BASELINE=PATH: another animtrace binary measured in the same run, for before/after.
 set -euo pipefail
 export LC_ALL=C # grep at its fastest; every tool sees the same bytes-only locale
@@ -842,6 +844,223 @@ animtrace's own line at exit: \`$line\`
 EOT
 }
 
+# ---- --refresh: cost per probe hit and hits per frame (issue 15) ------------------------
+# One setter_loop process with the fixture libhwui.so and libandroid_runtime.so dlopen'ed
+# calls finishRecording (the redraw probe's function) and nativeScheduleVsync (the vsync
+# probe's) in rounds; each round attaches one way, runs both loops, detaches; the ways take
+# turns (rotated order) as in the setter bench. Then the simulator's refresh scenario under
+# animtrace --refresh for the records per frame.
+redraw_sym=_ZN7androidL46android_view_DisplayListCanvas_finishRecordingEll
+vsync_sym=_ZN7androidL19nativeScheduleVsyncEP7_JNIEnvP7_jclassl
+refresh_calls=${BENCH_REFRESH_CALLS:-1000000}
+refresh_rounds=${BENCH_REFRESH_ROUNDS:-5}
+
+# refresh_loop FN N FILE: N calls of FN (redraw | vsync); appends ns/call to $tmp/rf_FILE.
+refresh_loop() {
+	local r
+	echo "$1 $2" >&"$loop_in"
+	r=$(reply loop)
+	[[ $r == "ns_per_call "*" calls $2" ]] || die "setter_loop: unexpected '$r'"
+	echo "$r" | awk '{ print $2 }' >> "$tmp/rf_$3"
+}
+
+# rway_none / rway_bare / rway_animtrace N: both loops of N calls with that way's probes.
+rway_none() {
+	refresh_loop redraw "$1" redraw_none
+	refresh_loop vsync "$1" vsync_none
+}
+
+rway_bare() {
+	spawn bare "$build/bench/bare_uprobe" --entry "$lib" "$redraw_sym" "$loop_pid"
+	[[ $(reply bare) == ready* ]] || die "bare_uprobe did not attach to $redraw_sym"
+	spawn bare2 "$build/bench/bare_uprobe" --entry "$rt_lib" "$vsync_sym" "$loop_pid"
+	[[ $(reply bare2) == ready* ]] || die "bare_uprobe did not attach to $vsync_sym"
+	refresh_loop redraw "$1" redraw_bare
+	refresh_loop vsync "$1" vsync_bare
+	unspawn bare2
+	unspawn bare
+}
+
+# animtrace --refresh, timed once both refresh probes are in; a stats line that comes after
+# the loops must count nothing lost (ring full on the refresh records included).
+rway_animtrace() {
+	local log=$tmp/rf_animtrace.log t i
+	animtrace_start "$log" "$loop_pid" --pid "$loop_pid" --refresh --no-art --no-atrace-setup \
+		--stats --format json -o /dev/null
+	wait_for "$log" "pid $loop_pid: frame requests from " ||
+		die "animtrace attached no vsync probe: $(cat "$log")"
+	grep -q "pid $loop_pid: redraws from $redraw_sym " "$log" ||
+		die "animtrace attached no redraw probe: $(cat "$log")"
+	refresh_loop redraw "$1" redraw_animtrace
+	refresh_loop vsync "$1" vsync_animtrace
+	t=$(now_ns)
+	for ((i = 0; i < 150; i++)); do
+		awk -v t="$t" '$1 > t && / stats: [0-9]+ markers\/s/ { f = 1 } END { exit !f }' \
+			"$log" && break
+		sleep 0.02
+	done
+	[ "$(last_stat "$log" lost)" = 0 ] || die "animtrace lost refresh records: $(tail -n 2 "$log")"
+	animtrace_stop
+	rm -f "$log"
+}
+
+refresh_rounds() {
+	local per=$((refresh_calls / refresh_rounds)) ways=(none bare animtrace) i j
+	refresh_loop redraw 100000 warm # page faults, caches, CPU frequency
+	refresh_loop vsync 100000 warm
+	for ((i = 0; i < refresh_rounds; i++)); do
+		for ((j = 0; j < ${#ways[@]}; j++)); do
+			"rway_${ways[(i + j) % ${#ways[@]}]}" "$per"
+		done
+	done
+}
+
+# rf_row FN WAY LABEL: "| label | median | min | over none | over bare | raw |" (medians).
+rf_row() {
+	local m n b
+	m=$(median < "$tmp/rf_$1_$2")
+	n=$(median < "$tmp/rf_$1_none")
+	b=$(median < "$tmp/rf_$1_bare")
+	printf '| %s | %s | %s | %s | %s | %s |\n' "$3" "$m" "$(minimum < "$tmp/rf_$1_$2")" \
+		"$(awk -v a="$m" -v b="$n" 'BEGIN { printf "%.0f", a - b }')" \
+		"$([ "$2" = none ] || awk -v a="$m" -v b="$b" 'BEGIN { printf "%.0f", a - b }')" \
+		"$(words < "$tmp/rf_$1_$2")"
+}
+
+# The refresh scenario (tests/sim/README.md) under animtrace --refresh; the simulator plays
+# once animtrace says its vsync probe is in. Sets rf_* from the JSON frames: every refresh
+# record lands in its frame's "redraws" (one per View) and "vsync_requests".
+refresh_storm_run() {
+	local log=$tmp/rf_storm.log out=$tmp/rf_storm.jsonl name=com.example.benchrefresh sim
+	"$bin" --proc "$name" --refresh --no-atrace-setup --format json -o "$out" \
+		2> >(stamp "$log") &
+	at_pid=$!
+	pids+=("$at_pid")
+	wait_for "$log" ' animtrace: ready' || die "animtrace did not get ready: $(cat "$log")"
+	"$build/sim/animsim" --name "$name" --scenario refresh --frames 95 --go "$tmp/rf_go" \
+		--expect "$tmp/rf_expect.jsonl" > /dev/null 2> "$tmp/rf_sim.err" &
+	sim=$!
+	pids+=("$sim")
+	wait_for "$log" ": frame requests from " 30 || die "no vsync probe: $(cat "$log")"
+	touch "$tmp/rf_go"
+	wait "$sim" || die "animsim failed: $(cat "$tmp/rf_sim.err")"
+	wait_for "$log" "$name \\(pid [0-9]+\\) exited" || die "animtrace missed the exit: $(cat "$log")"
+	animtrace_stop
+	grep -qF '"type":"refresh_storm"' "$out" || die "no refresh_storm in $out"
+	read -r rf_frames rf_hits rf_max rf_sframes rf_shits rf_sredraws rf_svsync < <(awk '
+		function num(k,   m) {
+			if (!match($0, "\"" k "\":[0-9]+"))
+				return 0
+			m = substr($0, RSTART, RLENGTH)
+			sub(/.*:/, "", m)
+			return m + 0
+		}
+		/"type":"refresh_storm"/ { first = num("first_ns"); last = first + num("duration_ns") }
+		/"type":"frame"/ { n++; ts[n] = num("ts_ns"); v[n] = num("vsync_requests")
+			match($0, /"redraws":\[[^]]*\]/); rd = substr($0, RSTART, RLENGTH)
+			r[n] = gsub(/"node":"/, "&", rd) }
+		END {
+			for (i = 1; i <= n; i++) {
+				h = r[i] + v[i]; hits += h; if (h > max) max = h
+				if (ts[i] >= first && ts[i] <= last) { sf++; sh += h; sr += r[i]; sv += v[i] }
+			}
+			print n, hits, max, sf, sh, sr, sv
+		}' "$out")
+	# Every call the simulator made reached its frame: its --expect lines count them.
+	rf_want=$(grep -cE '"type":"(redraw|vsync_request)"' "$tmp/rf_expect.jsonl")
+	[ "$rf_hits" = "$rf_want" ] || die "animtrace has $rf_hits refresh records, animsim made $rf_want"
+}
+
+bench_refresh() {
+	local rd_at rd_none vs_at vs_none
+	lib=$(readlink -f "$build/sim/libhwui.so")
+	rt_lib=$(readlink -f "$build/sim/libandroid_runtime.so")
+	spawn loop "$build/bench/setter_loop" "$lib" "$rt_lib"
+	[[ $(reply loop) == ready* ]] || die "setter_loop did not start: $(cat "$tmp/loop.err")"
+	refresh_rounds
+	unspawn loop
+	refresh_storm_run
+	rd_at=$(median < "$tmp/rf_redraw_animtrace")
+	rd_none=$(median < "$tmp/rf_redraw_none")
+	vs_at=$(median < "$tmp/rf_vsync_animtrace")
+	vs_none=$(median < "$tmp/rf_vsync_none")
+	rf_hit_ns=$(awk -v a="$rd_at" -v b="$rd_none" -v c="$vs_at" -v d="$vs_none" \
+		'BEGIN { printf "%.0f", ((a - b) + (c - d)) / 2 }')
+	rf_own_rd=$(awk -v a="$rd_at" -v b="$(median < "$tmp/rf_redraw_bare")" \
+		'BEGIN { printf "%.0f", a - b }')
+	rf_own_vs=$(awk -v a="$vs_at" -v b="$(median < "$tmp/rf_vsync_bare")" \
+		'BEGIN { printf "%.0f", a - b }')
+	rf_spread_rd=$(sort -n "$tmp/rf_redraw_bare" | awk 'NR == 1 { a = $1 } { b = $1 } END { printf "%.0f", b - a }')
+	rf_spread_vs=$(sort -n "$tmp/rf_vsync_bare" | awk 'NR == 1 { a = $1 } { b = $1 } END { printf "%.0f", b - a }')
+	rf_hits_pf=$(awk -v h="$rf_shits" -v f="$rf_sframes" 'BEGIN { printf "%.2f", h / f }')
+	rf_frame_us=$(awk -v a="$rd_at" -v b="$rd_none" -v c="$vs_at" -v d="$vs_none" \
+		-v r="$rf_sredraws" -v v="$rf_svsync" -v f="$rf_sframes" \
+		'BEGIN { printf "%.2f", ((a - b) * r + (c - d) * v) / f / 1000 }')
+	cat <<EOT
+## --refresh probes (live): cost per hit and hits per frame
+
+Run $(date -u '+%Y-%m-%d %H:%M:%S UTC'), $("$bin" --version 2>/dev/null | head -n 1), $bin, load average
+$(cut -d" " -f1-3 /proc/loadavg) (\`BENCH_ONLY=refresh\` runs this part alone and replaces this section).
+
+\`bench/setter_loop LIBHWUI LIBANDROID_RUNTIME\` dlopens the simulator's stripped fixture
+libraries and calls \`$redraw_sym\` (redraw N: canvas i, one node) and \`$vsync_sym\`
+(vsync N: receiver i); $refresh_calls calls of each per way in $refresh_rounds rounds of
+$((refresh_calls / refresh_rounds)), the ways taking turns (rotated order) in one process. ns/call = loop wall
+time / calls.
+
+- no probes: nothing attached;
+- bare entry uprobe: \`bench/bare_uprobe --entry\` on each function (an empty program, no
+  uretprobe: --refresh's probes are entry-only), the kernel's floor;
+- animtrace: \`animtrace --pid PID --refresh --no-art --no-atrace-setup --stats --format json
+  -o /dev/null\` (without --stacks; its setter probes are attached too, but not hit), timed
+  once its "redraws from" and "frame requests from" lines are out; every round checked: a
+  stats line after the loops counts 0 lost (ring full on refresh records included). Outside
+  a frame the engine keeps no count of the records, so the hit count is checked by the
+  scenario run below instead (its records equal the simulator's calls).
+
+| function, way | median ns/call | best ns/call | added over none | added over bare | per round (ns/call, run order) |
+|---|---:|---:|---:|---:|---|
+$(rf_row redraw none "finishRecording, no probes")
+$(rf_row redraw bare "finishRecording, bare entry uprobe")
+$(rf_row redraw animtrace "finishRecording, animtrace --refresh")
+$(rf_row vsync none "nativeScheduleVsync, no probes")
+$(rf_row vsync bare "nativeScheduleVsync, bare entry uprobe")
+$(rf_row vsync animtrace "nativeScheduleVsync, animtrace --refresh")
+
+Cost per probe hit (animtrace minus no probes, medians): finishRecording **$((${rd_at%.*} - ${rd_none%.*})) ns**,
+nativeScheduleVsync **$((${vs_at%.*} - ${vs_none%.*})) ns** (mean $rf_hit_ns ns); of which animtrace's own
+program, record and reader (animtrace minus the bare entry uprobe): $rf_own_rd and $rf_own_vs ns, against
+a spread of $rf_spread_rd and $rf_spread_vs ns between the bare rounds (max - min): the uprobe trap
+itself (about 9-10 us on this VM, as in the setter table) is nearly all of the cost.
+
+Hits per frame: \`animtrace --proc NAME --refresh --no-atrace-setup --format json -o FILE\` on
+\`animsim --scenario refresh --frames 95 --go FILE\` (played once animtrace's vsync probe is
+in). Each frame's hits are its \`redraws\` entries plus its \`vsync_requests\` (a View
+redrawn twice in a frame is listed once; the simulator redraws each View once).
+
+| frames | refresh records (= animsim's calls) | max per frame | storm frames | records in the storm (redraws + requests) | per storm frame |
+|---:|---:|---:|---:|---:|---:|
+| $rf_frames | $rf_hits | $rf_max | $rf_sframes | $rf_shits ($rf_sredraws + $rf_svsync) | $rf_hits_pf |
+
+At the measured cost that is $rf_frame_us us of probe time per storm frame (redraws x
+finishRecording's added ns + requests x nativeScheduleVsync's).
+
+EOT
+}
+
+# splice_section FILE: replaces the "## --refresh probes" section of FILE (or appends it)
+# with stdin.
+splice_section() {
+	local new=$tmp/section
+	cat > "$new"
+	awk -v new="$new" '
+		/^## --refresh probes/ { skip = 1; while ((getline l < new) > 0) print l; done = 1; next }
+		skip && /^## / { skip = 0 }
+		!skip { print }
+		END { if (!done) while ((getline l < new) > 0) print l }' "$1" > "$1.tmp"
+	mv "$1.tmp" "$1"
+}
+
 live_ok() {
 	[ "$(id -u)" = 0 ] || { echo "not root"; return 1; }
 	for f in setter_loop marker_flood bare_uprobe; do
@@ -859,6 +1078,13 @@ bench: setter with ${av_names:+names and }attribution ns/call (median): none $av
 EOT
 }
 
+refresh_summary() {
+	cat <<EOT
+bench: --refresh ns/call (median) finishRecording none $(median < "$tmp/rf_redraw_none"), bare $(median < "$tmp/rf_redraw_bare"), animtrace $(median < "$tmp/rf_redraw_animtrace"); nativeScheduleVsync none $(median < "$tmp/rf_vsync_none"), bare $(median < "$tmp/rf_vsync_bare"), animtrace $(median < "$tmp/rf_vsync_animtrace")
+bench: --refresh $rf_hit_ns ns per hit (animtrace over bare: finishRecording $rf_own_rd, nativeScheduleVsync $rf_own_vs); storm: $rf_hits_pf records per frame ($rf_shits in $rf_sframes frames), $rf_frame_us us per frame
+EOT
+}
+
 summary() {
 	cat <<EOT
 bench: replay $(mbps "$(stat -c %s "$trace")" "$replay_ns") MB/s (target >= 100)
@@ -873,6 +1099,7 @@ bench: markers: zero drops up to $best/s asked (${best_achieved:-0}/s achieved);
 bench: attach $(ms "$attach_props") ms with setter probes, $(ms "$attach_noprops") ms without; peak RSS at 100k/s ${rss_100k:-?} KiB
 bench: --annotate delay at 120 fps x 20 props: p50 $(ms "${annot_p50:-0}") ms, p99 $(ms "${annot_p99:-0}") ms, max $(ms "${annot_max:-0}") ms over ${annot_n:-0} annotations (target p99 < 2 ms)
 EOT
+	refresh_summary
 }
 
 machine() {
@@ -908,6 +1135,14 @@ main() {
 		echo "bench: its section is in $results"
 		return 0
 	fi
+	if [ "${BENCH_ONLY:-}" = refresh ]; then
+		why=$(live_ok) || die "refresh: $why"
+		bench_refresh > "$tmp/refresh.md" # not a pipe: its numbers feed the summary
+		cat "$tmp/refresh.md"
+		splice_section "$results" < "$tmp/refresh.md"
+		refresh_summary
+		return 0
+	fi
 	if [ "${BENCH_ONLY:-}" = annotate ]; then
 		why=$(live_ok) || die "annotate: $why"
 		bench_annotate
@@ -923,6 +1158,7 @@ main() {
 			bench_marker_rate
 			bench_attach
 			bench_annotate
+			bench_refresh
 		else
 			printf '## Live measurements\n\nSkipped: %s.\n' "$why"
 		fi

@@ -2,7 +2,7 @@
 /*
  * setter_loop: the per-call cost of a RenderNode setter, probed or not, in one process.
  *
- *   setter_loop LIBHWUI [OAT]
+ *   setter_loop LIBHWUI [OAT] [LIBANDROID_RUNTIME]   (told apart by their names)
  *
  * dlopens the simulator's fixture libhwui.so (so the setter lives in a file-backed mapping a
  * uprobe can hit), creates one node, prints "ready <pid>" and then obeys stdin, one command
@@ -18,9 +18,13 @@
  *                 N setAlpha calls of `run N` (timed alone), F|pid|animator|cookie; every
  *                 write is then the animator's for animtrace's exact attribution. Prints
  *                 "ns_per_call <ns> calls <N> changed <count> cookie <cookie>"
+ *   redraw N      N calls of finishRecording(canvas, node), the display-list probe's function
+ *   vsync N       (LIBANDROID_RUNTIME given) N calls of nativeScheduleVsync, the vsync
+ *                 probe's; both print "ns_per_call <ns> calls <N>"
  *   (EOF)         exit 0
  */
 #include <dlfcn.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -154,11 +158,62 @@ static int art_open(const char *path, struct art_bench *a)
 	return 0;
 }
 
-/* One command line; 0 to go on, else the exit status. */
-static int command(const char *line, const struct art_bench *a, hwui_setter set, int64_t node)
+/* --refresh's probed functions: entry probes only, nothing read at return. */
+static void run_refresh(const struct hwui_fixture_methods *m,
+			const struct runtime_fixture_methods *rt, int64_t node, bool vsync,
+			unsigned long calls)
 {
+	unsigned long long t0 = now_ns();
+
+	for (unsigned long i = 0; i < calls; i++) {
+		if (vsync)
+			rt->schedule_vsync(NULL, NULL, (int64_t)i);
+		else
+			m->finish_recording((int64_t)i, node);
+	}
+	printf("ns_per_call %.2f calls %lu\n", per_call(now_ns() - t0, calls), calls);
+	fflush(stdout);
+}
+
+/* The vsync request's table from the fixture libandroid_runtime.so; NULL without one. */
+static const struct runtime_fixture_methods *load_runtime(const char *path)
+{
+	const struct runtime_fixture_methods *(*methods)(void);
+	void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+
+	if (!lib) {
+		fprintf(stderr, "setter_loop: %s\n", dlerror());
+		return NULL;
+	}
+	*(void **)&methods = dlsym(lib, "runtime_fixture_methods");
+	if (!methods)
+		fprintf(stderr, "setter_loop: %s: no runtime_fixture_methods\n", path);
+	return methods ? methods() : NULL;
+}
+
+struct loop {
+	const struct hwui_fixture_methods *m;
+	const struct runtime_fixture_methods *rt; /* NULL without LIBANDROID_RUNTIME */
+	struct art_bench art;
+	int64_t node;
+};
+
+/* One command line; 0 to go on, else the exit status. */
+static int command(const char *line, const struct loop *l)
+{
+	const struct art_bench *a = &l->art;
+	hwui_setter set = l->m->set[HWUI_ALPHA];
+	int64_t node = l->node;
 	unsigned long calls;
 
+	if (sscanf(line, "redraw %lu", &calls) == 1) {
+		run_refresh(l->m, l->rt, node, false, calls);
+		return 0;
+	}
+	if (l->rt && sscanf(line, "vsync %lu", &calls) == 1) {
+		run_refresh(l->m, l->rt, node, true, calls);
+		return 0;
+	}
 	if (sscanf(line, "run %lu", &calls) == 1) {
 		run(set, node, calls);
 		return 0;
@@ -177,21 +232,35 @@ static int command(const char *line, const struct art_bench *a, hwui_setter set,
 	return 2;
 }
 
+/* The optional arguments after LIBHWUI, by what their names say they are. */
+static int open_extras(int argc, char **argv, struct loop *l)
+{
+	for (int i = 2; i < argc; i++) {
+		size_t n = strlen(argv[i]);
+
+		if (n > 4 && !strcmp(argv[i] + n - 4, ".oat")) {
+			if (art_open(argv[i], &l->art))
+				return -1;
+		} else if (!(l->rt = load_runtime(argv[i]))) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const struct hwui_fixture_methods *(*methods)(void);
-	const struct hwui_fixture_methods *m;
-	struct art_bench art = { NULL, 0, -1 };
+	struct loop l = { .art = { NULL, 0, -1 } };
 	char line[128];
-	int64_t node;
 	void *lib;
 	int ret = 0;
 
-	if (argc != 2 && argc != 3) {
-		fprintf(stderr, "usage: setter_loop LIBHWUI [OAT]\n");
+	if (argc < 2 || argc > 4) {
+		fprintf(stderr, "usage: setter_loop LIBHWUI [OAT] [LIBANDROID_RUNTIME]\n");
 		return 2;
 	}
-	if (argc == 3 && art_open(argv[2], &art))
+	if (open_extras(argc, argv, &l))
 		return 1;
 	lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
 	if (!lib) {
@@ -203,18 +272,18 @@ int main(int argc, char **argv)
 		fprintf(stderr, "setter_loop: %s: no hwui_fixture_methods\n", argv[1]);
 		return 1;
 	}
-	m = methods();
-	node = m->create_node("com.example.bench.BenchView");
-	if (!node) {
+	l.m = methods();
+	l.node = l.m->create_node("com.example.bench.BenchView");
+	if (!l.node) {
 		fprintf(stderr, "setter_loop: cannot create a node\n");
 		return 1;
 	}
 	/* Start from 1.0 so the first call (0.25) is a change too. */
-	m->set[HWUI_ALPHA](node, 1.0f);
+	l.m->set[HWUI_ALPHA](l.node, 1.0f);
 	printf("ready %d\n", (int)getpid());
 	fflush(stdout);
 	while (!ret && fgets(line, sizeof(line), stdin))
-		ret = command(line, &art, m->set[HWUI_ALPHA], node);
-	m->free_node(node);
+		ret = command(line, &l);
+	l.m->free_node(l.node);
 	return ret;
 }

@@ -183,5 +183,71 @@ t275=$(target_of 168950275)
 [ -n "$t274" ] && [ "$t274" != "$t275" ] && ok "the two alpha animators keep their own views" ||
 	bad "the two alpha animators keep their own views ($t274 vs $t275)"
 
+# ---- who redraws: the refresh scenario with --refresh --stacks (issue 15) ---------------------
+# What tests/e2e/test_refresh.c asserts: each frame's redraws and vsync requests are the
+# simulator's (its --expect lines: NotificationRow in 1-18, ScrimView in 41-85, a request in
+# 1-18, 21-38 and 41-85); the alpha animator's target re-recorded in 16 of its 18 frames
+# (frame 1 sets the start value, so no target yet; frame 18's redraw comes after its F), the
+# translationY one in none; one storm of 45 frames on ScrimView, its request from Java code.
+out=$(section /tmp/refresh.jsonl)
+exp=$(section /tmp/refresh-expect.jsonl)
+count frame 95
+count animator_end 2
+count refresh_storm 1
+# Prints "frames N redrawn N requests N" over the frames matching the simulator, then a line
+# per frame that does not.
+frame_diff=$({
+	printf '%s\n' "$exp" | sed 's/^/E /'
+	printf '%s\n' "$out" | grep -F '"type":"frame"' | sed 's/^/G /'
+} | awk '
+	function num(key,   m) {
+		if (!match($0, "\"" key "\":[0-9]+"))
+			return -1
+		m = substr($0, RSTART, RLENGTH)
+		sub(/.*:/, "", m)
+		return m + 0
+	}
+	$1 == "E" && /"type":"redraw"/ {
+		f = num("frame")
+		match($0, /"node":"[^"]*"/)
+		want[f] = substr($0, RSTART + 8, RLENGTH - 9)
+	}
+	$1 == "E" && /"type":"vsync_request"/ { req[num("frame")]++ }
+	$1 == "G" {
+		f = num("vsync_id") - 999
+		v = num("vsync_requests")
+		match($0, /"redraws":\[[^]]*\]/)
+		rd = substr($0, RSTART, RLENGTH)
+		got = ""
+		n = gsub(/"node":"/, "&", rd)
+		if (n == 1 && match(rd, /"node":"[^"]*"/))
+			got = substr(rd, RSTART + 8, RLENGTH - 9)
+		if ((f in want ? n != 1 || got != want[f] : n != 0) || v != req[f] + 0)
+			printf "frame %d: redraws %d (%s) vsync_requests %d, want %s and %d\n",
+				f, n, got, v, f in want ? want[f] : "none", req[f] + 0
+		else {
+			frames++
+			redrawn += n
+			requests += v
+		}
+	}
+	END { printf "frames %d redrawn %d requests %d\n", frames, redrawn, requests }')
+[ "$(printf '%s\n' "$frame_diff" | grep -v '^frames ')" = "" ] &&
+	[ "$(printf '%s\n' "$frame_diff" | grep '^frames ')" = "frames 95 redrawn 63 requests 81" ] &&
+	ok "every frame has the simulator's redraws and vsync requests ($frame_diff)" ||
+	bad "every frame has the simulator's redraws and vsync requests: $(printf '%s\n' "$frame_diff" | tr '\n' ';')"
+storm_node=$(printf '%s\n' "$exp" | grep -F '"type":"redraw"' | grep -F '"frame":41,' |
+	sed -n 's/.*"node":"\([^"]*\)".*/\1/p')
+REFRESH=$(cat <<EOF
+"type":"animator_end" ... "name":"animator:alpha", ... "frames":18, ... "target_redraws":16,
+"type":"animator_end" ... "name":"animator:translationY", ... "frames":18, ... "target_redraws":0,
+"type":"refresh_storm" ... "node":"${storm_node:-?}", ... "node_frames":45,"views":1,"frames":45,"vsync_requests":45, ... "stack":["android.view.Choreographer.scheduleVsyncLocked","com.example.battery.BatteryMeterView.onLevelChanged"
+EOF
+)
+while IFS= read -r want; do
+	[ -n "$want" ] || continue
+	has "$want" && ok "refresh has $want" || bad "refresh has $want"
+done <<< "$REFRESH"
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
