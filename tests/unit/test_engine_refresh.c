@@ -35,7 +35,9 @@ static int on_frame(void *ctx, const struct frame *f)
 {
 	cr_assert(f->n_redraws <= 4);
 	if (rec.n_frames < MAX) {
-		memcpy(rec.redraws[rec.n_frames], f->redraws, f->n_redraws * sizeof(*f->redraws));
+		if (f->n_redraws) /* redraws may be NULL when there are none */
+			memcpy(rec.redraws[rec.n_frames], f->redraws,
+			       f->n_redraws * sizeof(*f->redraws));
 		rec.frames[rec.n_frames++] = *f;
 	}
 	return 0;
