@@ -2118,6 +2118,15 @@ void engine__marker(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid
 	}
 }
 
+/* A probe saw node of pid at ts_ns: its process (*pp) and node state, or NULL (no memory). */
+static struct node_st *node_seen(struct engine *e, uint64_t ts_ns, uint32_t pid, uint64_t node,
+				 const char *node_name, struct proc **pp)
+{
+	note_time(e, ts_ns);
+	*pp = proc_get(e, pid, NULL);
+	return *pp ? node_get(e, *pp, node, node_name) : NULL;
+}
+
 void engine__prop(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid, uint64_t node,
 		  const char *node_name, enum view_prop prop, float value, const float *prev)
 {
@@ -2130,9 +2139,7 @@ void engine__prop(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid, 
 
 	if (!node || (unsigned int)prop >= PROP_COUNT)
 		return;
-	note_time(e, ts_ns);
-	p = proc_get(e, pid, NULL);
-	n = p ? node_get(e, p, node, node_name) : NULL;
+	n = node_seen(e, ts_ns, pid, node, node_name, &p);
 	if (!n)
 		return;
 	if (prev && !(n->known & (1u << prop))) {
@@ -2244,9 +2251,7 @@ void engine__redraw(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid
 	(void)tid;
 	if (!node)
 		return;
-	note_time(e, ts_ns);
-	p = proc_get(e, pid, NULL);
-	n = p ? node_get(e, p, node, node_name) : NULL;
+	n = node_seen(e, ts_ns, pid, node, node_name, &p);
 	if (!n)
 		return;
 	p->refresh_on = e->refresh = true;

@@ -47,6 +47,16 @@ static void put_anim_id(FILE *out, const struct anim *a)
 }
 
 
+/* ,"key":"v", or ,"key":null without v. */
+static void put_name(FILE *out, const char *key, const char *v)
+{
+	fprintf(out, ",\"%s\":", key);
+	if (v)
+		json_put_str(out, v);
+	else
+		fputs("null", out);
+}
+
 /* ,"<label_key>":"NotificationRow@80e0","<class_key>":"NotificationRow" (or null). */
 static void put_node_names(FILE *out, const char *label_key, const char *class_key,
 			   const char *name, uint64_t node)
@@ -56,11 +66,7 @@ static void put_node_names(FILE *out, const char *label_key, const char *class_k
 
 	fprintf(out, ",\"%s\":", label_key);
 	json_put_str(out, node_label(label, sizeof(label), name, node));
-	fprintf(out, ",\"%s\":", class_key);
-	if (cls)
-		json_put_str(out, cls);
-	else
-		fputs("null", out);
+	put_name(out, class_key, cls);
 }
 
 /* The target keys of an animator_end: what the animator moved, from which value to which. */
@@ -239,15 +245,6 @@ static void put_dbl(FILE *out, const char *key, double v)
 		fprintf(out, ",\"%s\":%.6g", key, v);
 	else
 		fprintf(out, ",\"%s\":null", key);
-}
-
-static void put_name(FILE *out, const char *key, const char *v)
-{
-	fprintf(out, ",\"%s\":", key);
-	if (v)
-		json_put_str(out, v);
-	else
-		fputs("null", out);
 }
 
 /* "fit":{...}: the keys of its kind (see struct fit_result), then rms. */
