@@ -135,5 +135,19 @@ init: no background process nobody
 init: idle still running, killing it
 ANIMTRACE-E2E-RC=124"
 
+# wait-for reads past its 64 KB buffer: a text across the first read's end (65535 bytes),
+# and one after 200 KB.
+{ head -c 65530 /dev/zero | tr '\0' x; echo "across the edge"; } > "$tmp/edge.txt"
+{ head -c 200000 /dev/zero | tr '\0' x; echo; echo "far down"; } > "$tmp/far.txt"
+cat > "$tmp/script" <<'EOF'
+timeout 1
+wait-for edge.txt across the edge
+wait-for far.txt far down
+EOF
+expect "wait-for finds a text across read boundaries and past 64 KB" 0 "e2e: timeout 1
+e2e: wait-for edge.txt across the edge
+e2e: wait-for far.txt far down
+ANIMTRACE-E2E-RC=0"
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

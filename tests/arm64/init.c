@@ -217,20 +217,30 @@ static void do_signal(const char *name, const char *sig)
 		fail(1);
 }
 
+/*
+ * Reads the whole file, not its first buffer: animtrace -v's stderr holds some 60 KB of
+ * libbpf messages before the lines a script waits for.
+ */
 static int file_contains(const char *path, const char *text)
 {
 	char buf[65536];
+	size_t len = strlen(text), have = 0, keep;
 	ssize_t n;
-	int fd = open(path, O_RDONLY);
+	int found = 0, fd = open(path, O_RDONLY);
 
 	if (fd < 0)
 		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
+	while (!found && len && (n = read(fd, buf + have, sizeof(buf) - 1 - have)) > 0) {
+		have += n;
+		buf[have] = '\0';
+		found = strstr(buf, text) != NULL;
+		/* A match may straddle two reads: keep the last len - 1 bytes. */
+		keep = have < len ? have : len - 1;
+		memmove(buf, buf + have - keep, keep);
+		have = keep;
+	}
 	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	return strstr(buf, text) != NULL;
+	return found;
 }
 
 static void do_wait_for(const char *path, const char *text)
