@@ -182,6 +182,7 @@ struct thread {
 	uint64_t last_frame_ns, last_frame_end_ns, last_frame_seq;
 	int64_t last_vsync;
 	uint64_t anchor_ns;  /* the frame vsync-id periods are measured from (vsync -1: none) */
+	uint64_t min_interval_ns; /* its shortest doFrame interval without ids (0: none yet) */
 	int64_t anchor_vsync;
 	struct art_pending art;
 	struct art_pending art_start; /* the last start(), waiting for its S (--stacks) */
@@ -434,6 +435,7 @@ static struct thread *thread_get(struct engine *e, uint32_t pid, uint32_t tid)
 		t->overflow = 0;
 		t->has_frame = false;
 		t->anchor_vsync = -1;
+		t->min_interval_ns = 0;
 		t->av_valid = false;
 		thread_window_reset(t);
 	}
@@ -1316,6 +1318,18 @@ static void refresh_add_vsync(struct refresh *r, struct thread *t, int64_t vsync
 }
 
 /* The refresh period, with this interval of t's doFrames counted; returns vsyncs missed. */
+/*
+ * Vsyncs missed in an interval dt of doFrame starts without ids, against period. Before the
+ * period is measured the thread's shortest interval stands in for it, not the assumed 60 Hz,
+ * which would see every frame of a 30 Hz display as one missed vsync.
+ */
+static uint32_t missed_vsyncs(uint64_t dt, uint64_t period)
+{
+	if (!period || dt < period + period / 2)
+		return 0;
+	return (uint32_t)((dt + period / 2) / period - 1);
+}
+
 static uint32_t frame_interval(struct proc *p, struct thread *t, int64_t vsync, uint64_t ts_ns,
 			       uint64_t *budget, bool *assumed)
 {
@@ -1331,13 +1345,11 @@ static uint32_t frame_interval(struct proc *p, struct thread *t, int64_t vsync, 
 		refresh__add(p->refresh, dt, dv);
 	*budget = refresh__period(p->refresh, &src);
 	*assumed = src == REFRESH_ASSUMED;
+	if (!dv && dt && (!t->min_interval_ns || dt < t->min_interval_ns))
+		t->min_interval_ns = dt;
 	if (dv > 1)
 		return (uint32_t)(dv - 1 > UINT32_MAX ? UINT32_MAX : dv - 1);
-	/* Without ids an interval only counts vsyncs against a measured period: the assumed
-	 * 60 Hz would see every frame of a 30 Hz display as one missed vsync. */
-	if (dv || *assumed || dt < *budget + *budget / 2)
-		return 0;
-	return (uint32_t)((dt + *budget / 2) / *budget - 1);
+	return dv ? 0 : missed_vsyncs(dt, *assumed ? t->min_interval_ns : *budget);
 }
 
 /*

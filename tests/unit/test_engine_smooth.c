@@ -297,3 +297,33 @@ Test(smooth, late_frame_starts_do_not_bias_the_vsync_period)
 	for (int f = 10; f < 40; f++)
 		cr_assert_eq(rec.frames[f].budget_ns, P60, "frame %d", f + 1);
 }
+
+Test(smooth, before_the_period_is_measured_a_skip_counts_against_the_shortest_interval)
+{
+	uint64_t t = 1000 * MS;
+
+	mk(t - MS, UI, "S|%d|animator|21", PID);
+	frame(t, -1, 2 * MS);
+	frame(t + P60, -1, 2 * MS);
+	frame(t + 4 * P60, -1, 2 * MS); /* two vsyncs missed, the period still assumed */
+	frame(t + 5 * P60, -1, 2 * MS);
+	mk(t + 5 * P60 + 5 * MS, UI, "F|%d|animator|21", PID);
+	finish(t + 6 * P60);
+	cr_assert_eq(rec.frames[2].dropped_before, 2);
+	cr_assert_eq(rec.frames[3].dropped_before, 0);
+	cr_assert_eq(rec.ends[0].frames_dropped, 2);
+}
+
+Test(smooth, before_the_period_is_measured_a_thirty_hertz_display_drops_nothing)
+{
+	uint64_t t = 1000 * MS;
+
+	mk(t - MS, UI, "S|%d|animator|22", PID);
+	for (int f = 0; f < 6; f++)
+		frame(t + f * 2 * P60, -1, 2 * MS);
+	mk(t + 11 * P60, UI, "F|%d|animator|22", PID);
+	finish(t + 12 * P60);
+	for (int f = 0; f < 6; f++)
+		cr_assert_eq(rec.frames[f].dropped_before, 0, "frame %d", f + 1);
+	cr_assert_eq(rec.ends[0].frames_dropped, 0);
+}
