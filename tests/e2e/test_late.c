@@ -75,22 +75,26 @@ static void check_said_once(const char *err, const char *line)
 
 Test(late, a_libhwui_mapped_after_animtrace_looked_gives_the_values_of_the_next_animation)
 {
-	char out[PATH_MAX], err[PATH_MAX], ex[PATH_MAX], gate[PATH_MAX], pidpat[32], line[160];
-	const char *args[] = { "--proc", LATE, "--format", "json", "-o",
+	char out[PATH_MAX], err[PATH_MAX], ex[PATH_MAX], gate[PATH_MAX], go[PATH_MAX], pidpat[32];
+	char line[160], name[E2E_NAME_MAX];
+	const char *args[] = { "--proc", name, "--format", "json", "-o",
 			       e2e_path(out, "out.jsonl"), "--no-atrace-setup", NULL };
-	const char *sim[] = { E2E_ANIMSIM, "--name", LATE, "--hwui-late-frames", LATE_FRAMES,
-			      "--late-gate", e2e_path(gate, "gate"), "--start-delay-ms", "0",
+	const char *sim[] = { E2E_ANIMSIM, "--name", name, "--hwui-late-frames", LATE_FRAMES,
+			      "--late-gate", e2e_path(gate, "gate"), "--go", e2e_path(go, "go"),
 			      "--linger-ms", "1000", "--expect", e2e_path(ex, "e.jsonl"), NULL };
 	struct exp_proc procs[2];
 	struct e2e_jsonl j;
 
+	e2e_name(name, LATE);
 	cr_assert_eq(mkdir(gate, 0755), 0);
 	pid_t at = e2e_animtrace(args, e2e_path(err, "err.txt"), NULL);
 	pid_t b = e2e_spawn(sim, NULL);
-	pid_t app = e2e_find_child(b, LATE);
+	pid_t app = e2e_find_child(b, name);
 
-	/* Looked at without the libraries, and some of its frames traced: then it loads them. */
+	/* Looked at without the libraries, then its first frames (released only now, so none is
+	 * written before its markers are let through) traced: then it loads them. */
 	await_pid_line(err, at, app, " maps neither libhwui.so nor libandroid_runtime.so");
+	e2e_go(go);
 	snprintf(pidpat, sizeof(pidpat), "\"pid\":%d,", app);
 	e2e_await(out, at, "{\"type\":\"frame\"", pidpat, "\"vsync_id\":995,", NULL);
 	touch(gate, "load");
