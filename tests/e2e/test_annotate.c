@@ -16,6 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <sys/mount.h>
+
 #include <criterion/criterion.h>
 
 #include "e2e.h"
@@ -73,10 +75,18 @@ static void fini(void)
 
 TestSuite(annotate, .init = e2e_setup, .fini = fini, .timeout = 180);
 
-static void tracing_setup(void)
+/* tracefs mounted where a fresh machine (or CI's namespace) has none: as animtrace does. */
+static void ensure_tracefs(void)
 {
 	if (access(TRACEFS "/trace_marker", W_OK))
-		cr_skip_test("no %s/trace_marker", TRACEFS);
+		mount("nodev", TRACEFS, "tracefs", 0, NULL);
+	cr_assert_eq(access(TRACEFS "/trace_marker", W_OK), 0, "no writable %s/trace_marker",
+		     TRACEFS);
+}
+
+static void tracing_setup(void)
+{
+	ensure_tracefs();
 	read_word(TRACEFS "/tracing_on", saved_on, sizeof(saved_on));
 	read_word(TRACEFS "/buffer_size_kb", saved_kb, sizeof(saved_kb));
 	cr_assert(saved_on[0] && saved_kb[0], "cannot read tracing_on / buffer_size_kb");
@@ -257,11 +267,12 @@ static void check_summary(const struct e2e_jsonl *j, const struct exp_proc *t)
 
 Test(annotate, a_capture_taken_meanwhile_holds_the_annotations_and_replays_them_as_such)
 {
+	char name[E2E_NAME_MAX], go[PATH_MAX];
 	char out[PATH_MAX], err[PATH_MAX], ex[PATH_MAX], cap[PATH_MAX], rep[PATH_MAX];
 	char start[96], pidpat[32];
-	const char *args[] = { "--proc", TARGET, "--annotate", "--format", "json", "-o",
+	const char *args[] = { "--proc", name, "--annotate", "--format", "json", "-o",
 			       e2e_path(out, "out.jsonl"), "--no-atrace-setup", NULL };
-	const char *sim[] = { E2E_ANIMSIM, "--name", TARGET, "--expect",
+	const char *sim[] = { E2E_ANIMSIM, "--name", name, "--go", go, "--expect",
 			      e2e_path(ex, "e.jsonl"), NULL };
 	const char *replay[] = { E2E_ANIMTRACE, "--replay", e2e_path(cap, "capture.txt"),
 				 "--format", "json", "-o", e2e_path(rep, "replay.jsonl"), NULL };
@@ -272,9 +283,13 @@ Test(annotate, a_capture_taken_meanwhile_holds_the_annotations_and_replays_them_
 	snprintf(start, sizeof(start), "animtrace-e2e-annotate-start-%d-%ld", getpid(),
 		 (long)time(NULL));
 	cr_assert_eq(write_str(TRACEFS "/trace_marker", start), 0);
+	e2e_name(name, TARGET);
+	e2e_path(go, "go");
 	pid_t at = e2e_animtrace(args, e2e_path(err, "err.txt"), NULL);
 	pid_t b = e2e_spawn(sim, NULL);
-	pid_t app = e2e_find_child(b, TARGET);
+	pid_t app = e2e_find_child(b, name);
+
+	e2e_release(err, at, app, E2E_PROPS | E2E_ART, go);
 
 	snprintf(pidpat, sizeof(pidpat), "\"pid\":%d,", app);
 	e2e_await(out, at, "{\"type\":\"frame\"", pidpat, "\"seq\":24,", NULL);
@@ -316,15 +331,17 @@ static int count_of(const char *text, const char *s)
 
 Test(annotate, tracefs_unmounted_under_a_running_animtrace_is_one_warning_and_tracing_goes_on)
 {
+	char name[E2E_NAME_MAX], go[PATH_MAX];
 	char out[PATH_MAX], err[PATH_MAX], atpid[16], pidpat[32];
 	const char *argv[] = { "/usr/bin/unshare", "-m", "--propagation", "private",
-			       E2E_ANIMTRACE, "--proc", UMNT_TARGET, "--annotate", "--format",
+			       E2E_ANIMTRACE, "--proc", name, "--annotate", "--format",
 			       "json", "-o", e2e_path(out, "out.jsonl"), "--no-atrace-setup", NULL };
-	const char *sim[] = { E2E_ANIMSIM, "--name", UMNT_TARGET, NULL };
+	const char *sim[] = { E2E_ANIMSIM, "--name", name, "--go", go, NULL };
 
-	if (access(TRACEFS "/trace_marker", W_OK))
-		cr_skip_test("no %s/trace_marker", TRACEFS);
+	ensure_tracefs();
 	/* unshare execs animtrace: this pid is animtrace's, in a mount namespace of its own */
+	e2e_name(name, UMNT_TARGET);
+	e2e_path(go, "go");
 	pid_t at = e2e_spawn(argv, &(struct e2e_spawn){ .err = e2e_path(err, "err.txt") });
 
 	e2e_await(err, at, "animtrace: ready", NULL);
@@ -336,7 +353,9 @@ Test(annotate, tracefs_unmounted_under_a_running_animtrace_is_one_warning_and_tr
 	cr_assert_eq(e2e_exit_code(e2e_spawn(umnt, NULL), "umount in animtrace's namespace"), 0);
 	e2e_await(err, at, STOPPED, NULL);
 	pid_t b = e2e_spawn(sim, NULL);
-	pid_t app = e2e_find_child(b, UMNT_TARGET);
+	pid_t app = e2e_find_child(b, name);
+
+	e2e_release(err, at, app, E2E_PROPS | E2E_ART, go);
 
 	snprintf(pidpat, sizeof(pidpat), "\"pid\":%d,", app);
 	e2e_await(out, at, "{\"type\":\"frame\"", pidpat, "\"seq\":24,", NULL);
@@ -365,8 +384,7 @@ Test(annotate, tracing_every_process_animtrace_never_reads_back_its_own_annotati
 	const char *sim[] = { E2E_ANIMSIM, "--name", ALL_TARGET, NULL };
 	struct e2e_jsonl j;
 
-	if (access(TRACEFS "/trace_marker", W_OK))
-		cr_skip_test("no %s/trace_marker", TRACEFS);
+	ensure_tracefs();
 	pid_t at = e2e_animtrace(args, e2e_path(err, "err.txt"), NULL);
 	pid_t b = e2e_spawn(sim, NULL);
 	pid_t app = e2e_find_child(b, ALL_TARGET);

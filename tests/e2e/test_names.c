@@ -106,17 +106,22 @@ static void await_last_frame(const char *out, pid_t at, pid_t pid)
 
 Test(names, every_frame_props_record_carries_the_class_the_simulator_made_its_node_with)
 {
+	char name[E2E_NAME_MAX], go[PATH_MAX];
 	char out[PATH_MAX], err[PATH_MAX], ex[PATH_MAX];
-	const char *args[] = { "--proc", TARGET, "--format", "json", "-o",
+	const char *args[] = { "--proc", name, "--format", "json", "-o",
 			       e2e_path(out, "out.jsonl"), "--no-atrace-setup", "--verbose", NULL };
-	const char *sim[] = { E2E_ANIMSIM, "--name", TARGET, "--linger-ms", "3000", "--expect",
+	const char *sim[] = { E2E_ANIMSIM, "--name", name, "--go", go, "--linger-ms", "3000", "--expect",
 			      e2e_path(ex, "ex.jsonl"), NULL };
 	struct exp_proc procs[2];
 	struct e2e_jsonl j;
 
+	e2e_name(name, TARGET);
+	e2e_path(go, "go");
 	pid_t at = e2e_animtrace(args, e2e_path(err, "err.txt"), NULL);
 	pid_t s = e2e_spawn(sim, NULL);
-	pid_t app = e2e_find_child(s, TARGET);
+	pid_t app = e2e_find_child(s, name);
+
+	e2e_release(err, at, app, E2E_PROPS | E2E_ART, go);
 
 	await_named(err, at, app, 1, "NotificationRow");
 	await_named(err, at, app, 2, "ScrimView");
@@ -160,19 +165,24 @@ static void check_end(const struct e2e_jsonl *out, int64_t cookie, const char *c
 
 Test(names, a_node_freed_and_made_again_at_the_same_address_is_shown_by_its_new_name)
 {
+	char name[E2E_NAME_MAX], go[PATH_MAX];
 	char out[PATH_MAX], err[PATH_MAX], ex[PATH_MAX], gate[PATH_MAX];
-	const char *args[] = { "--proc", TARGET, "--format", "json", "-o",
+	const char *args[] = { "--proc", name, "--format", "json", "-o",
 			       e2e_path(out, "out.jsonl"), "--no-atrace-setup", "--verbose", NULL };
-	const char *sim[] = { E2E_ANIMSIM, "--name", TARGET, "--scenario", "realloc",
+	const char *sim[] = { E2E_ANIMSIM, "--name", name, "--go", go, "--scenario", "realloc",
 			      "--late-gate", e2e_path(gate, "gate"), "--expect",
 			      e2e_path(ex, "ex.jsonl"), NULL };
 	struct exp_proc procs[2];
 	struct e2e_jsonl j;
 
 	cr_assert_eq(mkdir(gate, 0755), 0);
+	e2e_name(name, TARGET);
+	e2e_path(go, "go");
 	pid_t at = e2e_animtrace(args, e2e_path(err, "err.txt"), NULL);
 	pid_t s = e2e_spawn(sim, NULL);
-	pid_t app = e2e_find_child(s, TARGET);
+	pid_t app = e2e_find_child(s, name);
+
+	e2e_release(err, at, app, E2E_PROPS | E2E_ART, go);
 
 	/* The fixture's ids: 1 and 2 for the two first nodes, then 3 and 4 at the same place. */
 	await_named(err, at, app, 1, "NotificationRow");
@@ -204,20 +214,25 @@ Test(names, a_node_freed_and_made_again_at_the_same_address_is_shown_by_its_new_
 
 Test(names, a_library_without_a_decodable_name_offset_falls_back_and_says_why_once)
 {
+	char name[E2E_NAME_MAX], go[PATH_MAX];
 	char out[PATH_MAX], err[PATH_MAX], ex[PATH_MAX], want[PATH_MAX + 128];
 	const char *lib = BUILD_DIR "/sim/libhwui-noname.so";
-	const char *args[] = { "--proc", TARGET, "--format", "json", "-o",
+	const char *args[] = { "--proc", name, "--format", "json", "-o",
 			       e2e_path(out, "out.jsonl"), "--no-atrace-setup", "--hwui", lib,
 			       NULL };
-	const char *sim[] = { E2E_ANIMSIM, "--name", TARGET, "--hwui", lib, "--expect",
+	const char *sim[] = { E2E_ANIMSIM, "--name", name, "--go", go, "--hwui", lib, "--expect",
 			      e2e_path(ex, "ex.jsonl"), NULL };
 	struct exp_proc procs[2];
 	struct e2e_jsonl j;
 	char *text, *first;
 
+	e2e_name(name, TARGET);
+	e2e_path(go, "go");
 	pid_t at = e2e_animtrace(args, e2e_path(err, "err.txt"), NULL);
 	pid_t s = e2e_spawn(sim, NULL);
-	pid_t app = e2e_find_child(s, TARGET);
+	pid_t app = e2e_find_child(s, name);
+
+	e2e_release(err, at, app, E2E_PROPS | E2E_ART, go);
 
 	await_last_frame(out, at, app);
 	kill(at, SIGINT);

@@ -112,19 +112,23 @@ static void check_fade(const struct e2e_jsonl *out, const struct exp_phys *x)
 
 Test(physics, springs_flings_and_an_animators_curve_are_fitted_and_a_jump_is_no_animation)
 {
-	char out[PATH_MAX], err[PATH_MAX], exp_path[PATH_MAX];
-	const char *args[] = { "--proc", TARGET, "--format", "json", "-o", out,
+	char out[PATH_MAX], err[PATH_MAX], exp_path[PATH_MAX], go[PATH_MAX], name[E2E_NAME_MAX];
+	const char *args[] = { "--proc", name, "--format", "json", "-o", out,
 			       "--no-atrace-setup", NULL };
-	const char *sim[] = { E2E_ANIMSIM, "--name", TARGET, "--scenario", "physics",
-			      "--frames", "90", "--art", "none", "--expect", exp_path, NULL };
+	const char *sim[] = { E2E_ANIMSIM, "--name", name, "--scenario", "physics",
+			      "--frames", "90", "--art", "none", "--expect", exp_path, "--go", go,
+			      NULL };
 	struct exp_proc procs[2];
 	struct e2e_jsonl j;
 	pid_t at, s;
 
+	e2e_name(name, TARGET);
+	e2e_path(go, "go");
 	e2e_path(out, "out.jsonl");
 	e2e_path(exp_path, "expect.jsonl");
 	at = e2e_animtrace(args, e2e_path(err, "err.txt"), NULL);
 	s = e2e_spawn(sim, NULL);
+	e2e_release(err, at, e2e_find_child(s, name), E2E_PROPS, go);
 	cr_assert_eq(e2e_exit_code(s, "animsim"), 0);
 	e2e_await(err, at, "exited", NULL);
 	kill(at, SIGINT);

@@ -21,16 +21,24 @@ TestSuite(refresh, .init = e2e_setup, .fini = e2e_teardown, .timeout = 180);
 /* Runs the scenario under animtrace with extra args; out gets the JSON lines. */
 static void run(const char *extra, const char *extra2, char *out, char *err, char *exp_path)
 {
-	const char *args[] = { "--proc", TARGET, "--format", "json", "-o", out,
+	char name[E2E_NAME_MAX], go[PATH_MAX];
+	const char *args[] = { "--proc", name, "--format", "json", "-o", out,
 			       "--no-atrace-setup", extra, extra2, NULL };
-	const char *sim[] = { E2E_ANIMSIM, "--name", TARGET, "--scenario", "refresh", "--frames",
-			      "95", "--linger-ms", "500", "--expect", exp_path, NULL };
+	const char *sim[] = { E2E_ANIMSIM, "--name", name, "--scenario", "refresh", "--frames",
+			      "95", "--linger-ms", "500", "--expect", exp_path, "--go", go, NULL };
 	pid_t at, s;
 
+	e2e_name(name, TARGET);
+	e2e_path(go, "go");
 	e2e_path(out, "out.jsonl");
 	e2e_path(exp_path, "expect.jsonl");
 	at = e2e_animtrace(args, e2e_path(err, "err.txt"), NULL);
 	s = e2e_spawn(sim, NULL);
+	/* with --refresh its probes come after the setter and ART ones: wait for their line */
+	e2e_release(err, at, e2e_find_child(s, name), E2E_PROPS | E2E_ART, NULL);
+	if (extra && !strcmp(extra, "--refresh"))
+		e2e_await(err, at, "frame requests from", NULL);
+	e2e_go(go);
 	cr_assert_eq(e2e_exit_code(s, "animsim"), 0);
 	e2e_await(err, at, "exited", NULL);
 	kill(at, SIGINT);
