@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "androidprop.h"
+#include "fake_proc.h"
 
 #define HANG_MS 300
 
@@ -42,10 +43,7 @@ static void make_dir(void)
 
 static void remove_dir(void)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "/bin/rm -rf '%s'", dir);
-	cr_assert_eq(system(cmd), 0);
+	temp_tree_remove(dir);
 }
 
 TestSuite(androidprop, .init = make_dir, .fini = remove_dir, .timeout = 30);

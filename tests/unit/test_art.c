@@ -122,6 +122,7 @@ Test(art, maps_find_the_framework_oat_wherever_ART_put_it)
 			       "boot-framework.oat");
 	cr_assert_eq(art_find_oat(root, 22, path, sizeof(path)), -ENOENT);
 	cr_assert_eq(art_find_oat(root, 23, path, sizeof(path)), -ENOENT);
+	temp_tree_remove(root);
 }
 
 Test(art, method_kinds_and_names_are_what_the_engine_and_the_user_see)

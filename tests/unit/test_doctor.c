@@ -16,6 +16,7 @@
 #include <zlib.h>
 
 #include "doctor.h"
+#include "fake_proc.h"
 #include "procfilter.h"
 
 #define FIXTURE BUILD_DIR "/sim/libhwui.so"
@@ -191,10 +192,7 @@ static void make_tmp(void)
 
 static void remove_tmp(void)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "/bin/rm -rf '%s'", tmp);
-	cr_assert_eq(system(cmd), 0);
+	temp_tree_remove(tmp);
 }
 
 TestSuite(doctor, .init = make_tmp, .fini = remove_tmp);

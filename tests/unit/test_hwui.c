@@ -120,6 +120,7 @@ Test(hwui, maps_prefer_libhwui_and_fall_back_to_libandroid_runtime)
 	cr_assert_str_eq(path, "/system/lib64/libandroid_runtime.so");
 	cr_assert_eq(hwui_find_library(root, 12, path, sizeof(path)), -ENOENT);
 	cr_assert_eq(hwui_find_library(root, 13, path, sizeof(path)), -ENOENT);
+	temp_tree_remove(root);
 }
 
 /* ---- RenderNode name and unique id offsets ----------------------------------------- */

@@ -21,7 +21,12 @@ static void setup(void)
 	      "d000-e000 r-xp 00001000 fd:01 9 /system/lib64/libhwui.so\n");
 }
 
-TestSuite(procmaps, .init = setup);
+static void teardown(void)
+{
+	temp_tree_remove(root);
+}
+
+TestSuite(procmaps, .init = setup, .fini = teardown);
 
 Test(procmaps, finds_a_file_by_its_whole_name_only)
 {
