@@ -146,6 +146,7 @@ struct proc {
 	} starts[CAP_PENDING_STARTS];
 	int n_starts;
 	bool tg_pending; /* an animator got its first exact target in the current batch */
+	uint64_t markers, prop_writes; /* props without markers: its atrace tags are off */
 };
 
 enum slice_kind { SLICE_OTHER, SLICE_DOFRAME, SLICE_PHASE, SLICE_DRAW };
@@ -2108,13 +2109,15 @@ void engine__marker(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid
 	av_marker(e, tid);
 	if (m->type == MARKER_END) { /* may be a bare "E": the thread knows its process */
 		slice_end(e, thread_find(e, tid), ts_ns);
-		if (process && *process)
-			proc_get(e, pid, process);
+		p = process && *process ? proc_get(e, pid, process) : proc_find(e, pid);
+		if (p)
+			p->markers++;
 		return;
 	}
 	p = proc_get(e, pid, process);
 	if (!p)
 		return;
+	p->markers++;
 	switch (m->type) {
 	case MARKER_BEGIN:
 		t = thread_get(e, pid, tid);
@@ -2154,6 +2157,7 @@ void engine__prop(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid, 
 	n = node_seen(e, ts_ns, pid, node, node_name, &p);
 	if (!n)
 		return;
+	p->prop_writes++;
 	if (prev && !(n->known & (1u << prop))) {
 		n->val[prop] = *prev;
 		n->known |= 1u << prop;
@@ -2314,6 +2318,25 @@ void engine__rejected(struct engine *e)
 	e->rejected++;
 }
 
+/*
+ * View property writes but not one trace_marker write: without markers there are no frames,
+ * animator lifecycles or jank, only bare values. On a phone the app does not see the VIEW
+ * tag on, or (15+) routes android.os.Trace to the Perfetto SDK (ANDROID.md section 2): say so
+ * instead of printing a quiet session.
+ */
+static void note_unmarked_proc(struct engine *e, const struct proc *p)
+{
+	char msg[256];
+
+	if (p->markers || !p->prop_writes || !e->sink.ops || !e->sink.ops->note)
+		return;
+	snprintf(msg, sizeof(msg),
+		 "%s%spid %u: %llu View property writes but no trace_marker writes: no frames "
+		 "or animator lifecycles for it (is its atrace view tag on? animtrace doctor)",
+		 p->name, *p->name ? " " : "", p->pid, (unsigned long long)p->prop_writes);
+	SINK_CALL(e, note, msg);
+}
+
 void engine__process_exit(struct engine *e, uint64_t ts_ns, uint32_t pid)
 {
 	struct proc *p = proc_find(e, pid);
@@ -2325,6 +2348,7 @@ void engine__process_exit(struct engine *e, uint64_t ts_ns, uint32_t pid)
 	segment__process_exit(e->seg, pid);
 	while (p->running)
 		anim_end_run(e, p, p->running, ts_ns, 0, END_PROCESS_EXIT, REASON_INFERRED);
+	note_unmarked_proc(e, p);
 	/* Nothing of it is needed any more (its pid may come back as another process): a
 	 * long session of restarts must not fill CAP_PROCS with the dead. */
 	proc_remove(e, p);
@@ -2488,6 +2512,7 @@ void engine__finish(struct engine *e, uint64_t ts_ns, uint64_t drops, uint64_t t
 		frames_flush(e, e->proc_list[i], ts_ns > e->last_ns ? ts_ns : e->last_ns);
 		storm_end(e, e->proc_list[i]);
 		redraw_top_proc(e, e->proc_list[i]);
+		note_unmarked_proc(e, e->proc_list[i]);
 	}
 	finish_animations(e, &s);
 	running = build_running(e, &n_running);

@@ -1119,3 +1119,34 @@ Test(engine, a_new_unique_id_without_a_name_forgets_the_old_nodes_name)
 	cr_assert_eq(rec.n_fps, 1);
 	cr_assert_str_eq(rec.fp_nodes[0][0].node_name, "RenderNode@51c0");
 }
+
+/* ---- property writes without markers --------------------------------------------- */
+
+Test(engine, property_writes_without_one_marker_are_said_at_exit_and_at_the_end)
+{
+	prop(10 * MS, 30, 30, 0x1000, NULL, PROP_ALPHA, 0.5f);
+	prop(11 * MS, 30, 30, 0x1000, NULL, PROP_ALPHA, 0.25f);
+	prop(12 * MS, 31, 31, 0x2000, NULL, PROP_ALPHA, 0.5f);
+	engine__process_exit(eng, 13 * MS, 30);
+	cr_assert_str_eq(rec.note, "pid 30: 2 View property writes but no trace_marker writes: "
+				   "no frames or animator lifecycles for it (is its atrace view "
+				   "tag on? animtrace doctor)");
+	rec.note[0] = '\0';
+	engine__finish(eng, 20 * MS, 0, 0);
+	cr_assert_str_eq(rec.note, "pid 31: 1 View property writes but no trace_marker writes: "
+				   "no frames or animator lifecycles for it (is its atrace view "
+				   "tag on? animtrace doctor)");
+}
+
+Test(engine, one_marker_of_its_own_keeps_a_process_s_property_writes_unremarked)
+{
+	frame_begin(10 * MS, 30, -1);
+	prop(11 * MS, 30, 30, 0x1000, NULL, PROP_ALPHA, 0.5f);
+	prop(12 * MS, 31, 31, 0x2000, NULL, PROP_ALPHA, 0.5f);
+	frame_end(12 * MS, 30);
+	B(13 * MS, 31, 31, "inflate"); /* any marker of its own, not only frames */
+	engine__process_exit(eng, 14 * MS, 30);
+	cr_assert_str_eq(rec.note, "");
+	engine__finish(eng, 20 * MS, 0, 0);
+	cr_assert_str_eq(rec.note, "");
+}
