@@ -149,5 +149,32 @@ e2e: wait-for edge.txt across the edge
 e2e: wait-for far.txt far down
 ANIMTRACE-E2E-RC=0"
 
+cat > "$tmp/script" <<'EOF'
+mkdir gate
+run /bin/test -d gate
+mkdir gate
+EOF
+expect "mkdir makes a directory and fails when it exists" 1 "e2e: mkdir gate
+e2e: run /bin/test -d gate
+e2e: /bin/test exited 0
+e2e: mkdir gate
+init: mkdir gate: File exists
+ANIMTRACE-E2E-RC=1"
+
+# 16 background processes at once (headroom for sessions that overlap), a 17th
+# is refused.
+script="" want=""
+for i in $(seq 1 17); do
+	script+="bg p$i o$i e$i /bin/true"$'\n'
+	want+="e2e: bg p$i o$i e$i /bin/true"$'\n'
+done
+want+="init: more than 16 background processes"$'\n'
+for i in $(seq 1 16); do
+	script+="wait p$i"$'\n'
+	want+="e2e: wait p$i"$'\n'"e2e: p$i exited 0"$'\n'
+done
+printf '%s' "$script" > "$tmp/script"
+expect "16 background processes run at once and a 17th is refused" 1 "${want}ANIMTRACE-E2E-RC=1"
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

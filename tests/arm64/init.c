@@ -13,6 +13,7 @@
  *   wait NAME                     wait for background process NAME to exit
  *   cat FILE                      print FILE to the console between marker lines
  *   touch FILE                    create FILE (e.g. the simulator's --go file)
+ *   mkdir DIR                     create DIR (e.g. the simulator's --late-gate directory)
  *   sleep MS                      sleep
  *   expect-rc N                   the next run / wait passes on exit status N instead of 0
  *
@@ -39,7 +40,7 @@
 #include <unistd.h>
 
 #define MAX_ARGS 64
-#define MAX_BG 8
+#define MAX_BG 16
 #define POLL_MS 10
 #define RC_TIMEOUT 124
 #define RC_NOEXEC 127
@@ -266,6 +267,14 @@ static void do_touch(const char *path)
 	close(fd);
 }
 
+static void do_mkdir(const char *path)
+{
+	if (mkdir(path, 0755)) {
+		printf("init: mkdir %s: %s\n", path, strerror(errno));
+		fail(1);
+	}
+}
+
 static void do_cat(const char *path)
 {
 	char buf[4096];
@@ -338,6 +347,8 @@ static int run_directive(const char *line, int argc, char **argv)
 		do_cat(argv[1]);
 	else if (!strcmp(op, "touch") && argc == 2)
 		do_touch(argv[1]);
+	else if (!strcmp(op, "mkdir") && argc == 2)
+		do_mkdir(argv[1]);
 	else
 		return bad_usage(line);
 	return 0;
