@@ -249,5 +249,56 @@ while IFS= read -r want; do
 	has "$want" && ok "refresh has $want" || bad "refresh has $want"
 done <<< "$REFRESH"
 
+# ---- a node freed and made again at the same address: the realloc scenario (issue 11) -------
+# What tests/e2e/test_names.c asserts: one address throughout; its frame_props say
+# NotificationRow (the first animator's 5 changes) before the reallocation and QSPanel (5 and
+# 5) after, node_name being CLASS@<low 16 bits>; each animator_end names the node it faded,
+# and the third QSPanel, a new node of the same class, fades from 1, not from the 0.5 the
+# previous QSPanel ended at.
+out=$(section /tmp/realloc.jsonl)
+count frame_props 15
+count animator_end 3
+node=$(printf '%s\n' "$out" | grep -F '"type":"frame_props"' | head -1 |
+	sed -n 's/.*"node":"\(0x[0-9a-f]*\)".*/\1/p')
+low=$(printf '%04x' $((${node:-0} & 0xffff)))
+# Prints "N CLASS FIRST-LAST" per run of consecutive frame_props of one class, or what is amiss.
+runs=$(printf '%s\n' "$out" | grep -F '"type":"frame_props"' | awk -v node="$node" -v low="$low" '
+	function str(key) {
+		if (!match($0, "\"" key "\":\"[^\"]*\""))
+			return ""
+		return substr($0, RSTART + length(key) + 4, RLENGTH - length(key) - 5)
+	}
+	{
+		match($0, /"frame_vsync_id":[0-9]+/)
+		v = substr($0, RSTART + 17, RLENGTH - 17)
+		c = str("node_class")
+		if (str("node") != node || str("node_name") != c "@" low)
+			printf "vsync %d: node %s name %s;", v, str("node"), str("node_name")
+		if (c != cls) {
+			if (cls != "")
+				printf "%d %s %d-%d;", n, cls, first, last
+			cls = c
+			n = 0
+			first = v
+		}
+		n++
+		last = v
+	}
+	END { printf "%d %s %d-%d", n, cls, first, last }')
+[ -n "$node" ] && [ "$runs" = "5 NotificationRow 1001-1005;10 QSPanel 1007-1017" ] &&
+	ok "one node $node: NotificationRow@$low before the reallocation, QSPanel@$low after ($runs)" ||
+	bad "one node $node: NotificationRow@$low before the reallocation, QSPanel@$low after (got $runs)"
+REALLOC=$(cat <<EOF
+"type":"animator_end" ... "id":168950273, ... "target":"$node","target_name":"NotificationRow@$low","target_class":"NotificationRow", ... "changes":{"alpha":{"from":1,"to":0}}
+"type":"animator_end" ... "id":168950274, ... "target":"$node","target_name":"QSPanel@$low","target_class":"QSPanel", ... "changes":{"alpha":{"from":1,"to":0.5}}
+"type":"animator_end" ... "id":168950275, ... "target":"$node","target_name":"QSPanel@$low","target_class":"QSPanel", ... "changes":{"alpha":{"from":1,"to":0.25}}
+"type":"summary" ... "node_names":{"named":3,"no_offset":0,"unreadable":0,"not_class":0,"gone":0}
+EOF
+)
+while IFS= read -r want; do
+	[ -n "$want" ] || continue
+	has "$want" && ok "realloc has $want" || bad "realloc has $want"
+done <<< "$REALLOC"
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
