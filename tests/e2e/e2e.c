@@ -301,6 +301,14 @@ void e2e_go(const char *go)
 	close(fd);
 }
 
+void e2e_gate(const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+
+	cr_assert_lt(snprintf(path, sizeof(path), "%s/%s", dir, name), (int)sizeof(path));
+	e2e_go(path);
+}
+
 void e2e_release(const char *err, pid_t at, pid_t pid, unsigned int what, const char *go)
 {
 	char pat[96];

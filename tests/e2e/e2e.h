@@ -64,6 +64,9 @@ char *e2e_name(char *dst, const char *base);
 #define E2E_ART 2u
 /* Creates go: simulators started with --go go play their first frame. */
 void e2e_go(const char *go);
+/* Creates dir/name: the gate a simulator run with --late-gate dir waits at (its "load",
+ * "go", "realloc-<frame>", "exit"). */
+void e2e_gate(const char *dir, const char *name);
 /* Waits until animtrace (at)'s stderr err says pid is traced (and, per what, its uprobes
  * attached), then e2e_go(go) unless go is NULL. Fails the test when animtrace exits or after E2E_WAIT_MS. */
 void e2e_release(const char *err, pid_t at, pid_t pid, unsigned int what, const char *go);

@@ -24,16 +24,6 @@
 
 TestSuite(late, .init = e2e_setup, .fini = e2e_teardown, .timeout = 180);
 
-static void touch(const char *dir, const char *name)
-{
-	char path[PATH_MAX + 16];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	cr_assert_not_null(f = fopen(path, "w"), "%s", path);
-	fclose(f);
-}
-
 /* Waits until err holds the line "animtrace: pid <pid><rest>" (rest: its start). */
 static void await_pid_line(const char *err, pid_t at, pid_t pid, const char *rest)
 {
@@ -97,11 +87,11 @@ Test(late, a_libhwui_mapped_after_animtrace_looked_gives_the_values_of_the_next_
 	e2e_go(go);
 	snprintf(pidpat, sizeof(pidpat), "\"pid\":%d,", app);
 	e2e_await(out, at, "{\"type\":\"frame\"", pidpat, "\"vsync_id\":995,", NULL);
-	touch(gate, "load");
+	e2e_gate(gate, "load");
 	await_pid_line(err, at, app, ": libhwui.so appeared, probing");
 	await_pid_line(err, at, app, ": View property values from ");
 	await_pid_line(err, at, app, ": end reasons from ART probes in ");
-	touch(gate, "go");
+	e2e_gate(gate, "go");
 	e2e_await(out, at, "{\"type\":\"frame\"", pidpat, "\"vsync_id\":1023,", NULL);
 	e2e_await(out, at, "{\"type\":\"animator_end\"", pidpat, "\"name\":\"animator:alpha\"",
 		  NULL);

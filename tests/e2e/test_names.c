@@ -23,16 +23,6 @@
 
 TestSuite(names, .init = e2e_setup, .fini = e2e_teardown, .timeout = 180);
 
-static void touch(const char *dir, const char *name)
-{
-	char path[PATH_MAX + 16];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	cr_assert_not_null(f = fopen(path, "w"), "%s", path);
-	fclose(f);
-}
-
 /* The class of (vsync, node) as the simulator made that node: every write agrees. */
 static const char *class_at(const struct exp_proc *t, int vsync, uint64_t node)
 {
@@ -186,11 +176,11 @@ Test(names, a_node_freed_and_made_again_at_the_same_address_is_shown_by_its_new_
 
 	/* The fixture's ids: 1 and 2 for the two first nodes, then 3 and 4 at the same place. */
 	await_named(err, at, app, 1, "NotificationRow");
-	touch(gate, "realloc-7");
+	e2e_gate(gate, "realloc-7");
 	await_named(err, at, app, 3, "QSPanel");
-	touch(gate, "realloc-13");
+	e2e_gate(gate, "realloc-13");
 	await_named(err, at, app, 4, "QSPanel");
-	touch(gate, "exit");
+	e2e_gate(gate, "exit");
 	await_last_frame(out, at, app);
 	kill(at, SIGINT);
 	cr_assert_eq(e2e_exit_code(at, "animtrace"), 0);
