@@ -144,9 +144,12 @@ janky=$(printf '%s\n' "$out" | grep -F '"type":"frame"' | grep -cF '"janky":true
 [ "$janky" = 1 ] && ok "one late frame" || bad "one late frame (got $janky)"
 dropped=$(printf '%s\n' "$out" | grep -F '"type":"frame"' | grep -c '"dropped_before":[1-9]')
 [ "$dropped" = 2 ] && ok "two frames after missed vsyncs" || bad "two frames after missed vsyncs (got $dropped)"
+# Frame 10's budget is the estimate from its 8 intervals: under TCG on a loaded host the
+# simulator's first wake-ups can come late enough to move it past the 2 % snap (measured
+# 40.7 ms once in 25 boots); frame 20 (18 intervals) and the summary carry the 24 Hz.
 EXPECTED=$(cat <<'EOT'
-"type":"frame" ... "seq":10,"vsync_id":1011, ... "budget_ns":41666667,"janky":false,"dropped_before":2,
-"type":"frame" ... "seq":20,"vsync_id":1021, ... "janky":true,"dropped_before":0,
+"type":"frame" ... "seq":10,"vsync_id":1011, ... "janky":false,"dropped_before":2,
+"type":"frame" ... "seq":20,"vsync_id":1021, ... "budget_ns":41666667,"janky":true,"dropped_before":0,
 "type":"frame" ... "seq":21,"vsync_id":1024, ... "janky":false,"dropped_before":2,
 "type":"frame" ... "seq":36,"vsync_id":1049, ... "dropped_before":0,
 "type":"jank" ... "kind":"dropped_frames","frame_seq":10, ... "dropped_before":2,"animations":[168950273]
