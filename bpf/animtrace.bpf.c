@@ -275,9 +275,6 @@ static __always_inline __u32 *prop_offset(__u32 prop)
 	return &o->off[prop];
 }
 
-/* arm64 top-byte tags (MTE/TBI heap pointers, e.g. 0xb4...) must go before a read. */
-#define AT_UNTAG(p) ((p) & 0x00ffffffffffffffULL)
-
 static __always_inline int setter_entry(__u64 node, __u32 prop)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();

@@ -7,14 +7,13 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "animtrace/wire.h"
 #include "caps.h"
 #include "coll.h"
 #include "nodenames.h"
 
 /* Entries per bucket: one (pid, node) always lands in the same bucket, whatever its id. */
 #define WAYS 4
-/* arm64 top-byte tags (MTE/TBI heap pointers, e.g. 0xb4...) go before a read (AT_UNTAG). */
-#define UNTAG(p) ((p) & 0x00ffffffffffffffULL)
 
 struct entry {
 	uint64_t node, uid, used; /* used: 0 for an empty entry, else the clock at last use */
@@ -114,7 +113,7 @@ static int read_u64(struct nodenames *nn, uint32_t pid, uint64_t addr, uint64_t 
 static enum nodename_status read_name(struct nodenames *nn, struct entry *e,
 				      const struct hwui_node_layout *lay)
 {
-	uint64_t node = UNTAG(e->node), str, uid;
+	uint64_t node = AT_UNTAG(e->node), str, uid;
 	char buf[NODENAME_MAX + 1];
 	long n;
 	char *nul;
@@ -123,7 +122,7 @@ static enum nodename_status read_name(struct nodenames *nn, struct entry *e,
 		return NODENAME_NO_OFFSET;
 	if (read_u64(nn, e->pid, node + lay->name_off, &str) || !str)
 		return NODENAME_UNREADABLE;
-	n = read_target(nn, e->pid, UNTAG(str), buf, sizeof(buf));
+	n = read_target(nn, e->pid, AT_UNTAG(str), buf, sizeof(buf));
 	if (n <= 0)
 		return NODENAME_UNREADABLE;
 	nul = memchr(buf, '\0', (size_t)n);

@@ -74,6 +74,10 @@ struct at_prop_offsets {
 	__u32 has_uniqueid; /* ...when 1: setter entries read it into at_prop_rec.unique_id */
 };
 
+/* arm64 top-byte tags (MTE/TBI heap pointers, e.g. 0xb4...) must go before a read: of a
+ * node by the setter probes, of a node or its name by userspace. */
+#define AT_UNTAG(p) ((p) & 0x00ffffffffffffffULL)
+
 #define AT_PROP_HAS_UID 1u /* at_prop_rec.flags: unique_id was read at the setter's entry */
 
 /* A setter returned true (the value changed); value is the float read back from the node. */
