@@ -43,21 +43,31 @@ static const char doc[] =
 "      JSON lines, and a trace for ui.perfetto.dev (loads even after kill -9)\n"
 "  animtrace --proc 'com.google.android.gms:*'\n"
 "      a package and its :subprocesses, including ones started later\n"
+"  animtrace --proc com.android.systemui --annotate\n"
+"      while a Perfetto capture runs: animator and View property tracks in it\n"
+"  animtrace --proc com.android.systemui --refresh --stacks\n"
+"      which Views redraw in each frame, and who asked for the frame\n"
 "  animtrace --replay trace.perfetto-trace --proc com.foo\n"
 "      an old capture: ftrace text, systrace .html or Perfetto protobuf\n"
 "  animtrace doctor --proc com.android.systemui\n"
 "      can this device be traced live? one line per check, with the fix\n"
 "\n"
 "OUTPUT\n"
-"  Begin/End box per animator (End: target view, from -> to, a sparkline of\n"
-"  each property's per-frame values), --frames lines, and a summary at exit:\n"
-"  per animator name count, cancels, frames, total/median/max duration; the\n"
-"  longest animators and frames; property writes per frame; drops.\n"
+"  A Begin and an End box per animator: its View (NotificationRow@80e0) and\n"
+"  every View it wrote, each property from -> to with a sparkline of its\n"
+"  per-frame values, duration, start delay, interpolator, why it ended (with\n"
+"  --stacks, who started and stopped it) and its smoothness (dropped and late\n"
+"  frames). Animation boxes for springs, flings and other animations without\n"
+"  markers, with the physics fitted from the values. Jank boxes for a late\n"
+"  frame or missed vsyncs that hit an animation, with what the UI thread and\n"
+"  the RenderThread were doing. Notes for anything left out or missing. At\n"
+"  exit a summary: per animator name count, cancels, frames, durations; the\n"
+"  longest animators and frames; smoothness per process; drops.\n"
 "\n"
 "REQUIREMENTS\n"
 "  Root, a kernel with BTF, uprobes and the BPF ring buffer (Android GKI\n"
-"  5.10+). Without AOT-compiled ValueAnimator.cancel/end in\n"
-"  boot-framework.oat, cancel and completion both read 'ended' (inferred).\n"
+"  5.10+). Without AOT-compiled ValueAnimator methods in boot-framework.oat,\n"
+"  end reasons and targets are inferred (and said so).\n"
 "\n"
 "EXIT STATUS\n"
 "  0 after Ctrl-C, SIGTERM, SIGHUP or --duration; 1 when live tracing cannot\n"
@@ -110,23 +120,24 @@ static const struct argp_option options[] = {
 	  "from the process's maps)", 3 },
 	{ "hwui-offsets", OPT_HWUI_OFFSETS, "PROP=OFF[,..]", 0,
 	  "RenderNode field offsets, when the getters cannot be decoded (alpha=0x4c,...)", 3 },
-	{ 0, 0, 0, 0, "End reasons (ART probes on ValueAnimator.start/cancel/end):", 4 },
-	{ "no-art", OPT_NO_ART, 0, 0, "Do not probe ART code: end reasons are inferred", 4 },
+	{ 0, 0, 0, 0, "End reasons, exact targets, start delays (ART probes on ValueAnimator):", 4 },
+	{ "no-art", OPT_NO_ART, 0, 0, "Do not probe ART code: end reasons and targets are inferred", 4 },
 	{ "art-oat", OPT_ART_OAT, "PATH", 0,
 	  "The oat holding framework code (default: boot-framework.oat from the maps)", 4 },
 	{ "stacks", OPT_STACKS, "BYTES", OPTION_ARG_OPTIONAL,
 	  "Java callers of start/cancel/end (CallStack, EndCallStack): copy BYTES of the user "
 	  "stack at each call (default 4K, 64 to 32K) and unwind it", 4 },
+	{ 0, 0, 0, 0, "Who redraws (libhwui and vsync request probes):", 5 },
 	{ "refresh", OPT_REFRESH, 0, 0,
-	  "Who redraws: Views that re-record their display list in each frame and the vsync "
-	  "requests (with --stacks, who asked for the frame); off by default", 4 },
-	{ 0, 0, 0, 0, "Device set-up:", 5 },
+	  "Views that re-record their display list in each frame, redraw storms, and the "
+	  "vsync requests (with --stacks, who asked for each frame); off by default", 5 },
+	{ 0, 0, 0, 0, "Device set-up:", 6 },
 	{ "no-atrace-setup", OPT_NO_ATRACE, 0, 0,
 	  "Do not set debug.atrace.tags.enableflags / debug.atrace.app_* (they are restored "
-	  "on exit otherwise)", 5 },
+	  "on exit otherwise)", 6 },
 	{ "buffer-size", OPT_BUFFER, "SIZE", 0,
 	  "BPF ring buffer size: bytes, or with K or M (default 8M, 4K to 1024M); what does "
-	  "not fit is counted as lost", 5 },
+	  "not fit is counted as lost", 6 },
 	{ 0 },
 };
 
