@@ -445,8 +445,10 @@ static uint64_t total_drops(struct live *l, struct at_drops *d)
 {
 	if (probes__drops(l->p, d, NULL, 0) < 0)
 		memset(d, 0, sizeof(*d));
+	/* Malformed records (a kind or size this build does not know) are lost ones too. */
 	return d->marker_ringbuf_full + d->proc_ringbuf_full + d->prop_ringbuf_full +
-	       d->art_ringbuf_full + d->refresh_ringbuf_full + d->marker_read_fault + d->prop_read_fault + d->prop_stash_full;
+	       d->art_ringbuf_full + d->refresh_ringbuf_full + d->marker_read_fault +
+	       d->prop_read_fault + d->prop_stash_full + probes__bad_records(l->p);
 }
 
 static void print_stats(struct live *l, uint64_t *last_markers)
@@ -603,6 +605,9 @@ int live_run(const struct live_opts *o, struct engine *e)
 	if (o->annotate) /* the slices closed at exit describe no record */
 		sink_annotate__source(o->annotate, 0);
 	report_names(l);
+	if (probes__bad_records(l->p))
+		diag(DIAG_WARN, "%llu malformed records from the BPF programs dropped",
+		     (unsigned long long)probes__bad_records(l->p));
 	engine__finish(e, now_ns(), total_drops(l, &d), l->truncated);
 	annotate_report(o);
 	if (o->stats)
