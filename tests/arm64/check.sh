@@ -57,7 +57,7 @@ out=$(section /tmp/animtrace.jsonl)
 nonjson=$(printf '%s\n' "$out" | grep -vc '^{.*}$')
 [ "$nonjson" = 0 ] && ok "every output line is a JSON object" ||
 	bad "every output line is a JSON object ($nonjson are not)"
-printf '%s\n' "$out" | grep -q 'com\.example\.decoy' && bad "the decoy does not appear" ||
+grep -q 'com\.example\.decoy' <<< "$out" && bad "the decoy does not appear" ||
 	ok "the decoy does not appear"
 
 # count TYPE N: exactly N output lines of "type":"TYPE".
@@ -68,8 +68,10 @@ count() {
 }
 
 # has LINE: some output line holds every " ... "-separated fixed fragment of LINE, in order.
+# awk reads a here-string, not a pipe: with pipefail, its early exit would SIGPIPE the writer
+# of a large $out and make a match look like a miss.
 has() {
-	printf '%s\n' "$out" | awk -v want="$1" '
+	awk -v want="$1" '
 		BEGIN { n = split(want, frag, / \.\.\. /) }
 		{
 			rest = $0
@@ -82,7 +84,7 @@ has() {
 			found = 1
 			exit
 		}
-		END { exit !found }'
+		END { exit !found }' <<< "$out"
 }
 
 # ---- expected values ------------------------------------------------------------------------
