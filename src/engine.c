@@ -2313,6 +2313,11 @@ void engine__art_animate(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_
 	t->av_depth = animation_phase_depth(t);
 }
 
+void engine__process_name(struct engine *e, uint32_t pid, const char *name)
+{
+	proc_get(e, pid, name);
+}
+
 void engine__rejected(struct engine *e)
 {
 	e->rejected++;
@@ -2326,14 +2331,18 @@ void engine__rejected(struct engine *e)
  */
 static void note_unmarked_proc(struct engine *e, const struct proc *p)
 {
-	char msg[256];
+	char msg[256], who[AT_PROC_MAX + 24];
 
 	if (p->markers || !p->prop_writes || !e->sink.ops || !e->sink.ops->note)
 		return;
+	if (*p->name)
+		snprintf(who, sizeof(who), "%s (pid %u)", p->name, p->pid);
+	else
+		snprintf(who, sizeof(who), "pid %u", p->pid);
 	snprintf(msg, sizeof(msg),
-		 "%s%spid %u: %llu View property writes but no trace_marker writes: no frames "
-		 "or animator lifecycles for it (is its atrace view tag on? animtrace doctor)",
-		 p->name, *p->name ? " " : "", p->pid, (unsigned long long)p->prop_writes);
+		 "%s: %llu View property writes but no trace_marker writes: no frames or "
+		 "animator lifecycles for it (is its atrace view tag on? animtrace doctor)",
+		 who, (unsigned long long)p->prop_writes);
 	SINK_CALL(e, note, msg);
 }
 

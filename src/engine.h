@@ -113,6 +113,9 @@ void engine__vsync_request(struct engine *e, uint64_t ts_ns, uint32_t pid, uint3
 void engine__art_animate(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid,
 			 bool has_cookie, uint32_t cookie);
 
+/* pid is traced as name (live knows it from /proc before the process writes a marker). */
+void engine__process_name(struct engine *e, uint32_t pid, const char *name);
+
 /* Counts a payload that failed marker_parse (for the summary). */
 void engine__rejected(struct engine *e);
 

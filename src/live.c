@@ -97,6 +97,7 @@ static void allow(struct live *l, uint32_t tgid, const char *argv0)
 		return;
 	}
 	proctab__set_name(l->procs, tgid, argv0, strlen(argv0));
+	engine__process_name(l->e, tgid, proctab__name(l->procs, tgid));
 	diag(DIAG_INFO, "tracing %s (pid %u)", argv0, tgid);
 	/* Markers first: attaching uprobes can wait behind other uprobe work in the kernel
 	 * (seconds, under load), and the lifecycle must not lose its first frames to it. */

@@ -1127,13 +1127,15 @@ Test(engine, property_writes_without_one_marker_are_said_at_exit_and_at_the_end)
 	prop(10 * MS, 30, 30, 0x1000, NULL, PROP_ALPHA, 0.5f);
 	prop(11 * MS, 30, 30, 0x1000, NULL, PROP_ALPHA, 0.25f);
 	prop(12 * MS, 31, 31, 0x2000, NULL, PROP_ALPHA, 0.5f);
+	engine__process_name(eng, 31, "com.example.feed"); /* live knows it from /proc */
 	engine__process_exit(eng, 13 * MS, 30);
 	cr_assert_str_eq(rec.note, "pid 30: 2 View property writes but no trace_marker writes: "
 				   "no frames or animator lifecycles for it (is its atrace view "
 				   "tag on? animtrace doctor)");
 	rec.note[0] = '\0';
 	engine__finish(eng, 20 * MS, 0, 0);
-	cr_assert_str_eq(rec.note, "pid 31: 1 View property writes but no trace_marker writes: "
+	cr_assert_str_eq(rec.note, "com.example.feed (pid 31): 1 View property writes but no "
+				   "trace_marker writes: "
 				   "no frames or animator lifecycles for it (is its atrace view "
 				   "tag on? animtrace doctor)");
 }
