@@ -236,3 +236,51 @@ Test(live, box_format_with_color_always_writes_ansi_escapes)
 	exp_check_decoy_absent(text, exp_role(procs, 2, "decoy"), 0);
 	free(text);
 }
+
+/* An app that never saw the VIEW tag on: its setters run, but not one marker comes (no
+ * frames, no animators). animtrace says so in a note instead of printing a quiet session. */
+Test(live, an_app_whose_atrace_view_tag_is_off_gets_a_note_saying_so)
+{
+	char go[PATH_MAX], out[PATH_MAX], err[PATH_MAX], ex[PATH_MAX], exited[64], want[320];
+	const char *args[] = { "--proc", target, "--format", "json", "-o",
+			       e2e_path(out, "off.jsonl"), "--no-atrace-setup", NULL };
+	const char *sim[] = { E2E_ANIMSIM, "--name", target, "--tags-off", "--go",
+			      e2e_path(go, "go-off"), "--expect", e2e_path(ex, "off-ex.jsonl"),
+			      NULL };
+	struct exp_proc procs[2];
+	struct e2e_jsonl j;
+	int changed = 0, notes = 0;
+
+	pid_t at = e2e_animtrace(args, e2e_path(err, "off-err.txt"), NULL);
+	pid_t s = e2e_spawn(sim, NULL);
+	pid_t app = e2e_find_child(s, target);
+
+	e2e_release(err, at, app, E2E_PROPS | E2E_ART, go);
+	cr_assert_eq(e2e_exit_code(s, "animsim"), 0);
+	/* The note goes out with the process's exit, which animtrace reports first. */
+	snprintf(exited, sizeof(exited), "(pid %d) exited", app);
+	e2e_await(err, at, exited, NULL);
+	kill(at, SIGINT);
+	cr_assert_eq(e2e_exit_code(at, "animtrace"), 0);
+
+	cr_assert_eq(exp_load(ex, procs, 2), 1);
+	for (int i = 0; i < procs[0].n_props; i++)
+		changed += procs[0].props[i].changed; /* the probe reports changed values only */
+	cr_assert_gt(changed, 0);
+	snprintf(want, sizeof(want),
+		 "%s (pid %d): %d View property writes but no trace_marker writes: no frames or "
+		 "animator lifecycles for it (is its atrace view tag on? animtrace doctor)",
+		 target, app, changed);
+	e2e_jsonl_load(&j, out);
+	for (size_t i = 0; i < j.n; i++) {
+		if (!e2e_type_is(j.v[i], "note"))
+			continue;
+		cr_assert_str_eq(e2e_str(j.v[i], "message"), want);
+		notes++;
+	}
+	cr_assert_eq(notes, 1);
+	cr_assert(e2e_type_is(j.v[j.n - 1], "summary"));
+	cr_assert_eq(e2e_int(j.v[j.n - 1], "markers"), 0);
+	cr_assert_eq(e2e_int(j.v[j.n - 1], "frames"), 0);
+	e2e_jsonl_free(&j);
+}

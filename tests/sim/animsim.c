@@ -64,6 +64,7 @@ struct opts {
 	long fps, props_per_frame, flood;
 	long late_frames; /* --hwui-late-frames: load the fixtures in the child after N frames */
 	bool no_vsync_ids; /* --no-vsync-ids: Android 11 markers (doFrame and DrawFrame, no id) */
+	bool tags_off; /* --tags-off: its VIEW tag is off, so libcutils writes no marker at all */
 	char gate[PATH_MAX]; /* --late-gate DIR: load once DIR/load exists, play once DIR/go does */
 };
 
@@ -360,6 +361,8 @@ static void marker(struct app *app, const char *fmt, ...)
 	ssize_t ret;
 	int n;
 
+	if (app->opts->tags_off) /* atrace checks the tag before it formats or writes */
+		return;
 	va_start(ap, fmt);
 	n = vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
@@ -1356,7 +1359,8 @@ static void usage(FILE *f)
 		   "               [--frames N] [--hwui PATH|none] [--art PATH|none]\n"
 		   "               [--scenario basic|idle|soak|jank|refresh|physics|listeners|realloc]\n"
 		   "               [--fps N] [--props-per-frame N] [--flood N] [--go FILE]\n"
-		   "               [--hwui-late-frames N [--late-gate DIR]] [--no-vsync-ids]\n");
+		   "               [--hwui-late-frames N [--late-gate DIR]] [--no-vsync-ids]\n"
+		   "               [--tags-off]\n");
 }
 
 /* Names go into markers and JSON unescaped, as app package names can be. */
@@ -1404,6 +1408,7 @@ static int parse_opt(struct opts *o, int c, const char *arg)
 	case 'L': return parse_long(&o->late_frames, arg, 0, 1000000);
 	case 'G': return copy_str(o->gate, sizeof(o->gate), arg);
 	case 'V': o->no_vsync_ids = true; return 0;
+	case 'T': o->tags_off = true; return 0;
 	case 'g': return copy_str(o->go, sizeof(o->go), arg);
 	case 'p': return 0;
 	default: return -EINVAL;
@@ -1428,6 +1433,7 @@ static int parse_opts(struct opts *o, int argc, char **argv)
 		{ "hwui-late-frames", required_argument, NULL, 'L' },
 		{ "late-gate", required_argument, NULL, 'G' },
 		{ "no-vsync-ids", no_argument, NULL, 'V' },
+		{ "tags-off", no_argument, NULL, 'T' },
 		{ "go", required_argument, NULL, 'g' },
 		{ "pad", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
