@@ -60,6 +60,7 @@ struct frame_st {
 	uint64_t *ids;
 	size_t n_ids, cap_ids;
 	bool live; /* open (cur) or waiting for its draw (done) */
+	bool drawn; /* its RenderThread DrawFrame(s) ended (vsync ids: before the doFrame did) */
 	bool assumed;      /* budget_ns was the assumed period, not a measured one */
 	uint64_t *gap_ids; /* animators that ran across the gap before it */
 	size_t n_gap_ids, cap_gap_ids;
@@ -1300,6 +1301,8 @@ static void frame_close(struct engine *e, struct proc *p, struct thread *t, uint
 	p->cur = tmp;
 	p->cur.live = false;
 	redraws_reset(&p->cur);
+	if (p->done.drawn) /* nothing more to wait for */
+		frame_emit(e, p, &p->done);
 }
 
 /*
@@ -1398,7 +1401,10 @@ static void frame_open(struct engine *e, struct proc *p, struct thread *t, int64
 	uint32_t dropped = 0;
 
 	frame_close(e, p, NULL, ts_ns); /* a doFrame still open on another thread */
-	frame_emit(e, p, &p->done);
+	/* A RenderThread may still be drawing the previous frame (it runs behind the UI thread
+	 * under load): once one has drawn in this process, the frame waits until this one ends. */
+	if (!p->render_tid)
+		frame_emit(e, p, &p->done);
 	props_flush(e, p); /* changes made since the last doFrame ended */
 	memset(&p->cur.f, 0, sizeof(p->cur.f));
 	p->cur.f.pid = p->pid;
@@ -1410,6 +1416,7 @@ static void frame_open(struct engine *e, struct proc *p, struct thread *t, int64
 	p->cur.assumed = src == REFRESH_ASSUMED;
 	p->cur.n_ids = 0;
 	p->cur.live = true;
+	p->cur.drawn = false;
 	if (t->has_frame)
 		dropped = frame_interval(p, t, vsync, ts_ns, &p->cur.f.budget_ns, &p->cur.assumed);
 	frame_gap(e, p, t);
@@ -1421,21 +1428,42 @@ static void frame_open(struct engine *e, struct proc *p, struct thread *t, int64
 	p->ui_tid = t->tid;
 }
 
+/*
+ * The frame a DrawFrame(s) slice s of thread t drew: the one waiting for its draw, or with
+ * vsync ids the open one too (a quick draw can end before its doFrame does). Without ids a
+ * draw that ends while a doFrame is open may still be the previous frame's: only the
+ * waiting frame takes it.
+ */
+static struct frame_st *draw_owner(struct proc *p, const struct thread *t, const struct slice *s)
+{
+	struct frame_st *fs[2] = { &p->done, &p->cur }; /* oldest first: draws come in order */
+
+	for (int i = 0; i < (s->vsync >= 0 ? 2 : 1); i++) {
+		if (!fs[i]->live || fs[i]->drawn || fs[i]->f.tid == t->tid)
+			continue;
+		if (s->vsync >= 0 && fs[i]->f.vsync_id >= 0 && s->vsync != fs[i]->f.vsync_id)
+			continue;
+		return fs[i];
+	}
+	return NULL;
+}
+
 /* A DrawFrame(s) slice s ended on thread t, not the UI thread. */
 static void frame_draw(struct engine *e, struct proc *p, struct thread *t, const struct slice *s,
 		       uint64_t dur_ns)
 {
-	struct frame_st *fs = &p->done;
+	struct frame_st *fs;
 
 	thread_window_reset(t); /* the next gap's RenderThread slices start now */
-	if (!fs->live || fs->f.tid == t->tid)
-		return;
-	if (s->vsync >= 0 && fs->f.vsync_id >= 0 && s->vsync != fs->f.vsync_id)
+	fs = draw_owner(p, t, s);
+	if (!fs)
 		return;
 	p->render_tid = t->tid;
 	chain_of(&fs->render, s, dur_ns);
 	fs->f.phase_ns[PHASE_DRAW] += dur_ns;
-	frame_emit(e, p, fs);
+	fs->drawn = true;
+	if (fs == &p->done)
+		frame_emit(e, p, fs);
 }
 
 /* A top-level UI-thread slice longer than the period while an animator runs is a block. */

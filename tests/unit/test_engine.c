@@ -470,6 +470,73 @@ Test(engine, draw_frame_without_ids_matches_the_last_ended_frame)
 	cr_assert_eq(rec.n_frames, 1);
 }
 
+/* A RenderThread behind the UI thread: frame 101's draw ends after doFrame 102 began. */
+Test(engine, a_draw_that_ends_after_the_next_doframe_began_counts_for_its_own_frame)
+{
+	const uint64_t t = 1000 * MS;
+
+	frame60(t, 10, 100);
+	B(t + 8 * MS + 500000, 10, 12, "DrawFrames 100");
+	E(t + 10 * MS, 10, 12);
+	frame60(t + PERIOD, 10, 101);
+	B(t + PERIOD + 9 * MS, 10, 12, "DrawFrames 101");
+	B(t + 2 * PERIOD, 10, 10, "Choreographer#doFrame 102");
+	cr_assert_eq(rec.n_frames, 1, "101 waits for its draw");
+	E(t + 2 * PERIOD + MS / 4, 10, 12);
+	cr_assert_eq(rec.n_frames, 2);
+	cr_assert_eq(rec.frames[1].vsync_id, 101);
+	cr_assert_eq(rec.frames[1].phase_ns[PHASE_DRAW], PERIOD - 9 * MS + MS / 4);
+	B(t + 2 * PERIOD + MS / 2, 10, 10, "animation");
+	frame_end(t + 2 * PERIOD, 10);
+	B(t + 2 * PERIOD + 9 * MS, 10, 12, "DrawFrames 102");
+	E(t + 2 * PERIOD + 11 * MS, 10, 12);
+	cr_assert_eq(rec.n_frames, 3);
+	cr_assert_eq(rec.frames[2].vsync_id, 102);
+	cr_assert_eq(rec.frames[2].phase_ns[PHASE_DRAW], 2 * MS);
+}
+
+/* With vsync ids a quick draw may end before its own doFrame: the frame goes out at its end. */
+Test(engine, a_draw_that_ends_before_its_doframe_ends_is_kept_for_that_frame)
+{
+	const uint64_t t = 1000 * MS;
+
+	frame60(t, 10, 100);
+	B(t + 8 * MS + 500000, 10, 12, "DrawFrames 100");
+	E(t + 10 * MS, 10, 12);
+	frame_begin(t + PERIOD, 10, 101);
+	E(t + PERIOD + 3 * MS / 2, 10, 10);
+	B(t + PERIOD + 2 * MS, 10, 10, "traversal");
+	E(t + PERIOD + 5 * MS, 10, 10);
+	B(t + PERIOD + 5 * MS + MS / 2, 10, 12, "DrawFrames 101");
+	E(t + PERIOD + 7 * MS, 10, 12);
+	cr_assert_eq(rec.n_frames, 1, "101 is still open");
+	E(t + PERIOD + 8 * MS, 10, 10);
+	cr_assert_eq(rec.n_frames, 2);
+	cr_assert_eq(rec.frames[1].vsync_id, 101);
+	cr_assert_eq(rec.frames[1].phase_ns[PHASE_DRAW], 3 * MS / 2);
+	cr_assert_eq(rec.frames[1].dur_ns, 8 * MS);
+}
+
+/* Without ids the draw goes to the frame that waits for one, even once the next began. */
+Test(engine, without_ids_a_late_draw_goes_to_the_frame_waiting_for_it)
+{
+	const uint64_t t = 1000 * MS;
+
+	frame60(t, 10, -1);
+	B(t + 9 * MS, 10, 11, "DrawFrame");
+	E(t + 10 * MS, 10, 11);
+	frame60(t + PERIOD, 10, -1);
+	B(t + PERIOD + 9 * MS, 10, 11, "DrawFrame");
+	B(t + 2 * PERIOD, 10, 10, "Choreographer#doFrame");
+	E(t + 2 * PERIOD + MS / 4, 10, 11);
+	cr_assert_eq(rec.n_frames, 2);
+	cr_assert_eq(rec.frames[1].seq, 2);
+	cr_assert_eq(rec.frames[1].phase_ns[PHASE_DRAW], PERIOD - 9 * MS + MS / 4);
+	engine__finish(eng, t + 100 * MS, 0, 0);
+	cr_assert_eq(rec.n_frames, 3);
+	cr_assert_eq(rec.frames[2].phase_ns[PHASE_DRAW], 0);
+}
+
 Test(engine, nested_phases_are_summed_per_frame)
 {
 	const uint64_t t = 1000 * MS;
