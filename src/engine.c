@@ -148,6 +148,7 @@ struct proc {
 	int n_starts;
 	bool tg_pending; /* an animator got its first exact target in the current batch */
 	uint64_t markers, prop_writes; /* props without markers: its atrace tags are off */
+	int draws_open; /* DrawFrame(s) slices begun and not yet ended, on any of its threads */
 };
 
 enum slice_kind { SLICE_OTHER, SLICE_DOFRAME, SLICE_PHASE, SLICE_DRAW };
@@ -1401,9 +1402,11 @@ static void frame_open(struct engine *e, struct proc *p, struct thread *t, int64
 	uint32_t dropped = 0;
 
 	frame_close(e, p, NULL, ts_ns); /* a doFrame still open on another thread */
-	/* A RenderThread may still be drawing the previous frame (it runs behind the UI thread
-	 * under load): once one has drawn in this process, the frame waits until this one ends. */
-	if (!p->render_tid)
+	/* The RenderThread may still be drawing the previous frame: its DrawFrame begins before
+	 * the UI thread goes on (DrawFrameTask::postAndWait), but can end after the next vsync.
+	 * While a draw is under way, or once one has drawn in this process, the frame waits
+	 * until this one ends. */
+	if (!p->render_tid && !p->draws_open)
 		frame_emit(e, p, &p->done);
 	props_flush(e, p); /* changes made since the last doFrame ended */
 	memset(&p->cur.f, 0, sizeof(p->cur.f));
@@ -1571,6 +1574,8 @@ static void slice_begin(struct engine *e, struct proc *p, struct thread *t, uint
 	s->name[n] = '\0';
 	s->best_dur = 0;
 	s->best.n = 0;
+	if (s->kind == SLICE_DRAW)
+		p->draws_open++;
 	if (s->kind == SLICE_DOFRAME)
 		frame_open(e, p, t, s->vsync, ts_ns);
 }
@@ -1608,6 +1613,8 @@ static void slice_end(struct engine *e, struct thread *t, uint64_t ts_ns)
 			p->cur.f.phase_ns[s->phase] += dur;
 		break;
 	case SLICE_DRAW:
+		if (p->draws_open)
+			p->draws_open--;
 		frame_draw(e, p, t, s, dur);
 		break;
 	default:

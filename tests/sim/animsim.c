@@ -319,7 +319,7 @@ struct render_thread {
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
-	long queued, drawn;
+	long queued, begun; /* frames handed over, and those whose DrawFrames began */
 	bool quit;
 };
 
@@ -980,27 +980,38 @@ static void *render_main(void *arg)
 {
 	struct app *app = arg;
 	struct render_thread *rt = &app->rt;
+	long frame;
 
 	pthread_setname_np(pthread_self(), "RenderThread");
 	pthread_mutex_lock(&rt->lock);
 	for (;;) {
-		while (rt->drawn == rt->queued && !rt->quit)
+		while (rt->begun == rt->queued && !rt->quit)
 			pthread_cond_wait(&rt->cond, &rt->lock);
-		if (rt->drawn == rt->queued)
+		if (rt->begun == rt->queued)
 			break;
+		frame = rt->begun + 1;
 		pthread_mutex_unlock(&rt->lock);
 		if (app->opts->no_vsync_ids)
 			marker(app, "B|%d|DrawFrame", app->tgid);
 		else
-			marker(app, "B|%d|DrawFrames %ld", app->tgid, vsync_of(app, rt->drawn + 1));
+			marker(app, "B|%d|DrawFrames %ld", app->tgid, vsync_of(app, frame));
+		pthread_mutex_lock(&rt->lock);
+		rt->begun++;
+		pthread_cond_broadcast(&rt->cond); /* the UI thread's sync is done */
+		pthread_mutex_unlock(&rt->lock);
 		trace_end(app);
 		pthread_mutex_lock(&rt->lock);
-		rt->drawn++;
 	}
 	pthread_mutex_unlock(&rt->lock);
 	return NULL;
 }
 
+/*
+ * Hands the frame over. As on a device, the UI thread then waits until the RenderThread has
+ * begun drawing it (libs/hwui/renderthread/DrawFrameTask.cpp: drawFrame() -> postAndWait()
+ * until run(), inside its "DrawFrame" slice, calls unblockUiThread() after syncFrameState()):
+ * a draw never begins after the next doFrame, though it may end after it.
+ */
 static void render_signal(struct render_thread *rt, bool quit)
 {
 	pthread_mutex_lock(&rt->lock);
@@ -1008,7 +1019,9 @@ static void render_signal(struct render_thread *rt, bool quit)
 		rt->quit = true;
 	else
 		rt->queued++;
-	pthread_cond_signal(&rt->cond);
+	pthread_cond_broadcast(&rt->cond);
+	while (!quit && rt->begun < rt->queued)
+		pthread_cond_wait(&rt->cond, &rt->lock);
 	pthread_mutex_unlock(&rt->lock);
 }
 

@@ -495,6 +495,20 @@ Test(engine, a_draw_that_ends_after_the_next_doframe_began_counts_for_its_own_fr
 	cr_assert_eq(rec.frames[2].phase_ns[PHASE_DRAW], 2 * MS);
 }
 
+/* The process's first draw, begun before the next doFrame and ended after it, still counts. */
+Test(engine, the_first_draw_under_way_when_the_next_doframe_begins_counts_for_its_frame)
+{
+	const uint64_t t = 1000 * MS;
+
+	frame60(t, 10, -1);
+	B(t + 9 * MS, 10, 11, "DrawFrame");
+	B(t + PERIOD, 10, 10, "Choreographer#doFrame");
+	cr_assert_eq(rec.n_frames, 0, "frame 1 waits: a draw is under way");
+	E(t + PERIOD + MS, 10, 11);
+	cr_assert_eq(rec.n_frames, 1);
+	cr_assert_eq(rec.frames[0].phase_ns[PHASE_DRAW], PERIOD - 8 * MS);
+}
+
 /* With vsync ids a quick draw may end before its own doFrame: the frame goes out at its end. */
 Test(engine, a_draw_that_ends_before_its_doframe_ends_is_kept_for_that_frame)
 {
