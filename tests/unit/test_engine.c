@@ -186,6 +186,18 @@ static void frame60(uint64_t t, uint32_t pid, int64_t vsync)
 	frame_end(t, pid);
 }
 
+/* frame60 with vsync id vsync, then its RenderThread (tid 12) DrawFrames: 1.5 ms, ended at
+ * t + 10 ms. */
+static void frame60_drawn(uint64_t t, uint32_t pid, int64_t vsync)
+{
+	char name[64];
+
+	frame60(t, pid, vsync);
+	snprintf(name, sizeof(name), "DrawFrames %lld", (long long)vsync);
+	B(t + 8 * MS + 500000, pid, 12, name);
+	E(t + 10 * MS, pid, 12);
+}
+
 Test(engine, an_object_animator_of_300_ms_spans_18_frames_at_60_hz)
 {
 	const uint64_t T = 1000 * MS, f0 = T + 15666661;
@@ -475,9 +487,7 @@ Test(engine, a_draw_that_ends_after_the_next_doframe_began_counts_for_its_own_fr
 {
 	const uint64_t t = 1000 * MS;
 
-	frame60(t, 10, 100);
-	B(t + 8 * MS + 500000, 10, 12, "DrawFrames 100");
-	E(t + 10 * MS, 10, 12);
+	frame60_drawn(t, 10, 100);
 	frame60(t + PERIOD, 10, 101);
 	B(t + PERIOD + 9 * MS, 10, 12, "DrawFrames 101");
 	B(t + 2 * PERIOD, 10, 10, "Choreographer#doFrame 102");
@@ -514,9 +524,7 @@ Test(engine, a_draw_that_ends_before_its_doframe_ends_is_kept_for_that_frame)
 {
 	const uint64_t t = 1000 * MS;
 
-	frame60(t, 10, 100);
-	B(t + 8 * MS + 500000, 10, 12, "DrawFrames 100");
-	E(t + 10 * MS, 10, 12);
+	frame60_drawn(t, 10, 100);
 	frame_begin(t + PERIOD, 10, 101);
 	E(t + PERIOD + 3 * MS / 2, 10, 10);
 	B(t + PERIOD + 2 * MS, 10, 10, "traversal");
