@@ -14,15 +14,22 @@
 #include <string.h>
 #include <unistd.h>
 
-#define PROP_FLAGS "debug.atrace.tags.enableflags"
+#define PROP_FLAGS ATRACE_SETUP_PROP_FLAGS
+#define PROP_PREFER ATRACE_SETUP_PROP_PREFER_SDK
 #define PROP_APP_NUMBER "debug.atrace.app_number"
 #define PROP_APP_FMT "debug.atrace.app_%d"
+
+enum prop_kind {
+	PROP_VALUE,    /* want is fixed */
+	PROP_VIEW_ON,  /* the tag flags: the current value with the view bit set */
+	PROP_VIEW_OFF, /* prefer_sdk: the current value with the view bit clear */
+};
 
 struct prop {
 	char name[40];
 	char old[ATRACE_SETUP_VALUE_MAX + 1];  /* before us; "" = unset */
 	char want[ATRACE_SETUP_VALUE_MAX + 1]; /* what we keep there */
-	bool is_flags;			       /* want follows the current value */
+	enum prop_kind kind;
 	bool touched;			       /* written at least once: restore it */
 };
 
@@ -30,7 +37,7 @@ struct atrace_setup {
 	enum atrace_setup_state status;
 	char **apps;
 	size_t n_apps;
-	struct prop *props; /* in write order: app entries, app_number, flags */
+	struct prop *props; /* in write order: app entries, app_number, prefer_sdk, flags */
 	size_t n_props;
 	size_t n_added;
 	bool poke_failed;
@@ -147,27 +154,35 @@ static int plan_apps(struct atrace_setup *s)
 	return 0;
 }
 
-static int plan_flags(struct atrace_setup *s)
+/* A property whose view bit animtrace keeps on (the tag flags) or off (prefer_sdk). */
+static int plan_view_bit(struct atrace_setup *s, const char *name, enum prop_kind kind)
 {
 	char val[ATRACE_SETUP_VALUE_MAX + 1];
-	int err = androidprop_get(PROP_FLAGS, val, sizeof(val));
+	int err = androidprop_get(name, val, sizeof(val));
 
 	if (!err)
-		new_prop(s, PROP_FLAGS, val)->is_flags = true;
+		new_prop(s, name, val)->kind = kind;
 	return err;
+}
+
+/* want: cur itself when its view bit already is as p wants it, else cur with it flipped
+ * (parsed with base 0 like libcutils; unset reads as 0). */
+static void want_view_bit(struct prop *p, const char *cur)
+{
+	unsigned long long v = strtoull(cur, NULL, 0);
+	bool on = v & ATRACE_SETUP_TAG_VIEW;
+
+	if (on == (p->kind == PROP_VIEW_ON))
+		snprintf(p->want, sizeof(p->want), "%s", cur);
+	else
+		snprintf(p->want, sizeof(p->want), "0x%llx", v ^ ATRACE_SETUP_TAG_VIEW);
 }
 
 /* Make the property hold what we want, given its current value; counts writes. */
 static int sync_prop(struct prop *p, const char *cur, int *written)
 {
-	if (p->is_flags) {
-		unsigned long long v = strtoull(cur, NULL, 0);
-
-		if (v & ATRACE_SETUP_TAG_VIEW)
-			snprintf(p->want, sizeof(p->want), "%s", cur);
-		else
-			snprintf(p->want, sizeof(p->want), "0x%llx", v | ATRACE_SETUP_TAG_VIEW);
-	}
+	if (p->kind != PROP_VALUE)
+		want_view_bit(p, cur);
 	if (!strcmp(cur, p->want))
 		return 0;
 	p->touched = true; /* even if setprop fails half way: restoring is harmless */
@@ -198,12 +213,16 @@ static int restore_touched(struct atrace_setup *s)
 
 static void describe_active(struct atrace_setup *s)
 {
-	const struct prop *f = &s->props[s->n_props - 1];
-	char apps[64] = "";
+	const struct prop *f = &s->props[s->n_props - 1], *pref = &s->props[s->n_props - 2];
+	char apps[320] = "";
+	int n = 0;
 
 	if (s->n_added)
-		snprintf(apps, sizeof(apps), "; %zu app%s added to debug.atrace.app_*", s->n_added,
-			 s->n_added == 1 ? "" : "s");
+		n = snprintf(apps, sizeof(apps), "; %zu app%s added to debug.atrace.app_*",
+			     s->n_added, s->n_added == 1 ? "" : "s");
+	if (pref->touched)
+		snprintf(apps + n, sizeof(apps) - n, "; prefer_sdk %s -> %s (view stays on "
+			 "trace_marker)", pref->old, pref->want);
 	if (f->touched)
 		set_desc(s, "atrace: enableflags %s -> %s%s%s", f->old[0] ? f->old : "(unset)",
 			 f->want, apps, s->poke_failed ? "; sysprops poke failed" : "");
@@ -216,10 +235,12 @@ static int start(struct atrace_setup *s)
 {
 	int err, written = 0;
 
-	s->props = calloc(s->n_apps + 2, sizeof(*s->props));
+	s->props = calloc(s->n_apps + 3, sizeof(*s->props));
 	err = s->props ? plan_apps(s) : -ENOMEM;
 	if (!err)
-		err = plan_flags(s);
+		err = plan_view_bit(s, PROP_PREFER, PROP_VIEW_OFF);
+	if (!err)
+		err = plan_view_bit(s, PROP_FLAGS, PROP_VIEW_ON);
 	for (size_t i = 0; !err && i < s->n_props; i++)
 		err = sync_prop(&s->props[i], s->props[i].old, &written);
 	if (err) {

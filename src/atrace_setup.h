@@ -9,8 +9,9 @@
  * second ^C on the terminal cannot kill a restore half way, and killed after 5 s. No
  * `getprop` on PATH means "not Android": nothing is ever run.
  *
- * Properties are written apps first, then debug.atrace.app_number, then the tag flags,
- * and restored in the reverse order, each time followed by one sysprops poke
+ * Properties are written apps first, then debug.atrace.app_number, then the view bit
+ * cleared in debug.atrace.prefer_sdk (when it is set), then the tag flags, and restored in
+ * the reverse order, each time followed by one sysprops poke
  * (`service call activity 1599295570`) when anything was written. A failed poke is not
  * an error (libcutils 11+ also re-reads on its own); atrace_setup__describe() mentions it.
  */
@@ -21,6 +22,10 @@
 #include <stddef.h>
 
 #define ATRACE_SETUP_TAG_VIEW 0x8ULL /* ATRACE_TAG_VIEW, 1 << 3 */
+#define ATRACE_SETUP_PROP_FLAGS "debug.atrace.tags.enableflags"
+/* 15+: a category bit set here sends its events to the Perfetto SDK, not to trace_marker,
+ * while a Perfetto session enables that category (tracing_perfetto.cpp shouldPreferAtrace) */
+#define ATRACE_SETUP_PROP_PREFER_SDK "debug.atrace.prefer_sdk"
 #define ATRACE_SETUP_VALUE_MAX 91    /* PROP_VALUE_MAX - 1 */
 #define ATRACE_SETUP_APPS_MAX 1024   /* larger debug.atrace.app_number values are refused */
 
@@ -36,6 +41,7 @@ struct procfilter;
 
 /*
  * On Android (getprop on PATH): read debug.atrace.tags.enableflags, OR in the view tag,
+ * clear the view bit of debug.atrace.prefer_sdk so View markers stay on trace_marker,
  * append the --proc names of filter (NULL: none) that no existing debug.atrace.app_<i>
  * entry already matches, and poke. Each `NAME:*` is listed as NAME and as `NAME:*`
  * because libcutils fnmatch()es the entries against the whole cmdline; names longer than

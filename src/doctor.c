@@ -2,6 +2,7 @@
 /* animtrace doctor: can this device be traced live? See doctor.h. */
 #include "androidprop.h"
 #include "art.h"
+#include "atrace_setup.h"
 #include "doctor.h"
 #include "elfsym.h"
 #include "hwui.h"
@@ -26,8 +27,8 @@
 #define NAME_W 22
 #define MAX_PIDS 64
 #define SHOW_PIDS 8
-#define PROP_FLAGS "debug.atrace.tags.enableflags"
-#define VIEW_TAG 0x8ULL
+#define PROP_FLAGS ATRACE_SETUP_PROP_FLAGS
+#define VIEW_TAG ATRACE_SETUP_TAG_VIEW
 
 enum state { ST_OK, ST_MISSING, ST_WARN, ST_SKIP };
 
@@ -456,6 +457,12 @@ static void check_atrace(struct doctor *d)
 		say(d, "debug.atrace", ST_OK, false,
 		    "enableflags %s, view tag 0x8 off (animtrace turns it on while tracing)",
 		    val[0] ? val : "unset");
+	/* 15+ only; said only when it matters, like a Perfetto session that set it. */
+	if (!d->p->getprop(ATRACE_SETUP_PROP_PREFER_SDK, val, sizeof(val)) &&
+	    (strtoull(val, NULL, 0) & VIEW_TAG))
+		say(d, "debug.atrace", ST_OK, false,
+		    "prefer_sdk %s has the view bit: a Perfetto session on 'view' would take the "
+		    "View markers (animtrace clears it while tracing)", val);
 }
 
 /* ---- the target process ------------------------------------------------------------ */

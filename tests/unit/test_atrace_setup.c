@@ -17,6 +17,7 @@
 #include "procfilter.h"
 
 #define FLAGS "debug.atrace.tags.enableflags"
+#define PREFER "debug.atrace.prefer_sdk"
 #define POKE "service call activity 1599295570\n"
 
 static char fake_dir[64];
@@ -174,6 +175,48 @@ Test(atrace_setup, flags_that_already_have_the_view_tag_are_not_touched)
 			 "atrace: enableflags 0xa already has the view tag");
 	cr_assert_eq(atrace_setup__restore(s), 0);
 	cr_assert_str_eq(get(FLAGS), "0xa");
+	cr_assert_str_eq(writes(), "", "no setprop, no poke");
+	atrace_setup__free(s);
+}
+
+/* 15+: with the view bit in prefer_sdk a Perfetto session taking "view" would get the View
+ * markers instead of trace_marker: the bit goes off while tracing, before the flags go on. */
+Test(atrace_setup, the_view_bit_of_prefer_sdk_is_cleared_and_restored)
+{
+	struct atrace_setup *s;
+
+	put(FLAGS, "0x1002");
+	put(PREFER, "0x1008");
+	s = started(NULL, 0);
+	cr_assert_str_eq(get(PREFER), "0x1000");
+	cr_assert_str_eq(writes(), "setprop " PREFER " 0x1000\n"
+				   "setprop " FLAGS " 0x100a\n" POKE);
+	cr_assert_str_eq(atrace_setup__status(s), "atrace: enableflags 0x1002 -> 0x100a; "
+						  "prefer_sdk 0x1008 -> 0x1000 (view stays on "
+						  "trace_marker)");
+	put(PREFER, "8"); /* a session that prefers the SDK again, in decimal */
+	cr_assert_eq(atrace_setup__reassert(s), 1);
+	cr_assert_str_eq(get(PREFER), "0x0");
+	cr_assert_str_eq(writes(), "setprop " PREFER " 0x0\n" POKE);
+	cr_assert_eq(atrace_setup__restore(s), 0);
+	cr_assert_str_eq(get(PREFER), "0x1008");
+	cr_assert_str_eq(get(FLAGS), "0x1002");
+	cr_assert_str_eq(writes(), "setprop " FLAGS " 0x1002\n"
+				   "setprop " PREFER " 0x1008\n" POKE);
+	atrace_setup__free(s);
+}
+
+Test(atrace_setup, prefer_sdk_without_the_view_bit_or_unset_is_not_touched)
+{
+	struct atrace_setup *s;
+
+	put(FLAGS, "0xa");
+	put(PREFER, "0x1000");
+	s = started(NULL, 0);
+	cr_assert_str_eq(atrace_setup__status(s),
+			 "atrace: enableflags 0xa already has the view tag");
+	cr_assert_eq(atrace_setup__restore(s), 0);
+	cr_assert_str_eq(get(PREFER), "0x1000");
 	cr_assert_str_eq(writes(), "", "no setprop, no poke");
 	atrace_setup__free(s);
 }

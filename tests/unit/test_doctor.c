@@ -41,6 +41,7 @@ static struct {
 	int ringbuf;
 	bool android;
 	char enableflags[32];
+	char prefer_sdk[32]; /* debug.atrace.prefer_sdk (15+) */
 	struct fake_file files[24];
 	int n;
 	int write_err; /* what opening any file for writing returns */
@@ -141,6 +142,10 @@ static bool fake_has_getprop(void)
 
 static int fake_getprop(const char *name, char *val, size_t cap)
 {
+	if (!strcmp(name, "debug.atrace.prefer_sdk")) {
+		snprintf(val, cap, "%s", dev.prefer_sdk);
+		return 0;
+	}
 	cr_assert_str_eq(name, "debug.atrace.tags.enableflags");
 	snprintf(val, cap, "%s", dev.enableflags);
 	return 0;
@@ -540,6 +545,25 @@ Test(doctor, unset_enableflags_say_unset)
 	out = run(&o, &rc);
 	assert_line(out, "debug.atrace           ok       enableflags unset, view tag 0x8 off "
 			 "(animtrace turns it on while tracing)");
+	free(out);
+}
+
+Test(doctor, a_prefer_sdk_with_the_view_bit_is_said_and_one_without_is_not)
+{
+	struct doctor_opts o = { 0 };
+	int rc;
+	char *out;
+
+	dev.android = true;
+	snprintf(dev.prefer_sdk, sizeof(dev.prefer_sdk), "0x1000");
+	out = run(&o, &rc);
+	cr_assert_null(strstr(out, "prefer_sdk"), "%s", out);
+	free(out);
+	snprintf(dev.prefer_sdk, sizeof(dev.prefer_sdk), "0x8");
+	out = run(&o, &rc);
+	assert_line(out, "debug.atrace           ok       prefer_sdk 0x8 has the view bit: a "
+			 "Perfetto session on 'view' would take the View markers (animtrace "
+			 "clears it while tracing)");
 	free(out);
 }
 
