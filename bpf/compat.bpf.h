@@ -4,10 +4,13 @@
 #define ANIMTRACE_COMPAT_BPF_H
 
 /* write(2) numbers: arch/x86/entry/syscalls/syscall_64.tbl, include/uapi/asm-generic/unistd.h */
+/* getppid(2) is the self-test: animtrace calls it to see its sys_enter program run. */
 #if defined(__TARGET_ARCH_x86)
 #define AT_NR_WRITE 1
+#define AT_NR_GETPPID 110
 #elif defined(__TARGET_ARCH_arm64)
 #define AT_NR_WRITE 64
+#define AT_NR_GETPPID 173
 #else
 #error "animtrace: unsupported __TARGET_ARCH"
 #endif
