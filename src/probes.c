@@ -1,15 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <errno.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "animtrace.skel.h"
 #include "diag.h"
 #include "probes.h"
+
+#define SELF_TEST_CALLS 4    /* getppid() calls per check: one seen is enough */
+#define SELF_TEST_ATTACHES 3 /* attachments of sys_enter tried before giving up */
 
 struct probes {
 	struct animtrace_bpf *skel;
@@ -115,13 +121,47 @@ fail:
 	return NULL;
 }
 
+/* Does sys_enter run? A few getppid() calls of ours, each counted by the program. */
+static bool sys_enter_fires(struct probes *p)
+{
+	volatile __u64 *calls = &p->skel->bss->self_test_calls;
+	uint64_t before = *calls;
+
+	for (int i = 0; i < SELF_TEST_CALLS; i++)
+		syscall(SYS_getppid); /* the syscall itself, never a cached value */
+	return *calls != before;
+}
+
+/*
+ * Attaches every program, then checks that sys_enter fires: under qemu (arm64 6.1) a freshly
+ * attached sys_enter program now and then never ran, on any CPU, for a whole session (both
+ * as tp/ and as raw_tp/; uprobes and the other raw tracepoints fine). Attaching it again
+ * cures that; a kernel where it never fires gets a clear error instead of a silent session.
+ */
 int probes__attach(struct probes *p, char *err, size_t errlen)
 {
 	int ret = animtrace_bpf__attach(p->skel);
 
-	if (ret)
+	if (ret) {
 		snprintf(err, errlen, "attaching the BPF programs failed: %s", strerror(-ret));
-	return ret;
+		return ret;
+	}
+	for (int i = 0; i < SELF_TEST_ATTACHES && !sys_enter_fires(p); i++) {
+		diag(DIAG_WARN, "the raw_syscalls:sys_enter probe did not fire: attaching it again");
+		bpf_link__destroy(p->skel->links.at_sys_enter);
+		p->skel->links.at_sys_enter = bpf_program__attach(p->skel->progs.at_sys_enter);
+		if (!p->skel->links.at_sys_enter) {
+			ret = -errno;
+			snprintf(err, errlen, "attaching raw_syscalls:sys_enter failed: %s",
+				 strerror(-ret));
+			return ret;
+		}
+	}
+	if (sys_enter_fires(p))
+		return 0;
+	snprintf(err, errlen, "the raw_syscalls:sys_enter probe is attached but never runs on "
+			      "this kernel: no trace_marker writes can be seen");
+	return -ENOTSUP;
 }
 
 int probes__allow(struct probes *p, uint32_t tgid, bool allow)
