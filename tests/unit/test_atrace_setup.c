@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "atrace_setup.h"
+#include "fake_proc.h"
 #include "procfilter.h"
 
 #define FLAGS "debug.atrace.tags.enableflags"
@@ -50,10 +51,7 @@ static void make_fakes(void)
 
 static void remove_fakes(void)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "/bin/rm -rf '%s'", fake_dir);
-	cr_assert_eq(system(cmd), 0);
+	temp_tree_remove(fake_dir);
 }
 
 TestSuite(atrace_setup, .init = make_fakes, .fini = remove_fakes);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "elfsym.h"
+#include "fake_proc.h"
 #include "insn.h"
 
 #define ANDROID_DIR TESTDATA "/android/"
@@ -343,10 +344,7 @@ static void build_fixture(char *dir)
 
 static void remove_fixture(const char *dir)
 {
-	char cmd[300];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	cr_assert_eq(system(cmd), 0);
+	temp_tree_remove(dir);
 }
 
 static struct elfsym *open_in(const char *dir, const char *file)

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "procfilter.h"
+#include "fake_proc.h"
 
 static struct procfilter *pf_with(const char *names, const char *pids)
 {
@@ -294,10 +295,7 @@ static void make_proc(void)
 
 static void remove_proc(void)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "/bin/rm -rf '%s'", proc_root);
-	cr_assert_eq(system(cmd), 0);
+	temp_tree_remove(proc_root);
 }
 
 struct seen {
