@@ -15,7 +15,7 @@
 #include "probes.h"
 
 #define SELF_TEST_CALLS 4    /* getppid() calls per check: one seen is enough */
-#define SELF_TEST_ATTACHES 3 /* attachments of sys_enter tried before giving up */
+#define SELF_TEST_ATTACHES 3 /* attachments of sys_enter tried again before giving up */
 
 struct probes {
 	struct animtrace_bpf *skel;
@@ -146,7 +146,12 @@ int probes__attach(struct probes *p, char *err, size_t errlen)
 		snprintf(err, errlen, "attaching the BPF programs failed: %s", strerror(-ret));
 		return ret;
 	}
-	for (int i = 0; i < SELF_TEST_ATTACHES && !sys_enter_fires(p); i++) {
+	for (int i = 0; !sys_enter_fires(p); i++) {
+		if (i == SELF_TEST_ATTACHES) {
+			snprintf(err, errlen, "the raw_syscalls:sys_enter probe is attached but never "
+					      "runs on this kernel: no trace_marker writes can be seen");
+			return -ENOTSUP;
+		}
 		diag(DIAG_WARN, "the raw_syscalls:sys_enter probe did not fire: attaching it again");
 		bpf_link__destroy(p->skel->links.at_sys_enter);
 		p->skel->links.at_sys_enter = bpf_program__attach(p->skel->progs.at_sys_enter);
@@ -157,11 +162,7 @@ int probes__attach(struct probes *p, char *err, size_t errlen)
 			return ret;
 		}
 	}
-	if (sys_enter_fires(p))
-		return 0;
-	snprintf(err, errlen, "the raw_syscalls:sys_enter probe is attached but never runs on "
-			      "this kernel: no trace_marker writes can be seen");
-	return -ENOTSUP;
+	return 0;
 }
 
 int probes__allow(struct probes *p, uint32_t tgid, bool allow)
