@@ -165,17 +165,19 @@ static int plan_view_bit(struct atrace_setup *s, const char *name, enum prop_kin
 	return err;
 }
 
-/* want: cur itself when its view bit already is as p wants it, else cur with it flipped
- * (parsed with base 0 like libcutils; unset reads as 0). */
+bool atrace_setup_has_view(const char *value)
+{
+	return strtoull(value, NULL, 0) & ATRACE_SETUP_TAG_VIEW;
+}
+
+/* want: cur itself when its view bit already is as p wants it, else cur with it flipped. */
 static void want_view_bit(struct prop *p, const char *cur)
 {
-	unsigned long long v = strtoull(cur, NULL, 0);
-	bool on = v & ATRACE_SETUP_TAG_VIEW;
-
-	if (on == (p->kind == PROP_VIEW_ON))
+	if (atrace_setup_has_view(cur) == (p->kind == PROP_VIEW_ON))
 		snprintf(p->want, sizeof(p->want), "%s", cur);
 	else
-		snprintf(p->want, sizeof(p->want), "0x%llx", v ^ ATRACE_SETUP_TAG_VIEW);
+		snprintf(p->want, sizeof(p->want), "0x%llx",
+			 strtoull(cur, NULL, 0) ^ ATRACE_SETUP_TAG_VIEW);
 }
 
 /* Make the property hold what we want, given its current value; counts writes. */
@@ -214,20 +216,20 @@ static int restore_touched(struct atrace_setup *s)
 static void describe_active(struct atrace_setup *s)
 {
 	const struct prop *f = &s->props[s->n_props - 1], *pref = &s->props[s->n_props - 2];
-	char apps[320] = "";
+	char extra[320] = ""; /* what else was written: apps added, prefer_sdk */
 	int n = 0;
 
 	if (s->n_added)
-		n = snprintf(apps, sizeof(apps), "; %zu app%s added to debug.atrace.app_*",
+		n = snprintf(extra, sizeof(extra), "; %zu app%s added to debug.atrace.app_*",
 			     s->n_added, s->n_added == 1 ? "" : "s");
 	if (pref->touched)
-		snprintf(apps + n, sizeof(apps) - n, "; prefer_sdk %s -> %s (view stays on "
+		snprintf(extra + n, sizeof(extra) - n, "; prefer_sdk %s -> %s (view stays on "
 			 "trace_marker)", pref->old, pref->want);
 	if (f->touched)
 		set_desc(s, "atrace: enableflags %s -> %s%s%s", f->old[0] ? f->old : "(unset)",
-			 f->want, apps, s->poke_failed ? "; sysprops poke failed" : "");
+			 f->want, extra, s->poke_failed ? "; sysprops poke failed" : "");
 	else
-		set_desc(s, "atrace: enableflags %s already has the view tag%s%s", f->old, apps,
+		set_desc(s, "atrace: enableflags %s already has the view tag%s%s", f->old, extra,
 			 s->poke_failed ? "; sysprops poke failed" : "");
 }
 

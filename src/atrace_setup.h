@@ -74,6 +74,10 @@ int atrace_setup__reassert(struct atrace_setup *s);
  */
 int atrace_setup__restore(struct atrace_setup *s);
 
+/* Whether a flags value (enableflags, prefer_sdk) has the view bit, parsed as libcutils does
+ * (strtoull base 0: hex or decimal; unset or junk reads as 0). */
+bool atrace_setup_has_view(const char *value);
+
 enum atrace_setup_state atrace_setup__state(const struct atrace_setup *s);
 bool atrace_setup__active(const struct atrace_setup *s);
 

@@ -28,7 +28,6 @@
 #define MAX_PIDS 64
 #define SHOW_PIDS 8
 #define PROP_FLAGS ATRACE_SETUP_PROP_FLAGS
-#define VIEW_TAG ATRACE_SETUP_TAG_VIEW
 
 enum state { ST_OK, ST_MISSING, ST_WARN, ST_SKIP };
 
@@ -451,7 +450,7 @@ static void check_atrace(struct doctor *d)
 		    strerror(-err));
 		return;
 	}
-	if (strtoull(val, NULL, 0) & VIEW_TAG)
+	if (atrace_setup_has_view(val))
 		say(d, "debug.atrace", ST_OK, false, "enableflags %s, view tag 0x8 on", val);
 	else
 		say(d, "debug.atrace", ST_OK, false,
@@ -459,7 +458,7 @@ static void check_atrace(struct doctor *d)
 		    val[0] ? val : "unset");
 	/* 15+ only; said only when it matters, like a Perfetto session that set it. */
 	if (!d->p->getprop(ATRACE_SETUP_PROP_PREFER_SDK, val, sizeof(val)) &&
-	    (strtoull(val, NULL, 0) & VIEW_TAG))
+	    atrace_setup_has_view(val))
 		say(d, "debug.atrace", ST_OK, false,
 		    "prefer_sdk %s has the view bit: a Perfetto session on 'view' would take the "
 		    "View markers (animtrace clears it while tracing)", val);
