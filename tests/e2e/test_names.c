@@ -76,6 +76,32 @@ static json_object *summary_names(const struct e2e_jsonl *out)
 	return e2e_get(s, "node_names");
 }
 
+/* One traced run: animtrace (args, stderr to err) and the simulator (sim), whose child name
+ * plays once animtrace has its setter and ART probes on it. */
+struct run {
+	pid_t at, sim, app;
+};
+
+static struct run start_run(const char *const args[], const char *err, const char *const sim[],
+			    const char *name, const char *go)
+{
+	struct run r;
+
+	r.at = e2e_animtrace(args, err, NULL);
+	r.sim = e2e_spawn(sim, NULL);
+	r.app = e2e_find_child(r.sim, name);
+	e2e_release(err, r.at, r.app, E2E_PROPS | E2E_ART, go);
+	return r;
+}
+
+/* Stops animtrace; both it and the simulator must exit 0. */
+static void stop_run(const struct run *r)
+{
+	kill(r->at, SIGINT);
+	cr_assert_eq(e2e_exit_code(r->at, "animtrace"), 0);
+	cr_assert_eq(e2e_exit_code(r->sim, "animsim"), 0);
+}
+
 /* Waits for animtrace's --verbose line about the node of pid with unique id id. */
 static void await_named(const char *err, pid_t at, pid_t pid, int id, const char *cls)
 {
@@ -107,18 +133,12 @@ Test(names, every_frame_props_record_carries_the_class_the_simulator_made_its_no
 
 	e2e_name(name, TARGET);
 	e2e_path(go, "go");
-	pid_t at = e2e_animtrace(args, e2e_path(err, "err.txt"), NULL);
-	pid_t s = e2e_spawn(sim, NULL);
-	pid_t app = e2e_find_child(s, name);
+	struct run r = start_run(args, e2e_path(err, "err.txt"), sim, name, go);
 
-	e2e_release(err, at, app, E2E_PROPS | E2E_ART, go);
-
-	await_named(err, at, app, 1, "NotificationRow");
-	await_named(err, at, app, 2, "ScrimView");
-	await_last_frame(out, at, app);
-	kill(at, SIGINT);
-	cr_assert_eq(e2e_exit_code(at, "animtrace"), 0);
-	cr_assert_eq(e2e_exit_code(s, "animsim"), 0);
+	await_named(err, r.at, r.app, 1, "NotificationRow");
+	await_named(err, r.at, r.app, 2, "ScrimView");
+	await_last_frame(out, r.at, r.app);
+	stop_run(&r);
 	cr_assert_eq(exp_load(ex, procs, 2), 1);
 	e2e_jsonl_load(&j, out);
 	cr_assert_eq(check_frame_classes(&j, &procs[0], false), 34, "the basic scenario's 34");
@@ -168,23 +188,17 @@ Test(names, a_node_freed_and_made_again_at_the_same_address_is_shown_by_its_new_
 	cr_assert_eq(mkdir(gate, 0755), 0);
 	e2e_name(name, TARGET);
 	e2e_path(go, "go");
-	pid_t at = e2e_animtrace(args, e2e_path(err, "err.txt"), NULL);
-	pid_t s = e2e_spawn(sim, NULL);
-	pid_t app = e2e_find_child(s, name);
-
-	e2e_release(err, at, app, E2E_PROPS | E2E_ART, go);
+	struct run r = start_run(args, e2e_path(err, "err.txt"), sim, name, go);
 
 	/* The fixture's ids: 1 and 2 for the two first nodes, then 3 and 4 at the same place. */
-	await_named(err, at, app, 1, "NotificationRow");
+	await_named(err, r.at, r.app, 1, "NotificationRow");
 	e2e_gate(gate, "realloc-7");
-	await_named(err, at, app, 3, "QSPanel");
+	await_named(err, r.at, r.app, 3, "QSPanel");
 	e2e_gate(gate, "realloc-13");
-	await_named(err, at, app, 4, "QSPanel");
+	await_named(err, r.at, r.app, 4, "QSPanel");
 	e2e_gate(gate, "exit");
-	await_last_frame(out, at, app);
-	kill(at, SIGINT);
-	cr_assert_eq(e2e_exit_code(at, "animtrace"), 0);
-	cr_assert_eq(e2e_exit_code(s, "animsim"), 0);
+	await_last_frame(out, r.at, r.app);
+	stop_run(&r);
 	cr_assert_eq(exp_load(ex, procs, 2), 1);
 	const struct exp_proc *t = &procs[0];
 	uint64_t node = t->props[0].node;
@@ -218,16 +232,10 @@ Test(names, a_library_without_a_decodable_name_offset_falls_back_and_says_why_on
 
 	e2e_name(name, TARGET);
 	e2e_path(go, "go");
-	pid_t at = e2e_animtrace(args, e2e_path(err, "err.txt"), NULL);
-	pid_t s = e2e_spawn(sim, NULL);
-	pid_t app = e2e_find_child(s, name);
+	struct run r = start_run(args, e2e_path(err, "err.txt"), sim, name, go);
 
-	e2e_release(err, at, app, E2E_PROPS | E2E_ART, go);
-
-	await_last_frame(out, at, app);
-	kill(at, SIGINT);
-	cr_assert_eq(e2e_exit_code(at, "animtrace"), 0);
-	cr_assert_eq(e2e_exit_code(s, "animsim"), 0);
+	await_last_frame(out, r.at, r.app);
+	stop_run(&r);
 	cr_assert_eq(exp_load(ex, procs, 2), 1);
 	e2e_jsonl_load(&j, out);
 	cr_assert_eq(check_frame_classes(&j, &procs[0], true), 34);
