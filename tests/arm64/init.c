@@ -39,6 +39,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../child_signals.h"
+
 #define MAX_ARGS 64
 #define MAX_BG 16
 #define POLL_MS 10
@@ -108,21 +110,6 @@ static void setup_system(void)
 	if (setrlimit(RLIMIT_MEMLOCK, &unlimited))
 		printf("init: RLIMIT_MEMLOCK: %s\n", strerror(errno));
 	setenv("PATH", "/e2e:/bin:/sbin:/usr/bin", 1);
-}
-
-/*
- * Signals a child must be able to receive whatever init inherited: run under nohup or in a
- * background job, SIGINT and SIGQUIT arrive ignored, and a shell child could not trap them.
- */
-static void default_signals(void)
-{
-	static const int sigs[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGPIPE };
-	sigset_t none;
-
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		signal(sigs[i], SIG_DFL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
 /* Forks argv with stdout/stderr redirected to files (NULL: the console). */

@@ -19,6 +19,8 @@
 
 #include "e2e.h"
 
+#include "../child_signals.h"
+
 #define POLL_MS 25
 #define MAX_CHILDREN 32
 
@@ -129,19 +131,6 @@ static void redirect(const char *path, int fd)
 
 	if (f < 0 || dup2(f, fd) < 0)
 		_exit(126);
-}
-
-/* A test run under nohup or in a background job inherits SIGINT ignored: the programs it
- * starts must get the signals the tests send them anyway. */
-static void default_signals(void)
-{
-	static const int sigs[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGPIPE };
-	sigset_t none;
-
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		signal(sigs[i], SIG_DFL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
 static void child_exec(const char *const argv[], const struct e2e_spawn *o)
