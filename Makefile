@@ -33,10 +33,12 @@ CFLAGS ?=
 CFLAGS += $(CFLAGS_BASE) $(shell $(PKG_CONFIG) --cflags $(LIBS_PC) 2>/dev/null)
 LDLIBS := $(shell $(PKG_CONFIG) --libs $(LIBS_PC) 2>/dev/null)
 LDLIBS := $(if $(strip $(LDLIBS)),$(LDLIBS),-lbpf -ldw -lelf -lz -llzma)
-LDLIBS += -lm # src/fit.c
+LDLIBS += -lm # src/model/fit.c
 LDFLAGS += $(LDSTATIC) $(SAN)
 
-SRCS := $(wildcard src/*.c)
+SRC_DIRS := src src/common src/engine src/live src/model src/replay src/sinks src/symbols
+SRCS := $(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c))
+HDRS := $(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.h))
 OBJS := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(SRCS))
 LIB_OBJS := $(filter-out $(BUILD)/obj/main.o,$(OBJS))
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
@@ -58,7 +60,9 @@ $(BUILD)/bpf/%.bpf.o: $(BUILD)/bpf/%.tmp.o
 $(BUILD)/%.skel.h: $(BUILD)/bpf/%.bpf.o
 	$(Q)$(BPFTOOL) gen skeleton $< > $@
 
-$(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h include/animtrace/*.h) $(SKELS) | $(BUILD)/obj
+# Objects mirror src/'s folders under $(BUILD)/obj/.
+$(BUILD)/obj/%.o: src/%.c $(HDRS) $(wildcard include/animtrace/*.h) $(SKELS)
+	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/animtrace: $(OBJS)

@@ -20,7 +20,7 @@
 #include <bpf/libbpf.h>
 
 #include "bare_uprobe.skel.h"
-#include "elfsym.h"
+#include "symbols/elfsym.h"
 
 static int resolve(const char *lib, const char *symbol, struct elfsym_hit *hit)
 {

@@ -37,13 +37,13 @@ $(BENCH_DIR)/bare_uprobe.bpf.o: $(BENCH_DIR)/bare_uprobe.tmp.o
 $(BENCH_DIR)/bare_uprobe.skel.h: $(BENCH_DIR)/bare_uprobe.bpf.o
 	$(Q)$(BPFTOOL) gen skeleton $< > $@
 $(BENCH_DIR)/bare_uprobe: bench/bare_uprobe.c $(BENCH_DIR)/bare_uprobe.skel.h \
-		$(BUILD)/obj/elfsym.o
-	$(Q)$(CC) $(BENCH_CFLAGS) -Isrc -I$(BENCH_DIR) $< $(BUILD)/obj/elfsym.o $(LDLIBS) -o $@
+		$(BUILD)/obj/symbols/elfsym.o
+	$(Q)$(CC) $(BENCH_CFLAGS) -Isrc -I$(BENCH_DIR) $< $(BUILD)/obj/symbols/elfsym.o $(LDLIBS) -o $@
 
-# The fitting cost per animation run: src/fit.c on the unit tests' framework simulator, no
+# The fitting cost per animation run: src/model/fit.c on the unit tests' framework simulator, no
 # probes and no root. `make bench-fit` runs it alone (bench.sh runs it too).
-$(BENCH_DIR)/bench_fit: bench/bench_fit.c tests/unit/fit_sim.h src/fit.h $(BUILD)/obj/fit.o \
+$(BENCH_DIR)/bench_fit: bench/bench_fit.c tests/unit/fit_sim.h src/model/fit.h $(BUILD)/obj/model/fit.o \
 		| $(BENCH_DIR)
-	$(Q)$(CC) $(BENCH_CFLAGS) -Isrc -Itests/unit $< $(BUILD)/obj/fit.o -lm -o $@
+	$(Q)$(CC) $(BENCH_CFLAGS) -Isrc -Itests/unit $< $(BUILD)/obj/model/fit.o -lm -o $@
 bench-fit: $(BENCH_DIR)/bench_fit
 	$(Q)$<

@@ -132,7 +132,7 @@ EOT
 }
 
 # ---- fitting cost (offline) -------------------------------------------------------------
-# src/fit.c per animation run, on the unit tests' simulator of the framework (bench_fit).
+# src/model/fit.c per animation run, on the unit tests' simulator of the framework (bench_fit).
 fit_col() { awk -F' *[|] *' -v row="$1" '$2 == row { print $5 }' "$tmp/fit"; }
 
 bench_fit() {

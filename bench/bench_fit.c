@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * bench_fit: what src/fit.c costs per animation run, offline (no root, no probes).
+ * bench_fit: what src/model/fit.c costs per animation run, offline (no root, no probes).
  *
  *   bench_fit [RUNS]
  *
@@ -18,7 +18,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "fit.h"
+#include "model/fit.h"
 #include "fit_sim.h"
 
 #define MAX_RUNS 10000

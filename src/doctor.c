@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* animtrace doctor: can this device be traced live? See doctor.h. */
-#include "androidprop.h"
-#include "art.h"
-#include "atrace_setup.h"
+#include "live/androidprop.h"
+#include "symbols/art.h"
+#include "live/atrace_setup.h"
 #include "doctor.h"
-#include "elfsym.h"
-#include "hwui.h"
-#include "procfilter.h"
+#include "symbols/elfsym.h"
+#include "symbols/hwui.h"
+#include "common/procfilter.h"
 
 #include <argp.h>
 #include <bpf/btf.h>

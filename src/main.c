@@ -12,16 +12,16 @@
 #include <unistd.h>
 
 #include "animtrace/wire.h"
-#include "diag.h"
+#include "common/diag.h"
 #include "doctor.h"
-#include "engine.h"
-#include "live.h"
-#include "procfilter.h"
-#include "replay.h"
-#include "sink_annotate.h"
-#include "sink_box.h"
-#include "sink_json.h"
-#include "sink_trace.h"
+#include "engine/engine.h"
+#include "live/live.h"
+#include "common/procfilter.h"
+#include "replay/replay.h"
+#include "sinks/annotate.h"
+#include "sinks/box.h"
+#include "sinks/json.h"
+#include "sinks/trace.h"
 
 #ifndef ANIMTRACE_VERSION
 #define ANIMTRACE_VERSION "0.1.0"

@@ -375,7 +375,7 @@ Test(bad_input, survives_the_capture_being_truncated_while_it_is_read)
 	cr_assert_lt(ru.ru_maxrss, RSS_MAX_KB);
 }
 
-/* A million S markers that never end: the engine's caps hold (src/caps.h), the rest is
+/* A million S markers that never end: the engine's caps hold (src/common/caps.h), the rest is
  * counted, and the replay stays under the RSS bound. */
 Test(bad_input, a_million_unterminated_animators_are_capped_and_counted)
 {

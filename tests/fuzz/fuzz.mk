@@ -16,19 +16,19 @@ FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-saniti
 	-fno-omit-frame-pointer -Wall -Wextra -Wno-unused-parameter -D_GNU_SOURCE -Iinclude -Isrc
 
 # Each target links only the modules it exercises.
-FUZZ_DEPS_marker := src/marker.c
+FUZZ_DEPS_marker := src/common/marker.c
 # capture reads Perfetto traces through pftrace (when that module is in the tree).
-FUZZ_DEPS_capture_line := src/capture.c src/marker.c $(wildcard src/pftrace.c)
+FUZZ_DEPS_capture_line := src/replay/capture.c src/common/marker.c $(wildcard src/replay/pftrace.c)
 FUZZ_LIBS_capture_line := -lz
 FUZZ_DEPS_capture_file := $(FUZZ_DEPS_capture_line)
 FUZZ_LIBS_capture_file := -lz
-FUZZ_DEPS_elfsym := src/elfsym.c src/insn.c
+FUZZ_DEPS_elfsym := src/symbols/elfsym.c src/symbols/insn.c
 FUZZ_LIBS_elfsym := -lelf -llzma -lz
-FUZZ_DEPS_insn := src/insn.c
-# Perfetto protobuf reader: built only while src/pftrace.c exists (written in parallel).
-FUZZ_DEPS_pftrace := src/pftrace.c src/marker.c
+FUZZ_DEPS_insn := src/symbols/insn.c
+# Perfetto protobuf reader: built only while src/replay/pftrace.c exists (written in parallel).
+FUZZ_DEPS_pftrace := src/replay/pftrace.c src/common/marker.c
 FUZZ_LIBS_pftrace := -lz
-FUZZ_PFTRACE := $(if $(wildcard src/pftrace.c),pftrace)
+FUZZ_PFTRACE := $(if $(wildcard src/replay/pftrace.c),pftrace)
 
 FUZZ_TARGETS ?= marker capture_line capture_file elfsym insn $(FUZZ_PFTRACE)
 FUZZ_BINS := $(patsubst %,$(FUZZ_DIR)/fuzz_%,$(FUZZ_TARGETS))

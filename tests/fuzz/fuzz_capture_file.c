@@ -10,7 +10,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "capture.h"
+#include "replay/capture.h"
 #include "fuzz.h"
 
 static int memfd = -1;

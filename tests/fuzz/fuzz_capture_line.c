@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "capture.h"
+#include "replay/capture.h"
 #include "fuzz.h"
 
 static void check_line(const char *line, size_t len)

@@ -10,9 +10,9 @@
 #include <errno.h>
 #include <string.h>
 
-#include "elfsym.h"
+#include "symbols/elfsym.h"
 #include "fuzz.h"
-#include "insn.h"
+#include "symbols/insn.h"
 
 #define MAX_INPUT_NAMES 32
 #define MAX_NAME_LEN 256

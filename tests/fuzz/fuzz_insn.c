@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "insn.h"
+#include "symbols/insn.h"
 
 #define FUZZ_VADDR 0x7f0000001000ull
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "pftrace.h"
+#include "replay/pftrace.h"
 
 static void touch(struct strv v)
 {

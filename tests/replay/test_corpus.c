@@ -11,8 +11,8 @@
 
 #include <criterion/criterion.h>
 
-#include "capture.h"
-#include "marker.h"
+#include "replay/capture.h"
+#include "common/marker.h"
 
 #define TRACES TESTDATA "/traces/"
 

@@ -11,9 +11,9 @@
 
 #include <criterion/criterion.h>
 
-#include "capture.h"
-#include "marker.h"
-#include "pftrace.h"
+#include "replay/capture.h"
+#include "common/marker.h"
+#include "replay/pftrace.h"
 
 #define PIXEL_TRACE TESTDATA "/traces/pixel7pro-android13-nowinandroid.perfetto-trace"
 #define PIXEL_PRINTS 6246

@@ -4,9 +4,9 @@
 #include <errno.h>
 #include <string.h>
 
-#include "engine.h"
-#include "procfilter.h"
-#include "replay.h"
+#include "engine/engine.h"
+#include "common/procfilter.h"
+#include "replay/replay.h"
 
 #define TRACES TESTDATA "/traces/"
 #define MAX_ENDS 64

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "engine.h"
-#include "replay.h"
+#include "engine/engine.h"
+#include "replay/replay.h"
 
 #define TRACES TESTDATA "/traces/"
 

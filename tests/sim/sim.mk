@@ -118,7 +118,7 @@ SIM_LIBS_linked := -lpthread
 
 # The physics scenario steps DynamicAnimation with the fit tests' framework model (fit_sim.h).
 $(SIM_DIR)/animsim.unstripped: $(SIM_SRC)/animsim.c $(SIM_OBJS_$(SIM_HWUI)) $(SIM_HDRS) \
-		tests/unit/fit_sim.h src/fit.h | $(SIM_DIR)
+		tests/unit/fit_sim.h src/model/fit.h | $(SIM_DIR)
 	$(Q)$(CC) $(SIM_CFLAGS) -Isrc -Itests/unit $(LDSTATIC) $(SIM_SRC)/animsim.c \
 		$(SIM_OBJS_$(SIM_HWUI)) $(SIM_LIBS_$(SIM_HWUI)) -lm -o $@
 

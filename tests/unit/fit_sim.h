@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * Synthetic animation runs for the fit tests and bench, computed the way the framework
- * computes them (sources cited in src/fit.c): DynamicAnimation's SpringAnimation and
+ * computes them (sources cited in src/model/fit.c): DynamicAnimation's SpringAnimation and
  * FlingAnimation stepped frame by frame on the whole-ms frame clock with float state, and
  * ValueAnimator's fraction through the interpolators in float, PathInterpolator flattened to
  * segments and searched like the framework's. Written apart from fit.c on purpose: a test
@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "fit.h"
+#include "model/fit.h"
 
 #define SIM_MAX 4096
 

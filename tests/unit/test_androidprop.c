@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "androidprop.h"
+#include "live/androidprop.h"
 #include "fake_proc.h"
 
 #define HANG_MS 300

@@ -10,8 +10,8 @@
 
 #include "fake_proc.h"
 
-#include "art.h"
-#include "elfsym.h"
+#include "symbols/art.h"
+#include "symbols/elfsym.h"
 
 #define OAT_12L TESTDATA "/android/android12L-arm64-boot-framework.oat"
 #define ART_FIXTURE BUILD_DIR "/sim/boot-framework.oat"

@@ -13,9 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "atrace_setup.h"
+#include "live/atrace_setup.h"
 #include "fake_proc.h"
-#include "procfilter.h"
+#include "common/procfilter.h"
 
 #define FLAGS "debug.atrace.tags.enableflags"
 #define PREFER "debug.atrace.prefer_sdk"

@@ -12,8 +12,8 @@
 
 #include <criterion/criterion.h>
 
-#include "capture.h"
-#include "pftrace.h"
+#include "replay/capture.h"
+#include "replay/pftrace.h"
 
 #define TRACES TESTDATA "/traces/"
 

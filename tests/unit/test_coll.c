@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coll.h"
+#include "common/coll.h"
 
 struct item {
 	uint64_t id;

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "diag.h"
+#include "common/diag.h"
 
 /* Everything written to a fresh channel at max while fn runs. */
 static char *captured(enum diag_level max, void (*fn)(void))

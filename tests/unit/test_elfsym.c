@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "elfsym.h"
+#include "symbols/elfsym.h"
 #include "fake_proc.h"
-#include "insn.h"
+#include "symbols/insn.h"
 
 #define ANDROID_DIR TESTDATA "/android/"
 #define RUNTIME9 ANDROID_DIR "android9-arm64-libandroid_runtime.so"

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "engine.h"
+#include "engine/engine.h"
 
 #define MS 1000000ull
 #define PERIOD 16666667ull /* 60 Hz */

@@ -7,8 +7,8 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "caps.h"
-#include "engine.h"
+#include "common/caps.h"
+#include "engine/engine.h"
 
 #define MS 1000000ull
 #define PID 10

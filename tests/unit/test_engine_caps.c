@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* The engine's memory caps (src/caps.h): what each turns away is counted, never lost silently. */
+/* The engine's memory caps (src/common/caps.h): what each turns away is counted, never lost silently. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "caps.h"
-#include "engine.h"
+#include "common/caps.h"
+#include "engine/engine.h"
 
 #define MS 1000000ull
 

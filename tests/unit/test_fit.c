@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fit.h"
+#include "model/fit.h"
 #include "fit_sim.h"
 
 /* Each Criterion test runs in its own process: one buffer per process is enough. */

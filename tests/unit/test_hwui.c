@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "elfsym.h"
-#include "hwui.h"
+#include "symbols/elfsym.h"
+#include "symbols/hwui.h"
 #include "sim/hwui_fixture.h"
 
 #define ANDROID9_RUNTIME TESTDATA "/android/android9-arm64-libandroid_runtime.so"

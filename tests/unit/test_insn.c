@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <stdint.h>
 
-#include "insn.h"
+#include "symbols/insn.h"
 
 #define A64_RET 0xd65f03c0u
 #define A64_NOP 0xd503201fu

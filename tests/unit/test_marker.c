@@ -9,7 +9,7 @@
 
 #include <criterion/criterion.h>
 
-#include "marker.h"
+#include "common/marker.h"
 
 struct parsed {
 	char *buf;

@@ -2,7 +2,7 @@
 /* The one node label every sink prints: class, '@', the pointer's low 16 bits. */
 #include <criterion/criterion.h>
 
-#include "model.h"
+#include "model/model.h"
 
 Test(node_label, a_class_name_gets_the_low_16_bits_of_the_pointer_in_four_hex_digits)
 {

@@ -6,7 +6,7 @@
 
 #include <criterion/criterion.h>
 
-#include "nodenames.h"
+#include "live/nodenames.h"
 
 #define NAME_OFF 0x28
 #define UID_OFF 0x20

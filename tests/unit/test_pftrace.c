@@ -11,7 +11,7 @@
 #include <criterion/criterion.h>
 #include <zlib.h>
 
-#include "pftrace.h"
+#include "replay/pftrace.h"
 
 /* A protobuf writer just big enough for these tests. */
 struct pbw {

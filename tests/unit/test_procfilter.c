@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "procfilter.h"
+#include "common/procfilter.h"
 #include "fake_proc.h"
 
 static struct procfilter *pf_with(const char *names, const char *pids)

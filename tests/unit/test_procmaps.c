@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "fake_proc.h"
-#include "procmaps.h"
+#include "symbols/procmaps.h"
 
 static char root[] = "/tmp/at-procmaps-XXXXXX";
 

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "proctab.h"
+#include "common/proctab.h"
 
 Test(proctab, names_and_tgids_round_trip_through_growth)
 {

@@ -4,9 +4,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "caps.h"
+#include "common/caps.h"
 #include "fit_sim.h"
-#include "segment.h"
+#include "engine/segment.h"
 
 #define PERIOD 16666667ull
 #define T0 1000000000000ull

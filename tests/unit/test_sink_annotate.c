@@ -13,9 +13,9 @@
 
 #include <criterion/criterion.h>
 
-#include "engine.h"
-#include "marker.h"
-#include "sink_annotate.h"
+#include "engine/engine.h"
+#include "common/marker.h"
+#include "sinks/annotate.h"
 
 #define TGID 4242
 #define COOKIE 168950273 /* the simulator's animator:alpha */

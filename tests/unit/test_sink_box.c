@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
-#include "sink_box.h"
+#include "engine/engine.h"
+#include "sinks/box.h"
 
 #define S_NS 1000000000ull
 #define MS_NS 1000000ull

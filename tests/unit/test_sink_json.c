@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sink_json.h"
+#include "sinks/json.h"
 
 #define S_NS 1000000000ull
 #define MS_NS 1000000ull

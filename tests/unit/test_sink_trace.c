@@ -13,7 +13,7 @@
 #include <criterion/criterion.h>
 #include <json-c/json.h>
 
-#include "sink_trace.h"
+#include "sinks/trace.h"
 
 struct st_out {
 	char *buf;

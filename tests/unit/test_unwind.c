@@ -10,8 +10,8 @@
 
 #include <criterion/criterion.h>
 
-#include "elfsym.h"
-#include "unwind.h"
+#include "symbols/elfsym.h"
+#include "live/unwind.h"
 
 #define UW_FIXTURE BUILD_DIR "/sim/boot-framework.oat"
 #define UW_STACK_BYTES 4096
@@ -270,8 +270,8 @@ Test(unwind, java_frames_skip_android_animation_and_native_frames)
 
 /* ---- the engine keeps the stacks of the calls that started and ended an animator ---- */
 
-#include "engine.h"
-#include "marker.h"
+#include "engine/engine.h"
+#include "common/marker.h"
 
 static struct anim uw_started, uw_ended;
 

@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Process filter: `--proc` / `--pid` selection and /proc reading. See procfilter.h. */
+#include "common/procfilter.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct pf_name {
+	char text[PROCFILTER_NAME_MAX + 1]; /* as given, ":*" included */
+	size_t base_len;		    /* length without the ":*" */
+	bool subs;			    /* NAME:* form */
+};
+
+struct procfilter {
+	struct pf_name names[PROCFILTER_MAX_NAMES];
+	size_t n_names;
+	int pids[PROCFILTER_MAX_PIDS];
+	size_t n_pids;
+	char err[192];
+};
+
+struct procfilter *procfilter__new(void)
+{
+	struct procfilter *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		errno = ENOMEM;
+	return f;
+}
+
+void procfilter__free(struct procfilter *f)
+{
+	free(f);
+}
+
+__attribute__((format(printf, 2, 3))) static int fail(struct procfilter *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(f->err, sizeof(f->err), fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+/* Next comma-separated entry of *pos with surrounding blanks dropped; false at the end. */
+static bool next_entry(const char **pos, const char **tok, size_t *len)
+{
+	const char *p = *pos, *end;
+
+	if (!p)
+		return false;
+	end = strchr(p, ',');
+	*pos = end ? end + 1 : NULL;
+	if (!end)
+		end = p + strlen(p);
+	while (p < end && isblank((unsigned char)*p))
+		p++;
+	while (end > p && isblank((unsigned char)end[-1]))
+		end--;
+	*tok = p;
+	*len = (size_t)(end - p);
+	return true;
+}
+
+static bool has_name(const struct procfilter *f, const char *tok, size_t len)
+{
+	for (size_t i = 0; i < f->n_names; i++)
+		if (strlen(f->names[i].text) == len && !memcmp(f->names[i].text, tok, len))
+			return true;
+	return false;
+}
+
+static int add_name(struct procfilter *f, const char *tok, size_t len)
+{
+	bool subs = len >= 2 && tok[len - 2] == ':' && tok[len - 1] == '*';
+	size_t base_len = subs ? len - 2 : len;
+	struct pf_name *n;
+
+	if (len == 0)
+		return fail(f, "empty process name");
+	if (len > PROCFILTER_NAME_MAX)
+		return fail(f, "process name \"%.40s...\" is longer than %d characters", tok,
+			    PROCFILTER_NAME_MAX);
+	if (base_len == 0)
+		return fail(f, "empty process name before \":*\"");
+	if (memchr(tok, '*', base_len))
+		return fail(f, "\"%.*s\": '*' is only allowed as a trailing \":*\"", (int)len, tok);
+	if (has_name(f, tok, len))
+		return 0;
+	if (f->n_names == PROCFILTER_MAX_NAMES)
+		return fail(f, "too many process names (at most %d)", PROCFILTER_MAX_NAMES);
+	n = &f->names[f->n_names++];
+	memcpy(n->text, tok, len);
+	n->text[len] = '\0';
+	n->base_len = base_len;
+	n->subs = subs;
+	return 0;
+}
+
+int procfilter__add_names(struct procfilter *f, const char *list)
+{
+	size_t old = f->n_names, len;
+	const char *pos = list, *tok;
+	int err = 0;
+
+	f->err[0] = '\0';
+	if (!list)
+		return fail(f, "empty process name");
+	while (!err && next_entry(&pos, &tok, &len))
+		err = add_name(f, tok, len);
+	if (err)
+		f->n_names = old; /* all or nothing */
+	return err;
+}
+
+static int parse_pid(struct procfilter *f, const char *tok, size_t len, int *pid)
+{
+	size_t digits = len && tok[0] == '-' ? 1 : 0;
+	unsigned long long v = 0;
+
+	if (len == 0)
+		return fail(f, "empty pid");
+	if (digits == len)
+		return fail(f, "pid \"%.*s\" is not a number", (int)len, tok);
+	for (size_t i = digits; i < len; i++) {
+		if (!isdigit((unsigned char)tok[i]))
+			return fail(f, "pid \"%.*s\" is not a number", (int)len, tok);
+		if (v <= INT_MAX)
+			v = v * 10 + (unsigned)(tok[i] - '0');
+	}
+	if (tok[0] == '-' || v == 0)
+		return fail(f, "pid %.*s must be greater than 0", (int)len, tok);
+	if (v > INT_MAX)
+		return fail(f, "pid %.*s is out of range", (int)len, tok);
+	*pid = (int)v;
+	return 0;
+}
+
+static bool has_pid(const struct procfilter *f, int pid)
+{
+	for (size_t i = 0; i < f->n_pids; i++)
+		if (f->pids[i] == pid)
+			return true;
+	return false;
+}
+
+int procfilter__add_pids(struct procfilter *f, const char *list)
+{
+	size_t old = f->n_pids, len;
+	const char *pos = list, *tok;
+	int err = 0, pid = 0;
+
+	f->err[0] = '\0';
+	if (!list)
+		return fail(f, "empty pid");
+	while (!err && next_entry(&pos, &tok, &len)) {
+		err = parse_pid(f, tok, len, &pid);
+		if (err || has_pid(f, pid))
+			continue;
+		if (f->n_pids == PROCFILTER_MAX_PIDS)
+			err = fail(f, "too many pids (at most %d)", PROCFILTER_MAX_PIDS);
+		else
+			f->pids[f->n_pids++] = pid;
+	}
+	if (err)
+		f->n_pids = old;
+	return err;
+}
+
+const char *procfilter__error(const struct procfilter *f)
+{
+	return f->err;
+}
+
+bool procfilter__empty(const struct procfilter *f)
+{
+	return !f->n_names && !f->n_pids;
+}
+
+bool procfilter__has_names(const struct procfilter *f)
+{
+	return f->n_names > 0;
+}
+
+bool procfilter__has_pids(const struct procfilter *f)
+{
+	return f->n_pids > 0;
+}
+
+size_t procfilter__name_count(const struct procfilter *f)
+{
+	return f->n_names;
+}
+
+const char *procfilter__name(const struct procfilter *f, size_t i)
+{
+	return i < f->n_names ? f->names[i].text : NULL;
+}
+
+size_t procfilter__pids(const struct procfilter *f, const int **pids)
+{
+	*pids = f->pids;
+	return f->n_pids;
+}
+
+bool procfilter__wants_pid(const struct procfilter *f, int pid)
+{
+	return procfilter__empty(f) || has_pid(f, pid);
+}
+
+static bool name_matches_argv0(const struct pf_name *n, const char *a, size_t len)
+{
+	if (len < n->base_len || memcmp(a, n->text, n->base_len))
+		return false;
+	return len == n->base_len || (n->subs && a[n->base_len] == ':');
+}
+
+bool procfilter__match_cmdline(const struct procfilter *f, const char *cmdline, size_t len)
+{
+	const char *nul = memchr(cmdline, '\0', len);
+	size_t argv0_len = nul ? (size_t)(nul - cmdline) : len;
+
+	if (procfilter__empty(f))
+		return true;
+	for (size_t i = 0; i < f->n_names; i++)
+		if (name_matches_argv0(&f->names[i], cmdline, argv0_len))
+			return true;
+	return false;
+}
+
+static bool same(const char *a, size_t alen, const char *b, size_t blen)
+{
+	return alen == blen && !memcmp(a, b, alen);
+}
+
+/*
+ * comm `<prefix>:<sub>` of a NAME:* process. A full-length comm may start anywhere inside
+ * NAME, so its prefix only has to be a non-empty tail of NAME; a shorter comm is the whole
+ * process name, so its prefix must be all of NAME.
+ */
+static bool sub_comm_matches(const struct pf_name *n, const char *comm, size_t len)
+{
+	for (size_t i = 1; i < len; i++) {
+		if (comm[i] != ':' || i > n->base_len)
+			continue;
+		if (len != PROCFILTER_COMM_MAX && i != n->base_len)
+			continue;
+		if (!memcmp(comm, n->text + n->base_len - i, i))
+			return true;
+	}
+	return false;
+}
+
+static bool name_matches_comm(const struct pf_name *n, const char *comm, size_t len)
+{
+	size_t tail = PROCFILTER_COMM_MAX;
+
+	if (same(comm, len, n->text, n->base_len))
+		return true;
+	if (n->base_len > tail && same(comm, len, n->text + n->base_len - tail, tail))
+		return true;
+	return n->subs && sub_comm_matches(n, comm, len);
+}
+
+bool procfilter__match_comm_len(const struct procfilter *f, const char *comm, size_t len)
+{
+	if (procfilter__empty(f))
+		return true;
+	for (size_t i = 0; i < f->n_names; i++)
+		if (name_matches_comm(&f->names[i], comm, len))
+			return true;
+	return false;
+}
+
+bool procfilter__match_comm(const struct procfilter *f, const char *comm)
+{
+	return procfilter__match_comm_len(f, comm, strlen(comm));
+}
+
+/* Read up to cap - 1 bytes of <proc_root>/<pid>/<file>, NUL-terminated. */
+static int read_proc_file(const char *proc_root, int pid, const char *file, char *buf,
+			  size_t cap)
+{
+	char path[PATH_MAX];
+	size_t got = 0;
+	ssize_t n = 1;
+	int fd, err = 0;
+
+	if (cap == 0)
+		return -EINVAL;
+	if ((size_t)snprintf(path, sizeof(path), "%s/%d/%s", proc_root, pid, file) >= sizeof(path))
+		return -ENAMETOOLONG;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (got < cap - 1 && n > 0) {
+		n = read(fd, buf + got, cap - 1 - got);
+		if (n > 0)
+			got += (size_t)n;
+		else if (n < 0 && errno == EINTR)
+			n = 1;
+		else if (n < 0)
+			err = -errno;
+	}
+	close(fd);
+	buf[got] = '\0';
+	return err ? err : (int)got;
+}
+
+int procfilter__read_cmdline(const char *proc_root, int pid, char *buf, size_t cap)
+{
+	return read_proc_file(proc_root, pid, "cmdline", buf, cap);
+}
+
+int procfilter__read_comm(const char *proc_root, int pid, char *buf, size_t cap)
+{
+	int n = read_proc_file(proc_root, pid, "comm", buf, cap);
+
+	if (n > 0 && buf[n - 1] == '\n')
+		buf[--n] = '\0';
+	return n;
+}
+
+static int parse_pid_dir(const char *name)
+{
+	long v = 0;
+
+	if (!*name)
+		return -1;
+	for (; *name; name++) {
+		if (!isdigit((unsigned char)*name) || v > INT_MAX / 10)
+			return -1;
+		v = v * 10 + (*name - '0');
+	}
+	return v > 0 && v <= INT_MAX ? (int)v : -1;
+}
+
+/* Selected -> 1 with argv0 filled in, not selected -> 0, vanished -> negative. */
+static int check_pid(const struct procfilter *f, const char *proc_root, int pid, char *buf,
+		     size_t cap)
+{
+	bool by_pid = procfilter__wants_pid(f, pid);
+	char comm[PROCFILTER_COMM_MAX + 2];
+	int n;
+
+	if (!by_pid && !f->n_names)
+		return 0;
+	n = procfilter__read_cmdline(proc_root, pid, buf, cap);
+	if (n < 0)
+		return n;
+	if (!by_pid && !procfilter__match_cmdline(f, buf, (size_t)n))
+		return 0;
+	if (buf[0] == '\0') {
+		n = procfilter__read_comm(proc_root, pid, comm, sizeof(comm));
+		if (n < 0)
+			return n;
+		snprintf(buf, cap, "[%s]", comm);
+	}
+	return 1;
+}
+
+int procfilter__scan(const struct procfilter *f, const char *proc_root,
+		     int (*cb)(void *ctx, int pid, const char *argv0), void *ctx)
+{
+	char buf[4096];
+	struct dirent *de;
+	int count = 0, err = 0, pid;
+	DIR *dir = opendir(proc_root);
+
+	if (!dir)
+		return -errno;
+	while (!err && (de = readdir(dir))) {
+		pid = parse_pid_dir(de->d_name);
+		if (pid < 0 || check_pid(f, proc_root, pid, buf, sizeof(buf)) <= 0)
+			continue;
+		count++;
+		err = cb(ctx, pid, buf);
+	}
+	closedir(dir);
+	return err < 0 ? err : count;
+}

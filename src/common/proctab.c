@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Open addressing with linear probing; ids are never 0 (pid 0 is the idle task). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/proctab.h"
+
+struct slot {
+	uint32_t id; /* 0: empty */
+	uint32_t tgid;
+	char name[PROCTAB_NAME_MAX];
+};
+
+struct proctab {
+	struct slot *slots;
+	size_t cap, used; /* cap is a power of two */
+};
+
+static size_t hash(uint32_t id, size_t cap)
+{
+	return (id * 2654435761u) & (cap - 1);
+}
+
+static struct slot *find(const struct proctab *t, uint32_t id)
+{
+	for (size_t i = hash(id, t->cap);; i = (i + 1) & (t->cap - 1)) {
+		if (t->slots[i].id == id)
+			return &t->slots[i];
+		if (!t->slots[i].id)
+			return NULL;
+	}
+}
+
+struct proctab *proctab__new(void)
+{
+	struct proctab *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->cap = 256;
+	t->slots = calloc(t->cap, sizeof(*t->slots));
+	if (!t->slots) {
+		free(t);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return t;
+}
+
+void proctab__free(struct proctab *t)
+{
+	if (!t)
+		return;
+	free(t->slots);
+	free(t);
+}
+
+static int grow(struct proctab *t)
+{
+	struct slot *old = t->slots;
+	size_t old_cap = t->cap;
+
+	t->slots = calloc(old_cap * 2, sizeof(*t->slots));
+	if (!t->slots) {
+		t->slots = old;
+		return -ENOMEM;
+	}
+	t->cap = old_cap * 2;
+	for (size_t i = 0; i < old_cap; i++) {
+		if (!old[i].id)
+			continue;
+		size_t j = hash(old[i].id, t->cap);
+
+		while (t->slots[j].id)
+			j = (j + 1) & (t->cap - 1);
+		t->slots[j] = old[i];
+	}
+	free(old);
+	return 0;
+}
+
+static struct slot *get_or_add(struct proctab *t, uint32_t id)
+{
+	struct slot *s = find(t, id);
+
+	if (s)
+		return s;
+	if ((t->used + 1) * 4 > t->cap * 3 && grow(t))
+		return NULL;
+	size_t i = hash(id, t->cap);
+
+	while (t->slots[i].id)
+		i = (i + 1) & (t->cap - 1);
+	/* An emptied slot still holds the name and tgid of the id that left it. */
+	t->slots[i] = (struct slot){ .id = id };
+	t->used++;
+	return &t->slots[i];
+}
+
+int proctab__set_name(struct proctab *t, uint32_t id, const char *name, size_t len)
+{
+	struct slot *s = id ? get_or_add(t, id) : NULL;
+
+	if (!s)
+		return id ? -ENOMEM : -EINVAL;
+	if (len >= PROCTAB_NAME_MAX)
+		len = PROCTAB_NAME_MAX - 1;
+	memcpy(s->name, name, len);
+	s->name[len] = '\0';
+	return 0;
+}
+
+int proctab__set_tgid(struct proctab *t, uint32_t id, uint32_t tgid)
+{
+	struct slot *s = id ? get_or_add(t, id) : NULL;
+
+	if (!s)
+		return id ? -ENOMEM : -EINVAL;
+	s->tgid = tgid;
+	return 0;
+}
+
+const char *proctab__name(const struct proctab *t, uint32_t id)
+{
+	const struct slot *s = id ? find(t, id) : NULL;
+
+	return s && s->name[0] ? s->name : NULL;
+}
+
+uint32_t proctab__tgid(const struct proctab *t, uint32_t id)
+{
+	const struct slot *s = id ? find(t, id) : NULL;
+
+	return s ? s->tgid : 0;
+}
+
+void proctab__remove(struct proctab *t, uint32_t id)
+{
+	struct slot *s = id ? find(t, id) : NULL;
+
+	if (!s)
+		return;
+	/* Backward-shift deletion keeps probe chains intact without tombstones. */
+	size_t i = (size_t)(s - t->slots), j = i;
+
+	t->slots[i].id = 0;
+	t->used--;
+	for (;;) {
+		j = (j + 1) & (t->cap - 1);
+		if (!t->slots[j].id)
+			return;
+		size_t k = hash(t->slots[j].id, t->cap);
+
+		if ((j > i && (k <= i || k > j)) || (j < i && (k <= i && k > j))) {
+			t->slots[i] = t->slots[j];
+			t->slots[j].id = 0;
+			i = j;
+		}
+	}
+}
+
+void proctab__for_each(const struct proctab *t, void (*fn)(void *ctx, uint32_t id,
+							   const char *name), void *ctx)
+{
+	for (size_t i = 0; i < t->cap; i++)
+		if (t->slots[i].id && t->slots[i].name[0])
+			fn(ctx, t->slots[i].id, t->slots[i].name);
+}

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Stable names for the model enums: sinks print them and JSON consumers match on them. */
+#include <stdio.h>
+#include <string.h>
+
+#include "model/model.h"
+
+const char *end_reason_str(enum end_reason r)
+{
+	static const char *const names[] = {
+		[END_NONE] = "none",
+		[END_COMPLETE] = "complete",
+		[END_CANCEL] = "cancel",
+		[END_FORCE_END] = "force_end",
+		[END_ENDED] = "ended",
+		[END_CANCEL_BEFORE_START] = "cancel_before_start",
+		[END_PROCESS_EXIT] = "process_exit",
+		[END_RUNNING_AT_EXIT] = "running_at_exit",
+	};
+
+	if ((unsigned int)r >= sizeof(names) / sizeof(names[0]))
+		return "unknown";
+	return names[r];
+}
+
+const char *reason_source_str(enum reason_source s)
+{
+	return s == REASON_ART ? "art" : "inferred";
+}
+
+const char *anim_kind_str(enum anim_kind k)
+{
+	return k == ANIM_OBJECT ? "ObjectAnimator" : "ValueAnimator";
+}
+
+const char *frame_phase_str(enum frame_phase p)
+{
+	static const char *const names[] = {
+		[PHASE_INPUT] = "input",
+		[PHASE_ANIMATION] = "animation",
+		[PHASE_INSETS_ANIMATION] = "insets_animation",
+		[PHASE_TRAVERSAL] = "traversal",
+		[PHASE_COMMIT] = "commit",
+		[PHASE_DRAW] = "draw",
+	};
+
+	if ((unsigned int)p >= PHASE_COUNT)
+		return "unknown";
+	return names[p];
+}
+
+/* [0]: the ObjectAnimator property name, so "animator:<prop>" can be matched; [1]: short. */
+static const char *prop_name(enum view_prop p, int which)
+{
+#define PROP_NAMES(e, b, j, json, sh) [PROP_##e] = { json, sh },
+	static const char *const names[][2] = { AT_PROPS(PROP_NAMES) };
+#undef PROP_NAMES
+
+	if ((unsigned int)p >= PROP_COUNT)
+		return "unknown";
+	return names[p][which];
+}
+
+const char *view_prop_str(enum view_prop p)
+{
+	return prop_name(p, 0);
+}
+
+const char *view_prop_short(enum view_prop p)
+{
+	return prop_name(p, 1);
+}
+
+/* The engine names a node it has no class for "RenderNode@xxxx"; a class has no '@'. */
+const char *node_class(const char *name)
+{
+	return name && *name && !strchr(name, '@') ? name : NULL;
+}
+
+/* The seed tracers' form (NotificationRow@3f2c), one place for every sink. */
+const char *node_label(char *buf, size_t size, const char *name, uint64_t node)
+{
+	const char *cls = node_class(name);
+
+	snprintf(buf, size, "%s@%04x", cls ? cls : "RenderNode", (unsigned int)(node & 0xffff));
+	return buf;
+}

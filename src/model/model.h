@@ -1,0 +1,487 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * What the lifecycle engine reports and sinks render: animators, frames, the summary.
+ * Plain data; the engine owns every pointer and keeps it valid for the duration of the
+ * sink call only (a sink that needs something later copies it).
+ */
+#ifndef ANIMTRACE_MODEL_H
+#define ANIMTRACE_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "animtrace/props.h"
+#include "model/fit.h"
+
+#define AT_NAME_MAX 128
+#define AT_PROC_MAX 64
+#define AT_MAX_PROPS 8
+#define AT_STACK_FRAMES 16  /* Java callers kept per call stack (--stacks) */
+#define AT_FRAME_NAME 96    /* = UNWIND_NAME_MAX */
+
+enum anim_kind {
+	ANIM_VALUE = 0,  /* "animator": a ValueAnimator (or subclass without a property) */
+	ANIM_OBJECT = 1, /* "animator:<props>": ObjectAnimator */
+};
+
+/* View properties whose RenderNode setters are probed (props.h; order = enum at_prop). */
+enum view_prop {
+#define PROP_ENUM(e, b, j, json, sh) PROP_##e,
+	AT_PROPS(PROP_ENUM)
+#undef PROP_ENUM
+	PROP_COUNT,
+};
+
+/*
+ * The per-frame values of one property of an animator's target: the last value of each
+ * frame, evenly downsampled once more frames ran than there are points (each point is then
+ * the last value of `stride` consecutive frames, so the final value is always the last point).
+ */
+#define AT_SERIES_MAX 64
+struct prop_series {
+	uint16_t n;        /* points in v */
+	uint32_t stride;   /* frames per point: 1, 2, 4, ... (0 before the first point) */
+	uint32_t frames;   /* frames that changed the property */
+	uint64_t frame_key; /* engine-private: which frame the last point belongs to */
+	float v[AT_SERIES_MAX];
+	/* the doFrame start of the frame of v[i] (its bucket's last), minus the animator's
+	 * start_ns in us: negative when the frame began before the S marker */
+	int32_t t_us[AT_SERIES_MAX];
+};
+
+/* A property an animator moved on its target view, first and last value seen. */
+struct prop_change {
+	enum view_prop prop;
+	float from, to;
+};
+
+/*
+ * One property an animator wrote on one node (exact attribution, animateValue probes):
+ * from: the node's value before the animator's first write; to: its last written value;
+ * sets: its writes that changed the value; series: its per-frame values.
+ */
+#define AT_TARGET_PROPS 4
+struct target_prop {
+	enum view_prop prop;
+	float from, to;
+	uint32_t sets;
+	struct prop_series series;
+};
+
+/* A node an animator wrote, with what it wrote there (memory: see CAP_ANIM_TARGETS). */
+struct anim_target {
+	uint64_t node;
+	char node_name[64];  /* see node_props.node_name */
+	char node_class[64]; /* the View class when the engine knows it, else "" (JSON null) */
+	uint32_t writes;     /* every write of the animator to this node */
+	uint32_t props_left_out; /* writes to properties beyond AT_TARGET_PROPS */
+	int n_props;
+	struct target_prop props[AT_TARGET_PROPS];
+};
+
+enum end_reason {
+	END_NONE = 0,        /* still running */
+	END_COMPLETE,        /* ran to its end */
+	END_CANCEL,          /* cancel() */
+	END_FORCE_END,       /* end() */
+	END_ENDED,           /* F marker: complete or cancel, markers cannot tell which */
+	END_CANCEL_BEFORE_START, /* F without S: cancel() during the start delay */
+	END_PROCESS_EXIT,    /* the process died while it ran */
+	END_RUNNING_AT_EXIT, /* still running when animtrace stopped ("leaked animator") */
+};
+
+enum reason_source {
+	REASON_INFERRED = 0, /* from markers and timing alone */
+	REASON_ART = 1,      /* from ValueAnimator.cancel/end probes */
+};
+
+struct anim {
+	uint64_t id;        /* the marker cookie (identityHashCode) */
+	char name[AT_NAME_MAX];      /* "animator" or "animator:alpha" */
+	enum anim_kind kind;
+	int n_props;
+	char props[AT_MAX_PROPS][32]; /* from the name: "animator:a,b" -> {a, b} */
+	uint32_t pid;       /* tgid */
+	uint32_t start_tid, end_tid;
+	char process[AT_PROC_MAX];
+	uint64_t start_ns;  /* 0 when no S was seen (cancel before start) */
+	uint64_t end_ns;    /* 0 while running */
+	uint32_t frames;    /* Choreographer#doFrame slices overlapping [start, end] */
+	uint32_t restarts;  /* times this cookie started before (cookie reuse) */
+	enum end_reason reason;
+	enum reason_source reason_source;
+	/* Set at the end when property probes ran: the view the animator moved. */
+	uint64_t target_node;            /* RenderNode pointer; 0 when unknown */
+	char target_name[64];            /* see node_props.node_name */
+	bool target_inferred;            /* linked by property and thread, not by identity */
+	bool target_exact;               /* the target came from the animateValue probes */
+	int n_changes;
+	struct prop_change changes[AT_MAX_PROPS];
+	struct prop_series series[AT_MAX_PROPS]; /* series[i]: the values of changes[i] */
+	/*
+	 * --stacks: Java callers ("com.foo.Bar.baz"), innermost first, android.animation.*
+	 * frames already left out. start_stack: of the ValueAnimator.start() whose S this is;
+	 * end_stack: of the cancel()/end() that caused the F. n_* = 0 when unknown.
+	 */
+	int n_start_stack;
+	char start_stack[AT_STACK_FRAMES][AT_FRAME_NAME];
+	int n_end_stack;
+	char end_stack[AT_STACK_FRAMES][AT_FRAME_NAME];
+	/*
+	 * Smoothness over its frames: vsyncs missed between two of its frames (after its
+	 * first), its doFrames longer than the refresh period, the longest of its doFrames and
+	 * the longest start-to-start interval between two of its consecutive frames.
+	 */
+	uint32_t frames_dropped, janky_frames;
+	uint64_t worst_frame_ns, worst_gap_ns;
+	/* --refresh (refresh_traced): its frames in which its target re-recorded its display
+	 * list. A property animation should redraw nothing; one that does costs a redraw. */
+	bool refresh_traced;
+	uint32_t target_redraws;
+	/* At the end, when its values were seen: fit_interpolator's name ("FastOutSlowIn",
+	 * "custom") and rms of the first property that moved over 3 or more frames; NULL when
+	 * none did. */
+	const char *interpolator;
+	double interp_rms;
+	/*
+	 * Exact attribution: every node it wrote, most writes first (targets[0] is the target
+	 * above); valid during the sink call only (NULL in the summary's copies). targets_left_out
+	 * counts the writes to nodes beyond CAP_ANIM_TARGETS.
+	 */
+	int n_targets;
+	const struct anim_target *targets;
+	uint32_t targets_left_out;
+	/* From the ValueAnimator.start probe to its S marker: the start delay applied. */
+	bool has_start_delay;
+	uint64_t start_delay_ns;
+};
+
+/*
+ * An animation no animator marker explains (SpringAnimation, FlingAnimation, Folme,
+ * Compose, a hand-written Choreographer loop), found in the per-frame property values:
+ * the properties of one node that changed on consecutive frames together. See
+ * src/segment.h for how runs are found and grouped.
+ */
+struct animation_prop {
+	enum view_prop prop;
+	float from, to;   /* the value before its first change, its last value */
+	uint32_t frames;  /* frames that changed it */
+	bool fitted;      /* fit is set (animation_end only) */
+	struct fit_result fit;
+};
+
+struct animation {
+	uint64_t id;      /* 1, 2, ... in the order they were recognised */
+	bool ended;       /* false in animation_start: kind is not known yet */
+	enum fit_kind kind; /* animation_end: the kind of its first property; start: FIT_OTHER */
+	enum end_reason reason; /* END_COMPLETE (settled), END_PROCESS_EXIT, END_RUNNING_AT_EXIT */
+	uint32_t pid, tid; /* tid: the UI thread of its frames */
+	char process[AT_PROC_MAX];
+	uint64_t node;
+	char node_name[64];
+	int n_props;
+	struct animation_prop props[AT_MAX_PROPS];
+	uint64_t start_ns;    /* the doFrame start of its first frame (the one that wrote the
+			       * start value, when that was the frame right before the first change) */
+	uint64_t duration_ns; /* to the doFrame start of its last change (start: so far) */
+	uint32_t frames;      /* frames from the first to the last change, those without one too */
+	/* smoothness over those frames, as for an animator */
+	uint32_t frames_dropped, janky_frames;
+	uint64_t worst_frame_ns, worst_gap_ns;
+};
+
+/* A RenderNode that re-recorded its display list (--refresh). */
+struct redraw_node {
+	uint64_t node;
+	char node_name[64];   /* as node_props.node_name */
+};
+
+enum frame_phase {
+	PHASE_INPUT = 0,
+	PHASE_ANIMATION,
+	PHASE_INSETS_ANIMATION,
+	PHASE_TRAVERSAL,
+	PHASE_COMMIT,
+	PHASE_DRAW, /* RenderThread DrawFrame(s) */
+	PHASE_COUNT,
+};
+
+struct frame {
+	uint32_t pid, tid;   /* tid: the UI thread that ran Choreographer#doFrame */
+	char process[AT_PROC_MAX];
+	uint64_t seq;        /* 1, 2, ... per process */
+	int64_t vsync_id;    /* -1 when the marker had none (Android 11 and earlier) */
+	uint64_t start_ns, dur_ns;
+	uint64_t phase_ns[PHASE_COUNT]; /* 0 when the phase did not run */
+	int n_anims;         /* animators running during this frame */
+	const uint64_t *anim_ids;
+	uint64_t budget_ns;  /* the refresh period when the frame began (src/refresh.h) */
+	bool janky;          /* the doFrame took longer than budget_ns */
+	/* vsyncs missed since the previous frame of its thread, counted only when an animator
+	 * ran across the gap (an idle gap counts nothing) */
+	uint32_t dropped_before;
+	/* --refresh (refresh true): the Views that re-recorded in this frame (or since the
+	 * previous frame ended), each once, and the vsync requests made in that time */
+	bool refresh;
+	int n_redraws;
+	const struct redraw_node *redraws;
+	uint32_t redraws_dropped; /* distinct nodes beyond the per-frame cap */
+	uint32_t vsync_requests;
+};
+
+/*
+ * Slices of one thread, outermost first: a slice, then its longest child, then that child's
+ * longest child... ("traversal 45.1 ms > RV OnBindView 41.0 ms > inflate 30.2 ms").
+ */
+#define AT_CHAIN_MAX 5
+#define AT_SLICE_NAME 48
+struct slice_chain {
+	int n;
+	struct {
+		char name[AT_SLICE_NAME];
+		uint64_t dur_ns;
+	} s[AT_CHAIN_MAX];
+};
+
+enum jank_kind {
+	JANK_LATE = 0, /* a doFrame longer than the refresh period */
+	JANK_DROPPED,  /* vsyncs missed before a frame while an animator ran */
+	JANK_BLOCK,    /* a UI-thread slice longer than the period while an animator ran */
+};
+
+/* Why an animation stuttered: one late frame, one gap or one long UI-thread slice. */
+struct jank {
+	enum jank_kind kind;
+	uint32_t pid, tid;     /* tid: the UI thread */
+	char process[AT_PROC_MAX];
+	uint64_t frame_seq;    /* the late frame, the frame after the gap; 0 for a block */
+	int64_t vsync_id;      /* -1 when none */
+	uint64_t ts_ns;        /* start of the late frame, the gap or the block */
+	uint64_t duration_ns;  /* of the late frame, the gap or the block */
+	uint64_t budget_ns;
+	uint32_t dropped_before;
+	int n_anims;           /* the animators it hit */
+	const uint64_t *anim_ids;
+	/* UI thread: the doFrame (late), the longest slice in the gap, or the block, with its
+	 * longest descendants; RenderThread: its draw of the frame or its longest slice in the
+	 * gap (n 0 when none) */
+	struct slice_chain ui, render;
+};
+
+/* One node's property values in one frame: last value wins, sets counts the writes. */
+struct node_props {
+	uint64_t node;
+	char node_name[64];   /* the View class, or "RenderNode@<low 16 bits>" */
+	uint32_t set_mask;    /* bit per enum view_prop that changed in this frame */
+	float values[PROP_COUNT];
+	uint16_t sets[PROP_COUNT]; /* > 1: the property was written more than once ("fighting") */
+	uint32_t writer_mask;      /* bit per prop: writer[] names the animator of its last write */
+	uint64_t writer[PROP_COUNT]; /* that animator's id (cookie), from the animateValue probes */
+};
+
+/* The property changes of one process in one frame (or outside any frame). */
+struct frame_props {
+	uint32_t pid, tid;
+	char process[AT_PROC_MAX];
+	uint64_t ts_ns;      /* the frame's start, or the first change outside a frame */
+	uint64_t frame_seq;  /* 0 when the changes happened outside any doFrame */
+	int64_t vsync_id;    /* -1 when none */
+	bool in_frame;
+	int n_nodes;
+	const struct node_props *nodes;
+};
+
+/*
+ * A process that re-recorded Views or requested frames on REFRESH_STORM_FRAMES or more
+ * consecutive frames with no animator running (reported once, when it stops).
+ */
+#define REFRESH_STORM_FRAMES 30
+struct refresh_storm {
+	uint32_t pid;
+	char process[AT_PROC_MAX];
+	uint64_t node;          /* the View redrawn in most of its frames; 0: only requests */
+	char node_name[64];
+	uint32_t node_frames;   /* frames in which node re-recorded */
+	uint32_t n_views;       /* distinct Views redrawn during the storm */
+	uint32_t frames;        /* consecutive frames of the storm */
+	uint32_t vsync_requests;
+	uint64_t first_ns;      /* start of its first frame */
+	uint64_t duration_ns;   /* to the end of its last frame */
+	int n_stack;            /* a vsync request's Java callers (--stacks), innermost first */
+	char stack[AT_STACK_FRAMES][AT_FRAME_NAME];
+};
+
+/* A View by how many frames re-recorded it (--refresh), for the summary's ranking. */
+#define AT_REDRAW_TOP 10
+struct redraw_stat {
+	uint32_t pid;
+	uint64_t node;
+	char node_name[64];
+	uint64_t frames;
+};
+
+/*
+ * A marker animtrace --annotate wrote, found again in a capture: G/H/N on track
+ * AT_ANNOT_TRACK or a counter (C) whose name starts with AT_ANNOT_COUNTER. Counted and passed
+ * on as what it is, never taken for an app's animator, slice or frame.
+ */
+#define AT_ANNOT_TRACK "animtrace"
+#define AT_ANNOT_COUNTER "V "
+#define AT_ANNOT_NAME 256
+struct annotation {
+	uint32_t pid, tid;  /* pid: the process it annotates; tid: the thread that wrote it */
+	char process[AT_PROC_MAX];
+	uint64_t ts_ns;
+	char type;          /* 'G', 'H', 'N' or 'C' (enum marker_type) */
+	char name[AT_NAME_MAX * 2]; /* "" for H */
+	int64_t value;      /* cookie (G, H), counter value (C), 0 (N) */
+};
+
+/* --annotate: time from the source event's timestamp to the write of its annotation. */
+struct annot_delay {
+	uint64_t count;     /* annotations written */
+	uint64_t p50_ns, p99_ns, max_ns;
+};
+
+struct name_stat {
+	char name[AT_NAME_MAX];
+	uint32_t count, cancels, running;
+	uint64_t total_ns, max_ns, median_ns;
+	uint64_t frames;  /* doFrames its animators ran in (ended and still running) */
+};
+
+/*
+ * What the engine's memory caps (src/caps.h) turned away. Each is a count of things that
+ * are then missing from, or approximate in, the output; all zero on ordinary input:
+ *   animators    running animators dropped unreported (too many open)
+ *   anim_keys    animator keys forgotten (restart counts start afresh)
+ *   names        animator lifecycles counted under "(other names)"
+ *   durations    ended durations left out of the median (a reservoir sample is kept)
+ *   processes    markers of processes beyond the process cap, ignored
+ *   threads      idle threads forgotten
+ *   slices       B slices nested deeper than the cap, ignored with their E
+ *   nodes        RenderNodes forgotten (their next change has no "from")
+ *   node_frames  node-frames not reported (too many nodes in one frame)
+ *   proc_stats   exited processes left out of the summary's per-process smoothness
+ *   prop_runs    property runs not followed (too many at once): animations missed
+ *   node_names   View class names forgotten (live only: read again when seen again)
+ */
+#define AT_EVICTIONS(X) X(animators) X(anim_keys) X(names) X(durations) X(processes) \
+	X(threads) X(slices) X(nodes) X(node_frames) X(proc_stats) X(prop_runs) \
+	X(node_names)
+
+struct evictions {
+#define AT_EVICTION_FIELD(f) uint64_t f;
+	AT_EVICTIONS(AT_EVICTION_FIELD)
+#undef AT_EVICTION_FIELD
+};
+
+/* Live only: how the View class names of RenderNodes were read (all zero in a replay). */
+struct node_name_stats {
+	bool live;           /* a live capture filled it */
+	uint64_t named;      /* nodes whose class name was read */
+	uint64_t no_offset;  /* nodes of a library whose mName offset is unknown */
+	uint64_t unreadable; /* nodes whose name could not be read */
+	uint64_t not_class;  /* nodes whose name is no Java simple class name */
+	uint64_t gone;       /* nodes freed and reallocated before their name was read */
+	uint64_t evicted;    /* cache entries evicted (struct evictions.node_names) */
+};
+
+/* An animator that stuttered, for a process's ranking in the summary. */
+#define AT_WORST_ANIMS 5
+struct anim_smooth {
+	uint64_t id;
+	char name[AT_NAME_MAX];
+	uint32_t frames, frames_dropped, janky_frames;
+};
+
+/* Smoothness of one process over the session. */
+struct proc_stat {
+	uint32_t pid;
+	char process[AT_PROC_MAX];
+	uint64_t refresh_period_ns;
+	const char *refresh_source; /* "vsync", "intervals", "assumed" */
+	uint64_t frames, janky_frames, frames_dropped;
+	int n_worst;                /* its animators by dropped + late frames, most first */
+	struct anim_smooth worst[AT_WORST_ANIMS];
+};
+
+#define AT_UNMARKED_MAX 5
+
+struct summary {
+	uint64_t first_ns, last_ns;
+	uint64_t anims_started, anims_ended;
+	uint64_t frames;
+	uint64_t markers, markers_rejected;
+	int n_names;
+	const struct name_stat *names;       /* sorted by count, then name */
+	int n_longest;
+	const struct anim *longest;          /* up to 5, longest first */
+	int n_running;
+	const struct anim *running;          /* still running at finish */
+	int n_longest_frames;
+	const struct frame *longest_frames;  /* up to 3, longest first; anim_ids NULL, n_anims 0 */
+	/* Property writes in frames (not those outside any doFrame). */
+	uint64_t prop_frames;    /* frames with at least one property change */
+	uint64_t prop_sets;      /* setter calls that changed a value, in those frames */
+	uint32_t prop_sets_max;  /* the most in one frame */
+	struct evictions evicted;
+	/* Unmarked animations (struct animation) that ended, per enum fit_kind. */
+	uint64_t animations[FIT_OTHER + 1];
+	int n_unmarked;
+	const struct animation *unmarked;    /* the longest, up to AT_UNMARKED_MAX, longest first */
+	int n_procs;
+	const struct proc_stat *procs;       /* every process with frames, in first-seen order */
+	bool refresh;                        /* --refresh probes ran in some process */
+	int n_redraw_views;
+	const struct redraw_stat *redraw_views; /* most redrawn first, up to AT_REDRAW_TOP */
+	/* Filled by the caller (live capture), zero in replay. */
+	struct node_name_stats node_names;
+	uint64_t drops;
+	uint64_t truncated;
+	uint64_t annotations;   /* markers recognised as annotations (struct annotation) */
+	const struct annot_delay *annot_delay; /* NULL unless --annotate wrote (sink_annotate) */
+};
+
+/*
+ * Renders engine output. Any callback may be NULL. Each returns 0, or a negative errno
+ * when its output failed (the engine then stops calling the sink and keeps the error).
+ */
+struct sink_ops {
+	int (*anim_start)(void *ctx, const struct anim *a);
+	int (*anim_end)(void *ctx, const struct anim *a);
+	int (*frame)(void *ctx, const struct frame *f);
+	int (*summary)(void *ctx, const struct summary *s);
+	int (*frame_props)(void *ctx, const struct frame_props *fp);
+	int (*note)(void *ctx, const char *msg); /* informational line (e.g. "reasons are inferred") */
+	int (*jank)(void *ctx, const struct jank *j); /* after the frame it concerns */
+	int (*refresh_storm)(void *ctx, const struct refresh_storm *s); /* once, when it ends */
+	/* An unmarked animation was recognised (after its third changing frame) / ended. */
+	int (*animation_start)(void *ctx, const struct animation *a);
+	int (*animation_end)(void *ctx, const struct animation *a);
+	int (*annotation)(void *ctx, const struct annotation *an); /* animtrace's own marker */
+	/* An animator's first frame with exact writes: a->targets says what it moves so far. */
+	int (*anim_target)(void *ctx, const struct anim *a);
+};
+
+struct sink {
+	const struct sink_ops *ops;
+	void *ctx;
+};
+
+const char *end_reason_str(enum end_reason r);       /* "complete", "cancel", ... */
+const char *reason_source_str(enum reason_source s); /* "inferred", "art" */
+const char *anim_kind_str(enum anim_kind k);         /* "ValueAnimator", "ObjectAnimator" */
+const char *frame_phase_str(enum frame_phase p);     /* "input", ..., "draw" */
+const char *view_prop_str(enum view_prop p);         /* "alpha", "translationX", ... */
+const char *view_prop_short(enum view_prop p);       /* "alpha", "transX", ... (box columns) */
+
+/* Room for a node label: a 63-byte class, '@', four hex digits and the NUL. */
+#define AT_NODE_LABEL_MAX 72
+/* The View class a node name holds (node_props.node_name, anim.target_name), or NULL. */
+const char *node_class(const char *name);
+/* "NotificationRow@80e0": the class (else "RenderNode"), '@', the node's low 16 bits. */
+const char *node_label(char *buf, size_t size, const char *name, uint64_t node);
+
+#endif

@@ -1,0 +1,872 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * ftrace text, systrace .html and Perfetto protobuf captures, read with pread() into one
+ * fixed buffer (never mapped: a file cut short while it is read just ends early), lines
+ * handed out as slices of it; a protobuf trace is indexed once by pftrace.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "replay/capture.h"
+#include "replay/pftrace.h"
+
+#define CONST_STRLEN(s) (sizeof(s) - 1)
+
+/* ---- one line --------------------------------------------------------------------- */
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static const char *skip_spaces(const char *p, const char *end)
+{
+	while (p < end && *p == ' ')
+		p++;
+	return p;
+}
+
+static const char *trim_spaces_back(const char *b, const char *e)
+{
+	while (e > b && e[-1] == ' ')
+		e--;
+	return e;
+}
+
+/* Parses all of [p, e) as a non-negative decimal that fits int32. */
+static int parse_pid(const char *p, const char *e, int32_t *out)
+{
+	int64_t v = 0;
+
+	if (p == e || e - p > 10)
+		return -EINVAL;
+	for (; p < e; p++) {
+		if (!is_digit(*p))
+			return -EINVAL;
+		v = v * 10 + (*p - '0');
+	}
+	if (v > INT32_MAX)
+		return -EINVAL;
+	*out = (int32_t)v;
+	return 0;
+}
+
+/*
+ * The CPU column "[ddd]" preceded and followed by a space: returns its '[' and sets
+ * *after to the byte after "] ". Searching for the whole pattern (not the first '[')
+ * keeps task names like "pool[3]" working.
+ */
+static const char *find_cpu_column(const char *p, const char *end, const char **after)
+{
+	const char *q = p, *d;
+
+	while ((q = memchr(q, '[', (size_t)(end - q))) != NULL) {
+		d = q + 1;
+		while (d < end && is_digit(*d))
+			d++;
+		if (q > p && q[-1] == ' ' && d > q + 1 && end - d >= 2 && d[0] == ']' &&
+		    d[1] == ' ') {
+			*after = d + 2;
+			return q;
+		}
+		q++;
+	}
+	return NULL;
+}
+
+/* "comm-tid" optionally followed by " (tgid)"; [p, e) ends before the CPU column. */
+static int parse_task(const char *p, const char *e, struct capture_line *out)
+{
+	const char *open, *dash, *t;
+	int err;
+
+	e = trim_spaces_back(p, e);
+	if (e > p && e[-1] == ')') {
+		open = memrchr(p, '(', (size_t)(e - p));
+		if (!open)
+			return -EINVAL;
+		t = skip_spaces(open + 1, e - 1);
+		if ((size_t)(e - 1 - t) == CONST_STRLEN("-----") && memcmp(t, "-----", 5) == 0)
+			out->tgid = -1;
+		else if ((err = parse_pid(t, e - 1, &out->tgid)) != 0)
+			return err;
+		e = trim_spaces_back(p, open);
+	}
+	/* Task names may hold '-' and spaces: the tid follows the last '-'. */
+	dash = memrchr(p, '-', (size_t)(e - p));
+	if (!dash)
+		return -EINVAL;
+	out->comm = (struct strv){ .p = p, .len = (size_t)(dash - p) };
+	return parse_pid(dash + 1, e, &out->tid);
+}
+
+/* "secs.frac" with 1 to 9 decimals, exactly: no floating point. */
+static int parse_ts(const char *p, const char *e, uint64_t *ns)
+{
+	uint64_t secs = 0, frac = 0;
+	const char *dot = memchr(p, '.', (size_t)(e - p));
+	int digits;
+
+	if (!dot || dot == p || dot - p > 11 || e - dot < 2 || e - dot > 10)
+		return -EINVAL;
+	for (; p < dot; p++) {
+		if (!is_digit(*p))
+			return -EINVAL;
+		secs = secs * 10 + (uint64_t)(*p - '0');
+	}
+	for (p = dot + 1, digits = 0; p < e; p++, digits++) {
+		if (!is_digit(*p))
+			return -EINVAL;
+		frac = frac * 10 + (uint64_t)(*p - '0');
+	}
+	for (; digits < 9; digits++)
+		frac *= 10;
+	if (secs > (UINT64_MAX - frac) / 1000000000ull)
+		return -EINVAL;
+	*ns = secs * 1000000000ull + frac;
+	return 0;
+}
+
+/*
+ * After the CPU column: an optional flags column ("d..3", "...1", absent on old
+ * kernels), then "ts:". Returns the byte after the timestamp's ':' or NULL.
+ */
+static const char *parse_flags_ts(const char *p, const char *end, uint64_t *ns)
+{
+	const char *tok_end;
+	int round;
+
+	for (round = 0; round < 2; round++) {
+		p = skip_spaces(p, end);
+		for (tok_end = p; tok_end < end && *tok_end != ' ';)
+			tok_end++;
+		if (tok_end > p && tok_end[-1] == ':' && parse_ts(p, tok_end - 1, ns) == 0)
+			return tok_end;
+		p = tok_end;
+	}
+	return NULL;
+}
+
+static void add_extra(struct capture_line *out, int32_t tid, struct strv comm)
+{
+	if (out->n_extra >= 2)
+		return;
+	out->extra_tid[out->n_extra] = tid;
+	out->extra_comm[out->n_extra] = comm;
+	out->n_extra++;
+}
+
+/*
+ * Learns one "<ckey>NAME<pkey>N" pair from [p, end). Names may hold spaces, so the
+ * name runs up to the pid key. Returns where the scan stopped or NULL.
+ */
+static const char *learn_name_n(const char *p, const char *end, const char *ckey, size_t cl,
+				const char *pkey, size_t pl, struct capture_line *out)
+{
+	const char *c, *k, *d;
+	int32_t tid;
+
+	c = memmem(p, (size_t)(end - p), ckey, cl);
+	if (!c)
+		return NULL;
+	c += cl;
+	k = memmem(c, (size_t)(end - c), pkey, pl);
+	if (!k)
+		return NULL;
+	for (d = k + pl; d < end && is_digit(*d);)
+		d++;
+	if (parse_pid(k + pl, d, &tid))
+		return NULL;
+	add_extra(out, tid, (struct strv){ .p = c, .len = (size_t)(k - c) });
+	return d;
+}
+
+/* task_rename: "pid=N oldcomm=X newcomm=Y oom_score_adj=A"; zygote children are renamed. */
+/* learn_name_n with the lengths of literal keys folded at compile time. */
+#define learn_name(p, end, ckey, pkey, out) \
+	learn_name_n(p, end, ckey, sizeof(ckey) - 1, pkey, sizeof(pkey) - 1, out)
+
+static void learn_rename(const char *p, const char *end, struct capture_line *out)
+{
+	const char *d, *c, *k;
+	int32_t tid;
+
+	if (!strv_starts_with((struct strv){ p, (size_t)(end - p) }, "pid="))
+		return;
+	p += CONST_STRLEN("pid=");
+	for (d = p; d < end && is_digit(*d);)
+		d++;
+	c = memmem(d, (size_t)(end - d), " newcomm=", CONST_STRLEN(" newcomm="));
+	if (!c || parse_pid(p, d, &tid))
+		return;
+	c += CONST_STRLEN(" newcomm=");
+	k = memmem(c, (size_t)(end - c), " oom_score_adj=", CONST_STRLEN(" oom_score_adj="));
+	add_extra(out, tid, (struct strv){ c, (size_t)((k ? k : end) - c) });
+}
+
+static void learn_names(struct strv event, const char *p, const char *end,
+			struct capture_line *out)
+{
+	if (strv_eq(event, "sched_switch")) {
+		p = learn_name(p, end, "prev_comm=", " prev_pid=", out);
+		if (p)
+			learn_name(p, end, "next_comm=", " next_pid=", out);
+	} else if (strv_eq(event, "sched_wakeup") || strv_eq(event, "sched_waking") ||
+		   strv_eq(event, "sched_wakeup_new")) {
+		learn_name(p, end, "comm=", " pid=", out);
+	} else if (strv_eq(event, "task_rename")) {
+		learn_rename(p, end, out);
+	}
+}
+
+/* "event: fields" from p; fills payload or extras. */
+static int parse_event(const char *p, const char *end, struct capture_line *out)
+{
+	const char *colon;
+	struct strv event;
+
+	p = skip_spaces(p, end);
+	colon = memchr(p, ':', (size_t)(end - p));
+	if (!colon || colon == p || memchr(p, ' ', (size_t)(colon - p)))
+		return -EINVAL;
+	event = (struct strv){ .p = p, .len = (size_t)(colon - p) };
+	p = colon + 1;
+	if (p < end && *p++ != ' ')
+		return -EINVAL;
+	if (strv_eq(event, "tracing_mark_write") || strv_eq(event, "print")) {
+		out->payload = (struct strv){ .p = p, .len = (size_t)(end - p) };
+		return CAPTURE_MARKER;
+	}
+	learn_names(event, p, end, out);
+	return CAPTURE_SCHED;
+}
+
+int capture_parse_line(const char *line, size_t len, struct capture_line *out)
+{
+	const char *p = line, *end = line + len, *cpu, *rest;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	out->tgid = -1;
+	out->comm = out->payload = (struct strv){ .p = "", .len = 0 };
+	if (memchr(line, '\0', len)) /* binary junk inside a capture: this line only */
+		return -EINVAL;
+	while (end > p && (end[-1] == '\n' || end[-1] == '\r'))
+		end--;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p == end || *p == '#')
+		return CAPTURE_SKIP;
+	cpu = find_cpu_column(p, end, &rest);
+	if (!cpu)
+		return -EINVAL;
+	err = parse_task(p, cpu, out);
+	if (err)
+		return err;
+	p = parse_flags_ts(rest, end, &out->ts_ns);
+	if (!p)
+		return -EINVAL;
+	return parse_event(p, end, out);
+}
+
+/* ---- the file --------------------------------------------------------------------- */
+
+#define LINE_MAX_BYTES (64u << 10)  /* longer lines are malformed, skipped, never buffered */
+#define BUF_BYTES (256u << 10)      /* the read buffer: a few lines of the longest kind */
+
+struct text_range {
+	uint64_t off, len;
+};
+
+struct capture {
+	int fd;              /* a regular file; other inputs are first copied to a temp file */
+	uint64_t size;       /* of the file at open */
+	struct text_range *ranges; /* where the ftrace text is inside the file */
+	size_t n_ranges;
+	size_t cur;          /* index into ranges */
+	uint64_t next_off;   /* file offset of the next read, inside ranges[cur] */
+	char *buf;           /* read buffer: unread bytes are [start, end) */
+	size_t start, end;
+	bool skipping;       /* inside an overlong line: drop bytes up to its newline */
+	bool last_no_nl;     /* the line just returned ended at the end of the text */
+	uint64_t text_bytes;
+	struct capture_damage dmg;
+	struct pftrace *pf;  /* protobuf capture: its index; NULL for text */
+	size_t pf_thread;    /* next thread name to hand out */
+	size_t pf_print;     /* next print event to hand out */
+};
+
+static const char trace_data_tag[] = "<script class=\"trace-data\" type=\"application/text\">";
+
+/* n bytes at off (off < 0: from the current position), fewer only at the end; or -errno. */
+static ssize_t io_full(int fd, void *buf, size_t n, int64_t off)
+{
+	size_t done = 0;
+	ssize_t r;
+
+	while (done < n) {
+		r = off < 0 ? read(fd, (char *)buf + done, n - done) :
+			      pread(fd, (char *)buf + done, n - done, (off_t)(off + (int64_t)done));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (r == 0)
+			break;
+		done += (size_t)r;
+	}
+	return (ssize_t)done;
+}
+
+static ssize_t pread_all(int fd, void *buf, size_t n, uint64_t off)
+{
+	return io_full(fd, buf, n, (int64_t)off);
+}
+
+static ssize_t read_full(int fd, char *buf, size_t n)
+{
+	return io_full(fd, buf, n, -1);
+}
+
+static ssize_t fd_read(void *ctx, void *buf, size_t n, uint64_t off)
+{
+	return pread_all(*(int *)ctx, buf, n, off);
+}
+
+static int add_range(struct capture *c, uint64_t b, uint64_t e)
+{
+	struct text_range *tmp;
+
+	if (e <= b)
+		return 0;
+	tmp = realloc(c->ranges, (c->n_ranges + 1) * sizeof(*tmp));
+	if (!tmp)
+		return -ENOMEM;
+	c->ranges = tmp;
+	c->ranges[c->n_ranges++] = (struct text_range){ b, e - b };
+	c->text_bytes += e - b;
+	return 0;
+}
+
+/* The first offset in [from, to) where needle starts, or -1; read in bounded chunks. */
+static int64_t find_in(struct capture *c, const char *needle, uint64_t from, uint64_t to)
+{
+	size_t nl = strlen(needle);
+	const char *hit;
+	ssize_t n;
+
+	while (from + nl <= to) {
+		n = pread_all(c->fd, c->buf, (size_t)(to - from < BUF_BYTES ? to - from : BUF_BYTES),
+			      from);
+		if (n < (ssize_t)nl)
+			return -1;
+		hit = memmem(c->buf, (size_t)n, needle, nl);
+		if (hit)
+			return (int64_t)(from + (uint64_t)(hit - c->buf));
+		from += (uint64_t)n - (nl - 1); /* a match may straddle two chunks */
+	}
+	return -1;
+}
+
+/* A trace-data block holds ftrace text when one of its lines starts with "# tracer:". */
+static bool has_ftrace_header(struct capture *c, uint64_t b, uint64_t e)
+{
+	char head[512];
+	ssize_t n = pread_all(c->fd, head, e - b < sizeof(head) ? (size_t)(e - b) : sizeof(head), b);
+	ssize_t i = 0;
+
+	while (i < n && (head[i] == '\n' || head[i] == '\r' || head[i] == ' '))
+		i++;
+	if (n - i >= (ssize_t)CONST_STRLEN("# tracer:") && memcmp(head + i, "# tracer:", 9) == 0)
+		return true;
+	return find_in(c, "\n# tracer:", b, e) >= 0;
+}
+
+/* Adds the block's text without the newline after the tag and the indent before </script>. */
+static int add_block(struct capture *c, uint64_t b, uint64_t e)
+{
+	char edge[256];
+	size_t n = e - b < sizeof(edge) ? (size_t)(e - b) : sizeof(edge);
+	ssize_t got = pread_all(c->fd, edge, n, b);
+	size_t i = 0, t;
+
+	if (got > 0 && edge[i] == '\r')
+		i++;
+	if ((ssize_t)i < got && edge[i] == '\n')
+		i++;
+	b += i;
+	got = pread_all(c->fd, edge, n, e - n);
+	for (t = got > 0 ? (size_t)got : 0; t > 0 && (edge[t - 1] == ' ' || edge[t - 1] == '\t');)
+		t--;
+	if (e - (n - t) <= b || (t > 0 && edge[t - 1] == '\n'))
+		e -= n - t;
+	return add_range(c, b, e);
+}
+
+/* Every trace-data block with ftrace text, found with bounded reads of the whole file. */
+static int find_html_text(struct capture *c)
+{
+	int64_t tag = find_in(c, trace_data_tag, 0, c->size), e;
+	uint64_t b;
+	int err;
+
+	while (tag >= 0) {
+		b = (uint64_t)tag + CONST_STRLEN(trace_data_tag);
+		e = find_in(c, "</script>", b, c->size);
+		if (e < 0) {
+			c->dmg.truncated_at = c->size;
+			e = (int64_t)c->size;
+		}
+		if (has_ftrace_header(c, b, (uint64_t)e)) {
+			err = add_block(c, b, (uint64_t)e);
+			if (err)
+				return err;
+		}
+		tag = find_in(c, trace_data_tag, (uint64_t)e, c->size);
+	}
+	if (!c->n_ranges)
+		c->dmg.truncated_at = 0;
+	return c->n_ranges ? 0 : -EINVAL;
+}
+
+/*
+ * A Perfetto trace starts with field 1, wire type 2 (0x0a) and a well-formed packet.
+ * Text starting with a blank line could pass that by chance, but would also have to be
+ * free of NUL bytes and parse to the end without damage. Returns 1 when c is now a
+ * protobuf capture, 0 when the data is text after all, or a negative errno.
+ */
+static int open_protobuf(struct capture *c, bool has_nul)
+{
+	struct pf_src src = { fd_read, &c->fd, c->size };
+	struct pf_damage d;
+
+	c->pf = pftrace__read(&src);
+	if (!c->pf)
+		return errno == EINVAL ? 0 : -errno;
+	if (!has_nul && pftrace__malformed(c->pf)) {
+		pftrace__free(c->pf);
+		c->pf = NULL;
+		return 0;
+	}
+	pftrace__damage(c->pf, &d);
+	c->dmg.skipped_bytes = d.skipped_bytes;
+	c->dmg.skipped_packets = d.skipped_packets + d.skipped_events;
+	c->dmg.truncated_at = d.truncated_at;
+	c->dmg.dropped = d.dropped_prints;
+	c->text_bytes = c->size;
+	return 1;
+}
+
+/* Does head hold one line that reads as ftrace text (an event, or the "# tracer:" header)? */
+static bool looks_like_ftrace(const char *head, size_t len)
+{
+	const char *p = head, *end = head + len, *nl;
+	struct capture_line l;
+	int kind;
+
+	for (; p < end; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			nl = end;
+		if (nl - p > LINE_MAX_BYTES)
+			continue;
+		if ((size_t)(nl - p) >= 9 && memcmp(p, "# tracer:", 9) == 0)
+			return true;
+		kind = capture_parse_line(p, (size_t)(nl - p), &l);
+		if (kind == CAPTURE_MARKER || kind == CAPTURE_SCHED)
+			return true;
+	}
+	return false;
+}
+
+static bool looks_like_html(const char *head, size_t len)
+{
+	size_t i = 0;
+
+	if (memmem(head, len, trace_data_tag, CONST_STRLEN(trace_data_tag)))
+		return true;
+	while (i < len && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' || head[i] == '\t'))
+		i++;
+	return len - i >= 5 && (!strncasecmp(head + i, "<!doctype html", len - i < 14 ? len - i : 14) ||
+				!strncasecmp(head + i, "<html", 5));
+}
+
+/* What the first CAPTURE_PROBE_BYTES say the file is: 0 when text was found; -errno. */
+static int probe(const char *head, size_t len, struct capture_probe *why)
+{
+	why->probed = len;
+	if (len == 0)
+		return -ENODATA;
+	if (len >= 2 && (uint8_t)head[0] == 0x1f && (uint8_t)head[1] == 0x8b)
+		return -EPROTONOSUPPORT;
+	if (pftrace_detect(head, len) || looks_like_html(head, len) || looks_like_ftrace(head, len))
+		return 0;
+	return -EINVAL;
+}
+static int write_full(int fd, const char *buf, size_t n)
+{
+	ssize_t r;
+
+	for (; n; buf += r, n -= (size_t)r) {
+		r = write(fd, buf, n);
+		if (r < 0 && errno == EINTR)
+			r = 0;
+		else if (r < 0)
+			return -errno;
+	}
+	return 0;
+}
+
+/* An unlinked temp file in $TMPDIR (Android's shell sets it), else /tmp. */
+static int temp_fd(void)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[512];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/animtrace-XXXXXX", dir && *dir ? dir : "/tmp");
+	fd = mkostemp(path, O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	unlink(path);
+	return fd;
+}
+
+/*
+ * A pipe, FIFO or device is read once into a temp file (replay reads twice), after its
+ * first bytes passed the probe: /dev/zero or a stream of junk is refused within them.
+ */
+static int spool(int in, char *head, struct capture_probe *why)
+{
+	ssize_t n = read_full(in, head, CAPTURE_PROBE_BYTES);
+	int fd, err;
+
+	if (n < 0)
+		return (int)n;
+	err = probe(head, (size_t)n, why);
+	if (err)
+		return err;
+	fd = temp_fd();
+	if (fd < 0)
+		return fd;
+	err = write_full(fd, head, (size_t)n);
+	while (!err && (n = read_full(in, head, CAPTURE_PROBE_BYTES)) > 0)
+		err = write_full(fd, head, (size_t)n);
+	if (!err && n < 0)
+		err = (int)n;
+	if (err) {
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+/* c->fd and c->size: the file itself, or the spooled copy of a stream. */
+static int open_input(struct capture *c, const char *path, char *head,
+		      struct capture_probe *why)
+{
+	struct stat st;
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : dup(0);
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st)) {
+		close(fd);
+		return -errno;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		close(fd);
+		return -EISDIR;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		c->fd = spool(fd, head, why);
+		close(fd);
+		if (c->fd < 0)
+			return c->fd;
+		if (fstat(c->fd, &st))
+			return -errno;
+	} else {
+		c->fd = fd;
+	}
+	c->size = (uint64_t)st.st_size;
+	return 0;
+}
+
+/* Decides the format from the first bytes, then finds where the ftrace text is. */
+static int find_text(struct capture *c, char *head, struct capture_probe *why)
+{
+	ssize_t n = pread_all(c->fd, head, CAPTURE_PROBE_BYTES, 0);
+	size_t nul_span;
+	int err;
+
+	if (n < 0)
+		return (int)n;
+	err = probe(head, (size_t)n, why);
+	if (err)
+		return err;
+	nul_span = n < 4096 ? (size_t)n : 4096;
+	/* Checked first: protobuf can hold the html tag bytes in a print. */
+	if (pftrace_detect(head, (size_t)n)) {
+		err = open_protobuf(c, memchr(head, '\0', nul_span) != NULL);
+		if (err)
+			return err < 0 ? err : 0;
+	}
+	if (looks_like_html(head, (size_t)n))
+		return find_html_text(c);
+	if (!looks_like_ftrace(head, (size_t)n))
+		return -EINVAL;
+	return add_range(c, 0, c->size);
+}
+
+struct capture *capture__open_probe(const char *path, struct capture_probe *why)
+{
+	struct capture *c = calloc(1, sizeof(*c));
+	char *head = malloc(CAPTURE_PROBE_BYTES);
+	int err = -ENOMEM;
+
+	*why = (struct capture_probe){ 0 };
+	if (!c || !head)
+		goto fail;
+	c->fd = -1;
+	c->buf = malloc(BUF_BYTES);
+	if (!c->buf)
+		goto fail;
+	err = open_input(c, path, head, why);
+	if (!err)
+		err = find_text(c, head, why);
+	if (err)
+		goto fail;
+	free(head);
+	capture__rewind(c);
+	return c;
+fail:
+	free(head);
+	capture__free(c);
+	errno = -err;
+	return NULL;
+}
+
+struct capture *capture__open(const char *path)
+{
+	struct capture_probe why;
+
+	return capture__open_probe(path, &why);
+}
+
+/* Reads more of ranges[cur] after the unread bytes. Returns bytes added (0: its end). */
+static size_t fill(struct capture *c)
+{
+	const struct text_range *r = &c->ranges[c->cur];
+	uint64_t left = r->off + r->len - c->next_off;
+	size_t room;
+	ssize_t n;
+
+	if (c->start) {
+		memmove(c->buf, c->buf + c->start, c->end - c->start);
+		c->end -= c->start;
+		c->start = 0;
+	}
+	room = BUF_BYTES - c->end;
+	n = pread_all(c->fd, c->buf + c->end, left < room ? (size_t)left : room, c->next_off);
+	if (n <= 0) /* an error or a file cut short while read: the text ends here */
+		return 0;
+	c->end += (size_t)n;
+	c->next_off += (uint64_t)n;
+	return (size_t)n;
+}
+
+static bool next_range(struct capture *c)
+{
+	if (++c->cur >= c->n_ranges)
+		return false;
+	c->next_off = c->ranges[c->cur].off;
+	c->start = c->end = 0;
+	c->skipping = false;
+	return true;
+}
+
+/* Drops an overlong line's bytes up to its newline. Returns true once past it. */
+static bool skip_overlong(struct capture *c)
+{
+	char *nl = memchr(c->buf + c->start, '\n', c->end - c->start);
+
+	if (!nl) {
+		c->start = c->end = 0;
+		return false;
+	}
+	c->start = (size_t)(nl + 1 - c->buf);
+	c->skipping = false;
+	return true;
+}
+
+/* 1: a line in (*line, *len); 2: an overlong line was skipped; 0: the end of the text. */
+static int next_line(struct capture *c, const char **line, size_t *len)
+{
+	char *p, *nl;
+
+	while (c->cur < c->n_ranges) {
+		if (c->skipping) {
+			if (skip_overlong(c))
+				return 2;
+		} else {
+			p = c->buf + c->start;
+			nl = memchr(p, '\n', c->end - c->start);
+			if (nl || (c->end - c->start >= LINE_MAX_BYTES)) {
+				if (!nl) {
+					c->skipping = true;
+					continue;
+				}
+				c->start = (size_t)(nl + 1 - c->buf);
+				c->last_no_nl = false;
+				*line = p;
+				*len = (size_t)(nl - p);
+				if (*len > LINE_MAX_BYTES)
+					return 2;
+				if (*len && p[*len - 1] == '\r')
+					(*len)--;
+				return 1;
+			}
+		}
+		if (fill(c))
+			continue;
+		if (!c->skipping && c->end > c->start) { /* the last line, without newline */
+			*line = c->buf + c->start;
+			*len = c->end - c->start;
+			c->start = c->end;
+			c->last_no_nl = true;
+			if (*len && (*line)[*len - 1] == '\r')
+				(*len)--;
+			return 1;
+		}
+		if (c->skipping) {
+			c->skipping = false;
+			next_range(c);
+			return 2;
+		}
+		next_range(c);
+	}
+	return 0;
+}
+
+int capture__next(struct capture *c, const char **line, size_t *len)
+{
+	int r;
+
+	while ((r = next_line(c, line, len)) == 2)
+		c->dmg.overlong++;
+	return r;
+}
+
+static void clear_line(struct capture_line *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->tgid = -1;
+	out->comm = out->payload = (struct strv){ .p = "", .len = 0 };
+}
+
+static void fill_task(struct capture *c, int32_t tid, struct capture_line *out)
+{
+	const struct pf_thread *t = pftrace__thread(c->pf, tid);
+
+	out->tid = tid;
+	if (t) {
+		out->tgid = t->tgid;
+		out->comm = t->name;
+	}
+}
+
+/* Names first (they apply to the whole trace), then print events in time order. */
+static int next_pf_event(struct capture *c, struct capture_line *out)
+{
+	const struct pf_thread *t;
+	struct pf_print p;
+
+	clear_line(out);
+	if (c->pf_thread < pftrace__n_threads(c->pf)) {
+		t = pftrace__thread_at(c->pf, c->pf_thread++);
+		fill_task(c, t->tid, out);
+		return CAPTURE_SCHED;
+	}
+	if (pftrace__print(c->pf, c->pf_print, &p))
+		return CAPTURE_END;
+	c->pf_print++;
+	fill_task(c, p.tid, out);
+	out->ts_ns = p.ts_ns;
+	/* Like a text line: no trailing newline (writers add one; some pad with NULs). */
+	while (p.buf.len && (p.buf.p[p.buf.len - 1] == '\n' || p.buf.p[p.buf.len - 1] == '\0' ||
+			     p.buf.p[p.buf.len - 1] == '\r'))
+		p.buf.len--;
+	out->payload = p.buf;
+	return CAPTURE_MARKER;
+}
+
+int capture__next_event(struct capture *c, struct capture_line *out)
+{
+	const char *line;
+	size_t len;
+	int kind;
+
+	if (c->pf)
+		return next_pf_event(c, out);
+	kind = next_line(c, &line, &len);
+	if (kind != 1) {
+		clear_line(out);
+		if (kind == 2)
+			c->dmg.overlong++;
+		return kind == 2 ? -EINVAL : CAPTURE_END;
+	}
+	kind = capture_parse_line(line, len, out);
+	/* A last line cut off by the end of a text file (not of an html block). */
+	if (kind < 0 && c->last_no_nl && c->n_ranges == 1 && c->ranges[0].off == 0) {
+		c->dmg.truncated_at = c->next_off; /* < size when cut while read */
+		return CAPTURE_SKIP;
+	}
+	return kind;
+}
+
+bool capture__is_protobuf(const struct capture *c)
+{
+	return c->pf != NULL;
+}
+
+void capture__rewind(struct capture *c)
+{
+	c->cur = 0;
+	c->next_off = c->n_ranges ? c->ranges[0].off : 0;
+	c->start = c->end = 0;
+	c->skipping = false;
+	c->last_no_nl = false;
+	c->pf_thread = 0;
+	c->pf_print = 0;
+	/* Counted again by the next pass; what the open found stays. */
+	c->dmg.overlong = 0;
+}
+
+void capture__damage(const struct capture *c, struct capture_damage *out)
+{
+	*out = c->dmg;
+}
+
+size_t capture__size(const struct capture *c)
+{
+	return c->text_bytes;
+}
+
+void capture__free(struct capture *c)
+{
+	if (!c)
+		return;
+	if (c->fd >= 0)
+		close(c->fd);
+	free(c->buf);
+	free(c->ranges);
+	pftrace__free(c->pf);
+	free(c);
+}

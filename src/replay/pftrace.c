@@ -1,0 +1,918 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Perfetto protobuf traces. One validating pass, a packet at a time, indexes print events
+ * (payloads copied, capped) and thread names (merged per tid as they come, capped).
+ */
+#include <errno.h>
+#include <sys/types.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "replay/pftrace.h"
+
+/* ---- wire format ------------------------------------------------------------------- */
+
+enum { WT_VARINT = 0, WT_I64 = 1, WT_LEN = 2, WT_I32 = 5 };
+
+struct pb {
+	const uint8_t *p, *end;
+};
+
+struct pb_field {
+	uint32_t id;
+	int wt;
+	uint64_t v;           /* WT_VARINT, WT_I64, WT_I32 */
+	const uint8_t *data;  /* WT_LEN */
+	size_t len;
+};
+
+static int pb_varint(struct pb *b, uint64_t *out)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < 10 && b->p < b->end; i++) {
+		uint8_t c = *b->p++;
+
+		v |= (uint64_t)(c & 0x7f) << (7 * i);
+		if (!(c & 0x80)) {
+			*out = v;
+			return 0;
+		}
+	}
+	return -EINVAL; /* over 10 bytes or cut off */
+}
+
+static int pb_fixed(struct pb *b, size_t n, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if ((size_t)(b->end - b->p) < n)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++)
+		v |= (uint64_t)b->p[i] << (8 * i);
+	b->p += n;
+	*out = v;
+	return 0;
+}
+
+/* Reads the next field. Returns 1, 0 at the end of the message, -EINVAL when damaged. */
+static int pb_next(struct pb *b, struct pb_field *f)
+{
+	uint64_t key, len;
+
+	if (b->p >= b->end)
+		return 0;
+	if (pb_varint(b, &key) || (key >> 3) == 0 || (key >> 3) > 0x1fffffff)
+		return -EINVAL;
+	f->id = (uint32_t)(key >> 3);
+	f->wt = (int)(key & 7);
+	switch (f->wt) {
+	case WT_VARINT:
+		return pb_varint(b, &f->v) ? -EINVAL : 1;
+	case WT_I64:
+		return pb_fixed(b, 8, &f->v) ? -EINVAL : 1;
+	case WT_I32:
+		return pb_fixed(b, 4, &f->v) ? -EINVAL : 1;
+	case WT_LEN:
+		if (pb_varint(b, &len) || len > (uint64_t)(b->end - b->p))
+			return -EINVAL;
+		f->data = b->p;
+		f->len = (size_t)len;
+		b->p += len;
+		return 1;
+	default: /* groups (3, 4) are long deprecated; 6 and 7 do not exist */
+		return -EINVAL;
+	}
+}
+
+static struct pb pb_sub(const struct pb_field *f)
+{
+	return (struct pb){ f->data, f->data + f->len };
+}
+
+static struct strv pb_str(const struct pb_field *f)
+{
+	return (struct strv){ (const char *)f->data, f->len };
+}
+
+/* True when every field of b is well formed up to its end (nested ones are not opened). */
+static bool pb_whole(struct pb b)
+{
+	struct pb_field f;
+	int rc;
+
+	while ((rc = pb_next(&b, &f)) == 1)
+		;
+	return rc == 0;
+}
+
+/* ---- the index --------------------------------------------------------------------- */
+
+enum name_rank { RANK_SCHED = 1, RANK_THREAD = 2, RANK_CMDLINE = 3 };
+
+/* Bounds that keep a replay's memory flat whatever the trace holds (see pftrace.h). */
+#define PF_PRINTS_MAX (1u << 19)        /* print events indexed (16 MiB of index) */
+#define PF_PAYLOAD_MAX (16u << 20)      /* bytes of their payloads */
+#define PF_THREADS_MAX (1u << 16)       /* distinct tids named */
+#define PF_PACKET_MAX (16u << 20)       /* one TracePacket, or one inflated compressed_packets */
+#define PF_NAME_MAX 64                  /* = AT_PROC_MAX: what the engine keeps of a name */
+
+struct print_rec {
+	uint64_t ts_ns, seq;
+	int32_t tid;
+	uint32_t len;
+	uint32_t off; /* into payload */
+};
+
+/* One thread as known so far: the best name (rank, latest among equals), the last tgid. */
+struct thread_rec {
+	int32_t tid, tgid;
+	int rank; /* of the name; 0 when there is none */
+	uint8_t name_len;
+	char name[PF_NAME_MAX];
+};
+
+struct pftrace {
+	struct print_rec *prints;
+	size_t n_prints, cap_prints;
+	char *payload;
+	size_t payload_len, payload_cap;
+	struct thread_rec *recs;   /* in first-seen order */
+	size_t n_recs, cap_recs;
+	int32_t *slots;            /* open addressing on tid: index + 1 into recs, 0 = empty */
+	size_t n_slots;
+	struct pf_thread *threads; /* from recs, sorted by tid */
+	size_t n_threads;
+	uint8_t *pkt;              /* the packet being read */
+	size_t pkt_cap;
+	uint64_t seq, malformed;
+	struct pf_damage dmg;
+	int err;                   /* ENOMEM seen */
+};
+
+static void *grow(void *arr, size_t *cap, size_t n, size_t size)
+{
+	size_t ncap;
+	void *tmp;
+
+	if (n < *cap)
+		return arr;
+	ncap = *cap ? *cap * 2 : 256;
+	tmp = realloc(arr, ncap * size);
+	if (tmp)
+		*cap = ncap;
+	return tmp;
+}
+
+static bool payload_room(struct pftrace *t, size_t len)
+{
+	size_t ncap;
+	char *tmp;
+
+	if (t->payload_len + len <= t->payload_cap)
+		return true;
+	if (t->payload_len + len > PF_PAYLOAD_MAX)
+		return false;
+	ncap = t->payload_cap ? t->payload_cap : 1 << 16;
+	while (ncap < t->payload_len + len)
+		ncap *= 2;
+	ncap = ncap < PF_PAYLOAD_MAX ? ncap : PF_PAYLOAD_MAX;
+	tmp = realloc(t->payload, ncap);
+	if (!tmp) {
+		t->err = ENOMEM;
+		return false;
+	}
+	t->payload = tmp;
+	t->payload_cap = ncap;
+	return true;
+}
+
+/* The payload is copied: the packet it came from is reused for the next one. */
+static void add_print(struct pftrace *t, const struct pf_print *p)
+{
+	struct print_rec *tmp;
+
+	if (t->n_prints >= PF_PRINTS_MAX || !payload_room(t, p->buf.len)) {
+		t->dmg.dropped_prints++;
+		return;
+	}
+	tmp = grow(t->prints, &t->cap_prints, t->n_prints, sizeof(*tmp));
+	if (!tmp) {
+		t->err = ENOMEM;
+		return;
+	}
+	t->prints = tmp;
+	memcpy(t->payload + t->payload_len, p->buf.p, p->buf.len);
+	t->prints[t->n_prints++] = (struct print_rec){ p->ts_ns, t->seq++, p->tid,
+						       (uint32_t)p->buf.len,
+						       (uint32_t)t->payload_len };
+	t->payload_len += p->buf.len;
+}
+
+static size_t slot_of(const struct pftrace *t, int32_t tid)
+{
+	size_t i = ((uint32_t)tid * 2654435761u) & (t->n_slots - 1);
+
+	while (t->slots[i] && t->recs[t->slots[i] - 1].tid != tid)
+		i = (i + 1) & (t->n_slots - 1);
+	return i;
+}
+
+/* Doubles the hash table once it is half full. */
+static int rehash(struct pftrace *t)
+{
+	size_t n = t->n_slots ? t->n_slots * 2 : 1024;
+	int32_t *old = t->slots;
+
+	t->slots = calloc(n, sizeof(*t->slots));
+	if (!t->slots) {
+		t->slots = old;
+		return -ENOMEM;
+	}
+	t->n_slots = n;
+	for (size_t i = 0; i < t->n_recs; i++)
+		t->slots[slot_of(t, t->recs[i].tid)] = (int32_t)i + 1;
+	free(old);
+	return 0;
+}
+
+static struct thread_rec *thread_get(struct pftrace *t, int32_t tid)
+{
+	struct thread_rec *tmp;
+	size_t i;
+
+	if (t->n_slots && t->slots[i = slot_of(t, tid)])
+		return &t->recs[t->slots[i] - 1];
+	if (t->n_recs >= PF_THREADS_MAX) {
+		t->dmg.dropped_threads++;
+		return NULL;
+	}
+	if ((t->n_recs + 1) * 2 > t->n_slots && rehash(t))
+		goto nomem;
+	tmp = grow(t->recs, &t->cap_recs, t->n_recs, sizeof(*tmp));
+	if (!tmp)
+		goto nomem;
+	t->recs = tmp;
+	t->recs[t->n_recs] = (struct thread_rec){ .tid = tid, .tgid = -1 };
+	t->slots[slot_of(t, tid)] = (int32_t)++t->n_recs;
+	return &t->recs[t->n_recs - 1];
+nomem:
+	t->err = ENOMEM;
+	return NULL;
+}
+
+/*
+ * One thread per tid: the last known tgid, and the name from the best source (argv[0]
+ * beats a thread name or rename, which beat a sched comm), the latest among equals.
+ */
+static void add_name(struct pftrace *t, int32_t tid, int32_t tgid, struct strv name, int rank)
+{
+	struct thread_rec *r;
+
+	if (tid <= 0 || !(r = thread_get(t, tid)))
+		return;
+	if (tgid > 0)
+		r->tgid = tgid;
+	if (!name.len || rank < r->rank)
+		return;
+	r->rank = rank;
+	r->name_len = (uint8_t)(name.len < PF_NAME_MAX - 1 ? name.len : PF_NAME_MAX - 1);
+	memcpy(r->name, name.p, r->name_len);
+}
+
+/* ---- messages ---------------------------------------------------------------------- */
+
+/* pb_next that counts a damaged message once (the caller then leaves it). */
+static bool next_field(struct pftrace *t, struct pb *b, struct pb_field *f, int *rc)
+{
+	*rc = pb_next(b, f);
+	if (*rc < 0)
+		t->malformed++;
+	return *rc == 1;
+}
+
+/* Returns true when the print message was intact. */
+static bool read_print(struct pftrace *t, struct pb b, struct pf_print *p)
+{
+	struct pb_field f;
+	int rc;
+
+	while (next_field(t, &b, &f, &rc))
+		if (f.id == 2 && f.wt == WT_LEN)
+			p->buf = pb_str(&f);
+	return rc == 0;
+}
+
+/* SchedSwitch {prev_comm=1, prev_pid=2, next_comm=5, next_pid=6}: two names. */
+static void read_sched_switch(struct pftrace *t, struct pb b)
+{
+	struct strv comm[2] = { { "", 0 }, { "", 0 } };
+	int32_t pid[2] = { 0, 0 };
+	struct pb_field f;
+	int rc;
+
+	while (next_field(t, &b, &f, &rc)) {
+		if ((f.id == 1 || f.id == 5) && f.wt == WT_LEN)
+			comm[f.id == 5] = pb_str(&f);
+		else if ((f.id == 2 || f.id == 6) && f.wt == WT_VARINT)
+			pid[f.id == 6] = (int32_t)f.v;
+	}
+	if (rc < 0)
+		return;
+	for (int i = 0; i < 2; i++)
+		add_name(t, pid[i], -1, comm[i], RANK_SCHED);
+}
+
+/* TaskNewtask {pid=1, comm=2} and TaskRename {pid=1, newcomm=3}. */
+static void read_task(struct pftrace *t, struct pb b, uint32_t comm_id, int rank)
+{
+	struct strv comm = { "", 0 };
+	struct pb_field f;
+	int32_t pid = 0;
+	int rc;
+
+	while (next_field(t, &b, &f, &rc)) {
+		if (f.id == 1 && f.wt == WT_VARINT)
+			pid = (int32_t)f.v;
+		else if (f.id == comm_id && f.wt == WT_LEN)
+			comm = pb_str(&f);
+	}
+	if (rc == 0)
+		add_name(t, pid, -1, comm, rank);
+}
+
+static void read_event(struct pftrace *t, struct pb b)
+{
+	struct pf_print p = { .buf = { "", 0 } };
+	struct pb_field f;
+	bool is_print = false;
+	int rc;
+
+	while (next_field(t, &b, &f, &rc)) {
+		if (f.id == 1 && f.wt == WT_VARINT) {
+			p.ts_ns = f.v;
+		} else if (f.id == 2 && f.wt == WT_VARINT) {
+			p.tid = (int32_t)f.v;
+		} else if (f.wt != WT_LEN) {
+			continue;
+		} else if (f.id == 3) {
+			is_print = read_print(t, pb_sub(&f), &p);
+		} else if (f.id == 4) {
+			read_sched_switch(t, pb_sub(&f));
+		} else if (f.id == 235) {
+			read_task(t, pb_sub(&f), 2, RANK_SCHED);
+		} else if (f.id == 236) {
+			read_task(t, pb_sub(&f), 3, RANK_THREAD);
+		}
+	}
+	if (rc == 0 && is_print)
+		add_print(t, &p);
+}
+
+/* Index of the n-th intern_table (5) string of a CompactSched message. */
+static struct strv intern_at(struct pb b, uint64_t n)
+{
+	struct pb_field f;
+
+	while (pb_next(&b, &f) == 1)
+		if (f.id == 5 && f.wt == WT_LEN && n-- == 0)
+			return pb_str(&f);
+	return (struct strv){ "", 0 };
+}
+
+/* CompactSched: packed pids (3 switch_next_pid, 8 waking_pid) and comm indexes (6, 11). */
+static void read_compact_pairs(struct pftrace *t, struct pb msg, uint32_t pid_id,
+			       uint32_t comm_id)
+{
+	struct pb b = msg, pids = { NULL, NULL }, comms = { NULL, NULL };
+	struct pb_field f;
+	uint64_t pid, idx;
+
+	while (pb_next(&b, &f) == 1) {
+		if (f.wt == WT_LEN && f.id == pid_id)
+			pids = pb_sub(&f);
+		else if (f.wt == WT_LEN && f.id == comm_id)
+			comms = pb_sub(&f);
+	}
+	while (pids.p < pids.end && comms.p < comms.end) {
+		if (pb_varint(&pids, &pid) || pb_varint(&comms, &idx)) {
+			t->malformed++;
+			return;
+		}
+		add_name(t, (int32_t)pid, -1, intern_at(msg, idx), RANK_SCHED);
+	}
+}
+
+/*
+ * After damage at p inside b: the next byte `tag` from which a LEN field parses whole and
+ * is followed by another `tag` or the end of b (b.end when there is none).
+ */
+static const uint8_t *resync_mem(struct pb b, const uint8_t *p, uint8_t tag)
+{
+	struct pb_field f;
+	struct pb c;
+
+	for (p++; p < b.end; p++) {
+		c = (struct pb){ p, b.end };
+		if (*p != tag || pb_next(&c, &f) != 1 || f.wt != WT_LEN)
+			continue;
+		if ((c.p == b.end || *c.p == tag) && pb_whole(pb_sub(&f)))
+			return p;
+	}
+	return b.end;
+}
+
+/* FtraceEventBundle: a damaged event is skipped up to the next one that parses. */
+static void read_bundle(struct pftrace *t, struct pb b)
+{
+	const struct pb whole = b;
+	const uint8_t *at, *to;
+	struct pb_field f;
+	int rc;
+
+	for (;;) {
+		at = b.p;
+		if (!next_field(t, &b, &f, &rc)) {
+			if (rc == 0)
+				break;
+			to = resync_mem(whole, at, 0x12);
+			t->dmg.skipped_events++;
+			t->dmg.skipped_bytes += (uint64_t)(to - at);
+			b.p = to;
+			continue;
+		}
+		if (f.wt != WT_LEN)
+			continue;
+		if (f.id == 2) {
+			read_event(t, pb_sub(&f));
+		} else if (f.id == 4) {
+			read_compact_pairs(t, pb_sub(&f), 3, 6);
+			read_compact_pairs(t, pb_sub(&f), 8, 11);
+		}
+	}
+}
+
+/* Process {pid=1, cmdline=3}: the main thread is named by argv[0]. */
+static void read_process(struct pftrace *t, struct pb b)
+{
+	struct strv argv0 = { "", 0 };
+	bool have_argv0 = false;
+	struct pb_field f;
+	int32_t pid = 0;
+	int rc;
+
+	while (next_field(t, &b, &f, &rc)) {
+		if (f.id == 1 && f.wt == WT_VARINT) {
+			pid = (int32_t)f.v;
+		} else if (f.id == 3 && f.wt == WT_LEN && !have_argv0) {
+			argv0 = pb_str(&f);
+			have_argv0 = true;
+		}
+	}
+	if (rc == 0)
+		add_name(t, pid, pid, argv0, RANK_CMDLINE);
+}
+
+/* Thread {tid=1, name=2, tgid=3}. */
+static void read_thread(struct pftrace *t, struct pb b)
+{
+	struct strv name = { "", 0 };
+	int32_t tid = 0, tgid = -1;
+	struct pb_field f;
+	int rc;
+
+	while (next_field(t, &b, &f, &rc)) {
+		if (f.id == 1 && f.wt == WT_VARINT)
+			tid = (int32_t)f.v;
+		else if (f.id == 2 && f.wt == WT_LEN)
+			name = pb_str(&f);
+		else if (f.id == 3 && f.wt == WT_VARINT)
+			tgid = (int32_t)f.v > 0 ? (int32_t)f.v : -1;
+	}
+	if (rc == 0)
+		add_name(t, tid, tgid, name, RANK_THREAD);
+}
+
+static void read_process_tree(struct pftrace *t, struct pb b)
+{
+	struct pb_field f;
+	int rc;
+
+	while (next_field(t, &b, &f, &rc)) {
+		if (f.id == 1 && f.wt == WT_LEN)
+			read_process(t, pb_sub(&f));
+		else if (f.id == 2 && f.wt == WT_LEN)
+			read_thread(t, pb_sub(&f));
+	}
+}
+
+/* Inflates a zlib stream of at most limit bytes. Returns NULL when damaged or too big. */
+static uint8_t *inflate_all(const uint8_t *in, size_t len, size_t limit, size_t *out_len)
+{
+	z_stream z = { .next_in = (Bytef *)in, .avail_in = (uInt)len };
+	uint8_t *out = NULL, *tmp;
+	size_t cap = 0, ncap;
+	int zrc;
+
+	if (len > UINT32_MAX || inflateInit(&z) != Z_OK)
+		return NULL;
+	do {
+		if (z.total_out == cap) {
+			ncap = cap ? cap * 2 : len * 4 + 4096;
+			ncap = ncap < limit ? ncap : limit;
+			tmp = ncap > cap ? realloc(out, ncap) : NULL;
+			if (!tmp) {
+				zrc = Z_MEM_ERROR;
+				break;
+			}
+			out = tmp;
+			cap = ncap;
+		}
+		z.next_out = out + z.total_out;
+		z.avail_out = (uInt)(cap - z.total_out);
+		zrc = inflate(&z, Z_NO_FLUSH);
+	} while (zrc == Z_OK);
+	*out_len = z.total_out;
+	inflateEnd(&z);
+	if (zrc != Z_STREAM_END) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+static void read_trace_mem(struct pftrace *t, const uint8_t *p, size_t len, int depth);
+
+/* compressed_packets (TracePacket field 50): a zlib-deflated Trace, one level only. */
+static void read_compressed(struct pftrace *t, const struct pb_field *f, int depth)
+{
+	uint8_t *out;
+	size_t out_len;
+
+	if (depth > 0) {
+		t->malformed++;
+		return;
+	}
+	out = inflate_all(f->data, f->len, PF_PACKET_MAX, &out_len);
+	if (!out) {
+		t->malformed++;
+		return;
+	}
+	read_trace_mem(t, out, out_len, depth + 1);
+	free(out);
+}
+
+static void read_packet(struct pftrace *t, struct pb b, int depth)
+{
+	struct pb_field f;
+	int rc;
+
+	while (next_field(t, &b, &f, &rc)) {
+		if (f.wt != WT_LEN)
+			continue;
+		if (f.id == 1)
+			read_bundle(t, pb_sub(&f));
+		else if (f.id == 2)
+			read_process_tree(t, pb_sub(&f));
+		else if (f.id == 50)
+			read_compressed(t, &f, depth);
+	}
+}
+
+/* ---- framing and resynchronisation --------------------------------------------------- */
+
+/*
+ * Reads `n` bytes at off from the source into t->pkt. Returns the bytes read (fewer at
+ * the end of the source), or -errno.
+ */
+static ssize_t src_read(struct pftrace *t, const struct pf_src *src, uint64_t off, size_t n)
+{
+	size_t done = 0;
+	ssize_t r;
+	uint8_t *tmp;
+
+	if (n > t->pkt_cap) {
+		tmp = realloc(t->pkt, n);
+		if (!tmp)
+			return -ENOMEM;
+		t->pkt = tmp;
+		t->pkt_cap = n;
+	}
+	while (done < n) {
+		r = src->read(src->ctx, t->pkt + done, n - done, off + done);
+		if (r < 0)
+			return r;
+		if (r == 0)
+			break;
+		done += (size_t)r;
+	}
+	return (ssize_t)done;
+}
+
+/* A top-level field header at off: key and length of a LEN field, and the header size. */
+struct pf_hdr {
+	uint64_t key, len;
+	size_t size;
+};
+
+static bool read_hdr(const uint8_t *p, size_t avail, struct pf_hdr *h)
+{
+	struct pb b = { p, p + avail };
+
+	if (pb_varint(&b, &h->key) || (h->key & 7) != WT_LEN || pb_varint(&b, &h->len))
+		return false;
+	h->size = (size_t)(b.p - p);
+	return true;
+}
+
+/*
+ * Is there a whole TracePacket at off: a 0x0a header whose length fits the source, fields
+ * that parse to exactly its end, and (when resyncing, where a random 0x0a must not pass)
+ * then another 0x0a or the end of the source? On true the packet is in t->pkt (after its
+ * header) and *next is where the following one starts.
+ */
+static bool packet_at(struct pftrace *t, const struct pf_src *src, uint64_t off, bool resyncing,
+		      struct pf_hdr *h, uint64_t *next)
+{
+	uint8_t head[16];
+	ssize_t n;
+
+	n = src_read(t, src, off, sizeof(head));
+	if (n < 2 || t->pkt[0] != 0x0a)
+		return false;
+	memcpy(head, t->pkt, (size_t)n);
+	if (!read_hdr(head, (size_t)n, h) || h->len > PF_PACKET_MAX ||
+	    h->len + h->size > src->size - off)
+		return false;
+	*next = off + h->size + h->len;
+	n = src_read(t, src, off + h->size, (size_t)h->len + (*next < src->size));
+	if (n < 0 || (uint64_t)n < h->len)
+		return false;
+	if (resyncing && *next < src->size && t->pkt[h->len] != 0x0a)
+		return false;
+	return pb_whole((struct pb){ t->pkt, t->pkt + h->len });
+}
+
+/* The next offset after off where packet_at holds, or src->size when there is none. */
+static uint64_t resync(struct pftrace *t, const struct pf_src *src, uint64_t off)
+{
+	uint8_t buf[4096];
+	struct pf_hdr h;
+	uint64_t next;
+	ssize_t n;
+
+	for (off++; off < src->size; off += (uint64_t)n) {
+		n = src_read(t, src, off, sizeof(buf));
+		if (n <= 0)
+			break;
+		memcpy(buf, t->pkt, (size_t)n);
+		for (ssize_t i = 0; i < n; i++)
+			if (buf[i] == 0x0a && packet_at(t, src, off + (uint64_t)i, true, &h, &next))
+				return off + (uint64_t)i;
+	}
+	return src->size;
+}
+
+/* A well-formed top-level field that is not a packet (Trace has none today): skipped. */
+static bool other_field_at(struct pftrace *t, const struct pf_src *src, uint64_t off,
+			   uint64_t *next)
+{
+	struct pb b;
+	struct pb_field f;
+	ssize_t n = src_read(t, src, off, 32);
+
+	if (n <= 0)
+		return false;
+	b = (struct pb){ t->pkt, t->pkt + n };
+	if (t->pkt[0] == 0x0a || pb_next(&b, &f) != 1 || f.wt == WT_LEN)
+		return false;
+	*next = off + (uint64_t)(b.p - t->pkt);
+	return true;
+}
+
+static bool packet_runs_past_end(struct pftrace *t, const struct pf_src *src, uint64_t off);
+
+/*
+ * Trace { repeated TracePacket packet = 1 }, one packet at a time from src. A packet that
+ * does not parse is skipped up to the next one that provably does (resync).
+ */
+static void read_trace_src(struct pftrace *t, const struct pf_src *src, int depth)
+{
+	uint64_t off = 0, next, to;
+	struct pf_hdr h;
+
+	while (off < src->size && !t->err) {
+		if (packet_at(t, src, off, false, &h, &next)) {
+			read_packet(t, (struct pb){ t->pkt, t->pkt + h.len }, depth);
+			t->dmg.packets++;
+			off = next;
+			continue;
+		}
+		if (other_field_at(t, src, off, &next)) {
+			off = next;
+			continue;
+		}
+		to = resync(t, src, off);
+		t->malformed++;
+		if (to == src->size && packet_runs_past_end(t, src, off)) {
+			t->dmg.truncated_at = src->size; /* cut off, not damaged */
+			break;
+		}
+		t->dmg.skipped_packets++;
+		t->dmg.skipped_bytes += to - off;
+		off = to;
+	}
+}
+/* The header at off is a packet's whose length runs past the end of the source. */
+static bool packet_runs_past_end(struct pftrace *t, const struct pf_src *src, uint64_t off)
+{
+	uint8_t head[16];
+	struct pf_hdr h;
+	ssize_t n = src_read(t, src, off, sizeof(head));
+
+	if (n < 1 || t->pkt[0] != 0x0a)
+		return false;
+	memcpy(head, t->pkt, (size_t)n);
+	if (!read_hdr(head, (size_t)n, &h))
+		return (size_t)n < sizeof(head); /* the length itself is cut off */
+	return h.len + h.size > src->size - off;
+}
+
+struct mem_src {
+	const uint8_t *p;
+	size_t len;
+};
+
+static ssize_t mem_read(void *ctx, void *buf, size_t n, uint64_t off)
+{
+	const struct mem_src *m = ctx;
+
+	if (off >= m->len)
+		return 0;
+	n = n < m->len - off ? n : (size_t)(m->len - off);
+	memcpy(buf, m->p + off, n);
+	return (ssize_t)n;
+}
+
+/* An inflated compressed_packets: framed like the file, read from memory. */
+static void read_trace_mem(struct pftrace *t, const uint8_t *p, size_t len, int depth)
+{
+	struct mem_src m = { p, len };
+	struct pf_src src = { mem_read, &m, len };
+	uint8_t *pkt = t->pkt;
+	size_t cap = t->pkt_cap;
+
+	/* The outer packet (which holds p) lives in t->pkt: read this one elsewhere. */
+	t->pkt = NULL;
+	t->pkt_cap = 0;
+	read_trace_src(t, &src, depth);
+	free(t->pkt);
+	t->pkt = pkt;
+	t->pkt_cap = cap;
+}
+
+/* ---- after the walk ---------------------------------------------------------------- */
+
+static int cmp_print(const void *a, const void *b)
+{
+	const struct print_rec *x = a, *y = b;
+
+	if (x->ts_ns != y->ts_ns)
+		return x->ts_ns < y->ts_ns ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int cmp_thread(const void *a, const void *b)
+{
+	const struct pf_thread *x = a, *y = b;
+
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+/* The public thread list: recs sorted by tid, names pointing into recs. */
+static int make_threads(struct pftrace *t)
+{
+	t->threads = malloc((t->n_recs ? t->n_recs : 1) * sizeof(*t->threads));
+	if (!t->threads)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->n_recs; i++) {
+		const struct thread_rec *r = &t->recs[i];
+
+		t->threads[i] = (struct pf_thread){ r->tid, r->tgid, { r->name, r->name_len } };
+	}
+	t->n_threads = t->n_recs;
+	qsort(t->threads, t->n_threads, sizeof(*t->threads), cmp_thread);
+	free(t->slots);
+	t->slots = NULL;
+	return 0;
+}
+
+struct pftrace *pftrace__read(const struct pf_src *src)
+{
+	struct pftrace *t = calloc(1, sizeof(*t));
+	int err = ENOMEM;
+
+	if (!t)
+		return NULL;
+	read_trace_src(t, src, 0);
+	free(t->pkt);
+	t->pkt = NULL;
+	if (t->err)
+		goto fail;
+	if (t->dmg.packets == 0) {
+		err = EINVAL;
+		goto fail;
+	}
+	if (make_threads(t))
+		goto fail;
+	if (t->n_prints)
+		qsort(t->prints, t->n_prints, sizeof(*t->prints), cmp_print);
+	return t;
+fail:
+	pftrace__free(t);
+	errno = err;
+	return NULL;
+}
+
+struct pftrace *pftrace__new(const void *data, size_t len)
+{
+	struct mem_src m = { data, len };
+	struct pf_src src = { mem_read, &m, len };
+
+	return pftrace__read(&src);
+}
+
+bool pftrace_detect(const void *data, size_t len)
+{
+	struct pb b = { data, (const uint8_t *)data + len };
+	struct pb_field f;
+
+	if (len < 2 || *(const uint8_t *)data != 0x0a || pb_next(&b, &f) != 1)
+		return false;
+	return pb_whole(pb_sub(&f));
+}
+
+size_t pftrace__n_prints(const struct pftrace *t)
+{
+	return t->n_prints;
+}
+
+int pftrace__print(const struct pftrace *t, size_t i, struct pf_print *out)
+{
+	const struct print_rec *r;
+
+	if (i >= t->n_prints)
+		return -ERANGE;
+	r = &t->prints[i];
+	*out = (struct pf_print){ r->ts_ns, r->tid, { t->payload + r->off, r->len } };
+	return 0;
+}
+
+size_t pftrace__n_threads(const struct pftrace *t)
+{
+	return t->n_threads;
+}
+
+const struct pf_thread *pftrace__thread_at(const struct pftrace *t, size_t i)
+{
+	return i < t->n_threads ? &t->threads[i] : NULL;
+}
+
+static int cmp_thread_tid(const void *key, const void *elem)
+{
+	int32_t tid = *(const int32_t *)key, other = ((const struct pf_thread *)elem)->tid;
+
+	return tid < other ? -1 : tid > other;
+}
+
+const struct pf_thread *pftrace__thread(const struct pftrace *t, int32_t tid)
+{
+	if (!t->n_threads)
+		return NULL;
+	return bsearch(&tid, t->threads, t->n_threads, sizeof(*t->threads), cmp_thread_tid);
+}
+
+uint64_t pftrace__malformed(const struct pftrace *t)
+{
+	return t->malformed;
+}
+
+void pftrace__damage(const struct pftrace *t, struct pf_damage *out)
+{
+	*out = t->dmg;
+}
+
+void pftrace__free(struct pftrace *t)
+{
+	if (!t)
+		return;
+	free(t->prints);
+	free(t->payload);
+	free(t->recs);
+	free(t->slots);
+	free(t->threads);
+	free(t->pkt);
+	free(t);
+}

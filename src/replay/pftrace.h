@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Perfetto protobuf traces (.perfetto-trace, .pftrace) -> ftrace print events and thread
+ * names. A small hand-written protobuf reader, no library: every varint is bounds-checked
+ * (at most 10 bytes), every length is checked against what is left of its enclosing
+ * message, and the walk follows a fixed message structure, so nesting never goes deeper
+ * than Trace > TracePacket > ProcessTree or FtraceEventBundle > FtraceEvent > its event.
+ * A damaged packet (or event) is skipped up to the next one that provably parses (a 0x0a
+ * or 0x12 header whose message parses whole and is followed by another such header or the
+ * end); it never crashes. Memory is bounded: the trace is read a packet at a time (16 MiB
+ * at most, also for an inflated compressed_packets); print events are indexed, up to 512 Ki
+ * of them and 16 MiB of payload, because bundles are per CPU and need a global sort;
+ * prints beyond that are counted (pf_damage.dropped_prints), as are threads beyond 64 Ki.
+ *
+ * Field numbers, checked against google/perfetto protos/perfetto/trace/:
+ *   Trace { repeated TracePacket packet = 1 }
+ *   TracePacket { FtraceEventBundle ftrace_events = 1; ProcessTree process_tree = 2 }
+ *   FtraceEventBundle { cpu = 1; repeated FtraceEvent event = 2; CompactSched compact_sched = 4 }
+ *   FtraceEvent { uint64 timestamp = 1; uint32 pid = 2 (the TID); print = 3;
+ *                 sched_switch = 4; task_newtask = 235; task_rename = 236 }
+ *   PrintFtraceEvent { ip = 1; string buf = 2 }
+ *   ProcessTree { repeated Process processes = 1 {pid = 1, ppid = 2, repeated cmdline = 3};
+ *                 repeated Thread threads = 2 {tid = 1, name = 2, tgid = 3} }
+ * There is no compact form for print events (CompactSched only holds sched_switch and
+ * sched_waking), so prints are always FtraceEvent.print.
+ */
+#ifndef ANIMTRACE_PFTRACE_H
+#define ANIMTRACE_PFTRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "common/marker.h"
+
+/* One ftrace print event (an atrace marker write). */
+struct pf_print {
+	uint64_t ts_ns;
+	int32_t tid;      /* FtraceEvent.pid: the kernel pid, i.e. the writing thread */
+	struct strv buf;  /* PrintFtraceEvent.buf, as written (often ends in '\n') */
+};
+
+/* What the trace says about one thread; name and tgid may be unknown. */
+struct pf_thread {
+	int32_t tid;
+	int32_t tgid;     /* -1 when unknown */
+	struct strv name; /* process cmdline[0] for a main thread, else the thread name;
+			   * empty when unknown */
+};
+
+struct pftrace;
+
+/* Where a trace is read from: like pread, returns bytes read (0 at the end) or -errno. */
+struct pf_src {
+	ssize_t (*read)(void *ctx, void *buf, size_t n, uint64_t off);
+	void *ctx;
+	uint64_t size; /* bytes the source holds */
+};
+
+/* What the reader had to skip or leave out (all 0 for an intact trace within the caps). */
+struct pf_damage {
+	uint64_t packets;         /* TracePackets read */
+	uint64_t skipped_packets; /* damaged stretches between packets, skipped */
+	uint64_t skipped_events;  /* damaged stretches between events of a bundle, skipped */
+	uint64_t skipped_bytes;   /* bytes in those stretches */
+	uint64_t truncated_at;    /* the size, when the last packet runs past it; else 0 */
+	uint64_t dropped_prints;  /* print events beyond the index caps */
+	uint64_t dropped_threads; /* tids beyond the thread cap */
+};
+
+/* True when data looks like a Perfetto trace: a well-formed first TracePacket. */
+bool pftrace_detect(const void *data, size_t len);
+
+/*
+ * Indexes a whole trace read from src, one packet at a time. Print events are sorted by
+ * timestamp, because bundles are per CPU and not in global order. Returns NULL and sets
+ * errno (ENOMEM; EINVAL when not even one packet is readable).
+ */
+struct pftrace *pftrace__read(const struct pf_src *src);
+
+/* pftrace__read of a trace held in memory (copied from as needed: data may go after). */
+struct pftrace *pftrace__new(const void *data, size_t len);
+
+/* Print events, in timestamp order (file order for equal timestamps). */
+size_t pftrace__n_prints(const struct pftrace *t);
+int pftrace__print(const struct pftrace *t, size_t i, struct pf_print *out);
+
+/* Threads named by process trees and sched/task events, sorted by tid. */
+size_t pftrace__n_threads(const struct pftrace *t);
+const struct pf_thread *pftrace__thread_at(const struct pftrace *t, size_t i);
+/* The thread with this tid, or NULL. */
+const struct pf_thread *pftrace__thread(const struct pftrace *t, int32_t tid);
+
+/* Messages that could not be decoded and were skipped (0 for an intact trace). */
+uint64_t pftrace__malformed(const struct pftrace *t);
+
+/* What was skipped or left out, for the caller's warning. */
+void pftrace__damage(const struct pftrace *t, struct pf_damage *out);
+
+void pftrace__free(struct pftrace *t);
+
+#endif

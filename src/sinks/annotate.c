@@ -1,0 +1,492 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * --annotate: engine output as atrace markers in trace_marker (see sink_annotate.h). Each
+ * annotation is one write(); its delay (source record's BPF timestamp to the write, both
+ * CLOCK_MONOTONIC) goes into a reservoir sample for the exit summary.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/marker.h"
+#include "sinks/annotate.h"
+
+#define DELAY_SAMPLES 65536 /* exact percentiles for the first 65536 annotations */
+
+struct sink_annotate {
+	int fd;            /* -1 before open and once annotating stopped */
+	char path[128];
+	dev_t dev;
+	ino_t ino;
+	annotate_warn_fn warn;
+	void *ctx;
+	struct sink next;
+	uint64_t source_ns;  /* the record the engine is handling */
+	uint64_t written, unrecorded, max_ns, rng;
+	uint32_t *samples;   /* delays in ns (capped at UINT32_MAX), a reservoir */
+	size_t n_samples;
+};
+
+/* ---- formatting ------------------------------------------------------------------------ */
+
+struct sb {
+	char *p;
+	size_t cap, len;
+};
+
+static void sb_add(struct sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Appends, keeping whatever fits: a name cut short still says most of it. */
+static void sb_add(struct sb *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (b->len + 1 >= b->cap)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		b->len = b->len + (size_t)n < b->cap ? b->len + (size_t)n : b->cap - 1;
+}
+
+void annotate_sanitize(char *s)
+{
+	for (; *s; s++)
+		if (*s == '|')
+			*s = '/';
+		else if (*s == '\n' || *s == '\r')
+			*s = ' ';
+}
+
+int64_t annotate_scale(enum view_prop prop, float value)
+{
+	double v = value;
+
+	switch (prop) {
+	case PROP_ALPHA:
+	case PROP_SCALE_X:
+	case PROP_SCALE_Y:
+	case PROP_ROTATION:
+	case PROP_ROTATION_X:
+	case PROP_ROTATION_Y:
+		v *= 1000.0;
+		break;
+	default: /* translations and elevation: pixels */
+		break;
+	}
+	if (!isfinite(v) || fabs(v) > 9e18)
+		return 0;
+	return (int64_t)llround(v);
+}
+
+void annotate_node_label(char *buf, size_t cap, const char *name, uint64_t node)
+{
+	unsigned int low = (unsigned int)(node & 0xffff);
+
+	if (!name[0])
+		snprintf(buf, cap, "RenderNode@%04x", low);
+	else if (strchr(name, '@'))
+		snprintf(buf, cap, "%s", name);
+	else
+		snprintf(buf, cap, "%s@%04x", name, low);
+}
+
+/*
+ * "<type>|<tgid>|[<track>|]<name>[|<value>]" in buf: name (may be NULL for H) sanitised and
+ * cut, at a UTF-8 boundary, so that the whole marker fits in cap bytes.
+ */
+static size_t marker_fmt(char *buf, size_t cap, char type, uint32_t tgid, const char *track,
+			 char *name, const int64_t *value)
+{
+	char head[64], tail[32] = "";
+	size_t room, n;
+
+	snprintf(head, sizeof(head), "%c|%u|%s%s", type, tgid, track ? track : "",
+		 track && name ? "|" : "");
+	if (value)
+		snprintf(tail, sizeof(tail), "|%lld", (long long)*value);
+	if (cap < strlen(head) + strlen(tail) + 1)
+		return 0;
+	room = cap - 1 - strlen(head) - strlen(tail);
+	if (!name)
+		name = "";
+	annotate_sanitize(name);
+	n = utf8_prefix(name, strlen(name), room);
+	return (size_t)snprintf(buf, cap, "%s%.*s%s", head, (int)n, name, tail);
+}
+
+static const char *kind_word(const struct anim *a)
+{
+	return a->kind == ANIM_OBJECT ? "Obj" : "Val";
+}
+
+/* The target view, as the counters name it; "no target" when unknown. */
+static void target_label(char *buf, size_t cap, const struct anim *a)
+{
+	if (a->target_node)
+		annotate_node_label(buf, cap, a->target_name, a->target_node);
+	else
+		snprintf(buf, cap, "no target");
+}
+
+size_t annotate_fmt_start(char *buf, size_t cap, const struct anim *a)
+{
+	char name[ANNOTATE_MARKER_MAX], target[96];
+	struct sb b = { name, sizeof(name), 0 };
+	int64_t id = (int64_t)a->id;
+
+	name[0] = '\0';
+	sb_add(&b, "Anim %lld %s", (long long)id, kind_word(a));
+	if (a->target_node) {
+		target_label(target, sizeof(target), a);
+		sb_add(&b, " %s", target);
+	}
+	for (int i = 0; i < a->n_props && i < AT_MAX_PROPS; i++)
+		sb_add(&b, "%s%s", i ? "," : " ", a->props[i]);
+	return marker_fmt(buf, cap, 'G', a->pid, AT_ANNOT_TRACK, name, &id);
+}
+
+size_t annotate_fmt_end(char *buf, size_t cap, const struct anim *a)
+{
+	char name[ANNOTATE_MARKER_MAX], target[96];
+	struct sb b = { name, sizeof(name), 0 };
+	uint64_t dur = a->start_ns && a->end_ns > a->start_ns ? a->end_ns - a->start_ns : 0;
+
+	name[0] = '\0';
+	target_label(target, sizeof(target), a);
+	sb_add(&b, "Anim %lld end %s %s", (long long)a->id, target, end_reason_str(a->reason));
+	for (int i = 0; i < a->n_changes && i < AT_MAX_PROPS; i++)
+		sb_add(&b, "%s%s:%g->%g", i ? "," : " ", view_prop_str(a->changes[i].prop),
+		       (double)a->changes[i].from, (double)a->changes[i].to);
+	sb_add(&b, " %llu.%01llums %u frames %u dropped", (unsigned long long)(dur / 1000000),
+	       (unsigned long long)(dur / 100000 % 10), a->frames, a->frames_dropped);
+	return marker_fmt(buf, cap, 'N', a->pid, AT_ANNOT_TRACK, name, NULL);
+}
+
+size_t annotate_fmt_close(char *buf, size_t cap, const struct anim *a)
+{
+	int64_t id = (int64_t)a->id;
+
+	if (!a->start_ns) /* cancelled before it started: no slice was opened */
+		return 0;
+	return marker_fmt(buf, cap, 'H', a->pid, AT_ANNOT_TRACK, NULL, &id);
+}
+
+size_t annotate_fmt_counter(char *buf, size_t cap, uint32_t pid, const struct node_props *np,
+			    enum view_prop prop)
+{
+	char name[160], label[96];
+	char node_name[sizeof(np->node_name) + 1];
+	int64_t v = annotate_scale(prop, np->values[prop]);
+
+	snprintf(node_name, sizeof(node_name), "%.*s", (int)sizeof(np->node_name),
+		 np->node_name);
+	annotate_node_label(label, sizeof(label), node_name, np->node);
+	snprintf(name, sizeof(name), AT_ANNOT_COUNTER "%s %s", label, view_prop_str(prop));
+	return marker_fmt(buf, cap, 'C', pid, NULL, name, &v);
+}
+
+static void put_chain(struct sb *b, const struct slice_chain *c)
+{
+	for (int i = 0; i < c->n && i < AT_CHAIN_MAX; i++)
+		sb_add(b, "%s%.*s %llu.%01llums", i ? " > " : "", AT_SLICE_NAME, c->s[i].name,
+		       (unsigned long long)(c->s[i].dur_ns / 1000000),
+		       (unsigned long long)(c->s[i].dur_ns / 100000 % 10));
+}
+
+size_t annotate_fmt_jank(char *buf, size_t cap, const struct jank *j)
+{
+	static const char *const kinds[] = { "late frame", "dropped frames", "block" };
+	char name[ANNOTATE_MARKER_MAX];
+	struct sb b = { name, sizeof(name), 0 };
+
+	name[0] = '\0';
+	sb_add(&b, "Jank %s", j->kind <= JANK_BLOCK ? kinds[j->kind] : "?");
+	if (j->frame_seq)
+		sb_add(&b, " %llu", (unsigned long long)j->frame_seq);
+	sb_add(&b, " %llu.%01llums", (unsigned long long)(j->duration_ns / 1000000),
+	       (unsigned long long)(j->duration_ns / 100000 % 10));
+	if (j->dropped_before)
+		sb_add(&b, " %u dropped", j->dropped_before);
+	if (j->ui.n) {
+		sb_add(&b, ": ");
+		put_chain(&b, &j->ui);
+	}
+	if (j->render.n) {
+		sb_add(&b, " / RenderThread: ");
+		put_chain(&b, &j->render);
+	}
+	return marker_fmt(buf, cap, 'N', j->pid, AT_ANNOT_TRACK, name, NULL);
+}
+
+/* ---- writing --------------------------------------------------------------------------- */
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts); /* bpf_ktime_get_ns()'s clock */
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static void stop(struct sink_annotate *a, int err)
+{
+	if (a->fd < 0)
+		return;
+	close(a->fd);
+	a->fd = -1;
+	if (a->warn)
+		a->warn(a->ctx, err, a->path);
+}
+
+/* Keeps every delay while the reservoir has room, then a uniform sample (deterministic). */
+static void sample(struct sink_annotate *a, uint64_t d)
+{
+	uint32_t v = d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
+	uint64_t k;
+
+	if (d > a->max_ns)
+		a->max_ns = d;
+	if (!a->samples)
+		return;
+	if (a->n_samples < DELAY_SAMPLES) {
+		a->samples[a->n_samples++] = v;
+		return;
+	}
+	a->rng ^= a->rng << 13;
+	a->rng ^= a->rng >> 7;
+	a->rng ^= a->rng << 17;
+	k = a->rng % a->written;
+	if (k < DELAY_SAMPLES)
+		a->samples[k] = v;
+}
+
+static void put(struct sink_annotate *a, const char *buf, size_t len)
+{
+	uint64_t t;
+
+	if (a->fd < 0 || !len)
+		return;
+	if (write(a->fd, buf, len) < 0) {
+		/* The ring buffer refuses markers while tracing is off: the file is fine. */
+		if (errno == EBADF && fcntl(a->fd, F_GETFD) != -1)
+			a->unrecorded++;
+		else if (errno != EINTR && errno != EAGAIN)
+			stop(a, -errno);
+		return;
+	}
+	t = now_ns();
+	a->written++;
+	if (a->source_ns)
+		sample(a, t > a->source_ns ? t - a->source_ns : 0);
+}
+
+/* Formats with fmt(buf, cap, arg) and writes the marker. */
+#define PUT(a, fmt, ...)                                                        \
+	do {                                                                    \
+		char buf_[ANNOTATE_MARKER_MAX];                                 \
+		if ((a)->fd >= 0)                                               \
+			put(a, buf_, fmt(buf_, sizeof(buf_), __VA_ARGS__));     \
+	} while (0)
+
+/* ---- the tee --------------------------------------------------------------------------- */
+
+#define NEXT(ctx, cb, arg)                                                      \
+	do {                                                                    \
+		struct sink_annotate *n_ = (ctx);                               \
+		return n_->next.ops && n_->next.ops->cb ? n_->next.ops->cb(n_->next.ctx, arg) : 0; \
+	} while (0)
+
+static int on_anim_start(void *ctx, const struct anim *an)
+{
+	PUT((struct sink_annotate *)ctx, annotate_fmt_start, an);
+	NEXT(ctx, anim_start, an);
+}
+
+/* The instant first, so it lies inside the slice the H then closes. */
+static int on_anim_end(void *ctx, const struct anim *an)
+{
+	PUT((struct sink_annotate *)ctx, annotate_fmt_end, an);
+	PUT((struct sink_annotate *)ctx, annotate_fmt_close, an);
+	NEXT(ctx, anim_end, an);
+}
+
+/*
+ * HOOK(unmarked animations): when sink_ops gains animation_start/animation_end (springs,
+ * flings and unmarked ValueAnimators, the "every animation" work), write a G named
+ * "Spring <id> ..." / "Fling <id> ..." / "Anim <id> ..." on AT_ANNOT_TRACK at its start
+ * and N + H at its end here, as on_anim_start/on_anim_end do, and wire them in annotate_ops.
+ */
+
+static int on_frame(void *ctx, const struct frame *f)
+{
+	NEXT(ctx, frame, f); /* the capture has the doFrame slices already */
+}
+
+static int on_frame_props(void *ctx, const struct frame_props *fp)
+{
+	struct sink_annotate *a = ctx;
+
+	for (int n = 0; n < fp->n_nodes && a->fd >= 0; n++)
+		for (int p = 0; p < PROP_COUNT; p++)
+			if (fp->nodes[n].set_mask & (1u << p))
+				PUT(a, annotate_fmt_counter, fp->pid, &fp->nodes[n], p);
+	NEXT(ctx, frame_props, fp);
+}
+
+static int on_jank(void *ctx, const struct jank *j)
+{
+	PUT((struct sink_annotate *)ctx, annotate_fmt_jank, j);
+	NEXT(ctx, jank, j);
+}
+
+static int on_note(void *ctx, const char *msg)
+{
+	NEXT(ctx, note, msg);
+}
+
+static int on_annotation(void *ctx, const struct annotation *an)
+{
+	NEXT(ctx, annotation, an); /* another animtrace's: never written again */
+}
+
+/* Slices still open at exit are closed, and the summary gets the delays. */
+static int on_summary(void *ctx, const struct summary *s)
+{
+	struct sink_annotate *a = ctx;
+	struct annot_delay d;
+	struct summary copy = *s;
+
+	for (int i = 0; i < s->n_running; i++)
+		PUT(a, annotate_fmt_close, &s->running[i]);
+	sink_annotate__delay(a, &d);
+	copy.annot_delay = &d;
+	NEXT(ctx, summary, &copy);
+}
+
+static const struct sink_ops annotate_ops = {
+	.anim_start = on_anim_start,
+	.anim_end = on_anim_end,
+	.frame = on_frame,
+	.summary = on_summary,
+	.frame_props = on_frame_props,
+	.note = on_note,
+	.jank = on_jank,
+	.annotation = on_annotation,
+};
+
+/* ---- lifecycle ------------------------------------------------------------------------- */
+
+struct sink_annotate *sink_annotate__new(annotate_warn_fn warn, void *ctx)
+{
+	struct sink_annotate *a = calloc(1, sizeof(*a));
+
+	if (!a) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	a->fd = -1;
+	a->warn = warn;
+	a->ctx = ctx;
+	a->rng = 0x9e3779b97f4a7c15ULL;
+	a->samples = malloc(DELAY_SAMPLES * sizeof(*a->samples)); /* NULL: max only */
+	return a;
+}
+
+int sink_annotate__open(struct sink_annotate *a, const char *path)
+{
+	struct stat st;
+	int err;
+
+	snprintf(a->path, sizeof(a->path), "%s", path);
+	a->fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (a->fd < 0 || fstat(a->fd, &st)) {
+		err = -errno;
+		a->fd = a->fd < 0 ? -1 : (close(a->fd), -1);
+		if (a->warn)
+			a->warn(a->ctx, err, a->path);
+		return err;
+	}
+	a->dev = st.st_dev;
+	a->ino = st.st_ino;
+	return 0;
+}
+
+void sink_annotate__source(struct sink_annotate *a, uint64_t ts_ns)
+{
+	a->source_ns = ts_ns;
+}
+
+void sink_annotate__check(struct sink_annotate *a)
+{
+	struct stat st;
+
+	if (a->fd < 0)
+		return;
+	if (stat(a->path, &st))
+		stop(a, -errno);
+	else if (st.st_dev != a->dev || st.st_ino != a->ino)
+		stop(a, -ENODEV);
+}
+
+struct sink sink_annotate__sink_tee(struct sink_annotate *a, struct sink next)
+{
+	a->next = next;
+	return (struct sink){ .ops = &annotate_ops, .ctx = a };
+}
+
+static int cmp_u32(const void *x, const void *y)
+{
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/* Nearest rank: the smallest value with at least p% of the samples at or below it. */
+static uint64_t rank(const uint32_t *v, size_t n, unsigned int p)
+{
+	size_t k = (n * p + 99) / 100;
+
+	return n ? v[k ? k - 1 : 0] : 0;
+}
+
+void sink_annotate__delay(const struct sink_annotate *a, struct annot_delay *out)
+{
+	uint32_t *v = a->n_samples ? malloc(a->n_samples * sizeof(*v)) : NULL;
+
+	memset(out, 0, sizeof(*out));
+	out->count = a->written;
+	out->max_ns = a->max_ns;
+	if (!v)
+		return;
+	memcpy(v, a->samples, a->n_samples * sizeof(*v));
+	qsort(v, a->n_samples, sizeof(*v), cmp_u32);
+	out->p50_ns = rank(v, a->n_samples, 50);
+	out->p99_ns = rank(v, a->n_samples, 99);
+	free(v);
+}
+
+uint64_t sink_annotate__unrecorded(const struct sink_annotate *a)
+{
+	return a->unrecorded;
+}
+
+void sink_annotate__free(struct sink_annotate *a)
+{
+	if (!a)
+		return;
+	if (a->fd >= 0)
+		close(a->fd);
+	free(a->samples);
+	free(a);
+}

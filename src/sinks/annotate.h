@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * --annotate: what the engine learnt, written back into trace_marker as atrace markers that
+ * carry the TARGET's tgid, so a Perfetto or atrace capture running at the same time shows
+ * it on the target process. Perfetto's systrace parser files G/H/N under (payload tgid,
+ * track name) and C under (payload tgid, counter name); the writing thread only becomes an
+ * arg (trace_processor/importers/systrace/systrace_parser.cc, ParseSystracePoint).
+ *
+ * Markers, one write() each, at most 1024 bytes (ATRACE_MESSAGE_LENGTH):
+ *   G|tgid|animtrace|Anim <id> <Obj|Val> [<target>] <props>|<id>   an animator starts
+ *   N|tgid|animtrace|Anim <id> end <target> <reason> <prop>:<from>-><to>,... <ms>ms
+ *                   <n> frames <n> dropped                            ... and ends,
+ *   H|tgid|animtrace|<id>                                              closing its slice
+ *   C|tgid|V <node> <prop>|<value>       each changed property of each node, once per frame
+ *                                        (x1000 for alpha, scale, rotation; rounded px else)
+ *   N|tgid|animtrace|Jank <kind> [<seq>] <ms>ms: <ui chain> / RenderThread: <chain>
+ * Names never hold '|' (becomes '/') nor a newline (becomes ' '). The engine recognises these
+ * markers when a capture holding them is replayed (model.h: struct annotation).
+ *
+ * A tee in front of the usual sinks: every callback then goes on to next, and a failed
+ * annotation never fails the session: writing stops with one call of the warn callback.
+ * The module reads the clock only to measure its own delay.
+ */
+#ifndef ANIMTRACE_SINK_ANNOTATE_H
+#define ANIMTRACE_SINK_ANNOTATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/model.h"
+
+#define ANNOTATE_MARKER_MAX 1024
+
+struct sink_annotate;
+
+/* Called once, when annotating stops for good: err is -errno, path the trace_marker. */
+typedef void (*annotate_warn_fn)(void *ctx, int err, const char *path);
+
+/* Returns NULL and sets errno. Writes nothing until sink_annotate__open. */
+struct sink_annotate *sink_annotate__new(annotate_warn_fn warn, void *ctx);
+
+/* Opens path (trace_marker) for writing; on failure annotating stops (warn). 0 or -errno. */
+int sink_annotate__open(struct sink_annotate *a, const char *path);
+
+/* The timestamp of the record the engine is about to get: the source of what it reports. */
+void sink_annotate__source(struct sink_annotate *a, uint64_t ts_ns);
+
+/* Stops annotating (warn) when path no longer names the file opened (tracefs unmounted). */
+void sink_annotate__check(struct sink_annotate *a);
+
+/* The engine-facing tee: annotations first, then every callback goes on to next. */
+struct sink sink_annotate__sink_tee(struct sink_annotate *a, struct sink next);
+
+/* The delay of every annotation written so far (p50/p99 of a reservoir sample, exact max). */
+void sink_annotate__delay(const struct sink_annotate *a, struct annot_delay *out);
+
+/* Writes the kernel refused because tracing was off (tracing_on 0: EBADF). */
+uint64_t sink_annotate__unrecorded(const struct sink_annotate *a);
+
+/* Closes the file and frees a; accepts NULL. */
+void sink_annotate__free(struct sink_annotate *a);
+
+/* ---- formatting (pure; each returns the marker's length, 0 when there is none) ---- */
+
+/* The counter value of prop: value x 1000 (alpha, scale, rotation), else rounded pixels. */
+int64_t annotate_scale(enum view_prop prop, float value);
+
+/* Replaces '|' by '/' and CR/LF by ' ' in s, in place. */
+void annotate_sanitize(char *s);
+
+/* "<name>@<low 16 bits>" unless name already holds an '@' ("RenderNode@80e0"). */
+void annotate_node_label(char *buf, size_t cap, const char *name, uint64_t node);
+
+size_t annotate_fmt_start(char *buf, size_t cap, const struct anim *a);      /* G */
+size_t annotate_fmt_end(char *buf, size_t cap, const struct anim *a);        /* N */
+size_t annotate_fmt_close(char *buf, size_t cap, const struct anim *a);      /* H */
+size_t annotate_fmt_counter(char *buf, size_t cap, uint32_t pid, const struct node_props *np,
+			    enum view_prop prop);                             /* C */
+size_t annotate_fmt_jank(char *buf, size_t cap, const struct jank *j);       /* N */
+
+#endif

@@ -1,0 +1,1088 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Boxed text sink. Names come from other processes' markers: control bytes are replaced
+ * before printing so a hostile name cannot move the cursor or fake a box.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sinks/jsonout.h"
+#include "sinks/box.h"
+
+#define BOX_WIDTH 64
+
+#define ANSI_GREEN "\033[32m"
+#define ANSI_RED "\033[31m"
+#define ANSI_YELLOW "\033[33m"
+#define ANSI_DIM "\033[2m"
+#define ANSI_BOLD "\033[1m"
+#define ANSI_RESET "\033[0m"
+
+struct glyphs {
+	const char *tl, *h, *v, *bl, *arrow;
+	const char *const *spark; /* sparkline levels, lowest first */
+	int n_spark;
+};
+
+static const char *const spark_utf8[] = { "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█" };
+static const char *const spark_ascii[] = { "_", ".", "-", "=", "^" };
+
+static const struct glyphs glyphs_utf8 = { "┌", "─", "│", "└", "→", spark_utf8, 8 };
+static const struct glyphs glyphs_ascii = { "+", "-", "|", "`", "->", spark_ascii, 5 };
+
+/* A frame's property values, held until the frame's own line is printed. */
+struct pending {
+	struct frame_props fp;
+	struct node_props *nodes; /* owned copy of fp.nodes */
+};
+
+struct sink_box {
+	FILE *out;
+	struct sink_box_opts o;
+	const struct glyphs *g;
+	struct pending *pend; /* at most one per process: the frame waiting for its draw */
+	size_t n_pend, cap_pend;
+};
+
+/* Copies src into dst replacing C0 controls and DEL with '?'. */
+static const char *clean(char *dst, size_t size, const char *src)
+{
+	size_t i = 0;
+
+	for (; src[i] && i + 1 < size; i++) {
+		unsigned char c = (unsigned char)src[i];
+
+		dst[i] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+	}
+	dst[i] = '\0';
+	return dst;
+}
+
+static void fmt_sec(char *buf, size_t size, uint64_t ns)
+{
+	snprintf(buf, size, "%llu.%06llu s", (unsigned long long)(ns / 1000000000ull),
+		 (unsigned long long)(ns % 1000000000ull / 1000));
+}
+
+static void fmt_ms(char *buf, size_t size, uint64_t ns)
+{
+	snprintf(buf, size, "%llu.%03llu ms", (unsigned long long)(ns / 1000000ull),
+		 (unsigned long long)(ns % 1000000ull / 1000));
+}
+
+/* Tenths of a millisecond, rounded: "16.7". */
+static void fmt_ms1(char *buf, size_t size, uint64_t ns)
+{
+	uint64_t tenths = (ns + 50000) / 100000;
+
+	snprintf(buf, size, "%llu.%llu", (unsigned long long)(tenths / 10),
+		 (unsigned long long)(tenths % 10));
+}
+
+static const char *color_on(struct sink_box *b, const char *code)
+{
+	return b->o.color ? code : "";
+}
+
+/* "┌── <title> ────…" padded to BOX_WIDTH columns (for ASCII titles). */
+static void box_open(struct sink_box *b, const char *color, const char *title)
+{
+	int fill = BOX_WIDTH - 5 - (int)strlen(title);
+
+	fprintf(b->out, "%s%s%s%s %s ", color_on(b, color), b->g->tl, b->g->h, b->g->h, title);
+	for (int i = 0; i < (fill < 3 ? 3 : fill); i++)
+		fputs(b->g->h, b->out);
+	fprintf(b->out, "%s\n", color_on(b, ANSI_RESET));
+}
+
+static void box_close(struct sink_box *b)
+{
+	fprintf(b->out, "%s%s%s\n", b->g->bl, b->g->h, b->g->h);
+}
+
+static void __attribute__((format(printf, 2, 3))) box_line(struct sink_box *b, const char *fmt,
+							   ...)
+{
+	va_list ap;
+
+	fprintf(b->out, "%s ", b->g->v);
+	va_start(ap, fmt);
+	vfprintf(b->out, fmt, ap);
+	va_end(ap);
+	fputc('\n', b->out);
+}
+
+static void box_blank(struct sink_box *b)
+{
+	fprintf(b->out, "%s\n", b->g->v);
+}
+
+static void reason_text(char *buf, size_t size, const struct anim *a)
+{
+	const char *r = end_reason_str(a->reason);
+	bool art = a->reason_source == REASON_ART;
+
+	switch (a->reason) {
+	case END_ENDED:
+		snprintf(buf, size, "%s%s", r,
+			 art ? "" : " (complete or cancel; inferred from markers: ART probes off)");
+		break;
+	case END_FORCE_END:
+		snprintf(buf, size, "%s (%s)", r,
+			 art ? "ART probe" : "inferred: S and F within 1 ms");
+		break;
+	case END_CANCEL_BEFORE_START:
+		snprintf(buf, size, "%s (%s)", r, art ? "ART probe" : "inferred: F without S");
+		break;
+	case END_COMPLETE:
+	case END_CANCEL:
+		snprintf(buf, size, "%s (%s)", r, art ? "ART probe" : "inferred");
+		break;
+	case END_RUNNING_AT_EXIT:
+		snprintf(buf, size, "%s (leaked animator?)", r);
+		break;
+	default:
+		snprintf(buf, size, "%s", r);
+		break;
+	}
+}
+
+/* "NotificationRow@51c0", or "RenderNode@51c0" when the node has no name. */
+static const char *box_node_label(char *buf, size_t size, const char *name, uint64_t node)
+{
+	char label[AT_NODE_LABEL_MAX];
+
+	return clean(buf, size, node_label(label, sizeof(label), name, node));
+}
+
+/* "alpha: 1 → 0, scaleX" : the animator's properties with the values its target went through. */
+static void props_text(struct sink_box *b, char *buf, size_t size, const struct anim *a)
+{
+	char prop[32];
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < a->n_props && len < size; i++) {
+		len += snprintf(buf + len, size - len, "%s%s", i ? ", " : "",
+				clean(prop, sizeof(prop), a->props[i]));
+		for (int j = 0; j < a->n_changes && len < size; j++) {
+			const struct prop_change *c = &a->changes[j];
+
+			if (strcmp(view_prop_str(c->prop), a->props[i]))
+				continue;
+			len += snprintf(buf + len, size - len, ": %g %s %g", (double)c->from,
+					b->g->arrow, (double)c->to);
+			break;
+		}
+	}
+}
+
+/* The lines every animator box starts with: identity, kind, target, properties, process. */
+static void anim_head(struct sink_box *b, const struct anim *a, uint32_t tid)
+{
+	char proc[AT_PROC_MAX], props[1024], node[96];
+
+	box_line(b, "ID:         %lld", (long long)a->id); /* atrace cookies are signed */
+	box_line(b, "Type:       %s", anim_kind_str(a->kind));
+	if (a->target_node)
+		box_line(b, "Target:     %s%s",
+			 box_node_label(node, sizeof(node), a->target_name, a->target_node),
+			 a->target_inferred ? " (inferred)" : "");
+	props_text(b, props, sizeof(props), a);
+	if (a->n_props)
+		box_line(b, "Properties: %s", props);
+	if (a->restarts)
+		box_line(b, "Restarts:   %u", a->restarts);
+	clean(proc, sizeof(proc), a->process);
+	if (tid)
+		box_line(b, "Process:    %s%s(pid %u, tid %u)", proc, *proc ? " " : "", a->pid,
+			 tid);
+	else
+		box_line(b, "Process:    %s%s(pid %u)", proc, *proc ? " " : "", a->pid);
+}
+
+/* "CallStack:" then one Java caller per line, innermost first, as AnimatorTracer prints. */
+static void stack_lines(struct sink_box *b, const char *label, const char (*frames)[AT_FRAME_NAME],
+			int n)
+{
+	char name[AT_FRAME_NAME];
+
+	for (int i = 0; i < n && i < AT_STACK_FRAMES; i++)
+		box_line(b, "%-13s %s", i ? "" : label, clean(name, sizeof(name), frames[i]));
+}
+
+/* "Start delay: 100.2 ms": start() to its S, measured, when over a millisecond. */
+static void delay_line(struct sink_box *b, const struct anim *a)
+{
+	char t[32];
+
+	if (!a->has_start_delay || a->start_delay_ns <= 1000000)
+		return;
+	fmt_ms1(t, sizeof(t), a->start_delay_ns);
+	box_line(b, "Start delay: %s ms", t);
+}
+
+static int on_anim_start(void *ctx, const struct anim *a)
+{
+	struct sink_box *b = ctx;
+	char title[AT_NAME_MAX + 16], name[AT_NAME_MAX], t[32];
+
+	snprintf(title, sizeof(title), "Begin %s", clean(name, sizeof(name), a->name));
+	box_open(b, ANSI_GREEN, title);
+	anim_head(b, a, a->start_tid);
+	fmt_sec(t, sizeof(t), a->start_ns);
+	box_line(b, "Start:      %s", t);
+	delay_line(b, a);
+	stack_lines(b, "CallStack:", a->start_stack, a->n_start_stack);
+	box_close(b);
+	return out_status(b->out);
+}
+
+/* The level of v between lo and hi, rounded; a flat curve sits in the middle. */
+static int spark_level(const struct glyphs *g, float v, float lo, float hi)
+{
+	double x;
+
+	if (!(hi > lo))
+		return (g->n_spark - 1) / 2;
+	/* Rounded by hand: libm is not linked. */
+	x = ((double)v - lo) / ((double)hi - lo) * (g->n_spark - 1) + 0.5;
+	return x < 1 ? 0 : x >= g->n_spark ? g->n_spark - 1 : (int)x;
+}
+
+/* "▇▆▅▃▂▁": the series scaled between its own min and max; NaN and inf are blanks. */
+static void spark_write(struct sink_box *b, const struct prop_series *ps)
+{
+	float lo = INFINITY, hi = -INFINITY;
+
+	for (int i = 0; i < ps->n && i < AT_SERIES_MAX; i++) {
+		if (!isfinite(ps->v[i]))
+			continue;
+		lo = ps->v[i] < lo ? ps->v[i] : lo;
+		hi = ps->v[i] > hi ? ps->v[i] : hi;
+	}
+	for (int i = 0; i < ps->n && i < AT_SERIES_MAX; i++)
+		fputs(isfinite(ps->v[i]) ? b->g->spark[spark_level(b->g, ps->v[i], lo, hi)] : " ",
+		      b->out);
+}
+
+/*
+ * One line per property whose per-frame values are known: "alpha: 1 → 0  ▇▆▅▃▂▁".
+ * Without values the Properties line already says from and to.
+ */
+static void spark_lines(struct sink_box *b, const struct anim *a)
+{
+	if (a->n_targets)
+		return; /* target_lines shows them, per node */
+	for (int i = 0; i < a->n_changes && i < AT_MAX_PROPS; i++) {
+		const struct prop_change *c = &a->changes[i];
+
+		if (!a->series[i].n)
+			continue;
+		fprintf(b->out, "%s %s: %g %s %g  ", b->g->v, view_prop_str(c->prop),
+			(double)c->from, b->g->arrow, (double)c->to);
+		spark_write(b, &a->series[i]);
+		fputc('\n', b->out);
+	}
+}
+
+/*
+ * Exact targets, most writes first: "Targets:    NotificationRow@51c0" then one line per
+ * property, "  alpha: 1 → 0  ▇▆▅▃▂▁ (17 sets)".
+ */
+static void target_lines(struct sink_box *b, const struct anim *a)
+{
+	char node[96];
+
+	for (int i = 0; i < a->n_targets && a->targets; i++) {
+		const struct anim_target *t = &a->targets[i];
+
+		box_line(b, "%-11s %s", i ? "" : "Targets:",
+			 node_label(node, sizeof(node), t->node_name, t->node));
+		for (int k = 0; k < t->n_props && k < AT_TARGET_PROPS; k++) {
+			const struct target_prop *tp = &t->props[k];
+
+			fprintf(b->out, "%s               %s: %g %s %g  ", b->g->v,
+				view_prop_str(tp->prop), (double)tp->from, b->g->arrow,
+				(double)tp->to);
+			spark_write(b, &tp->series);
+			fprintf(b->out, " (%u sets)\n", tp->sets);
+		}
+	}
+	if (a->targets_left_out)
+		box_line(b, "%-11s %u writes to further nodes not kept", "", a->targets_left_out);
+}
+
+/* "Smoothness: 18 frames, 2 dropped (worst gap 50.0 ms), 1 late (34.1 ms)", or "smooth". */
+static void smooth_line(struct sink_box *b, const struct anim *a)
+{
+	char line[160], gap[24], worst[24];
+	int n;
+
+	if (!a->frames)
+		return;
+	if (!a->frames_dropped && !a->janky_frames) {
+		box_line(b, "Smoothness: smooth");
+		return;
+	}
+	fmt_ms1(gap, sizeof(gap), a->worst_gap_ns);
+	fmt_ms1(worst, sizeof(worst), a->worst_frame_ns);
+	n = snprintf(line, sizeof(line), "%u frames", a->frames);
+	if (a->frames_dropped)
+		n += snprintf(line + n, sizeof(line) - n, ", %u dropped (worst gap %s ms)",
+			      a->frames_dropped, gap);
+	if (a->janky_frames)
+		snprintf(line + n, sizeof(line) - n, ", %u late (%s ms)", a->janky_frames, worst);
+	box_line(b, "Smoothness: %s", line);
+}
+
+/*
+ * --refresh: "Redraws:    18/18 frames (NotificationRow@80e0): a property animation that
+ * redraws". A property animation changes RenderNode properties only; a target that records
+ * a new display list in its frames costs a redraw each.
+ */
+static void redraw_line(struct sink_box *b, const struct anim *a)
+{
+	char node[96];
+	const char *verdict;
+
+	if (!a->refresh_traced || !a->frames)
+		return;
+	if (!a->target_node) {
+		box_line(b, "Redraws:    target unknown");
+		return;
+	}
+	if (!a->target_redraws)
+		verdict = "properties only, no redraw";
+	else if (a->kind == ANIM_OBJECT)
+		verdict = "a property animation that redraws";
+	else
+		verdict = "its target redraws";
+	box_line(b, "Redraws:    %u/%u frames (%s): %s", a->target_redraws, a->frames,
+		 node_label(node, sizeof(node), a->target_name, a->target_node), verdict);
+}
+
+static bool is_bad_end(enum end_reason r)
+{
+	return r == END_CANCEL || r == END_CANCEL_BEFORE_START || r == END_PROCESS_EXIT ||
+	       r == END_RUNNING_AT_EXIT;
+}
+
+static int on_anim_end(void *ctx, const struct anim *a)
+{
+	struct sink_box *b = ctx;
+	char title[AT_NAME_MAX + 16], name[AT_NAME_MAX], t[32], reason[128];
+
+	snprintf(title, sizeof(title), "End %s", clean(name, sizeof(name), a->name));
+	box_open(b, is_bad_end(a->reason) ? ANSI_RED : ANSI_YELLOW, title);
+	anim_head(b, a, a->end_tid);
+	if (a->start_ns)
+		fmt_sec(t, sizeof(t), a->start_ns);
+	box_line(b, "Start:      %s", a->start_ns ? t : "- (no S marker)");
+	delay_line(b, a);
+	fmt_sec(t, sizeof(t), a->end_ns);
+	box_line(b, "End:        %s", t);
+	if (a->start_ns)
+		fmt_ms(t, sizeof(t), a->end_ns - a->start_ns);
+	box_line(b, "Duration:   %s", a->start_ns ? t : "-");
+	box_line(b, "Frames:     %u", a->frames);
+	smooth_line(b, a);
+	redraw_line(b, a);
+	reason_text(reason, sizeof(reason), a);
+	box_line(b, "Reason:     %s", reason);
+	if (a->interpolator)
+		box_line(b, "Interpolator: %s (fitted, rms %.3g)", a->interpolator, a->interp_rms);
+	spark_lines(b, a);
+	target_lines(b, a);
+	stack_lines(b, "EndCallStack:", a->end_stack, a->n_end_stack);
+	box_close(b);
+	return out_status(b->out);
+}
+
+/* ---- unmarked animations -------------------------------------------------------------- */
+
+static const char *animation_title(const struct animation *a)
+{
+	if (!a->ended)
+		return "Animation";
+	return a->kind == FIT_SPRING ? "Spring Animation" :
+	       a->kind == FIT_FLING  ? "Fling Animation" :
+				       "Animation";
+}
+
+/* "Stiffness:     201.3 STIFFNESS_LOW (fitted, rms 0.12)" */
+static void fit_line(struct sink_box *b, const char *label, double v, const char *name,
+		     double rms)
+{
+	box_line(b, "%-14s %.4g%s%s (fitted, rms %.3g)", label, v, name ? " " : "", name ? name : "",
+		 rms);
+}
+
+/* The fitted parameters of one property, as DynamicAnimationTracer names them. */
+static void fit_lines(struct sink_box *b, const struct animation_prop *ap)
+{
+	const struct fit_result *f = &ap->fit;
+
+	if (f->kind == FIT_SPRING) {
+		fit_line(b, "FinalPosition:", f->final_position, NULL, f->rms);
+		fit_line(b, "Stiffness:", f->stiffness, f->stiffness_name, f->rms);
+		fit_line(b, "DampingRatio:", f->damping_ratio, f->damping_name, f->rms);
+		fit_line(b, "StartVelocity:", f->start_velocity, NULL, f->rms);
+		box_line(b, "%-14s %.3g %% (fitted), settles in %.0f ms", "Overshoot:",
+			 f->overshoot_pct, f->settle_ms);
+	} else if (f->kind == FIT_FLING) {
+		fit_line(b, "Friction:", f->friction_scalar, NULL, f->rms);
+		fit_line(b, "StartVelocity:", f->start_velocity, NULL, f->rms);
+		box_line(b, "%-14s %g%s", "FinalValue:", (double)ap->to,
+			 f->at_bound ? " (at its min/max bound)" : "");
+	} else if (f->kind == FIT_INTERPOLATED) {
+		box_line(b, "%-14s %s (fitted, rms %.3g)", "Interpolator:",
+			 f->interpolator ? f->interpolator : "custom", f->interp_rms);
+		box_line(b, "%-14s %g", "FinalValue:", (double)ap->to);
+	} else {
+		box_line(b, "%-14s %g (no model fits, closest rms %.3g)", "FinalValue:",
+			 (double)ap->to, f->rms);
+	}
+}
+
+static void animation_lines(struct sink_box *b, const struct animation *a)
+{
+	char node[96], proc[AT_PROC_MAX], t[32];
+
+	box_line(b, "%-14s %llu", "ID:", (unsigned long long)a->id);
+	box_line(b, "%-14s %s", "Target:", node_label(node, sizeof(node), a->node_name, a->node));
+	for (int i = 0; i < a->n_props; i++) {
+		const struct animation_prop *ap = &a->props[i];
+
+		box_line(b, "%-14s %s", "Property:", view_prop_str(ap->prop));
+		box_line(b, "%-14s %g", "StartValue:", (double)ap->from);
+		if (!a->ended)
+			continue;
+		if (ap->fitted)
+			fit_lines(b, ap);
+		else
+			box_line(b, "%-14s %g", "FinalValue:", (double)ap->to);
+	}
+	fmt_sec(t, sizeof(t), a->start_ns);
+	box_line(b, "%-14s %s", "Start:", t);
+	fmt_ms(t, sizeof(t), a->duration_ns);
+	box_line(b, "%-14s %s%s", "Duration:", t, a->ended ? "" : " so far");
+	box_line(b, "%-14s %u%s", "Frames:", a->frames, a->ended ? "" : " so far");
+	clean(proc, sizeof(proc), a->process);
+	box_line(b, "%-14s %s%s(pid %u, tid %u)", "Process:", proc, *proc ? " " : "", a->pid,
+		 a->tid);
+}
+
+static int on_animation_start(void *ctx, const struct animation *a)
+{
+	struct sink_box *b = ctx;
+
+	box_open(b, ANSI_GREEN, "Animation Begin");
+	animation_lines(b, a);
+	box_line(b, "%-14s unmarked, kind known at its end", "Kind:");
+	box_close(b);
+	return out_status(b->out);
+}
+
+static int on_animation_end(void *ctx, const struct animation *a)
+{
+	struct sink_box *b = ctx;
+	char title[64];
+
+	snprintf(title, sizeof(title), "%s End", animation_title(a));
+	box_open(b, a->reason == END_COMPLETE ? ANSI_YELLOW : ANSI_RED, title);
+	animation_lines(b, a);
+	box_line(b, "%-14s %s%s", "Kind:", fit_kind_str(a->kind),
+		 a->reason == END_COMPLETE ? "" : a->reason == END_PROCESS_EXIT ?
+		 ", the process exited" : ", still running at exit");
+	box_close(b);
+	return out_status(b->out);
+}
+
+/* "│   NotificationRow@51c0 alpha=0.750(x2) transY=-45.000", one line per node. */
+static void node_lines(struct sink_box *b, const struct frame_props *fp)
+{
+	char node[96];
+
+	for (int i = 0; i < fp->n_nodes; i++) {
+		const struct node_props *np = &fp->nodes[i];
+
+		fprintf(b->out, "%s%s   %s", color_on(b, ANSI_DIM), b->g->v,
+			box_node_label(node, sizeof(node), np->node_name, np->node));
+		for (int p = 0; p < PROP_COUNT; p++) {
+			if (!(np->set_mask & 1u << p))
+				continue;
+			double v = np->values[p];
+
+			/* "-0.000" reads like a sign that matters: a tiny negative is 0 here. */
+			fprintf(b->out, " %s=%.3f", view_prop_short(p), fabs(v) < 0.0005 ? 0.0 : v);
+			if (np->sets[p] > 1)
+				fprintf(b->out, "(x%u)", np->sets[p]);
+			if (np->writer_mask & 1u << p)
+				fprintf(b->out, " [#%lld]", (long long)np->writer[p]);
+		}
+		fprintf(b->out, "%s\n", color_on(b, ANSI_RESET));
+	}
+}
+
+/* Values that belong to no frame line: a header of their own, then the node lines. */
+static void orphan_lines(struct sink_box *b, const struct frame_props *fp)
+{
+	char t[32];
+
+	fmt_sec(t, sizeof(t), fp->ts_ns);
+	if (fp->in_frame)
+		fprintf(b->out, "%s%s frame %llu values%s\n", color_on(b, ANSI_DIM), b->g->v,
+			(unsigned long long)fp->frame_seq, color_on(b, ANSI_RESET));
+	else
+		fprintf(b->out, "%s%s outside any frame %s (pid %u, tid %u)%s\n",
+			color_on(b, ANSI_DIM), b->g->v, t, fp->pid, fp->tid,
+			color_on(b, ANSI_RESET));
+	node_lines(b, fp);
+}
+
+static struct pending *pending_find(struct sink_box *b, uint32_t pid)
+{
+	for (size_t i = 0; i < b->n_pend; i++)
+		if (b->pend[i].fp.pid == pid)
+			return &b->pend[i];
+	return NULL;
+}
+
+static void pending_drop(struct sink_box *b, struct pending *pd)
+{
+	free(pd->nodes);
+	*pd = b->pend[--b->n_pend];
+}
+
+/* Keeps a copy of fp for its frame line; false when that cannot be done. */
+static bool pending_add(struct sink_box *b, const struct frame_props *fp)
+{
+	struct pending *pd;
+	size_t size = (size_t)fp->n_nodes * sizeof(*fp->nodes);
+
+	if (b->n_pend == b->cap_pend) {
+		size_t ncap = b->cap_pend ? b->cap_pend * 2 : 4;
+		struct pending *np = realloc(b->pend, ncap * sizeof(*np));
+
+		if (!np)
+			return false;
+		b->pend = np;
+		b->cap_pend = ncap;
+	}
+	pd = &b->pend[b->n_pend];
+	pd->nodes = malloc(size ? size : 1);
+	if (!pd->nodes)
+		return false;
+	memcpy(pd->nodes, fp->nodes, size);
+	pd->fp = *fp;
+	pd->fp.nodes = pd->nodes;
+	b->n_pend++;
+	return true;
+}
+
+/*
+ * The engine sends a frame's values when its doFrame ends, before the frame line (which
+ * waits for the draw): hold them so they print under that line.
+ */
+static int on_frame_props(void *ctx, const struct frame_props *fp)
+{
+	struct sink_box *b = ctx;
+	struct pending *old;
+
+	if (!b->o.frames)
+		return out_status(b->out);
+	if (!fp->in_frame) {
+		orphan_lines(b, fp);
+		return out_status(b->out);
+	}
+	old = pending_find(b, fp->pid);
+	if (old) { /* its frame line never came */
+		orphan_lines(b, &old->fp);
+		pending_drop(b, old);
+	}
+	if (!pending_add(b, fp))
+		orphan_lines(b, fp);
+	return out_status(b->out);
+}
+
+static void pending_flush(struct sink_box *b)
+{
+	while (b->n_pend) {
+		orphan_lines(b, &b->pend[0].fp);
+		pending_drop(b, &b->pend[0]);
+	}
+}
+
+/* --refresh: " redrawn: NotificationRow@80e0, ScrimView@51c0 vsync requests: 1". */
+static void frame_redraws(struct sink_box *b, const struct frame *f)
+{
+	char node[96];
+
+	if (!f->refresh || (!f->n_redraws && !f->vsync_requests))
+		return;
+	if (f->n_redraws)
+		fputs(" redrawn:", b->out);
+	for (int i = 0; i < f->n_redraws; i++)
+		fprintf(b->out, "%s %s", i ? "," : "",
+			node_label(node, sizeof(node), f->redraws[i].node_name, f->redraws[i].node));
+	if (f->redraws_dropped)
+		fprintf(b->out, " (+%u)", f->redraws_dropped);
+	if (f->vsync_requests)
+		fprintf(b->out, " vsync requests: %u", f->vsync_requests);
+}
+
+static int on_frame(void *ctx, const struct frame *f)
+{
+	static const char *const short_names[PHASE_COUNT] = {
+		"input", "anim", "insets", "traversal", "commit", "draw",
+	};
+	struct sink_box *b = ctx;
+	struct pending *pd;
+	char ms[32];
+	bool any = false;
+
+	if (!b->o.frames)
+		return out_status(b->out);
+	fmt_ms1(ms, sizeof(ms), f->dur_ns);
+	fprintf(b->out, "%s%s frame %llu", color_on(b, ANSI_DIM), b->g->v,
+		(unsigned long long)f->seq);
+	if (f->vsync_id >= 0)
+		fprintf(b->out, " vsync %lld", (long long)f->vsync_id);
+	fprintf(b->out, " %s ms", ms);
+	if (f->janky) {
+		fmt_ms1(ms, sizeof(ms), f->budget_ns);
+		fprintf(b->out, " late (budget %s ms)", ms);
+	}
+	if (f->dropped_before)
+		fprintf(b->out, " after %u dropped", f->dropped_before);
+	for (int p = 0; p < PHASE_COUNT; p++) {
+		if (!f->phase_ns[p])
+			continue;
+		fmt_ms1(ms, sizeof(ms), f->phase_ns[p]);
+		fprintf(b->out, "%s%s %s", any ? " " : " [", short_names[p], ms);
+		any = true;
+	}
+	fprintf(b->out, "%s anims: %d", any ? "]" : "", f->n_anims);
+	frame_redraws(b, f);
+	fprintf(b->out, "%s\n", color_on(b, ANSI_RESET));
+	pd = pending_find(b, f->pid);
+	if (pd && pd->fp.frame_seq == f->seq) {
+		node_lines(b, &pd->fp);
+		pending_drop(b, pd);
+	}
+	return out_status(b->out);
+}
+
+/* "Prop sets:  40 in 16 frames (avg 2.5, max 4 per frame)": how busy the setters were. */
+static void summary_sets(struct sink_box *b, const struct summary *s)
+{
+	uint64_t tenths;
+
+	if (!s->prop_frames) {
+		box_line(b, "Prop sets:  0");
+		return;
+	}
+	tenths = (s->prop_sets * 10 + s->prop_frames / 2) / s->prop_frames;
+	box_line(b, "Prop sets:  %llu in %llu frames (avg %llu.%llu, max %u per frame)",
+		 (unsigned long long)s->prop_sets, (unsigned long long)s->prop_frames,
+		 (unsigned long long)(tenths / 10), (unsigned long long)(tenths % 10),
+		 s->prop_sets_max);
+}
+
+/* "Evicted:    12 animators, 3 nodes (memory caps)", only when a cap turned something away. */
+static void summary_evictions(struct sink_box *b, const struct evictions *ev)
+{
+	char line[256] = "";
+	size_t n = 0;
+
+#define BOX_EVICTION(f)                                                                  \
+	if (ev->f && n < sizeof(line))                                                   \
+		n += snprintf(line + n, sizeof(line) - n, "%s%llu " #f, n ? ", " : "",       \
+			      (unsigned long long)ev->f);
+	AT_EVICTIONS(BOX_EVICTION)
+#undef BOX_EVICTION
+	if (n)
+		box_line(b, "Evicted:    %s (memory caps)", line);
+}
+
+static void summary_counts(struct sink_box *b, const struct summary *s)
+{
+	char t0[32], t1[32];
+	uint64_t span = s->last_ns > s->first_ns ? s->last_ns - s->first_ns : 0;
+
+	fmt_sec(t0, sizeof(t0), s->first_ns);
+	fmt_sec(t1, sizeof(t1), s->last_ns);
+	box_line(b, "Session:    %s .. %s (%llu.%03llu s)", t0, t1,
+		 (unsigned long long)(span / 1000000000ull),
+		 (unsigned long long)(span % 1000000000ull / 1000000));
+	box_line(b, "Animators:  %llu started, %llu ended, %d running",
+		 (unsigned long long)s->anims_started, (unsigned long long)s->anims_ended,
+		 s->n_running);
+	box_line(b, "Frames:     %llu", (unsigned long long)s->frames);
+	summary_sets(b, s);
+	box_line(b, "Markers:    %llu", (unsigned long long)s->markers);
+	box_line(b, "Rejected:   %llu", (unsigned long long)s->markers_rejected);
+	box_line(b, "Drops:      %llu", (unsigned long long)s->drops);
+	box_line(b, "Truncated:  %llu", (unsigned long long)s->truncated);
+	if (s->annotations) /* animtrace --annotate's markers in the capture: not animators */
+		box_line(b, "Annotation: %llu markers (animtrace --annotate's own)",
+			 (unsigned long long)s->annotations);
+	summary_evictions(b, &s->evicted);
+}
+
+static void summary_names(struct sink_box *b, const struct summary *s)
+{
+	char name[AT_NAME_MAX], tot[32], med[32], max[32];
+	int w = 4;
+
+	for (int i = 0; i < s->n_names; i++)
+		if ((int)strlen(s->names[i].name) > w)
+			w = (int)strlen(s->names[i].name);
+	box_blank(b);
+	box_line(b, "%-*s %7s %7s %7s %7s %12s %12s %12s", w, "name", "count", "cancels",
+		 "running", "frames", "total ms", "median ms", "max ms");
+	for (int i = 0; i < s->n_names; i++) {
+		const struct name_stat *n = &s->names[i];
+
+		/* fmt_ms appends " ms": the header already says so, cut it. */
+		fmt_ms(tot, sizeof(tot), n->total_ns);
+		fmt_ms(med, sizeof(med), n->median_ns);
+		fmt_ms(max, sizeof(max), n->max_ns);
+		tot[strlen(tot) - 3] = med[strlen(med) - 3] = max[strlen(max) - 3] = '\0';
+		clean(name, sizeof(name), n->name);
+		box_line(b, "%-*s %7u %7u %7u %7llu %12s %12s %12s", w, name, n->count,
+			 n->cancels, n->running, (unsigned long long)n->frames, tot, med, max);
+	}
+}
+
+static void summary_longest(struct sink_box *b, const struct summary *s)
+{
+	char name[AT_NAME_MAX], proc[AT_PROC_MAX], d[32], t[32], where[AT_PROC_MAX + 24];
+
+	box_blank(b);
+	box_line(b, "Longest:");
+	for (int i = 0; i < s->n_longest; i++) {
+		const struct anim *a = &s->longest[i];
+
+		fmt_ms(d, sizeof(d), a->end_ns - a->start_ns);
+		fmt_sec(t, sizeof(t), a->start_ns);
+		clean(proc, sizeof(proc), a->process);
+		snprintf(where, sizeof(where), "%s%s(pid %u)", proc, *proc ? " " : "", a->pid);
+		box_line(b, "  %d. %s  %s #%lld  %s  start %s", i + 1, d,
+			 clean(name, sizeof(name), a->name), (long long)a->id, where, t);
+	}
+}
+
+static void summary_longest_frames(struct sink_box *b, const struct summary *s)
+{
+	char proc[AT_PROC_MAX], d[32], t[32], vsync[32];
+
+	box_blank(b);
+	box_line(b, "Longest frames:");
+	for (int i = 0; i < s->n_longest_frames; i++) {
+		const struct frame *f = &s->longest_frames[i];
+
+		fmt_ms(d, sizeof(d), f->dur_ns);
+		fmt_sec(t, sizeof(t), f->start_ns);
+		if (f->vsync_id >= 0)
+			snprintf(vsync, sizeof(vsync), " vsync %lld", (long long)f->vsync_id);
+		else
+			vsync[0] = '\0';
+		clean(proc, sizeof(proc), f->process);
+		box_line(b, "  %d. %s  frame %llu%s  %s%s(pid %u, tid %u)  start %s", i + 1, d,
+			 (unsigned long long)f->seq, vsync, proc, *proc ? " " : "", f->pid, f->tid,
+			 t);
+	}
+}
+
+static void running_box(struct sink_box *b, const struct anim *a, uint64_t last_ns)
+{
+	char title[AT_NAME_MAX + 32], name[AT_NAME_MAX], t[32], reason[128];
+
+	snprintf(title, sizeof(title), "Still running at exit: %s",
+		 clean(name, sizeof(name), a->name));
+	box_open(b, ANSI_RED, title);
+	anim_head(b, a, a->start_tid);
+	fmt_sec(t, sizeof(t), a->start_ns);
+	box_line(b, "Start:      %s", t);
+	fmt_ms(t, sizeof(t), last_ns > a->start_ns ? last_ns - a->start_ns : 0);
+	box_line(b, "Running:    %s at exit", t);
+	box_line(b, "Frames:     %u", a->frames);
+	reason_text(reason, sizeof(reason), a);
+	box_line(b, "Reason:     %s", reason);
+	box_close(b);
+}
+
+/*
+ * "com.foo (pid 12): 60.0 Hz (intervals), 202 frames, 3 late, 5 dropped", then its worst
+ * animators: "  #168950273 animator:alpha: 2 dropped, 1 late in 18 frames".
+ */
+/* --refresh: "Redrawn:    NotificationRow@80e0 18 frames (pid 123)", most redrawn first. */
+static void summary_redraws(struct sink_box *b, const struct summary *s)
+{
+	char node[96];
+
+	if (!s->n_redraw_views) {
+		box_line(b, "Redrawn:    no View re-recorded its display list");
+		return;
+	}
+	for (int i = 0; i < s->n_redraw_views; i++) {
+		const struct redraw_stat *r = &s->redraw_views[i];
+
+		box_line(b, "%s%s %llu frames (pid %u)", i ? "            " : "Redrawn:    ",
+			 node_label(node, sizeof(node), r->node_name, r->node),
+			 (unsigned long long)r->frames, r->pid);
+	}
+}
+
+static void summary_procs(struct sink_box *b, const struct summary *s)
+{
+	char proc[AT_PROC_MAX], name[AT_NAME_MAX];
+
+	box_blank(b);
+	box_line(b, "Smoothness per process:");
+	for (int i = 0; i < s->n_procs; i++) {
+		const struct proc_stat *p = &s->procs[i];
+		uint64_t dhz = p->refresh_period_ns ? /* tenths of a hertz, rounded */
+				       (10000000000ull + p->refresh_period_ns / 2) /
+					       p->refresh_period_ns : 0;
+
+		clean(proc, sizeof(proc), p->process);
+		box_line(b, "  %s%s(pid %u): %llu.%llu Hz (%s), %llu frames, %llu late, %llu dropped",
+			 proc, *proc ? " " : "", p->pid, (unsigned long long)(dhz / 10),
+			 (unsigned long long)(dhz % 10), p->refresh_source,
+			 (unsigned long long)p->frames, (unsigned long long)p->janky_frames,
+			 (unsigned long long)p->frames_dropped);
+		for (int k = 0; k < p->n_worst; k++)
+			box_line(b, "    %llu %s: %u dropped, %u late in %u frames",
+				 (unsigned long long)p->worst[k].id,
+				 clean(name, sizeof(name), p->worst[k].name),
+				 p->worst[k].frames_dropped, p->worst[k].janky_frames,
+				 p->worst[k].frames);
+	}
+}
+
+/* "Unmarked:   1 spring, 1 fling, 0 interpolated, 0 other", then the longest; only when any. */
+static void summary_unmarked(struct sink_box *b, const struct summary *s)
+{
+	char d[32], node[96];
+	uint64_t n = 0;
+
+	for (int k = 0; k <= FIT_OTHER; k++)
+		n += s->animations[k];
+	if (!n)
+		return;
+	box_blank(b);
+	box_line(b, "Unmarked:   %llu spring, %llu fling, %llu interpolated, %llu other",
+		 (unsigned long long)s->animations[FIT_SPRING],
+		 (unsigned long long)s->animations[FIT_FLING],
+		 (unsigned long long)s->animations[FIT_INTERPOLATED],
+		 (unsigned long long)s->animations[FIT_OTHER]);
+	for (int i = 0; i < s->n_unmarked; i++) {
+		const struct animation *a = &s->unmarked[i];
+
+		fmt_ms(d, sizeof(d), a->duration_ns);
+		box_line(b, "  %d. %s  %s #%llu  %s %s  %u frames  (pid %u)", i + 1, d,
+			 fit_kind_str(a->kind), (unsigned long long)a->id,
+			 node_label(node, sizeof(node), a->node_name, a->node),
+			 a->n_props ? view_prop_str(a->props[0].prop) : "-", a->frames, a->pid);
+	}
+}
+
+static int on_summary(void *ctx, const struct summary *s)
+{
+	struct sink_box *b = ctx;
+
+	pending_flush(b);
+	box_open(b, ANSI_BOLD, "Summary");
+	summary_counts(b, s);
+	if (s->n_names)
+		summary_names(b, s);
+	if (s->n_longest)
+		summary_longest(b, s);
+	if (s->n_longest_frames)
+		summary_longest_frames(b, s);
+	if (s->n_procs)
+		summary_procs(b, s);
+	if (s->refresh)
+		summary_redraws(b, s);
+	summary_unmarked(b, s);
+	box_close(b);
+	for (int i = 0; i < s->n_running; i++)
+		running_box(b, &s->running[i], s->last_ns);
+	return out_status(b->out);
+}
+
+/* "Choreographer#doFrame 34.0 ms > traversal 29.0 ms > inflate 21.0 ms" */
+static void chain_text(char *buf, size_t size, const struct slice_chain *c)
+{
+	char name[AT_SLICE_NAME], ms[24];
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < c->n && i < AT_CHAIN_MAX && n < size; i++) {
+		fmt_ms1(ms, sizeof(ms), c->s[i].dur_ns);
+		n += snprintf(buf + n, size - n, "%s%s %s ms", i ? " > " : "",
+			      clean(name, sizeof(name), c->s[i].name), ms);
+	}
+}
+
+static void jank_title(char *buf, size_t size, const struct jank *j)
+{
+	char d[24], budget[24];
+
+	fmt_ms1(d, sizeof(d), j->duration_ns);
+	fmt_ms1(budget, sizeof(budget), j->budget_ns);
+	if (j->kind == JANK_LATE)
+		snprintf(buf, size, "Jank: late frame %llu, %s ms (budget %s ms)",
+			 (unsigned long long)j->frame_seq, d, budget);
+	else if (j->kind == JANK_DROPPED)
+		snprintf(buf, size, "Jank: %u frames dropped before frame %llu (gap %s ms)",
+			 j->dropped_before, (unsigned long long)j->frame_seq, d);
+	else
+		snprintf(buf, size, "Jank: UI thread blocked %s ms (budget %s ms)", d, budget);
+}
+
+static int on_jank(void *ctx, const struct jank *j)
+{
+	struct sink_box *b = ctx;
+	char title[128], line[AT_CHAIN_MAX * (AT_SLICE_NAME + 20)], proc[AT_PROC_MAX], t[32];
+	size_t n = 0;
+
+	jank_title(title, sizeof(title), j);
+	box_open(b, ANSI_RED, title);
+	fmt_sec(t, sizeof(t), j->ts_ns);
+	box_line(b, "At:         %s", t);
+	line[0] = '\0';
+	for (int i = 0; i < j->n_anims && n < 200; i++)
+		n += snprintf(line + n, sizeof(line) - n, "%s%llu", i ? ", " : "",
+			      (unsigned long long)j->anim_ids[i]);
+	box_line(b, "Animators:  %s", line);
+	if (j->ui.n) {
+		chain_text(line, sizeof(line), &j->ui);
+		box_line(b, "UI thread:  %s", line);
+	}
+	if (j->render.n) {
+		chain_text(line, sizeof(line), &j->render);
+		box_line(b, "RenderThread: %s", line);
+	}
+	clean(proc, sizeof(proc), j->process);
+	box_line(b, "Process:    %s%s(pid %u, tid %u)", proc, *proc ? " " : "", j->pid, j->tid);
+	box_close(b);
+	return out_status(b->out);
+}
+
+/* "Refresh storm: BatteryMeterView@1a2b redrawn in 120 frames (2.0 s), no animation running" */
+static int on_refresh_storm(void *ctx, const struct refresh_storm *r)
+{
+	struct sink_box *b = ctx;
+	char title[192], node[96], t[32], proc[AT_PROC_MAX];
+	uint64_t tenths = (r->duration_ns + 50000000ull) / 100000000ull;
+
+	snprintf(t, sizeof(t), "%llu.%llu s", (unsigned long long)(tenths / 10),
+		 (unsigned long long)(tenths % 10));
+	if (r->node)
+		snprintf(title, sizeof(title), "Refresh storm: %s redrawn in %u frames (%s), no "
+			 "animation running", node_label(node, sizeof(node), r->node_name, r->node),
+			 r->node_frames, t);
+	else
+		snprintf(title, sizeof(title), "Refresh storm: frames requested in %u frames (%s), "
+			 "no animation running", r->frames, t);
+	box_open(b, ANSI_RED, title);
+	fmt_sec(t, sizeof(t), r->first_ns);
+	box_line(b, "At:         %s", t);
+	box_line(b, "Frames:     %u in a row, %u View%s redrawn, %u vsync requests", r->frames,
+		 r->n_views, r->n_views == 1 ? "" : "s", r->vsync_requests);
+	stack_lines(b, "RequestedBy:", r->stack, r->n_stack);
+	clean(proc, sizeof(proc), r->process);
+	box_line(b, "Process:    %s%s(pid %u)", proc, *proc ? " " : "", r->pid);
+	box_close(b);
+	return out_status(b->out);
+}
+
+static int on_note(void *ctx, const char *msg)
+{
+	struct sink_box *b = ctx;
+	char *line = strdup(msg);
+
+	/* Fall back to the raw text rather than lose a note on allocation failure. */
+	fprintf(b->out, "note: %s\n", line ? clean(line, strlen(line) + 1, msg) : msg);
+	free(line);
+	return out_status(b->out);
+}
+
+/*
+ * The Begin box printed before the animator ran; its first frame with exact writes says
+ * what it moves: "│ Target: #168950273 animator -> NotificationRow@51c0 alpha, ...".
+ */
+static int on_anim_target(void *ctx, const struct anim *a)
+{
+	struct sink_box *b = ctx;
+	char name[AT_NAME_MAX], node[96];
+
+	fprintf(b->out, "%s Target: #%lld %s %s", b->g->v, (long long)a->id,
+		clean(name, sizeof(name), a->name), b->g->arrow);
+	for (int i = 0; i < a->n_targets && a->targets; i++) {
+		const struct anim_target *t = &a->targets[i];
+
+		fprintf(b->out, "%s %s", i ? "," : "",
+			node_label(node, sizeof(node), t->node_name, t->node));
+		for (int k = 0; k < t->n_props && k < AT_TARGET_PROPS; k++)
+			fprintf(b->out, " %s", view_prop_short(t->props[k].prop));
+	}
+	fputc('\n', b->out);
+	return out_status(b->out);
+}
+
+static const struct sink_ops box_ops = {
+	.anim_target = on_anim_target,
+	.anim_start = on_anim_start,
+	.anim_end = on_anim_end,
+	.frame = on_frame,
+	.jank = on_jank,
+	.summary = on_summary,
+	.frame_props = on_frame_props,
+	.note = on_note,
+	.refresh_storm = on_refresh_storm,
+	.animation_start = on_animation_start,
+	.animation_end = on_animation_end,
+};
+
+struct sink_box *sink_box__new(FILE *out, const struct sink_box_opts *o)
+{
+	struct sink_box *b;
+
+	if (!out) {
+		errno = EINVAL;
+		return NULL;
+	}
+	b = calloc(1, sizeof(*b));
+	if (!b) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	b->out = out;
+	if (o)
+		b->o = *o;
+	b->g = b->o.utf8 ? &glyphs_utf8 : &glyphs_ascii;
+	return b;
+}
+
+struct sink sink_box__sink(struct sink_box *b)
+{
+	return (struct sink){ .ops = &box_ops, .ctx = b };
+}
+
+void sink_box__free(struct sink_box *b)
+{
+	if (!b)
+		return;
+	for (size_t i = 0; i < b->n_pend; i++)
+		free(b->pend[i].nodes);
+	free(b->pend);
+	free(b);
+}
