@@ -5,6 +5,8 @@ BENCH_DIR := $(BUILD)/bench
 BENCH_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -D_GNU_SOURCE
 BENCH_BINS := $(BENCH_DIR)/setter_loop $(BENCH_DIR)/marker_flood $(BENCH_DIR)/bare_uprobe \
 	$(BENCH_DIR)/bench_fit
+BENCH_SRCS := bench/bench.c bench/stats.c bench/results.c bench/proc.c $(wildcard bench/b_*.c)
+JSONC_LIBS := $(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c)
 
 .PHONY: bench bench-art bench-build bench-fit bench-replay
 bench: $(BUILD)/animtrace $(SIM_TARGETS) $(BENCH_BINS)
@@ -15,10 +17,21 @@ bench-replay: $(BUILD)/animtrace
 # Only the animateValue / attributed-setter part (root); rewrites its section of results.md.
 bench-art: $(BUILD)/animtrace $(SIM_TARGETS) $(BENCH_BINS)
 	$(Q)BENCH_ONLY=art bench/bench.sh $(BUILD) $(TESTDATA)
-bench-build: $(BENCH_BINS)
+bench-build: $(BENCH_DIR)/bench $(BENCH_BINS)
 
 $(BENCH_DIR):
 	$(Q)mkdir -p $@
+
+# The C driver taking over from bench.sh (bench/bench.c: a registry of one driver per
+# benchmark, bench/b_<name>.c). It starts and awaits processes with the e2e tests' harness,
+# tests/e2e/e2e.c, built against bench/shim's criterion.h (a failed check ends the run, not a
+# test), and times src/model/fit.c on the unit tests' framework simulator.
+$(BENCH_DIR)/bench: $(BENCH_SRCS) $(wildcard bench/*.h) bench/shim/criterion/criterion.h \
+		tests/e2e/e2e.c tests/e2e/e2e.h tests/child_signals.h tests/unit/fit_sim.h \
+		src/model/fit.h $(BUILD)/obj/model/fit.o | $(BENCH_DIR)
+	$(Q)$(CC) $(BENCH_CFLAGS) -Ibench/shim -Itests -Itests/unit -Isrc \
+		-DBUILD_DIR='"$(BUILD)"' -DTESTDATA='"$(TESTDATA)"' \
+		$(BENCH_SRCS) tests/e2e/e2e.c $(BUILD)/obj/model/fit.o $(JSONC_LIBS) -lm -o $@
 
 # The loop calls the simulator's fixture setters and ART methods; only their headers are shared.
 $(BENCH_DIR)/setter_loop: bench/setter_loop.c tests/sim/hwui_fixture.h tests/sim/art_fixture.h \
