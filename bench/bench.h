@@ -41,7 +41,7 @@ struct bench {
 	void (*summary)(FILE *out); /* NULL: none */
 };
 
-extern const struct bench bench_replay, bench_fit;
+extern const struct bench bench_replay, bench_fit, bench_setter, bench_art, bench_refresh;
 
 /* Prints "bench: " and the message, then exits 1. */
 _Noreturn void bench_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

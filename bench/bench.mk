@@ -5,7 +5,8 @@ BENCH_DIR := $(BUILD)/bench
 BENCH_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -D_GNU_SOURCE
 BENCH_BINS := $(BENCH_DIR)/setter_loop $(BENCH_DIR)/marker_flood $(BENCH_DIR)/bare_uprobe \
 	$(BENCH_DIR)/bench_fit
-BENCH_SRCS := bench/bench.c bench/stats.c bench/results.c bench/proc.c $(wildcard bench/b_*.c)
+BENCH_SRCS := bench/bench.c bench/stats.c bench/results.c bench/proc.c bench/ways.c \
+	$(wildcard bench/b_*.c)
 JSONC_LIBS := $(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c)
 
 .PHONY: bench bench-art bench-build bench-fit bench-replay
