@@ -41,7 +41,8 @@ struct bench {
 	void (*summary)(FILE *out); /* NULL: none */
 };
 
-extern const struct bench bench_replay, bench_fit, bench_setter, bench_art, bench_refresh;
+extern const struct bench bench_replay, bench_fit, bench_setter, bench_art, bench_marker,
+	bench_attach, bench_annotate, bench_refresh;
 
 /* Prints "bench: " and the message, then exits 1. */
 _Noreturn void bench_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -55,5 +56,14 @@ char *bench_date(char *dst, size_t cap);
 char *bench_loadavg(char *dst, size_t cap);
 /* dst = build/rel resolved to an absolute path (uprobes and /proc maps name real files). */
 char *bench_file(char *dst, const struct bench_env *env, const char *rel);
+
+/* Peak RSS of animtrace in each marker run, for the attach section (b_marker.c); n is 0
+ * when the marker benchmark did not run. */
+struct marker_rss {
+	const char *ring;
+	long rate;
+	long kb;
+};
+size_t marker_bench_rss(const struct marker_rss **v);
 
 #endif
