@@ -135,7 +135,7 @@ static void redirect(const char *path, int fd)
 
 static void child_exec(const char *const argv[], const struct e2e_spawn *o)
 {
-	int in = open("/dev/null", O_RDONLY);
+	int in = o->in_fd > 0 ? o->in_fd : open("/dev/null", O_RDONLY);
 
 	default_signals();
 	if (in < 0 || dup2(in, 0) < 0)
@@ -175,6 +175,16 @@ bool e2e_running(pid_t pid)
 	struct child *c = find(pid);
 
 	return c && !reap(c);
+}
+
+void e2e_forget_exited(void)
+{
+	int n = 0;
+
+	for (int i = 0; i < n_children; i++)
+		if (!children[i].reaped)
+			children[n++] = children[i];
+	n_children = n;
 }
 
 int e2e_wait(pid_t pid, const char *what)

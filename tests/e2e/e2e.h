@@ -30,6 +30,7 @@ struct e2e_spawn {
 	int out_fd;	 /* > 0: stdout is this descriptor */
 	char **env;	 /* NULL: inherit */
 	uid_t uid;	 /* != 0: drop to this uid and gid before exec */
+	int in_fd;	 /* > 0: stdin is this descriptor (else /dev/null) */
 };
 
 /* Criterion .init / .fini: a fresh temp dir; leftover children killed, dir removed. */
@@ -45,6 +46,9 @@ int e2e_wait(pid_t pid, const char *what);
 int e2e_exit_code(pid_t pid, const char *what);
 /* True while the spawned pid has not exited. */
 bool e2e_running(pid_t pid);
+/* Drops the children whose exit was seen (e2e_wait, e2e_running) from the table of at most
+ * MAX_CHILDREN: a long run (bench/) starts more children than that over time. */
+void e2e_forget_exited(void);
 
 /* Malloc'd file contents ("" when missing). */
 char *e2e_slurp(const char *path);
