@@ -6,7 +6,7 @@
 #include "doctor.h"
 #include "symbols/elfsym.h"
 #include "symbols/hwui.h"
-#include "common/procfilter.h"
+#include "common/procsel.h"
 
 #include <argp.h>
 #include <bpf/btf.h>

@@ -16,7 +16,7 @@
 #include "doctor.h"
 #include "engine/engine.h"
 #include "live/live.h"
-#include "common/procfilter.h"
+#include "common/procsel.h"
 #include "replay/replay.h"
 #include "sinks/annotate.h"
 #include "sinks/box.h"
