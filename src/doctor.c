@@ -675,8 +675,9 @@ int doctor_run(const struct doctor_opts *o, FILE *out)
 enum { OPT_BTF = 0x100, OPT_CONFIG, OPT_PROC_ROOT, OPT_TRACEFS, OPT_SELINUX };
 
 static const struct argp_option doctor_options[] = {
-	{ "proc", 'p', "NAME[,NAME]", 0, "Also check this process (NAME:* for subprocesses)", 0 },
-	{ "pid", 'P', "PID[,PID]", 0, "Also check these processes", 0 },
+	{ "proc", PROCFILTER_KEY_PROC, "NAME[,NAME]", 0,
+	  "Also check this process (NAME:* for subprocesses)", 0 },
+	{ "pid", PROCFILTER_KEY_PID, "PID[,PID]", 0, "Also check these processes", 0 },
 	{ 0, 0, 0, 0, "Where to look (for tests):", 1 },
 	{ "btf", OPT_BTF, "PATH", 0, "Kernel BTF (default /sys/kernel/btf/vmlinux)", 1 },
 	{ "config", OPT_CONFIG, "PATH", 0,
@@ -699,11 +700,9 @@ static error_t doctor_parse_opt(int key, char *arg, struct argp_state *state)
 	struct doctor_cli *c = state->input;
 
 	switch (key) {
-	case 'p':
-	case 'P':
-		if ((key == 'p' ? procfilter__add_names : procfilter__add_pids)(c->filter, arg))
-			argp_error(state, "%s", procfilter__error(c->filter));
-		break;
+	case PROCFILTER_KEY_PROC:
+	case PROCFILTER_KEY_PID:
+		return procfilter__parse_opt(c->filter, key, arg, state);
 	case OPT_BTF:
 		c->o.btf = arg;
 		break;

@@ -3,6 +3,7 @@
  * from them, live and replay. See procsel.h. */
 #include "common/procsel.h"
 
+#include <argp.h>
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -177,6 +178,22 @@ int procfilter__add_pids(struct procfilter *f, const char *list)
 	if (err)
 		f->n_pids = old;
 	return err;
+}
+
+int procfilter__parse_opt(struct procfilter *f, int key, char *arg, struct argp_state *state)
+{
+	int err;
+
+	if (key == PROCFILTER_KEY_PROC)
+		err = procfilter__add_names(f, arg);
+	else if (key == PROCFILTER_KEY_PID)
+		err = procfilter__add_pids(f, arg);
+	else
+		return ARGP_ERR_UNKNOWN;
+	if (!err)
+		return 0;
+	argp_error(state, "%s", procfilter__error(f)); /* exits, unless ARGP_NO_EXIT */
+	return EINVAL;
 }
 
 const char *procfilter__error(const struct procfilter *f)

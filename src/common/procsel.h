@@ -3,8 +3,9 @@
  * Process selection, live and replay: which processes `--proc` / `--pid` select, what they
  * are called, and what the BPF allow map must hold. Two objects:
  *
- *  - struct procfilter: what was asked (the `--proc` names, the `--pid` ids), and the rules
- *    that match argv[0] or a comm against it.
+ *  - struct procfilter: what was asked (the `--proc` names, the `--pid` ids), parsed by
+ *    procfilter__parse_opt for every command line, and the rules that match argv[0] or a
+ *    comm against it.
  *  - struct procsel: the selection made from a filter as events arrive. Live, it is told of
  *    forks, execs, renames and exits (zygote forks a child that names itself later, without
  *    exec), reads /proc, and asks its caller to add to or remove from the BPF allow map: it
@@ -34,7 +35,11 @@
 #define PROCFILTER_NAME_MAX 255
 /* Linux TASK_COMM_LEN is 16 including the NUL: a comm holds at most 15 characters. */
 #define PROCFILTER_COMM_MAX 15
+/* The argp keys of --proc and --pid, in every command's option table. */
+#define PROCFILTER_KEY_PROC 'p'
+#define PROCFILTER_KEY_PID 'P'
 
+struct argp_state;
 struct procfilter;
 
 /* An empty filter (selects everything); NULL and errno on allocation failure. */
@@ -49,6 +54,13 @@ int procfilter__add_names(struct procfilter *f, const char *list);
 
 /* Same for `--pid`: decimal pids > 0. Duplicates are kept once. */
 int procfilter__add_pids(struct procfilter *f, const char *list);
+
+/*
+ * The one parser of --proc (PROCFILTER_KEY_PROC) and --pid (PROCFILTER_KEY_PID), for every
+ * command's argp parser: adds arg to f, or stops the parse through argp_error with
+ * procfilter__error's reason and returns EINVAL. ARGP_ERR_UNKNOWN for any other key.
+ */
+int procfilter__parse_opt(struct procfilter *f, int key, char *arg, struct argp_state *state);
 
 /* Why the last add failed, for the caller to print ("" when nothing failed). */
 const char *procfilter__error(const struct procfilter *f);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <criterion/criterion.h>
 
+#include <argp.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -174,6 +175,62 @@ Test(procfilter, more_than_64_pids_are_rejected)
 	cr_assert_eq(procfilter__add_pids(f, list), -EINVAL);
 	cr_assert_str_eq(procfilter__error(f), "too many pids (at most 64)");
 	cr_assert_not(procfilter__has_pids(f));
+	procfilter__free(f);
+}
+
+/* ---- the one --proc/--pid parser, as animtrace and doctor call it ------------------- */
+
+static error_t parse_into(int key, char *arg, struct argp_state *state)
+{
+	return procfilter__parse_opt(state->input, key, arg, state);
+}
+
+/* argp_parse of args (after argv[0]) with procfilter__parse_opt, errors returned not exited. */
+static int parse_args(struct procfilter *f, int argc, char **args)
+{
+	static const struct argp_option opts[] = {
+		{ "proc", PROCFILTER_KEY_PROC, "NAME", 0, "", 0 },
+		{ "pid", PROCFILTER_KEY_PID, "PID", 0, "", 0 },
+		{ "other", 'o', 0, 0, "", 0 },
+		{ 0 },
+	};
+	static const struct argp argp = { .options = opts, .parser = parse_into };
+	char *argv[8] = { "animtrace" };
+
+	cr_assert_lt(argc, 8);
+	memcpy(argv + 1, args, (size_t)argc * sizeof(*argv));
+	return argp_parse(&argp, argc + 1, argv, ARGP_NO_EXIT | ARGP_NO_ERRS | ARGP_NO_HELP,
+			  NULL, f);
+}
+
+Test(procfilter, parse_opt_adds_proc_names_and_pids_on_any_command_line)
+{
+	struct procfilter *f = pf_with(NULL, NULL);
+	char *args[] = { "--proc", "com.a:*", "-P", "7,8", "-p", "com.b" };
+	const int *pids;
+
+	cr_assert_eq(parse_args(f, 6, args), 0);
+	cr_assert_eq(procfilter__name_count(f), 2);
+	cr_assert_str_eq(procfilter__name(f, 0), "com.a:*");
+	cr_assert_str_eq(procfilter__name(f, 1), "com.b");
+	cr_assert_eq(procfilter__pids(f, &pids), 2);
+	cr_assert_eq(pids[0], 7);
+	cr_assert_eq(pids[1], 8);
+	procfilter__free(f);
+}
+
+Test(procfilter, parse_opt_stops_the_parse_with_the_reason_and_leaves_other_keys)
+{
+	struct procfilter *f = pf_with(NULL, NULL);
+	char *bad_pid[] = { "--pid", "0" }, *bad_name[] = { "--proc", "a*" }, *other[] = { "-o" };
+
+	cr_assert_eq(parse_args(f, 2, bad_pid), EINVAL);
+	cr_assert_str_eq(procfilter__error(f), "pid 0 must be greater than 0");
+	cr_assert_eq(parse_args(f, 2, bad_name), EINVAL);
+	cr_assert_str_eq(procfilter__error(f), "\"a*\": '*' is only allowed as a trailing \":*\"");
+	cr_assert_eq(parse_args(f, 1, other), EINVAL, "not ours: argp's unknown option");
+	cr_assert(procfilter__empty(f));
+	cr_assert_eq(procfilter__parse_opt(f, 'o', NULL, NULL), ARGP_ERR_UNKNOWN);
 	procfilter__free(f);
 }
 
