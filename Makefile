@@ -47,7 +47,7 @@ SKELS := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
 BPF_ARCH := $(ARCH)
 
 .PHONY: all clean deps deps-host test unit replay e2e e2e-arm64 demo bench fuzz soak asan \
-	check-root
+	check-root format
 all: $(BUILD)/animtrace
 
 $(BUILD)/obj $(BUILD)/bpf $(BUILD)/tests:
@@ -144,6 +144,14 @@ demo: deps-host
 	$(Q)if [ "$$(id -u)" = 0 ]; then tests/sim/demo.sh $(BUILD); else \
 		echo "demo: not root, replaying $(DEMO_REPLAY) instead"; \
 		$(BUILD)/animtrace --replay $(DEMO_REPLAY) --pid 24675; fi
+
+# Kernel style (.clang-format) over every C and C++ file of ours; vmlinux.h is generated.
+CLANG_FORMAT ?= clang-format
+FORMAT_FILES = $(shell find src include bpf tests -type f \( -name '*.[ch]' -o -name '*.cpp' \))
+format:
+	$(Q)command -v $(CLANG_FORMAT) >/dev/null || \
+		{ echo "format: no $(CLANG_FORMAT) (apt-get install clang-format)" >&2; exit 1; }
+	$(Q)$(CLANG_FORMAT) -i --style=file $(FORMAT_FILES)
 
 clean:
 	rm -rf build
