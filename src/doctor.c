@@ -451,11 +451,12 @@ static void check_atrace(struct doctor *d)
 		return;
 	}
 	if (atrace_setup_has_view(val))
-		say(d, "debug.atrace", ST_OK, false, "enableflags %s, view tag 0x8 on", val);
+		say(d, "debug.atrace", ST_OK, false, "enableflags %s, view tag %#llx on", val,
+		    ATRACE_SETUP_TAG_VIEW);
 	else
 		say(d, "debug.atrace", ST_OK, false,
-		    "enableflags %s, view tag 0x8 off (animtrace turns it on while tracing)",
-		    val[0] ? val : "unset");
+		    "enableflags %s, view tag %#llx off (animtrace turns it on while tracing)",
+		    val[0] ? val : "unset", ATRACE_SETUP_TAG_VIEW);
 	/* 15+ only; said only when it matters, like a Perfetto session that set it. */
 	if (!d->p->getprop(ATRACE_SETUP_PROP_PREFER_SDK, val, sizeof(val)) &&
 	    atrace_setup_has_view(val))

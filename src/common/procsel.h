@@ -30,11 +30,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "animtrace/wire.h"
+
 #define PROCFILTER_MAX_NAMES 32
 #define PROCFILTER_MAX_PIDS 64
 #define PROCFILTER_NAME_MAX 255
-/* Linux TASK_COMM_LEN is 16 including the NUL: a comm holds at most 15 characters. */
-#define PROCFILTER_COMM_MAX 15
+#define PROCFILTER_COMM_MAX (AT_COMM_LEN - 1) /* characters of a comm, without the NUL */
 /* The argp keys of --proc and --pid, in every command's option table. */
 #define PROCFILTER_KEY_PROC 'p'
 #define PROCFILTER_KEY_PID 'P'

@@ -25,8 +25,6 @@
 #define TICK_MS 100
 
 _Static_assert((int)AT_PROP_COUNT == (int)PROP_COUNT, "wire.h at_prop != model.h view_prop");
-_Static_assert(UNWIND_NAME_MAX == AT_FRAME_NAME, "unwind.h frame name != model.h");
-_Static_assert(AT_ART_NREGS <= UNWIND_NREGS, "wire.h registers do not fit unwind.h");
 
 volatile sig_atomic_t live_stop;
 
@@ -189,7 +187,7 @@ static int stack_callers(struct live *l, const struct at_art_rec *r, const struc
 	if (!l->unw || size < head + sizeof(*st) || st->len > size - head - sizeof(*st) ||
 	    st->nregs > AT_ART_NREGS)
 		return 0;
-	ur.machine = st->nregs == 16 ? EM_X86_64 : EM_AARCH64;
+	ur.machine = st->nregs == AT_ART_NREGS_X86_64 ? EM_X86_64 : EM_AARCH64;
 	ur.pc = st->pc;
 	ur.nregs = (int)st->nregs;
 	memcpy(ur.regs, st->regs, sizeof(st->regs));
