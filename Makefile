@@ -1,6 +1,7 @@
 # animtrace build. `make` builds for this machine, `make ARCH=arm64` cross-builds one static
 # aarch64 binary. `make test` installs what is missing and runs every test; `make demo`
-# runs the simulator traced live (or a replay when not root).
+# installs what the host build lacks the same way, then runs the simulator traced live (or a
+# replay when not root).
 .DELETE_ON_ERROR:
 .SECONDARY:
 .SUFFIXES:
@@ -45,7 +46,8 @@ BPF_SRCS := $(wildcard bpf/*.bpf.c)
 SKELS := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
 BPF_ARCH := $(ARCH)
 
-.PHONY: all clean deps test unit replay e2e e2e-arm64 demo bench fuzz soak asan check-root
+.PHONY: all clean deps deps-host test unit replay e2e e2e-arm64 demo bench fuzz soak asan \
+	check-root format
 all: $(BUILD)/animtrace
 
 $(BUILD)/obj $(BUILD)/bpf $(BUILD)/tests:
@@ -114,9 +116,13 @@ check-root:
 	$(Q)if [ "$$(id -u)" != 0 ]; then echo "e2e: live BPF tests need root" >&2; exit 1; fi
 
 # Every package of every test, the arm64 cross toolchain and qemu included: a fresh machine
-# (CI: a fresh clone, as root, no stdin) needs nothing installed beforehand.
-deps:
+# (CI: a fresh clone, as root, no stdin) needs nothing installed beforehand. deps-host is the
+# part this machine's build, its tests and the demo need; the arm64 part runs after it (one
+# apt at a time).
+deps-host:
 	$(Q)tests/deps.sh
+
+deps: deps-host
 	$(Q)tests/deps-arm64.sh
 
 test: deps
@@ -130,12 +136,22 @@ test: deps
 	$(Q)$(MAKE) --no-print-directory hwui-arm64-test
 	$(Q)$(MAKE) --no-print-directory e2e-arm64
 
-# The main job: the simulator traced live as root, else a replay of a real capture.
+# The main job: the simulator traced live as root, else a replay of a real capture. Like
+# `make test`, packages first, then a new make: the flags come from pkg-config at parse time.
 DEMO_REPLAY := $(TESTDATA)/traces/antutu-2018.ftrace.txt
-demo: all $(SIM_TARGETS)
+demo: deps-host
+	$(Q)$(MAKE) --no-print-directory all sim
 	$(Q)if [ "$$(id -u)" = 0 ]; then tests/sim/demo.sh $(BUILD); else \
 		echo "demo: not root, replaying $(DEMO_REPLAY) instead"; \
 		$(BUILD)/animtrace --replay $(DEMO_REPLAY) --pid 24675; fi
+
+# Kernel style (.clang-format) over every C and C++ file of ours; vmlinux.h is generated.
+CLANG_FORMAT ?= clang-format
+FORMAT_FILES = $(shell find src include bpf tests -type f \( -name '*.[ch]' -o -name '*.cpp' \))
+format:
+	$(Q)command -v $(CLANG_FORMAT) >/dev/null || \
+		{ echo "format: no $(CLANG_FORMAT) (apt-get install clang-format)" >&2; exit 1; }
+	$(Q)$(CLANG_FORMAT) -i --style=file $(FORMAT_FILES)
 
 clean:
 	rm -rf build

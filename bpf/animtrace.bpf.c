@@ -11,11 +11,9 @@
 #include "animtrace/wire.h"
 #include "compat.bpf.h"
 
-#define AT_MAX_MARKER_FILES 4
-
 /* Set through skel->rodata before load. */
-const volatile __u64 marker_ino[AT_MAX_MARKER_FILES] = {};
-const volatile __u32 marker_dev[AT_MAX_MARKER_FILES] = {};
+const volatile __u64 marker_ino[AT_MARKER_FILES_MAX] = {};
+const volatile __u32 marker_dev[AT_MARKER_FILES_MAX] = {};
 const volatile __u32 nr_marker_files = 0;
 const volatile __u32 trace_all = 0;   /* no --proc/--pid: every process */
 const volatile __u32 track_procs = 0; /* --proc: report forks, execs and renames */
@@ -43,7 +41,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 8 << 20); /* resized by userspace before load */
+	__uint(max_entries, AT_RINGBUF_DEFAULT); /* resized by userspace before load */
 } events SEC(".maps");
 
 struct {
@@ -116,7 +114,7 @@ static __always_inline bool fd_is_marker(int fd)
 	__u64 ino = BPF_CORE_READ(inode, i_ino);
 	__u32 dev = BPF_CORE_READ(inode, i_sb, s_dev);
 
-	for (int i = 0; i < AT_MAX_MARKER_FILES; i++) {
+	for (int i = 0; i < AT_MARKER_FILES_MAX; i++) {
 		if (i >= nr_marker_files)
 			break;
 		if (marker_ino[i] == ino && marker_dev[i] == dev)

@@ -41,10 +41,10 @@ static __always_inline void art_regs(struct pt_regs *ctx, struct at_art_stack *s
 	st->regs[13] = ctx->r13;
 	st->regs[14] = ctx->r14;
 	st->regs[15] = ctx->r15;
-	for (int i = 16; i < AT_ART_NREGS; i++)
+	for (int i = AT_ART_NREGS_X86_64; i < AT_ART_NREGS; i++)
 		st->regs[i] = 0;
 	st->pc = ctx->ip;
-	st->nregs = 16;
+	st->nregs = AT_ART_NREGS_X86_64;
 #else
 	const struct user_pt_regs *u = (const struct user_pt_regs *)ctx;
 
@@ -55,7 +55,7 @@ static __always_inline void art_regs(struct pt_regs *ctx, struct at_art_stack *s
 		st->regs[i] = u->regs[i];
 	st->regs[31] = u->sp;
 	st->pc = u->pc;
-	st->nregs = 32;
+	st->nregs = AT_ART_NREGS_ARM64;
 #endif
 }
 

@@ -6,7 +6,7 @@
 #include "doctor.h"
 #include "symbols/elfsym.h"
 #include "symbols/hwui.h"
-#include "common/procfilter.h"
+#include "common/procsel.h"
 
 #include <argp.h>
 #include <bpf/btf.h>
@@ -451,11 +451,12 @@ static void check_atrace(struct doctor *d)
 		return;
 	}
 	if (atrace_setup_has_view(val))
-		say(d, "debug.atrace", ST_OK, false, "enableflags %s, view tag 0x8 on", val);
+		say(d, "debug.atrace", ST_OK, false, "enableflags %s, view tag %#llx on", val,
+		    ATRACE_SETUP_TAG_VIEW);
 	else
 		say(d, "debug.atrace", ST_OK, false,
-		    "enableflags %s, view tag 0x8 off (animtrace turns it on while tracing)",
-		    val[0] ? val : "unset");
+		    "enableflags %s, view tag %#llx off (animtrace turns it on while tracing)",
+		    val[0] ? val : "unset", ATRACE_SETUP_TAG_VIEW);
 	/* 15+ only; said only when it matters, like a Perfetto session that set it. */
 	if (!d->p->getprop(ATRACE_SETUP_PROP_PREFER_SDK, val, sizeof(val)) &&
 	    atrace_setup_has_view(val))
@@ -675,8 +676,9 @@ int doctor_run(const struct doctor_opts *o, FILE *out)
 enum { OPT_BTF = 0x100, OPT_CONFIG, OPT_PROC_ROOT, OPT_TRACEFS, OPT_SELINUX };
 
 static const struct argp_option doctor_options[] = {
-	{ "proc", 'p', "NAME[,NAME]", 0, "Also check this process (NAME:* for subprocesses)", 0 },
-	{ "pid", 'P', "PID[,PID]", 0, "Also check these processes", 0 },
+	{ "proc", PROCFILTER_KEY_PROC, "NAME[,NAME]", 0,
+	  "Also check this process (NAME:* for subprocesses)", 0 },
+	{ "pid", PROCFILTER_KEY_PID, "PID[,PID]", 0, "Also check these processes", 0 },
 	{ 0, 0, 0, 0, "Where to look (for tests):", 1 },
 	{ "btf", OPT_BTF, "PATH", 0, "Kernel BTF (default /sys/kernel/btf/vmlinux)", 1 },
 	{ "config", OPT_CONFIG, "PATH", 0,
@@ -699,11 +701,9 @@ static error_t doctor_parse_opt(int key, char *arg, struct argp_state *state)
 	struct doctor_cli *c = state->input;
 
 	switch (key) {
-	case 'p':
-	case 'P':
-		if ((key == 'p' ? procfilter__add_names : procfilter__add_pids)(c->filter, arg))
-			argp_error(state, "%s", procfilter__error(c->filter));
-		break;
+	case PROCFILTER_KEY_PROC:
+	case PROCFILTER_KEY_PID:
+		return procfilter__parse_opt(c->filter, key, arg, state);
 	case OPT_BTF:
 		c->o.btf = arg;
 		break;

@@ -16,7 +16,7 @@
 #include "doctor.h"
 #include "engine/engine.h"
 #include "live/live.h"
-#include "common/procfilter.h"
+#include "common/procsel.h"
 #include "replay/replay.h"
 #include "sinks/annotate.h"
 #include "sinks/box.h"
@@ -88,10 +88,10 @@ enum {
 
 static const struct argp_option options[] = {
 	{ 0, 0, 0, 0, "What to trace:", 1 },
-	{ "proc", 'p', "NAME[,NAME]", 0,
+	{ "proc", PROCFILTER_KEY_PROC, "NAME[,NAME]", 0,
 	  "Processes whose argv[0] is NAME (NAME:* also takes NAME:subprocess); processes "
 	  "that start later are picked up", 1 },
-	{ "pid", 'P', "PID[,PID]", 0, "Processes by id", 1 },
+	{ "pid", PROCFILTER_KEY_PID, "PID[,PID]", 0, "Processes by id", 1 },
 	{ "replay", 'r', "FILE", 0,
 	  "Read a capture (ftrace text, systrace .html, Perfetto protobuf) instead of "
 	  "tracing live", 1 },
@@ -315,11 +315,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	if (!c->live_flag)
 		c->live_flag = live_only(key);
 	switch (key) {
-	case 'p':
-	case 'P':
-		if ((key == 'p' ? procfilter__add_names : procfilter__add_pids)(c->filter, arg))
-			argp_error(state, "%s", procfilter__error(c->filter));
-		break;
+	case PROCFILTER_KEY_PROC:
+	case PROCFILTER_KEY_PID:
+		return procfilter__parse_opt(c->filter, key, arg, state);
 	case 'r':
 		c->replay = arg;
 		break;

@@ -13,8 +13,18 @@
 
 #include "animtrace/props.h"
 
-#define AT_MARKER_MAX 1024 /* ATRACE_MESSAGE_LENGTH in libcutils */
+/*
+ * Facts BPF and userspace share live here, once:
+ *  - the longest trace_marker write kept: libcutils' ATRACE_MESSAGE_LENGTH, the buffer atrace
+ *    formats into (1023 characters and the NUL); --annotate writes no longer ones either;
+ *  - a task's comm: TASK_COMM_LEN, 16 bytes with the NUL, so at most 15 characters;
+ *  - the trace_marker files the sys_enter program compares fds with (tracefs, debugfs);
+ *  - the ring buffer's size when the user gives none (rounded up to a power of two).
+ */
+#define AT_MARKER_MAX 1024
 #define AT_COMM_LEN 16
+#define AT_MARKER_FILES_MAX 4
+#define AT_RINGBUF_DEFAULT (8u << 20)
 
 enum at_rec_kind {
 	AT_REC_MARKER = 1, /* a write() to trace_marker */
@@ -124,13 +134,15 @@ struct at_art_rec {
  * --stacks: an ART record whose hdr.size exceeds sizeof(struct at_art_rec) is followed by
  * struct at_art_stack and its stack bytes; hdr.size is the whole reserved record.
  */
-#define AT_ART_NREGS 32          /* DWARF registers 0..31: x86_64 uses 0..15, arm64 0..31 */
+#define AT_ART_NREGS_X86_64 16   /* DWARF registers 0..15: rax..r15 */
+#define AT_ART_NREGS_ARM64 32    /* DWARF registers 0..31: x0..x30 and sp */
+#define AT_ART_NREGS AT_ART_NREGS_ARM64 /* room for either */
 #define AT_ART_STACK_MAX 32768   /* --stacks=BYTES upper bound (hdr.size is 16 bits) */
 
 struct at_art_stack {
 	__u64 pc;
 	__u64 regs[AT_ART_NREGS]; /* by DWARF number: x86_64 rsp = 7, rbp = 6; arm64 sp = 31 */
-	__u32 nregs;              /* 16 (x86_64) or 32 (arm64) */
+	__u32 nregs;              /* AT_ART_NREGS_X86_64 or AT_ART_NREGS_ARM64 */
 	__u32 len;                /* bytes of data[] copied from the stack pointer upwards */
 	__u8 data[];              /* capacity: hdr.size - sizeof(at_art_rec) - sizeof(this) */
 };

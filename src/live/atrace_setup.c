@@ -2,7 +2,7 @@
 /* Android tracing properties: set, re-assert, restore. See atrace_setup.h. */
 #include "live/androidprop.h"
 #include "live/atrace_setup.h"
-#include "common/procfilter.h"
+#include "common/procsel.h"
 
 #include <errno.h>
 #include <fnmatch.h>

@@ -16,37 +16,23 @@
 #include "common/marker.h"
 #include "live/nodenames.h"
 #include "live/probes.h"
-#include "common/procfilter.h"
-#include "common/proctab.h"
+#include "common/procsel.h"
 #include "sinks/annotate.h"
 #include "live/tracefs.h"
 #include "live/unwind.h"
 #include "live/uprobes.h"
 
-#define PENDING_MAX 1024
 #define TICK_MS 100
-/* How long a forked, renamed or exec'ed process is re-checked: zygote sets its cmdline
- * within tens of ms, but give a loaded device some slack. Renames are also checked at once. */
-#define FORK_WATCH_NS (5ULL * 1000000000ULL)
 
 _Static_assert((int)AT_PROP_COUNT == (int)PROP_COUNT, "wire.h at_prop != model.h view_prop");
-_Static_assert(UNWIND_NAME_MAX == AT_FRAME_NAME, "unwind.h frame name != model.h");
-_Static_assert(AT_ART_NREGS <= UNWIND_NREGS, "wire.h registers do not fit unwind.h");
 
 volatile sig_atomic_t live_stop;
-
-struct pending {
-	uint32_t tgid;
-	uint64_t until_ns;
-};
 
 struct live {
 	const struct live_opts *o;
 	struct engine *e;
 	struct probes *p;
-	struct proctab *procs; /* allowed tgid -> argv[0] */
-	struct pending pend[PENDING_MAX];
-	int n_pend;
+	struct procsel *sel;   /* which processes are traced, and their names */
 	bool trace_all;
 	uint64_t markers, truncated, props;
 	struct uprobes *up;    /* setter and ART probes of the traced processes */
@@ -63,17 +49,6 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-/* argv[0] of pid, or -errno when it is gone. */
-static int read_argv0(const struct live *l, uint32_t pid, char *buf, size_t cap, int *len)
-{
-	int n = procfilter__read_cmdline(l->o->proc_root, (int)pid, buf, cap);
-
-	if (n < 0)
-		return n;
-	*len = n;
-	return 0;
-}
-
 static void uprobes_note(void *ctx, enum diag_level level, const char *msg)
 {
 	diag(level, "%s", msg);
@@ -88,80 +63,51 @@ static void probed(struct live *l, uint32_t tgid, int attached)
 		engine__refresh_active(l->e, tgid);
 }
 
-static void allow(struct live *l, uint32_t tgid, const char *argv0)
+/* What the process selection (procsel.h) asks of live tracing: the allow map, and each
+ * process's start and end of tracing. */
+static int sel_allow(void *ctx, uint32_t tgid, bool allow)
 {
-	if (proctab__name(l->procs, tgid))
-		return;
-	if (probes__allow(l->p, tgid, true)) {
+	struct live *l = ctx;
+	int err = probes__allow(l->p, tgid, allow);
+
+	if (err && allow)
 		diag(DIAG_ERROR, "cannot trace pid %u: allow map full", tgid);
-		return;
-	}
-	proctab__set_name(l->procs, tgid, argv0, strlen(argv0));
-	engine__process_name(l->e, tgid, proctab__name(l->procs, tgid));
+	return err;
+}
+
+static void sel_selected(void *ctx, uint32_t tgid, const char *argv0)
+{
+	struct live *l = ctx;
+
+	engine__process_name(l->e, tgid, procsel__name(l->sel, tgid));
 	diag(DIAG_INFO, "tracing %s (pid %u)", argv0, tgid);
 	/* Markers first: attaching uprobes can wait behind other uprobe work in the kernel
 	 * (seconds, under load), and the lifecycle must not lose its first frames to it. */
 	probed(l, tgid, uprobes__add(l->up, tgid, now_ns()));
 }
 
-/* Returns true when pid is decided (allowed, or gone) and need not be checked again. */
-static bool check_pid(struct live *l, uint32_t pid)
+static void sel_exited(void *ctx, uint32_t tgid, const char *name, uint64_t ts_ns)
 {
-	char buf[4096];
-	int len;
+	struct live *l = ctx;
 
-	if (proctab__name(l->procs, pid))
-		return true;
-	if (read_argv0(l, pid, buf, sizeof(buf) - 1, &len))
-		return true;
-	buf[len] = '\0';
-	if (!procfilter__match_cmdline(l->o->filter, buf, len))
-		return false;
-	allow(l, pid, buf); /* argv[0] ends at the first NUL */
-	return true;
+	diag(DIAG_INFO, "%s (pid %u) exited", name, tgid);
+	engine__process_exit(l->e, ts_ns, tgid);
+	uprobes__retire(l->up, tgid);
+	nodenames__forget(l->names, tgid);
+	unwinder__forget(l->unw, tgid);
 }
 
-static int scan_cb(void *ctx, int pid, const char *argv0)
+static void sel_missing(void *ctx, int pid)
 {
-	allow(ctx, (uint32_t)pid, argv0);
-	return 0;
+	diag(DIAG_ERROR, "pid %d: no such process", pid);
 }
 
-static void pend_add(struct live *l, uint32_t tgid, uint64_t until)
-{
-	for (int i = 0; i < l->n_pend; i++)
-		if (l->pend[i].tgid == tgid) {
-			if (l->pend[i].until_ns < until)
-				l->pend[i].until_ns = until;
-			return;
-		}
-	if (l->n_pend == PENDING_MAX) /* a fork storm: forget the oldest */
-		memmove(l->pend, l->pend + 1, (--l->n_pend) * sizeof(l->pend[0]));
-	l->pend[l->n_pend++] = (struct pending){ tgid, until };
-}
-
-static void pend_check(struct live *l, uint64_t now)
-{
-	int j = 0;
-
-	for (int i = 0; i < l->n_pend; i++)
-		if (!check_pid(l, l->pend[i].tgid) && l->pend[i].until_ns > now)
-			l->pend[j++] = l->pend[i];
-	l->n_pend = j;
-}
-
-static const char *process_name(struct live *l, uint32_t tgid)
-{
-	const char *name = proctab__name(l->procs, tgid);
-	char buf[256];
-	int len;
-
-	if (name || !l->trace_all || read_argv0(l, tgid, buf, sizeof(buf) - 1, &len))
-		return name;
-	buf[len] = '\0';
-	proctab__set_name(l->procs, tgid, buf, strlen(buf));
-	return proctab__name(l->procs, tgid);
-}
+static const struct procsel_ops sel_ops = {
+	.allow = sel_allow,
+	.selected = sel_selected,
+	.exited = sel_exited,
+	.missing = sel_missing,
+};
 
 static void on_marker(struct live *l, const struct at_marker_rec *r)
 {
@@ -175,7 +121,7 @@ static void on_marker(struct live *l, const struct at_marker_rec *r)
 		return;
 	}
 	engine__marker(l->e, r->hdr.ts_ns, r->hdr.tgid, r->hdr.tid,
-		       process_name(l, r->hdr.tgid), &m);
+		       procsel__name(l->sel, r->hdr.tgid), &m);
 	/* A sign of life: a library it lacked may be mapped by now (rate-limited there). */
 	probed(l, r->hdr.tgid, uprobes__recheck(l->up, r->hdr.tgid, r->hdr.ts_ns));
 }
@@ -241,7 +187,7 @@ static int stack_callers(struct live *l, const struct at_art_rec *r, const struc
 	if (!l->unw || size < head + sizeof(*st) || st->len > size - head - sizeof(*st) ||
 	    st->nregs > AT_ART_NREGS)
 		return 0;
-	ur.machine = st->nregs == 16 ? EM_X86_64 : EM_AARCH64;
+	ur.machine = st->nregs == AT_ART_NREGS_X86_64 ? EM_X86_64 : EM_AARCH64;
 	ur.pc = st->pc;
 	ur.nregs = (int)st->nregs;
 	memcpy(ur.regs, st->regs, sizeof(st->regs));
@@ -301,30 +247,16 @@ static void on_refresh(struct live *l, const struct at_refresh_rec *r, size_t si
 
 static void on_proc(struct live *l, const struct at_proc_rec *r)
 {
-	uint64_t now = now_ns();
-	const char *name;
-
 	switch (r->event) {
 	case AT_PROC_FORK:
-		pend_add(l, r->child, now + FORK_WATCH_NS);
+		procsel__fork(l->sel, r->child, now_ns());
 		break;
 	case AT_PROC_EXEC:
 	case AT_PROC_RENAME: /* zygote's child naming itself: check now, not at the tick */
-		if (!l->trace_all && !check_pid(l, r->hdr.tgid))
-			pend_add(l, r->hdr.tgid, now + FORK_WATCH_NS);
+		procsel__exec(l->sel, r->hdr.tgid, now_ns());
 		break;
 	case AT_PROC_EXIT:
-		name = proctab__name(l->procs, r->hdr.tgid);
-		if (!name)
-			break;
-		diag(DIAG_INFO, "%s (pid %u) exited", name, r->hdr.tgid);
-		engine__process_exit(l->e, r->hdr.ts_ns, r->hdr.tgid);
-		if (!l->trace_all)
-			probes__allow(l->p, r->hdr.tgid, false);
-		uprobes__retire(l->up, r->hdr.tgid);
-		nodenames__forget(l->names, r->hdr.tgid);
-		unwinder__forget(l->unw, r->hdr.tgid);
-		proctab__remove(l->procs, r->hdr.tgid);
+		procsel__exit(l->sel, r->hdr.tgid, r->hdr.ts_ns);
 		break;
 	}
 }
@@ -361,20 +293,6 @@ static int preflight(const struct live_opts *o)
 		return -ENOTSUP;
 	}
 	return 0;
-}
-
-/* Returns how many of the --pid processes exist. */
-static size_t warn_missing_pids(struct live *l)
-{
-	const int *pids;
-	size_t n = procfilter__pids(l->o->filter, &pids), found = 0;
-
-	for (size_t i = 0; i < n; i++)
-		if (!proctab__name(l->procs, (uint32_t)pids[i]))
-			diag(DIAG_ERROR, "pid %d: no such process", pids[i]);
-		else
-			found++;
-	return found;
 }
 
 /* Setter and ART probes go per traced process: without a filter there is none to name. */
@@ -414,7 +332,7 @@ static int start(struct live *l, struct marker_file *mf)
 	}
 	struct probes_opts po = {
 		.markers = mf, .n_markers = n, .trace_all = l->trace_all,
-		.track_procs = !l->trace_all && procfilter__has_names(o->filter),
+		.track_procs = procsel__watches(l->sel),
 		.ringbuf_bytes = o->ringbuf_bytes, .on_record = on_record, .ctx = l,
 		.art_stack_bytes = o->art || o->refresh ? o->stack_bytes : 0,
 		.self_tgid = (uint32_t)getpid(), .wake_markers = o->annotate != NULL,
@@ -433,13 +351,9 @@ static int start(struct live *l, struct marker_file *mf)
 		diag(DIAG_ERROR, "%s", err);
 		return n;
 	}
-	if ((n = start_uprobes(l)) || l->trace_all)
+	if ((n = start_uprobes(l)))
 		return n;
-	procfilter__scan(o->filter, o->proc_root, scan_cb, l);
-	/* Pids never come back: with only --pid and none alive there is nothing to wait for. */
-	if (!warn_missing_pids(l) && !procfilter__has_names(o->filter))
-		return -ESRCH;
-	return 0;
+	return procsel__start(l->sel);
 }
 
 static uint64_t total_drops(struct live *l, struct at_drops *d)
@@ -502,7 +416,7 @@ static void loop(struct live *l, struct atrace_setup *as)
 			diag(DIAG_ERROR, "reading the ring buffer failed: %s", strerror(-n));
 			break;
 		}
-		pend_check(l, now);
+		procsel__tick(l->sel, now);
 		if (o->annotate)
 			sink_annotate__check(o->annotate);
 		if (o->stats && now - last_stats >= 1000000000ULL) {
@@ -588,9 +502,10 @@ int live_run(const struct live_opts *o, struct engine *e)
 		return -ENOMEM;
 	l->o = o;
 	l->e = e;
-	l->trace_all = !o->filter || procfilter__empty(o->filter);
-	l->procs = proctab__new();
-	ret = l->procs ? preflight(o) : -ENOMEM;
+	l->sel = procsel__new(&(struct procsel_opts){
+		.filter = o->filter, .proc_root = o->proc_root, .ops = &sel_ops, .ctx = l });
+	l->trace_all = l->sel && procsel__all(l->sel);
+	ret = l->sel ? preflight(o) : -ENOMEM;
 	if (!ret && (o->art || o->refresh) && o->stack_bytes) {
 		l->unw = unwinder__new(o->proc_root);
 		ret = l->unw ? 0 : -ENOMEM;
@@ -621,7 +536,7 @@ out:
 		diag(DIAG_INFO, "%llu of %llu call stacks could not be unwound",
 			(unsigned long long)l->stacks_failed, (unsigned long long)l->stacks);
 	probes__free(l->p);
-	proctab__free(l->procs);
+	procsel__free(l->sel);
 	nodenames__free(l->names);
 	unwinder__free(l->unw);
 	free(l);

@@ -58,7 +58,7 @@ static size_t pow2_at_least(size_t n)
 
 static void configure(struct animtrace_bpf *skel, const struct probes_opts *o)
 {
-	int n = o->n_markers < 4 ? o->n_markers : 4;
+	int n = o->n_markers < AT_MARKER_FILES_MAX ? o->n_markers : AT_MARKER_FILES_MAX;
 
 	for (int i = 0; i < n; i++) {
 		skel->rodata->marker_ino[i] = o->markers[i].ino;
@@ -69,7 +69,7 @@ static void configure(struct animtrace_bpf *skel, const struct probes_opts *o)
 	skel->rodata->track_procs = o->track_procs;
 	skel->rodata->art_stack_bytes = o->art_stack_bytes > AT_ART_STACK_MAX ?
 						AT_ART_STACK_MAX : o->art_stack_bytes & ~7u;
-	size_t ring = pow2_at_least(o->ringbuf_bytes ? o->ringbuf_bytes : 8 << 20);
+	size_t ring = pow2_at_least(o->ringbuf_bytes ? o->ringbuf_bytes : AT_RINGBUF_DEFAULT);
 
 	bpf_map__set_max_entries(skel->maps.events, ring);
 	/* An eighth of the ring: the reader's 100 ms tick drains it long before it fills. */

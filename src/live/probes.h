@@ -25,7 +25,7 @@ struct probes_opts {
 	int n_markers;
 	bool trace_all;    /* no process filter */
 	bool track_procs;  /* report forks, execs and renames (for --proc) */
-	size_t ringbuf_bytes; /* 0 -> 8 MiB; rounded up to a power of two */
+	size_t ringbuf_bytes; /* 0 -> AT_RINGBUF_DEFAULT; rounded up to a power of two */
 	/* --stacks: user stack bytes the ART probes copy with their registers (0: none);
 	 * rounded down to 8 bytes, at most AT_ART_STACK_MAX. */
 	uint32_t art_stack_bytes;

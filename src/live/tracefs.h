@@ -5,7 +5,9 @@
 
 #include <stdint.h>
 
-#define TRACEFS_MAX_MARKERS 4
+#include "animtrace/wire.h"
+
+#define TRACEFS_MAX_MARKERS AT_MARKER_FILES_MAX /* as many as the BPF program compares */
 
 struct marker_file {
 	char path[128];

@@ -12,8 +12,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define UNWIND_NREGS 32      /* DWARF registers 0..31: x86_64 uses 0..15, arm64 0..31 */
-#define UNWIND_NAME_MAX 96   /* = the engine's stack frame name size */
+#include "animtrace/wire.h"
+#include "model/model.h"
+
+#define UNWIND_NREGS AT_ART_NREGS     /* the registers an ART or vsync record carries */
+#define UNWIND_NAME_MAX AT_FRAME_NAME /* the engine's stack frame name size */
 #define UNWIND_MAX_FRAMES 64
 
 /* What a probe captured at a function's entry. */

@@ -18,7 +18,7 @@
 #define AT_PROC_MAX 64
 #define AT_MAX_PROPS 8
 #define AT_STACK_FRAMES 16  /* Java callers kept per call stack (--stacks) */
-#define AT_FRAME_NAME 96    /* = UNWIND_NAME_MAX */
+#define AT_FRAME_NAME 96    /* also the unwinder's frame names (unwind.h) */
 
 enum anim_kind {
 	ANIM_VALUE = 0,  /* "animator": a ValueAnimator (or subclass without a property) */

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "model/model.h"
 #include "replay/pftrace.h"
 
 /* ---- wire format ------------------------------------------------------------------- */
@@ -117,7 +118,7 @@ enum name_rank { RANK_SCHED = 1, RANK_THREAD = 2, RANK_CMDLINE = 3 };
 #define PF_PAYLOAD_MAX (16u << 20)      /* bytes of their payloads */
 #define PF_THREADS_MAX (1u << 16)       /* distinct tids named */
 #define PF_PACKET_MAX (16u << 20)       /* one TracePacket, or one inflated compressed_packets */
-#define PF_NAME_MAX 64                  /* = AT_PROC_MAX: what the engine keeps of a name */
+#define PF_NAME_MAX AT_PROC_MAX         /* what the engine keeps of a name */
 
 struct print_rec {
 	uint64_t ts_ns, seq;

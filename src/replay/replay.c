@@ -8,17 +8,13 @@
 #include "replay/capture.h"
 #include "engine/engine.h"
 #include "common/marker.h"
-#include "common/procfilter.h"
-#include "common/proctab.h"
+#include "common/procsel.h"
 #include "replay/replay.h"
 
 struct replay {
 	struct capture *cap;
-	const struct procfilter *filter;
+	struct procsel *sel; /* what is selected; thread names from task columns and sched lines */
 	struct engine *e;
-	struct proctab *names;    /* tid -> thread name, learnt from task columns and sched lines */
-	struct proctab *selected; /* tgid -> 1 when the filter wants it (name filters only) */
-	struct proctab *seen;     /* tgids that wrote markers (the --pid check) */
 	struct replay_stats *st;
 	struct replay_stats open_st; /* what replay__open learnt, copied into the run's */
 };
@@ -31,14 +27,13 @@ static bool known_name(struct strv s)
 /* Thread names as the capture shows them: the task column, and sched_* fields. */
 static void learn_names(struct replay *r, const struct capture_line *l)
 {
-	if (l->tid > 0 && known_name(l->comm) && !proctab__name(r->names, l->tid))
-		proctab__set_name(r->names, l->tid, l->comm.p, l->comm.len);
+	if (l->tid > 0)
+		procsel__thread(r->sel, l->tid, l->tgid > 0 ? l->tgid : 0, l->comm.p,
+				known_name(l->comm) ? l->comm.len : 0, false);
 	for (int i = 0; i < l->n_extra && i < 2; i++)
 		if (l->extra_tid[i] > 0 && known_name(l->extra_comm[i]))
-			proctab__set_name(r->names, l->extra_tid[i], l->extra_comm[i].p,
-					  l->extra_comm[i].len);
-	if (l->tid > 0 && l->tgid > 0)
-		proctab__set_tgid(r->names, l->tid, l->tgid);
+			procsel__thread(r->sel, l->extra_tid[i], 0, l->extra_comm[i].p,
+					l->extra_comm[i].len, true);
 }
 
 /* The process a marker line belongs to: payload tgid, TGID column, or an earlier marker. */
@@ -51,19 +46,10 @@ static uint32_t resolve_tgid(struct replay *r, const struct capture_line *l, con
 	else if (l->tgid > 0)
 		tgid = l->tgid;
 	else if (l->tid > 0)
-		tgid = proctab__tgid(r->names, l->tid);
-	if (tgid && l->tid > 0 && !proctab__tgid(r->names, l->tid))
-		proctab__set_tgid(r->names, l->tid, tgid);
+		tgid = procsel__tgid(r->sel, l->tid);
+	if (tgid && l->tid > 0 && !procsel__tgid(r->sel, l->tid))
+		procsel__thread(r->sel, l->tid, tgid, NULL, 0, false);
 	return tgid;
-}
-
-static bool wanted(struct replay *r, uint32_t tgid)
-{
-	if (!r->filter || procfilter__empty(r->filter))
-		return true;
-	if (procfilter__wants_pid(r->filter, (int)tgid))
-		return true;
-	return procfilter__has_names(r->filter) && proctab__name(r->selected, tgid);
 }
 
 static void feed_marker(struct replay *r, const struct capture_line *l)
@@ -73,19 +59,19 @@ static void feed_marker(struct replay *r, const struct capture_line *l)
 
 	if (marker_parse(l->payload.p, l->payload.len, &m)) {
 		/* Not a marker at all (e.g. trace_event_clock_sync): count only for chosen ones. */
-		if (l->tgid > 0 && wanted(r, l->tgid)) {
+		if (l->tgid > 0 && procsel__wants(r->sel, l->tgid)) {
 			r->st->rejected++;
 			engine__rejected(r->e);
 		}
 		return;
 	}
 	tgid = resolve_tgid(r, l, &m);
-	if (!tgid || !wanted(r, tgid))
+	if (!tgid || !procsel__wants(r->sel, tgid))
 		return;
 	r->st->markers++;
 	r->st->last_ns = l->ts_ns;
 	engine__marker(r->e, l->ts_ns, tgid, l->tid > 0 ? (uint32_t)l->tid : tgid,
-		       proctab__name(r->names, tgid), &m);
+		       procsel__name(r->sel, tgid), &m);
 }
 
 /*
@@ -111,13 +97,8 @@ static void pass_names(struct replay *r, const struct capture_line *l, int kind)
 	if (kind < 0 || kind == CAPTURE_SKIP)
 		return;
 	learn_names(r, l);
-	if (kind == CAPTURE_MARKER && !marker_parse(l->payload.p, l->payload.len, &m)) {
-		uint32_t tgid = resolve_tgid(r, l, &m);
-
-		/* proctab__for_each visits named entries only: the name is a placeholder. */
-		if (tgid && !proctab__name(r->seen, tgid))
-			proctab__set_name(r->seen, tgid, "+", 1);
-	}
+	if (kind == CAPTURE_MARKER && !marker_parse(l->payload.p, l->payload.len, &m))
+		procsel__wrote(r->sel, resolve_tgid(r, l, &m));
 }
 
 static void pass_events(struct replay *r, const struct capture_line *l, int kind)
@@ -129,87 +110,20 @@ static void pass_events(struct replay *r, const struct capture_line *l, int kind
 	}
 	if (kind == CAPTURE_SKIP)
 		return;
-	if (!r->selected)
-		learn_names(r, l);
+	learn_names(r, l); /* ignored once --proc chose from the names (procsel__thread) */
 	if (kind == CAPTURE_MARKER)
 		feed_marker(r, l);
-}
-
-struct select_ctx {
-	struct replay *r;
-	char *others; /* "name (pid), ..." of the processes that did not match */
-	size_t cap, used;
-	uint32_t named, matched;
-};
-
-static void list_add(struct select_ctx *s, const char *name, uint32_t pid)
-{
-	if (s->used + 80 >= s->cap)
-		return;
-	if (name && *name)
-		s->used += snprintf(s->others + s->used, s->cap - s->used, "%s%s (%u)",
-				    s->used ? ", " : "", name, pid);
-	else
-		s->used += snprintf(s->others + s->used, s->cap - s->used, "%s%u",
-				    s->used ? ", " : "", pid);
-}
-
-static void select_one(void *ctx, uint32_t tid, const char *name)
-{
-	struct select_ctx *s = ctx;
-
-	if (proctab__tgid(s->r->names, tid) != tid) /* only a main thread names a process */
-		return;
-	s->named++;
-	if (procfilter__match_comm(s->r->filter, name)) {
-		proctab__set_name(s->r->selected, tid, name, strlen(name));
-		s->matched++;
-	} else {
-		list_add(s, name, tid);
-	}
-}
-
-/* --pid: a process that wrote markers and is wanted; else list those that did. */
-static void check_pid(void *ctx, uint32_t tgid, const char *unused)
-{
-	struct select_ctx *s = ctx;
-
-	if (procfilter__wants_pid(s->r->filter, (int)tgid))
-		s->matched++;
-	else
-		list_add(s, proctab__name(s->r->names, tgid), tgid);
-}
-
-static const char *more(const struct select_ctx *s)
-{
-	return s->used + 80 >= s->cap ? ", ..." : "";
 }
 
 /* Learns every thread name first, then checks that the filter selects some process. */
 static int select_procs(struct replay *r, char *msg, size_t msglen)
 {
-	char others[512] = "", pids[512] = "";
-	struct select_ctx s = { .r = r, .others = others, .cap = sizeof(others) };
-	struct select_ctx p = { .r = r, .others = pids, .cap = sizeof(pids) };
+	int err;
 
 	each_line(r, pass_names);
-	if (r->selected)
-		proctab__for_each(r->names, select_one, &s);
-	if (procfilter__has_pids(r->filter))
-		proctab__for_each(r->seen, check_pid, &p);
-	r->open_st.named = s.named;
-	if (s.matched || p.matched)
-		return 0;
-	if (procfilter__has_pids(r->filter))
-		snprintf(msg, msglen, "no process in the capture matches --pid; processes that "
-			 "wrote markers: %s%s", p.used ? pids : "none", more(&p));
-	else if (!s.named)
-		snprintf(msg, msglen, "the capture names no process (task names are <...>): "
-			 "select one with --pid");
-	else
-		snprintf(msg, msglen, "no process in the capture matches --proc; "
-			 "processes it names: %s%s", others, more(&s));
-	return -ESRCH;
+	err = procsel__decide(r->sel, msg, msglen);
+	r->open_st.named = procsel__named(r->sel);
+	return err;
 }
 
 /* The one line for a capture that cannot be opened. */
@@ -235,14 +149,11 @@ struct replay *replay__open(const char *path, const struct procfilter *filter, c
 			    size_t msglen)
 {
 	struct replay *r = calloc(1, sizeof(*r));
-	bool names = filter && procfilter__has_names(filter);
-	bool select = filter && !procfilter__empty(filter);
 	struct capture_probe why;
 	int err = -ENOMEM;
 
 	if (!r)
 		goto fail;
-	r->filter = filter;
 	r->st = &r->open_st;
 	r->cap = capture__open_probe(path, &why);
 	if (!r->cap) {
@@ -250,12 +161,10 @@ struct replay *replay__open(const char *path, const struct procfilter *filter, c
 		open_error(msg, msglen, path, err, &why);
 		goto fail_quiet;
 	}
-	r->names = proctab__new();
-	r->seen = proctab__new();
-	r->selected = names ? proctab__new() : NULL;
-	if (!r->names || !r->seen || (names && !r->selected))
+	r->sel = procsel__new(&(struct procsel_opts){ .filter = filter });
+	if (!r->sel)
 		goto fail;
-	if (select && (err = select_procs(r, msg, msglen)))
+	if (!procsel__all(r->sel) && (err = select_procs(r, msg, msglen)))
 		goto fail_quiet;
 	return r;
 fail:
@@ -287,9 +196,7 @@ void replay__free(struct replay *r)
 {
 	if (!r)
 		return;
-	proctab__free(r->selected);
-	proctab__free(r->seen);
-	proctab__free(r->names);
+	procsel__free(r->sel);
 	capture__free(r->cap);
 	free(r);
 }

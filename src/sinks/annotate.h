@@ -6,7 +6,7 @@
  * track name) and C under (payload tgid, counter name); the writing thread only becomes an
  * arg (trace_processor/importers/systrace/systrace_parser.cc, ParseSystracePoint).
  *
- * Markers, one write() each, at most 1024 bytes (ATRACE_MESSAGE_LENGTH):
+ * Markers, one write() each, at most AT_MARKER_MAX bytes (wire.h: ATRACE_MESSAGE_LENGTH):
  *   G|tgid|animtrace|Anim <id> <Obj|Val> [<target>] <props>|<id>   an animator starts
  *   N|tgid|animtrace|Anim <id> end <target> <reason> <prop>:<from>-><to>,... <ms>ms
  *                   <n> frames <n> dropped                            ... and ends,
@@ -27,9 +27,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "animtrace/wire.h"
 #include "model/model.h"
 
-#define ANNOTATE_MARKER_MAX 1024
+#define ANNOTATE_MARKER_MAX AT_MARKER_MAX
 
 struct sink_annotate;
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "engine/engine.h"
-#include "common/procfilter.h"
+#include "common/procsel.h"
 #include "replay/replay.h"
 
 #define TRACES TESTDATA "/traces/"

@@ -15,7 +15,7 @@
 
 #include "live/atrace_setup.h"
 #include "fake_proc.h"
-#include "common/procfilter.h"
+#include "common/procsel.h"
 
 #define FLAGS "debug.atrace.tags.enableflags"
 #define PREFER "debug.atrace.prefer_sdk"

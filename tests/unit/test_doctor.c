@@ -17,7 +17,7 @@
 
 #include "doctor.h"
 #include "fake_proc.h"
-#include "common/procfilter.h"
+#include "common/procsel.h"
 
 #define FIXTURE BUILD_DIR "/sim/libhwui.so"
 #define OAT TESTDATA "/android/android12L-arm64-boot-framework.oat"

@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <criterion/criterion.h>
 
+#include <argp.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "common/procfilter.h"
+#include "common/procsel.h"
 #include "fake_proc.h"
 
 static struct procfilter *pf_with(const char *names, const char *pids)
@@ -173,6 +175,62 @@ Test(procfilter, more_than_64_pids_are_rejected)
 	cr_assert_eq(procfilter__add_pids(f, list), -EINVAL);
 	cr_assert_str_eq(procfilter__error(f), "too many pids (at most 64)");
 	cr_assert_not(procfilter__has_pids(f));
+	procfilter__free(f);
+}
+
+/* ---- the one --proc/--pid parser, as animtrace and doctor call it ------------------- */
+
+static error_t parse_into(int key, char *arg, struct argp_state *state)
+{
+	return procfilter__parse_opt(state->input, key, arg, state);
+}
+
+/* argp_parse of args (after argv[0]) with procfilter__parse_opt, errors returned not exited. */
+static int parse_args(struct procfilter *f, int argc, char **args)
+{
+	static const struct argp_option opts[] = {
+		{ "proc", PROCFILTER_KEY_PROC, "NAME", 0, "", 0 },
+		{ "pid", PROCFILTER_KEY_PID, "PID", 0, "", 0 },
+		{ "other", 'o', 0, 0, "", 0 },
+		{ 0 },
+	};
+	static const struct argp argp = { .options = opts, .parser = parse_into };
+	char *argv[8] = { "animtrace" };
+
+	cr_assert_lt(argc, 8);
+	memcpy(argv + 1, args, (size_t)argc * sizeof(*argv));
+	return argp_parse(&argp, argc + 1, argv, ARGP_NO_EXIT | ARGP_NO_ERRS | ARGP_NO_HELP,
+			  NULL, f);
+}
+
+Test(procfilter, parse_opt_adds_proc_names_and_pids_on_any_command_line)
+{
+	struct procfilter *f = pf_with(NULL, NULL);
+	char *args[] = { "--proc", "com.a:*", "-P", "7,8", "-p", "com.b" };
+	const int *pids;
+
+	cr_assert_eq(parse_args(f, 6, args), 0);
+	cr_assert_eq(procfilter__name_count(f), 2);
+	cr_assert_str_eq(procfilter__name(f, 0), "com.a:*");
+	cr_assert_str_eq(procfilter__name(f, 1), "com.b");
+	cr_assert_eq(procfilter__pids(f, &pids), 2);
+	cr_assert_eq(pids[0], 7);
+	cr_assert_eq(pids[1], 8);
+	procfilter__free(f);
+}
+
+Test(procfilter, parse_opt_stops_the_parse_with_the_reason_and_leaves_other_keys)
+{
+	struct procfilter *f = pf_with(NULL, NULL);
+	char *bad_pid[] = { "--pid", "0" }, *bad_name[] = { "--proc", "a*" }, *other[] = { "-o" };
+
+	cr_assert_eq(parse_args(f, 2, bad_pid), EINVAL);
+	cr_assert_str_eq(procfilter__error(f), "pid 0 must be greater than 0");
+	cr_assert_eq(parse_args(f, 2, bad_name), EINVAL);
+	cr_assert_str_eq(procfilter__error(f), "\"a*\": '*' is only allowed as a trailing \":*\"");
+	cr_assert_eq(parse_args(f, 1, other), EINVAL, "not ours: argp's unknown option");
+	cr_assert(procfilter__empty(f));
+	cr_assert_eq(procfilter__parse_opt(f, 'o', NULL, NULL), ARGP_ERR_UNKNOWN);
 	procfilter__free(f);
 }
 
@@ -419,4 +477,384 @@ Test(procfilter, scan_of_the_real_proc_finds_this_process_by_pid)
 	cr_assert_eq(procfilter__scan(f, "/proc", record, &s), 1);
 	cr_assert_eq(s.pid[0], getpid());
 	procfilter__free(f);
+}
+
+/* ---- the selection, live: ops calls against a fake /proc ------------------------------ */
+
+struct calls {
+	char log[512];
+	int allow_err; /* what allow returns */
+};
+
+__attribute__((format(printf, 2, 3))) static void note(struct calls *c, const char *fmt, ...)
+{
+	size_t n = strlen(c->log);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->log + n, sizeof(c->log) - n, fmt, ap);
+	va_end(ap);
+}
+
+static int rec_allow(void *ctx, uint32_t tgid, bool allow)
+{
+	struct calls *c = ctx;
+
+	note(c, "allow %u %d; ", tgid, allow);
+	return allow ? c->allow_err : 0;
+}
+
+static void rec_selected(void *ctx, uint32_t tgid, const char *argv0)
+{
+	note(ctx, "selected %u %s; ", tgid, argv0);
+}
+
+static void rec_exited(void *ctx, uint32_t tgid, const char *name, uint64_t ts_ns)
+{
+	note(ctx, "exited %u %s %llu; ", tgid, name, (unsigned long long)ts_ns);
+}
+
+static void rec_missing(void *ctx, int pid)
+{
+	note(ctx, "missing %d; ", pid);
+}
+
+static const struct procsel_ops rec_ops = {
+	.allow = rec_allow,
+	.selected = rec_selected,
+	.exited = rec_exited,
+	.missing = rec_missing,
+};
+
+static void make_zygote_proc(void)
+{
+	strcpy(proc_root, "/tmp/ps_procXXXXXX");
+	cr_assert_not_null(mkdtemp(proc_root));
+	put_file(200, "cmdline", CMD("com.foo\0"));
+	put_file(201, "cmdline", CMD("zygote64\0"));
+	put_file(202, "cmdline", CMD("com.other\0--flag\0"));
+	put_file(203, "cmdline", CMD("zygote64\0"));
+}
+
+/* A live selection over the fake /proc; f is freed with it (free_sel). */
+static struct procsel *live_sel(struct procfilter *f, struct calls *c)
+{
+	struct procsel *s = procsel__new(&(struct procsel_opts){
+		.filter = f, .proc_root = proc_root, .ops = &rec_ops, .ctx = c });
+
+	cr_assert_not_null(s);
+	return s;
+}
+
+static void free_sel(struct procsel *s, struct procfilter *f)
+{
+	procsel__free(s);
+	procfilter__free(f);
+}
+
+TestSuite(procsel_live, .init = make_zygote_proc, .fini = remove_proc);
+
+Test(procsel_live, start_selects_what_runs_by_name_and_reports_absent_pids)
+{
+	struct procfilter *f = pf_with("com.foo", "999");
+	struct calls c = { .log = "" };
+	struct procsel *s = live_sel(f, &c);
+
+	cr_assert_not(procsel__all(s));
+	cr_assert(procsel__watches(s));
+	cr_assert_eq(procsel__start(s), 0);
+	cr_assert_str_eq(c.log, "allow 200 1; selected 200 com.foo; missing 999; ");
+	cr_assert_str_eq(procsel__name(s, 200), "com.foo");
+	cr_assert_null(procsel__name(s, 201), "not selected: no name read");
+	cr_assert(procsel__wants(s, 200));
+	cr_assert_not(procsel__wants(s, 201));
+	cr_assert(procsel__wants(s, 999), "a listed pid is wanted");
+	free_sel(s, f);
+}
+
+Test(procsel_live, pids_select_by_id_whatever_the_name)
+{
+	struct procfilter *f = pf_with(NULL, "202,999");
+	struct calls c = { .log = "" };
+	struct procsel *s = live_sel(f, &c);
+
+	cr_assert_not(procsel__watches(s), "pids only: no fork to watch");
+	cr_assert_eq(procsel__start(s), 0);
+	cr_assert_str_eq(c.log, "allow 202 1; selected 202 com.other; missing 999; ");
+	free_sel(s, f);
+}
+
+Test(procsel_live, only_absent_pids_fail_the_start_with_esrch)
+{
+	struct procfilter *f = pf_with(NULL, "998,999");
+	struct calls c = { .log = "" };
+	struct procsel *s = live_sel(f, &c);
+
+	cr_assert_eq(procsel__start(s), -ESRCH);
+	cr_assert_str_eq(c.log, "missing 998; missing 999; ");
+	free_sel(s, f);
+}
+
+Test(procsel_live, names_that_match_nothing_yet_wait_for_forks)
+{
+	struct procfilter *f = pf_with("com.later", "999");
+	struct calls c = { .log = "" };
+	struct procsel *s = live_sel(f, &c);
+
+	cr_assert_eq(procsel__start(s), 0);
+	cr_assert_str_eq(c.log, "missing 999; ");
+	free_sel(s, f);
+}
+
+Test(procsel_live, a_fork_that_takes_the_name_within_its_watch_is_selected)
+{
+	struct procfilter *f = pf_with("com.foo:*", NULL);
+	struct calls c = { .log = "" };
+	struct procsel *s = live_sel(f, &c);
+
+	procsel__start(s);
+	c.log[0] = '\0';
+	procsel__fork(s, 201, 1000);
+	procsel__tick(s, 1001);
+	cr_assert_str_eq(c.log, "", "still zygote64");
+	put_file(201, "cmdline", CMD("com.foo:remote\0"));
+	procsel__tick(s, 1000 + PROCSEL_WATCH_NS - 1);
+	cr_assert_str_eq(c.log, "allow 201 1; selected 201 com.foo:remote; ");
+	procsel__tick(s, 1000 + PROCSEL_WATCH_NS - 1);
+	cr_assert_str_eq(c.log, "allow 201 1; selected 201 com.foo:remote; ", "selected once");
+	cr_assert_str_eq(procsel__name(s, 201), "com.foo:remote");
+	free_sel(s, f);
+}
+
+Test(procsel_live, a_fork_named_after_its_watch_is_let_go_but_a_rename_is_checked_at_once)
+{
+	struct procfilter *f = pf_with("com.foo:*", NULL);
+	struct calls c = { .log = "" };
+	struct procsel *s = live_sel(f, &c);
+
+	procsel__start(s);
+	c.log[0] = '\0';
+	procsel__fork(s, 201, 0);
+	procsel__tick(s, PROCSEL_WATCH_NS);
+	put_file(201, "cmdline", CMD("com.foo:late\0"));
+	procsel__tick(s, PROCSEL_WATCH_NS + 1);
+	cr_assert_str_eq(c.log, "");
+	procsel__exec(s, 201, PROCSEL_WATCH_NS + 2);
+	cr_assert_str_eq(c.log, "allow 201 1; selected 201 com.foo:late; ");
+	free_sel(s, f);
+}
+
+Test(procsel_live, an_exec_that_does_not_match_yet_is_watched)
+{
+	struct procfilter *f = pf_with("com.bar", NULL);
+	struct calls c = { .log = "" };
+	struct procsel *s = live_sel(f, &c);
+
+	procsel__start(s);
+	procsel__exec(s, 203, 50);
+	cr_assert_str_eq(c.log, "");
+	put_file(203, "cmdline", CMD("com.bar"));
+	procsel__tick(s, 60);
+	cr_assert_str_eq(c.log, "allow 203 1; selected 203 com.bar; ");
+	free_sel(s, f);
+}
+
+Test(procsel_live, in_a_fork_storm_the_oldest_watch_is_let_go)
+{
+	struct procfilter *f = pf_with("com.foo:*", NULL);
+	struct calls c = { .log = "" };
+	struct procsel *s = live_sel(f, &c);
+
+	procsel__start(s);
+	c.log[0] = '\0';
+	procsel__fork(s, 201, 0);
+	procsel__fork(s, 203, 0);
+	for (uint32_t pid = 10000; pid < 10000 + PROCSEL_WATCH_MAX - 1; pid++)
+		procsel__fork(s, pid, 0); /* no such process: let go at the next tick */
+	put_file(201, "cmdline", CMD("com.foo:a\0"));
+	put_file(203, "cmdline", CMD("com.foo:b\0"));
+	procsel__tick(s, 1);
+	cr_assert_str_eq(c.log, "allow 203 1; selected 203 com.foo:b; ");
+	free_sel(s, f);
+}
+
+Test(procsel_live, an_exit_of_a_selected_process_forgets_it_then_takes_it_off_the_map)
+{
+	struct procfilter *f = pf_with("com.foo", NULL);
+	struct calls c = { .log = "" };
+	struct procsel *s = live_sel(f, &c);
+
+	procsel__start(s);
+	c.log[0] = '\0';
+	procsel__exit(s, 555, 41);
+	cr_assert_str_eq(c.log, "", "never selected: nothing to do");
+	procsel__exit(s, 200, 42);
+	cr_assert_str_eq(c.log, "exited 200 com.foo 42; allow 200 0; ");
+	cr_assert_null(procsel__name(s, 200));
+	cr_assert_not(procsel__wants(s, 200));
+	free_sel(s, f);
+}
+
+Test(procsel_live, a_process_the_allow_map_refuses_is_not_selected)
+{
+	struct procfilter *f = pf_with("com.foo", "200");
+	struct calls c = { .allow_err = -ENOSPC };
+	struct procsel *s = live_sel(f, &c);
+
+	cr_assert_eq(procsel__start(s), 0, "a name can still match a process started later");
+	cr_assert_str_eq(c.log, "allow 200 1; missing 200; ");
+	cr_assert_null(procsel__name(s, 200));
+	free_sel(s, f);
+}
+
+Test(procsel_live, with_no_filter_every_process_is_named_from_proc_and_nothing_is_allowed)
+{
+	struct calls c = { .log = "" };
+	struct procsel *s = live_sel(NULL, &c);
+
+	cr_assert(procsel__all(s));
+	cr_assert_not(procsel__watches(s));
+	cr_assert(procsel__wants(s, 12345));
+	cr_assert_eq(procsel__start(s), 0);
+	procsel__fork(s, 201, 0);
+	procsel__exec(s, 203, 0);
+	procsel__tick(s, 1);
+	cr_assert_str_eq(c.log, "");
+	cr_assert_str_eq(procsel__name(s, 202), "com.other");
+	cr_assert_null(procsel__name(s, 999));
+	procsel__exit(s, 999, 6);
+	procsel__exit(s, 202, 7);
+	cr_assert_str_eq(c.log, "exited 202 com.other 7; ");
+	procsel__free(s);
+}
+
+/* ---- the selection, replay: what a capture shows ------------------------------------- */
+
+static void thread(struct procsel *s, uint32_t tid, uint32_t tgid, const char *comm,
+		   bool replace)
+{
+	procsel__thread(s, tid, tgid, comm, comm ? strlen(comm) : 0, replace);
+}
+
+static struct procsel *replay_sel(struct procfilter *f)
+{
+	struct procsel *s = procsel__new(&(struct procsel_opts){ .filter = f });
+
+	cr_assert_not_null(s);
+	return s;
+}
+
+Test(procsel_replay, a_task_column_name_stays_and_a_sched_name_replaces_it)
+{
+	struct procsel *s = replay_sel(NULL);
+
+	thread(s, 5, 0, "first", false);
+	thread(s, 5, 0, "second", false);
+	cr_assert_str_eq(procsel__name(s, 5), "first");
+	thread(s, 5, 0, "now", true);
+	cr_assert_str_eq(procsel__name(s, 5), "now");
+	thread(s, 5, 9, NULL, false);
+	thread(s, 5, 0, NULL, false);
+	cr_assert_eq(procsel__tgid(s, 5), 9, "tgid 0 is not shown, not a change");
+	cr_assert_eq(procsel__tgid(s, 6), 0);
+	thread(s, 0, 9, "idle", false);
+	cr_assert_null(procsel__name(s, 0));
+	procsel__free(s);
+}
+
+Test(procsel_replay, with_no_filter_every_process_is_wanted_and_proc_is_never_read)
+{
+	struct procsel *s = replay_sel(NULL);
+	char msg[64] = "";
+
+	cr_assert(procsel__all(s));
+	cr_assert_eq(procsel__decide(s, msg, sizeof(msg)), 0);
+	cr_assert(procsel__wants(s, 1));
+	cr_assert_null(procsel__name(s, 1), "pid 1 exists here, but a capture is not this host");
+	procsel__free(s);
+}
+
+Test(procsel_replay, proc_selects_by_the_main_threads_comm_then_names_stay)
+{
+	struct procfilter *f = pf_with("com.android.systemui", NULL);
+	struct procsel *s = replay_sel(f);
+	char msg[256] = "";
+
+	thread(s, 100, 100, "ndroid.systemui", false);
+	thread(s, 101, 100, "RenderThread", false);
+	thread(s, 102, 0, "com.android.systemui", false); /* not known as a main thread */
+	thread(s, 200, 200, "surfaceflinger", false);
+	cr_assert_eq(procsel__decide(s, msg, sizeof(msg)), 0);
+	cr_assert_str_eq(msg, "");
+	cr_assert_eq(procsel__named(s), 2);
+	cr_assert(procsel__wants(s, 100));
+	cr_assert_not(procsel__wants(s, 101));
+	cr_assert_not(procsel__wants(s, 102));
+	cr_assert_not(procsel__wants(s, 200));
+	cr_assert_eq(procsel__tgid(s, 101), 100);
+	thread(s, 100, 100, "renamed", true);
+	thread(s, 300, 300, "late", false);
+	cr_assert_str_eq(procsel__name(s, 100), "ndroid.systemui");
+	cr_assert_null(procsel__name(s, 300));
+	free_sel(s, f);
+}
+
+Test(procsel_replay, proc_that_matches_nothing_lists_the_names_the_capture_shows)
+{
+	struct procfilter *f = pf_with("com.foo", NULL);
+	struct procsel *s = replay_sel(f);
+	char msg[256];
+
+	thread(s, 100, 100, "sysui", false);
+	thread(s, 200, 200, "sf", false);
+	cr_assert_eq(procsel__decide(s, msg, sizeof(msg)), -ESRCH);
+	cr_assert_str_eq(msg, "no process in the capture matches --proc; processes it names: "
+			      "sysui (100), sf (200)");
+	free_sel(s, f);
+}
+
+Test(procsel_replay, proc_in_a_capture_without_names_suggests_pid)
+{
+	struct procfilter *f = pf_with("com.foo", NULL);
+	struct procsel *s = replay_sel(f);
+	char msg[256];
+
+	thread(s, 100, 100, NULL, false);
+	procsel__wrote(s, 100);
+	cr_assert_eq(procsel__decide(s, msg, sizeof(msg)), -ESRCH);
+	cr_assert_str_eq(msg, "the capture names no process (task names are <...>): select one "
+			      "with --pid");
+	cr_assert_eq(procsel__named(s), 0);
+	free_sel(s, f);
+}
+
+Test(procsel_replay, pid_is_checked_against_the_processes_that_wrote_markers)
+{
+	struct procfilter *f = pf_with(NULL, "999");
+	struct procsel *s = replay_sel(f);
+	char msg[256];
+
+	thread(s, 300, 300, "a", false);
+	procsel__wrote(s, 300);
+	procsel__wrote(s, 400);
+	procsel__wrote(s, 0);
+	cr_assert_eq(procsel__decide(s, msg, sizeof(msg)), -ESRCH);
+	cr_assert_str_eq(msg, "no process in the capture matches --pid; processes that wrote "
+			      "markers: a (300), 400");
+	free_sel(s, f);
+}
+
+Test(procsel_replay, pid_that_wrote_markers_is_wanted_and_names_keep_being_learnt)
+{
+	struct procfilter *f = pf_with(NULL, "300");
+	struct procsel *s = replay_sel(f);
+	char msg[256] = "";
+
+	procsel__wrote(s, 300);
+	cr_assert_eq(procsel__decide(s, msg, sizeof(msg)), 0);
+	cr_assert(procsel__wants(s, 300));
+	cr_assert_not(procsel__wants(s, 400));
+	thread(s, 300, 300, "later", false);
+	cr_assert_str_eq(procsel__name(s, 300), "later");
+	free_sel(s, f);
 }

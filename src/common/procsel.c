@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Process filter: `--proc` / `--pid` selection and /proc reading. See procfilter.h. */
-#include "common/procfilter.h"
+/* Process selection: the `--proc` / `--pid` filter, /proc reading, and the selection made
+ * from them, live and replay. See procsel.h. */
+#include "common/procsel.h"
 
+#include <argp.h>
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -12,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "common/proctab.h"
 
 struct pf_name {
 	char text[PROCFILTER_NAME_MAX + 1]; /* as given, ":*" included */
@@ -176,6 +180,22 @@ int procfilter__add_pids(struct procfilter *f, const char *list)
 	return err;
 }
 
+int procfilter__parse_opt(struct procfilter *f, int key, char *arg, struct argp_state *state)
+{
+	int err;
+
+	if (key == PROCFILTER_KEY_PROC)
+		err = procfilter__add_names(f, arg);
+	else if (key == PROCFILTER_KEY_PID)
+		err = procfilter__add_pids(f, arg);
+	else
+		return ARGP_ERR_UNKNOWN;
+	if (!err)
+		return 0;
+	argp_error(state, "%s", procfilter__error(f)); /* exits, unless ARGP_NO_EXIT */
+	return EINVAL;
+}
+
 const char *procfilter__error(const struct procfilter *f)
 {
 	return f->err;
@@ -224,17 +244,24 @@ static bool name_matches_argv0(const struct pf_name *n, const char *a, size_t le
 	return len == n->base_len || (n->subs && a[n->base_len] == ':');
 }
 
-bool procfilter__match_cmdline(const struct procfilter *f, const char *cmdline, size_t len)
-{
-	const char *nul = memchr(cmdline, '\0', len);
-	size_t argv0_len = nul ? (size_t)(nul - cmdline) : len;
+typedef bool (*name_match_fn)(const struct pf_name *n, const char *s, size_t len);
 
+/* True when the filter is empty or s matches one of its names. */
+static bool any_name(const struct procfilter *f, name_match_fn match, const char *s, size_t len)
+{
 	if (procfilter__empty(f))
 		return true;
 	for (size_t i = 0; i < f->n_names; i++)
-		if (name_matches_argv0(&f->names[i], cmdline, argv0_len))
+		if (match(&f->names[i], s, len))
 			return true;
 	return false;
+}
+
+bool procfilter__match_cmdline(const struct procfilter *f, const char *cmdline, size_t len)
+{
+	const char *nul = memchr(cmdline, '\0', len);
+
+	return any_name(f, name_matches_argv0, cmdline, nul ? (size_t)(nul - cmdline) : len);
 }
 
 static bool same(const char *a, size_t alen, const char *b, size_t blen)
@@ -273,12 +300,7 @@ static bool name_matches_comm(const struct pf_name *n, const char *comm, size_t 
 
 bool procfilter__match_comm_len(const struct procfilter *f, const char *comm, size_t len)
 {
-	if (procfilter__empty(f))
-		return true;
-	for (size_t i = 0; i < f->n_names; i++)
-		if (name_matches_comm(&f->names[i], comm, len))
-			return true;
-	return false;
+	return any_name(f, name_matches_comm, comm, len);
 }
 
 bool procfilter__match_comm(const struct procfilter *f, const char *comm)
@@ -387,4 +409,307 @@ int procfilter__scan(const struct procfilter *f, const char *proc_root,
 	}
 	closedir(dir);
 	return err < 0 ? err : count;
+}
+
+/* ---- the selection ---------------------------------------------------------------------- */
+
+struct watch {
+	uint32_t tgid;
+	uint64_t until_ns;
+};
+
+struct procsel {
+	const struct procfilter *filter; /* NULL when every process is selected */
+	const char *proc_root;		 /* NULL: replay */
+	const struct procsel_ops *ops;
+	void *ctx;
+	bool all;
+	struct proctab *names;	  /* live: tgid -> argv[0]; replay: tid -> comm and tgid */
+	struct proctab *selected; /* tgids selected, by name or pid */
+	struct proctab *wrote;	  /* replay: tgids that wrote markers (the --pid check) */
+	bool frozen;		  /* replay: chosen by name, the names stay those it chose from */
+	uint32_t named;
+	struct watch watch[PROCSEL_WATCH_MAX];
+	int n_watch;
+};
+
+struct procsel *procsel__new(const struct procsel_opts *o)
+{
+	struct procsel *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		goto fail;
+	s->all = !o->filter || procfilter__empty(o->filter);
+	s->filter = s->all ? NULL : o->filter;
+	s->proc_root = o->proc_root;
+	s->ops = o->ops;
+	s->ctx = o->ctx;
+	s->names = proctab__new();
+	s->selected = proctab__new();
+	s->wrote = proctab__new();
+	if (s->names && s->selected && s->wrote)
+		return s;
+fail:
+	procsel__free(s);
+	errno = ENOMEM;
+	return NULL;
+}
+
+void procsel__free(struct procsel *s)
+{
+	if (!s)
+		return;
+	proctab__free(s->names);
+	proctab__free(s->selected);
+	proctab__free(s->wrote);
+	free(s);
+}
+
+bool procsel__all(const struct procsel *s)
+{
+	return s->all;
+}
+
+bool procsel__watches(const struct procsel *s)
+{
+	return !s->all && procfilter__has_names(s->filter);
+}
+
+/* proctab__for_each visits named entries only: a set's members carry a placeholder name. */
+static void set_add(struct proctab *set, uint32_t id)
+{
+	if (!proctab__name(set, id))
+		proctab__set_name(set, id, "+", 1);
+}
+
+static bool is_selected(const struct procsel *s, uint32_t tgid)
+{
+	return proctab__name(s->selected, tgid) != NULL;
+}
+
+bool procsel__wants(const struct procsel *s, uint32_t tgid)
+{
+	return s->all || procfilter__wants_pid(s->filter, (int)tgid) || is_selected(s, tgid);
+}
+
+const char *procsel__name(struct procsel *s, uint32_t id)
+{
+	const char *name = proctab__name(s->names, id);
+	char buf[256];
+
+	if (name || !s->all || !s->proc_root ||
+	    procfilter__read_cmdline(s->proc_root, (int)id, buf, sizeof(buf) - 1) < 0)
+		return name;
+	proctab__set_name(s->names, id, buf, strlen(buf)); /* argv[0] ends at the first NUL */
+	return proctab__name(s->names, id);
+}
+
+/* ---- live ---- */
+
+static void select_proc(struct procsel *s, uint32_t tgid, const char *argv0)
+{
+	if (is_selected(s, tgid) || s->ops->allow(s->ctx, tgid, true))
+		return;
+	proctab__set_name(s->names, tgid, argv0, strlen(argv0));
+	set_add(s->selected, tgid);
+	s->ops->selected(s->ctx, tgid, argv0);
+}
+
+static int scan_cb(void *ctx, int pid, const char *argv0)
+{
+	select_proc(ctx, (uint32_t)pid, argv0);
+	return 0;
+}
+
+int procsel__start(struct procsel *s)
+{
+	const int *pids;
+	size_t n, found = 0;
+
+	if (s->all)
+		return 0;
+	procfilter__scan(s->filter, s->proc_root, scan_cb, s);
+	n = procfilter__pids(s->filter, &pids);
+	for (size_t i = 0; i < n; i++)
+		if (is_selected(s, (uint32_t)pids[i]))
+			found++;
+		else
+			s->ops->missing(s->ctx, pids[i]);
+	/* Pids never come back: with only --pid and none alive there is nothing to wait for. */
+	return !found && !procfilter__has_names(s->filter) ? -ESRCH : 0;
+}
+
+/* True when pid is decided (selected, or gone) and need not be checked again. */
+static bool recheck(struct procsel *s, uint32_t pid)
+{
+	char buf[4096];
+	int len;
+
+	if (is_selected(s, pid))
+		return true;
+	len = procfilter__read_cmdline(s->proc_root, (int)pid, buf, sizeof(buf) - 1);
+	if (len < 0)
+		return true;
+	if (!procfilter__match_cmdline(s->filter, buf, (size_t)len))
+		return false;
+	select_proc(s, pid, buf); /* argv[0] ends at the first NUL */
+	return true;
+}
+
+static void watch(struct procsel *s, uint32_t tgid, uint64_t until)
+{
+	for (int i = 0; i < s->n_watch; i++)
+		if (s->watch[i].tgid == tgid) {
+			if (s->watch[i].until_ns < until)
+				s->watch[i].until_ns = until;
+			return;
+		}
+	if (s->n_watch == PROCSEL_WATCH_MAX) /* a fork storm: forget the oldest */
+		memmove(s->watch, s->watch + 1, (--s->n_watch) * sizeof(s->watch[0]));
+	s->watch[s->n_watch++] = (struct watch){ tgid, until };
+}
+
+void procsel__fork(struct procsel *s, uint32_t child, uint64_t now_ns)
+{
+	if (!s->all)
+		watch(s, child, now_ns + PROCSEL_WATCH_NS);
+}
+
+void procsel__exec(struct procsel *s, uint32_t tgid, uint64_t now_ns)
+{
+	if (!s->all && !recheck(s, tgid))
+		watch(s, tgid, now_ns + PROCSEL_WATCH_NS);
+}
+
+void procsel__exit(struct procsel *s, uint32_t tgid, uint64_t ts_ns)
+{
+	const char *name = proctab__name(s->names, tgid);
+
+	if (!name)
+		return;
+	s->ops->exited(s->ctx, tgid, name, ts_ns);
+	if (!s->all)
+		s->ops->allow(s->ctx, tgid, false);
+	proctab__remove(s->names, tgid);
+	proctab__remove(s->selected, tgid);
+}
+
+void procsel__tick(struct procsel *s, uint64_t now_ns)
+{
+	int j = 0;
+
+	for (int i = 0; i < s->n_watch; i++)
+		if (!recheck(s, s->watch[i].tgid) && s->watch[i].until_ns > now_ns)
+			s->watch[j++] = s->watch[i];
+	s->n_watch = j;
+}
+
+/* ---- replay ---- */
+
+void procsel__thread(struct procsel *s, uint32_t tid, uint32_t tgid, const char *comm,
+		     size_t len, bool replace)
+{
+	if (s->frozen || !tid)
+		return;
+	if (len && (replace || !proctab__name(s->names, tid)))
+		proctab__set_name(s->names, tid, comm, len);
+	if (tgid)
+		proctab__set_tgid(s->names, tid, tgid);
+}
+
+uint32_t procsel__tgid(const struct procsel *s, uint32_t tid)
+{
+	return proctab__tgid(s->names, tid);
+}
+
+void procsel__wrote(struct procsel *s, uint32_t tgid)
+{
+	if (tgid)
+		set_add(s->wrote, tgid);
+}
+
+/* "name (pid), ..." of the processes that were not chosen, for the message. */
+struct others {
+	struct procsel *s;
+	char list[512];
+	size_t used;
+	uint32_t named, matched;
+};
+
+static void list_add(struct others *o, const char *name, uint32_t pid)
+{
+	size_t cap = sizeof(o->list);
+
+	if (o->used + 80 >= cap)
+		return;
+	if (name && *name)
+		o->used += snprintf(o->list + o->used, cap - o->used, "%s%s (%u)",
+				    o->used ? ", " : "", name, pid);
+	else
+		o->used += snprintf(o->list + o->used, cap - o->used, "%s%u", o->used ? ", " : "",
+				    pid);
+}
+
+static const char *more(const struct others *o)
+{
+	return o->used + 80 >= sizeof(o->list) ? ", ..." : "";
+}
+
+/* --proc: a main thread (only it names a process) whose comm matches. */
+static void by_name(void *ctx, uint32_t tid, const char *name)
+{
+	struct others *o = ctx;
+
+	if (proctab__tgid(o->s->names, tid) != tid)
+		return;
+	o->named++;
+	if (procfilter__match_comm(o->s->filter, name)) {
+		set_add(o->s->selected, tid);
+		o->matched++;
+	} else {
+		list_add(o, name, tid);
+	}
+}
+
+/* --pid: a process that wrote markers and is listed. */
+static void by_pid(void *ctx, uint32_t tgid, const char *unused)
+{
+	struct others *o = ctx;
+
+	if (procfilter__wants_pid(o->s->filter, (int)tgid))
+		o->matched++;
+	else
+		list_add(o, proctab__name(o->s->names, tgid), tgid);
+}
+
+int procsel__decide(struct procsel *s, char *msg, size_t msglen)
+{
+	struct others n = { .s = s }, p = { .s = s };
+
+	if (s->all)
+		return 0;
+	if (procfilter__has_names(s->filter)) {
+		proctab__for_each(s->names, by_name, &n);
+		s->frozen = true;
+	}
+	if (procfilter__has_pids(s->filter))
+		proctab__for_each(s->wrote, by_pid, &p);
+	s->named = n.named;
+	if (n.matched || p.matched)
+		return 0;
+	if (procfilter__has_pids(s->filter))
+		snprintf(msg, msglen, "no process in the capture matches --pid; processes that "
+			 "wrote markers: %s%s", p.used ? p.list : "none", more(&p));
+	else if (!n.named)
+		snprintf(msg, msglen, "the capture names no process (task names are <...>): "
+			 "select one with --pid");
+	else
+		snprintf(msg, msglen, "no process in the capture matches --proc; "
+			 "processes it names: %s%s", n.list, more(&n));
+	return -ESRCH;
+}
+
+uint32_t procsel__named(const struct procsel *s)
+{
+	return s->named;
 }
