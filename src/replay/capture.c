@@ -836,6 +836,16 @@ bool capture__is_protobuf(const struct capture *c)
 	return c->pf != NULL;
 }
 
+size_t capture__n_frames(const struct capture *c)
+{
+	return c->pf ? pftrace__n_frames(c->pf) : 0;
+}
+
+int capture__frame(const struct capture *c, size_t i, struct ft_frame *out)
+{
+	return c->pf ? pftrace__frame(c->pf, i, out) : -ERANGE;
+}
+
 void capture__rewind(struct capture *c)
 {
 	c->cur = 0;

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/frametimeline.h"
 #include "common/marker.h"
 
 enum capture_line_kind {
@@ -92,6 +93,14 @@ int capture__next_event(struct capture *c, struct capture_line *out);
 
 /* True when the capture is a Perfetto protobuf trace. */
 bool capture__is_protobuf(const struct capture *c);
+
+/*
+ * SurfaceFlinger's FrameTimeline frames of a Perfetto capture, in start order (see
+ * pftrace.h); a text capture has none. Independent of capture__next_event and rewind.
+ */
+size_t capture__n_frames(const struct capture *c);
+/* Frame i; its layer name stays valid while c lives. 0, or -ERANGE. */
+int capture__frame(const struct capture *c, size_t i, struct ft_frame *out);
 
 /* Restarts from the first line or event (replay reads twice: names first, then events). */
 void capture__rewind(struct capture *c);

@@ -23,6 +23,16 @@
  *                 repeated Thread threads = 2 {tid = 1, name = 2, tgid = 3} }
  * There is no compact form for print events (CompactSched only holds sched_switch and
  * sched_waking), so prints are always FtraceEvent.print.
+ *
+ * SurfaceFlinger's FrameTimeline (see common/frametimeline.h for its fields and values):
+ *   TracePacket { uint64 timestamp = 8; uint32 timestamp_clock_id = 58;
+ *                 FrameTimelineEvent frame_timeline_event = 76 }
+ * (google/perfetto protos/perfetto/trace/trace_packet.proto; since 2026-07 field 76 is an
+ * extension declared in protos/third_party/android/frameworks/native/tracing/
+ * frameworks_native_trace_packet.proto, with the same number.) Each start event is paired
+ * with the FrameEnd of the same cookie, in file order, through a bounded table of open
+ * frames (SurfaceFlinger writes a frame's end right after its start); the frames are
+ * indexed, up to 256 Ki of them (24 MiB), in start order; layer names are interned.
  */
 #ifndef ANIMTRACE_PFTRACE_H
 #define ANIMTRACE_PFTRACE_H
@@ -32,6 +42,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "common/frametimeline.h"
 #include "common/marker.h"
 
 /* One ftrace print event (an atrace marker write). */
@@ -69,6 +80,32 @@ struct pf_damage {
 	uint64_t dropped_threads; /* tids beyond the thread cap */
 };
 
+/* What the FrameTimeline reader saw and had to leave out (all 0 without FrameTimeline). */
+struct pf_timeline_stats {
+	uint64_t events;         /* frame_timeline_event packets decoded */
+	uint64_t frames;         /* frames indexed, ended or not */
+	uint64_t unended;        /* of those, starts no FrameEnd closed (indexed with !ended) */
+	uint64_t evicted;        /* of those, pushed out of the full table of open frames */
+	uint64_t unpaired_ends;  /* FrameEnds whose start was not seen (or was evicted) */
+	uint64_t bad;            /* events that were damaged, lacked a field trace processor
+				  * requires (see pftrace_timeline_decode), had no event, or
+				  * had a negative or huge timestamp */
+	uint64_t dropped;        /* frames beyond the index cap */
+	uint64_t other_clock;    /* frames timestamped on a clock other than boottime */
+	uint64_t unnamed_layers; /* surface frames whose layer name the name table had no room
+				  * for (their layer is empty) */
+};
+
+/*
+ * Decodes one FrameTimelineEvent message. Pure; out->layer points into msg. Unknown
+ * fields, and known ones of an unexpected wire type, are skipped; of several events in the
+ * oneof, the last counts. Returns 0, -EINVAL when the message is damaged (a cut varint, a
+ * length past its end), -ENOMSG when it holds no event, -EBADMSG when it lacks a field trace
+ * processor requires (cookie; token and pid for starts; display_frame_token for surface
+ * frames).
+ */
+int pftrace_timeline_decode(const void *msg, size_t len, struct ft_event *out);
+
 /* True when data looks like a Perfetto trace: a well-formed first TracePacket. */
 bool pftrace_detect(const void *data, size_t len);
 
@@ -91,6 +128,12 @@ size_t pftrace__n_threads(const struct pftrace *t);
 const struct pf_thread *pftrace__thread_at(const struct pftrace *t, size_t i);
 /* The thread with this tid, or NULL. */
 const struct pf_thread *pftrace__thread(const struct pftrace *t, int32_t tid);
+
+/* FrameTimeline frames, in start order (file order for equal starts). */
+size_t pftrace__n_frames(const struct pftrace *t);
+/* Frame i; its layer name stays valid while t lives. 0, or -ERANGE. */
+int pftrace__frame(const struct pftrace *t, size_t i, struct ft_frame *out);
+void pftrace__timeline_stats(const struct pftrace *t, struct pf_timeline_stats *out);
 
 /* Messages that could not be decoded and were skipped (0 for an intact trace). */
 uint64_t pftrace__malformed(const struct pftrace *t);

@@ -26,7 +26,7 @@ FUZZ_DEPS_elfsym := src/symbols/elfsym.c src/symbols/insn.c
 FUZZ_LIBS_elfsym := -lelf -llzma -lz
 FUZZ_DEPS_insn := src/symbols/insn.c
 # Perfetto protobuf reader: built only while src/replay/pftrace.c exists (written in parallel).
-FUZZ_DEPS_pftrace := src/replay/pftrace.c src/common/marker.c
+FUZZ_DEPS_pftrace := src/replay/pftrace.c src/common/marker.c src/common/frametimeline.c
 FUZZ_LIBS_pftrace := -lz
 FUZZ_PFTRACE := $(if $(wildcard src/replay/pftrace.c),pftrace)
 

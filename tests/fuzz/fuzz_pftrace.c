@@ -2,8 +2,10 @@
 /*
  * Perfetto protobuf reader: pftrace_detect and pftrace__new on the input (framing a packet at
  * a time, resynchronising after damage), then everything replay reads back: every print
- * (its payload through marker_parse), every thread, and the damage counts. Payloads are
- * copies owned by the index, read through here so ASan checks their bounds.
+ * (its payload through marker_parse), every thread, every FrameTimeline frame (its layer
+ * name and jank string), and the damage counts. Payloads are copies owned by the index, read
+ * through here so ASan checks their bounds. The input is also decoded as one
+ * FrameTimelineEvent message.
  */
 #include <errno.h>
 #include <string.h>
@@ -53,12 +55,50 @@ static void check_threads(const struct pftrace *t)
 	FUZZ_CHECK(pftrace__thread_at(t, n) == NULL);
 }
 
+static void check_frames(const struct pftrace *t)
+{
+	size_t i, n = pftrace__n_frames(t), unended = 0;
+	struct pf_timeline_stats st;
+	uint64_t last = 0;
+	struct ft_frame f;
+	char jank[64];
+
+	for (i = 0; i < n; i++) {
+		FUZZ_CHECK(pftrace__frame(t, i, &f) == 0);
+		FUZZ_CHECK(ft_kind_is_start(f.ev.kind));
+		FUZZ_CHECK(f.start_ns >= last);
+		FUZZ_CHECK(f.ended || f.end_ns == 0);
+		last = f.start_ns;
+		unended += !f.ended;
+		touch(f.ev.layer);
+		FUZZ_CHECK(ft_jank_string(f.ev.jank_type, jank, sizeof(jank)) >= strlen(jank));
+	}
+	FUZZ_CHECK(pftrace__frame(t, n, &f) == -ERANGE);
+	pftrace__timeline_stats(t, &st);
+	FUZZ_CHECK(st.frames == n && st.evicted <= st.unended);
+	FUZZ_CHECK(st.unended >= unended);
+}
+
+/* The input as one FrameTimelineEvent: pure, its layer a slice of the input. */
+static void check_decode(const uint8_t *data, size_t size)
+{
+	struct ft_event e;
+	int rc = pftrace_timeline_decode(data, size, &e);
+
+	FUZZ_CHECK(rc == 0 || rc == -EINVAL || rc == -ENOMSG || rc == -EBADMSG);
+	if (rc == 0) {
+		FUZZ_CHECK(e.kind >= FT_EXPECTED_DISPLAY && e.kind <= FT_FRAME_END);
+		fuzz_check_slice(e.layer, (const char *)data, size);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct pf_damage d;
 	struct pftrace *t;
 
 	(void)pftrace_detect(data, size);
+	check_decode(data, size);
 	t = pftrace__new(data, size);
 	if (!t) {
 		FUZZ_CHECK(errno == EINVAL || errno == ENOMEM);
@@ -66,6 +106,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	check_prints(t);
 	check_threads(t);
+	check_frames(t);
 	pftrace__damage(t, &d);
 	FUZZ_CHECK(d.packets > 0);
 	FUZZ_CHECK(d.truncated_at == 0 || d.truncated_at == size);

@@ -14,7 +14,8 @@ an=$td/android
 
 for f in "$tr/perfetto-example-30s.atrace-payloads.txt" "$tr/antutu-2018.ftrace.txt" \
 	 "$tr/antutu-2018.systrace.html" "$tr/flyme-launcher-scroll-2019.ftrace.txt" \
-	 "$tr/miui-launcher-2021.ftrace.txt" "$an/android9-arm64-libcutils.so"; do
+	 "$tr/miui-launcher-2021.ftrace.txt" "$an/android9-arm64-libcutils.so" \
+	 "$tr/pixel6a-android13-startup.perfetto-trace"; do
 	[ -r "$f" ] || { echo "seeds.sh: missing $f (set TESTDATA)" >&2; exit 1; }
 done
 
@@ -98,6 +99,9 @@ x x64-disp32 01 f3 0f 1e fa f3 0f 10 87 00 01 00 00 c3
 # pftrace: a Perfetto protobuf trace, whole and cut short.
 cp "$pf" "$out.tmp/pftrace/pixel7pro"
 head -c 65536 "$pf" > "$out.tmp/pftrace/head64k"
+# The 63 FrameTimeline packets of the Pixel 6a startup capture (bytes 1951754 to 1955785).
+tail -c +1951755 "$tr/pixel6a-android13-startup.perfetto-trace" | head -c 4031 \
+	> "$out.tmp/pftrace/pixel6a-frametimeline"
 chmod u+w "$out.tmp/pftrace/"*
 
 rm -f "$out.tmp/payloads" "$out.tmp/marks"
