@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/outfile.h"
 #include "replay/capture.h"
 #include "replay/pftrace.h"
 
@@ -287,6 +288,7 @@ struct text_range {
 
 struct capture {
 	int fd;              /* a regular file; other inputs are first copied to a temp file */
+	struct file_id in_id; /* the input as opened (not its temp copy); set when a regular file */
 	uint64_t size;       /* of the file at open */
 	struct text_range *ranges; /* where the ftrace text is inside the file */
 	size_t n_ranges;
@@ -581,6 +583,7 @@ static int open_input(struct capture *c, const char *path, char *head,
 		close(fd);
 		return -errno;
 	}
+	c->in_id = (struct file_id){ (uint64_t)st.st_dev, (uint64_t)st.st_ino, S_ISREG(st.st_mode) };
 	if (S_ISDIR(st.st_mode)) {
 		close(fd);
 		return -EISDIR;
@@ -829,6 +832,11 @@ int capture__next_event(struct capture *c, struct capture_line *out)
 		return CAPTURE_SKIP;
 	}
 	return kind;
+}
+
+void capture__input_id(const struct capture *c, struct file_id *out)
+{
+	*out = c->in_id;
 }
 
 bool capture__is_protobuf(const struct capture *c)

@@ -41,6 +41,7 @@ struct capture_line {
 int capture_parse_line(const char *line, size_t len, struct capture_line *out);
 
 struct capture;
+struct file_id;
 
 /* The format is decided from this many first bytes (or fewer, in a shorter file). */
 #define CAPTURE_PROBE_BYTES (1u << 20)
@@ -89,6 +90,10 @@ int capture__next(struct capture *c, const char **line, size_t *len);
  * when unknown) and the payload without its trailing newline.
  */
 int capture__next_event(struct capture *c, struct capture_line *out);
+
+/* Which file was opened (standard input's file for "-"; not a pipe's temp copy): outputs
+ * are compared with it so that none overwrites the capture. */
+void capture__input_id(const struct capture *c, struct file_id *out);
 
 /* True when the capture is a Perfetto protobuf trace. */
 bool capture__is_protobuf(const struct capture *c);

@@ -283,6 +283,11 @@ int replay__run(struct replay *r, struct engine *e, struct replay_stats *st)
 	return 0;
 }
 
+void replay__input_id(const struct replay *r, struct file_id *out)
+{
+	capture__input_id(r->cap, out);
+}
+
 void replay__free(struct replay *r)
 {
 	if (!r)

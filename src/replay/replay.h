@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 struct engine;
+struct file_id;
 struct procfilter;
 
 struct replay_stats {
@@ -44,6 +45,9 @@ struct replay *replay__open(const char *path, const struct procfilter *filter, c
  * sink fails (engine__sink_error). Returns 0.
  */
 int replay__run(struct replay *r, struct engine *e, struct replay_stats *st);
+
+/* Which file the capture is (device and inode), for the caller's output checks. */
+void replay__input_id(const struct replay *r, struct file_id *out);
 
 void replay__free(struct replay *r);
 
