@@ -543,23 +543,13 @@ static int close_output(struct output *out, int err)
 	return 0;
 }
 
-/* Warnings about what the capture could not give, once, after the replay. */
+/* What the capture could not give, in one line, once, after the replay. */
 static void replay_warnings(const struct replay_stats *st)
 {
-	if (st->malformed)
-		fprintf(stderr, "animtrace: %llu malformed lines skipped\n",
-			(unsigned long long)st->malformed);
-	if (st->skipped_packets)
-		fprintf(stderr, "animtrace: warning: damaged Perfetto trace: skipped %llu bytes "
-			"in %llu damaged packets or events\n",
-			(unsigned long long)st->skipped_bytes,
-			(unsigned long long)st->skipped_packets);
-	if (st->dropped)
-		fprintf(stderr, "animtrace: warning: %llu print events beyond the 512Ki-event index "
-			"were left out\n", (unsigned long long)st->dropped);
-	if (st->truncated_at)
-		fprintf(stderr, "animtrace: warning: capture truncated at byte %llu\n",
-			(unsigned long long)st->truncated_at);
+	char line[512];
+
+	if (input_stats_describe(&st->input, line, sizeof(line)))
+		diag(DIAG_WARN, "damaged capture: %s", line);
 }
 
 static int run_replay(struct replay *r, struct engine *e)

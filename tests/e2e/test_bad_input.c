@@ -18,6 +18,7 @@
 
 #include <criterion/criterion.h>
 
+#include "damaged_captures.h"
 #include "e2e.h"
 
 #define TRACES TESTDATA "/traces/"
@@ -219,16 +220,16 @@ static const struct bad_case cases[] = {
 	{ "gzip", { "--replay", "@IN" }, 1,
 	  "trace.txt.gz: not a capture (compressed with gzip: gunzip it first)\n" },
 	{ "truncated html", { "--replay", "@IN", "-o", "/dev/null" }, 0,
-	  "animtrace: warning: capture truncated at byte 1500000\n" },
+	  "animtrace: warning: damaged capture: cut at byte 1500000 (its last line dropped)\n" },
 	{ "truncated protobuf", { "--replay", "@IN", "-o", "/dev/null" }, 0,
-	  "animtrace: warning: capture truncated at byte 500000\n" },
+	  "animtrace: warning: damaged capture: cut at byte 500000 (its last packet dropped)\n" },
 	{ "bit-flipped protobuf", { "--replay", "@IN", "-o", "/dev/null" }, 0,
-	  "animtrace: warning: damaged Perfetto trace: skipped 3025 bytes in 1 damaged "
-	  "packets or events\n" },
+	  "animtrace: warning: damaged capture: 1 damaged packet or message, 3025 bytes "
+	  "skipped\n" },
 	{ "a 10 MB line", { "--replay", "@IN", "--pid", "24675", "-o", "/dev/null" }, 0,
-	  "animtrace: 1 malformed lines skipped\n" },
+	  "animtrace: warning: damaged capture: 1 damaged line\n" },
 	{ "a NUL byte inside a valid capture", { "--replay", "@IN", "-o", "/dev/null" }, 0,
-	  "animtrace: 1 malformed lines skipped\n" },
+	  "animtrace: warning: damaged capture: 1 damaged line\n" },
 	{ "output is the input", { "--replay", "@IN", "-o", "@OUT" }, 2,
 	  "is the capture being replayed: refusing to overwrite it\n" },
 	{ "-o /dev/full", { "--replay", ANTUTU, "-o", "/dev/full" }, 1,
@@ -335,8 +336,8 @@ Test(bad_input, reports_a_capture_cut_off_while_it_is_read_from_a_fifo)
 	r = run_at(args, NULL);
 	cr_assert_eq(waitpid(feeder, &(int){ 0 }, 0), feeder);
 	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "stderr:\n%s", r.err);
-	cr_assert(strstr(r.err, "animtrace: warning: capture truncated at byte 100000\n"), "%s",
-		  r.err);
+	cr_assert(strstr(r.err, "animtrace: warning: damaged capture: cut at byte 100000 (its last "
+			 "line dropped)\n"), "%s", r.err);
 	run_free(&r);
 	free(d);
 }
@@ -478,4 +479,30 @@ Test(bad_input, refuses_any_output_that_is_the_capture_by_identity_and_leaves_it
 		run_free(&r);
 	}
 	free(orig);
+}
+
+/* Damaged captures made on the fly: each is replayed (exit 0) and says its damage in one line. */
+Test(bad_input, every_kind_of_damage_is_said_once_in_one_line)
+{
+	static struct dc_expect (*const make[])(const char *) = {
+		dc_damaged_protobuf, dc_bad_compressed, dc_cut_text, dc_time_jump_text,
+		dc_time_jump_protobuf,
+	};
+	char in[PATH_MAX];
+
+	for (size_t k = 0; k < sizeof(make) / sizeof(make[0]); k++) {
+		struct dc_expect x = make[k](e2e_path(in, "damaged.capture"));
+		const char *args[] = { "--replay", in, "--format", "json", NULL };
+		struct run r = run_at(args, NULL);
+		const char *hit = strstr(r.err, "warning: damaged capture:");
+
+		cr_expect(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "case %zu: stderr:\n%s",
+			  k, r.err);
+		cr_expect(strstr(r.err, x.message), "case %zu: stderr lacks \"%s\":\n%s", k,
+			  x.message, r.err);
+		cr_expect(hit && !strstr(hit + 1, "warning:"), "case %zu: said twice:\n%s", k,
+			  r.err);
+		cr_expect(strstr(r.out, "\"type\":\"summary\""), "case %zu: no summary", k);
+		run_free(&r);
+	}
 }
