@@ -23,6 +23,7 @@
 #include "sinks/box.h"
 #include "sinks/json.h"
 #include "sinks/trace.h"
+#include "symbols/hwui.h"
 
 #ifndef ANIMTRACE_VERSION
 #define ANIMTRACE_VERSION "0.1.0"
@@ -245,6 +246,7 @@ static error_t parse_output_opt(int key, char *arg, struct argp_state *state)
 static error_t parse_probe_opt(int key, char *arg, struct argp_state *state)
 {
 	struct cli *c = state->input;
+	char why[160];
 
 	switch (key) {
 	case OPT_PROPS:
@@ -255,6 +257,9 @@ static error_t parse_probe_opt(int key, char *arg, struct argp_state *state)
 		c->hwui = arg;
 		break;
 	case OPT_HWUI_OFFSETS:
+		/* All of it now: a typo must not be blamed on the library later. */
+		if (hwui_parse_offsets(arg, (uint32_t[AT_PROP_COUNT]){ 0 }, why, sizeof(why)))
+			argp_error(state, "--hwui-offsets: %s", why);
 		c->hwui_offsets = arg;
 		break;
 	case OPT_NO_ART:

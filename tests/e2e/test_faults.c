@@ -114,6 +114,15 @@ Test(faults, an_empty_process_name_is_refused_with_status_2)
 	bad_args("--proc", "", "empty process name");
 }
 
+/* Refused while parsing, before any library is looked at (it used to be blamed on one). */
+Test(faults, hwui_offsets_that_are_no_offsets_are_refused_with_status_2)
+{
+	bad_args("--hwui-offsets", "alpha=zz", "animtrace: --hwui-offsets: 'zz' is no offset for "
+		 "alpha (1 to 0xffff, e.g. alpha=0x4c)\n");
+	bad_args("--hwui-offsets", "opacity=0x4c", "no property 'opacity' (alpha, ");
+	bad_args("--hwui-offsets", "alpha=0x4c,", "an empty item");
+}
+
 /* Reads until one whole line came through the pipe. */
 static void read_a_line(int fd)
 {
