@@ -77,11 +77,13 @@ static const char doc[] =
 "  --replay file is not a capture, or -o / --trace-out cannot be written; 2 on\n"
 "  a usage error, also an output that is the capture (by device and inode:\n"
 "  links and standard input too; nothing is written then). debug.atrace.*\n"
-"  properties are restored on every exit.\n"
+"  properties are restored on every exit; after a SIGKILL, by the next run\n"
+"  (their previous values wait in a state file; 'animtrace doctor' shows it).\n"
 "\n"
 "ENVIRONMENT\n"
 "  LC_ALL/LC_CTYPE: box drawing and sparklines need a UTF-8 locale, ASCII\n"
-"  otherwise.\n";
+"  otherwise.\n"
+"  ANIMTRACE_STATE_DIR: where the state file is kept (default /data/local/tmp).\n";
 
 enum {
 	OPT_COLOR = 0x100, OPT_NO_ATRACE, OPT_STATS, OPT_BUFFER, OPT_PROPS, OPT_NO_PROPS,
