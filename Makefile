@@ -82,7 +82,7 @@ $(BUILD)/tests/unit_tests: $(UNIT_SRCS) $(LIB_OBJS) | $(BUILD)/tests
 $(BUILD)/tests/replay_tests: $(REPLAY_SRCS) $(LIB_OBJS) | $(BUILD)/tests
 	$(Q)$(CC) $(TEST_CFLAGS) $(LDFLAGS) $(REPLAY_SRCS) $(LIB_OBJS) $(LDLIBS) $(CRITERION_LIBS) -o $@
 $(BUILD)/tests/e2e_tests: $(E2E_SRCS) | $(BUILD)/tests
-	$(Q)$(CC) $(TEST_CFLAGS) $(LDFLAGS) $(E2E_SRCS) $(CRITERION_LIBS) -o $@
+	$(Q)$(CC) $(TEST_CFLAGS) $(LDFLAGS) $(E2E_SRCS) $(CRITERION_LIBS) -lz -o $@ # -lz: tests/damaged_captures.h
 
 # The simulator, its fixture libraries and their rules live beside them; so does arm64.
 include tests/sim/sim.mk

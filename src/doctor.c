@@ -3,6 +3,7 @@
 #include "live/androidprop.h"
 #include "symbols/art.h"
 #include "live/atrace_setup.h"
+#include "live/atrace_state.h"
 #include "doctor.h"
 #include "symbols/elfsym.h"
 #include "symbols/hwui.h"
@@ -465,6 +466,37 @@ static void check_atrace(struct doctor *d)
 		    "View markers (animtrace clears it while tracing)", val);
 }
 
+/* A state file a killed run left: until the next run its values are the device's. */
+static void stale_state(void *ctx, const struct atrace_state *st)
+{
+	struct doctor *d = ctx;
+	char was[256] = "";
+	size_t n = 0;
+
+	if (st->owner == ATRACE_STATE_REBOOTED) {
+		say(d, "atrace state", ST_OK, false, "%s: left by run %d before the last reboot "
+		    "(the next run removes it)", st->path, st->pid);
+		return;
+	}
+	for (size_t i = 0; i < st->n && n < sizeof(was); i++)
+		n += (size_t)snprintf(was + n, sizeof(was) - n, "%s%s=%s", i ? ", " : "",
+				      st->props[i].name, st->props[i].old);
+	say(d, "atrace state", ST_WARN, false, "%s: run %d ended (killed?) with the tracing "
+	    "properties changed; they were %s: the next animtrace run restores them first",
+	    st->path, st->pid, st->n ? was : "(none)");
+}
+
+/* Stale state files, said only when there is one (atrace_state.h). */
+static void check_atrace_state(struct doctor *d)
+{
+	const char *dir = d->o->state_dir ? d->o->state_dir : atrace_state_dir();
+	int n = atrace_state_each_stale(dir, d->proc_root, stale_state, d);
+
+	if (n < 0)
+		say(d, "atrace state", ST_WARN, false, "%s: %s (a killed run's state cannot be "
+		    "found)", dir, strerror(-n));
+}
+
 /* ---- the target process ------------------------------------------------------------ */
 
 struct pid_list {
@@ -664,6 +696,8 @@ int doctor_run(const struct doctor_opts *o, FILE *out)
 	check_tracefs(&d, tracefs);
 	check_annotate(&d, tracefs);
 	check_atrace(&d);
+	if (d.p->has_getprop())
+		check_atrace_state(&d);
 	check_target(&d);
 	if (d.n_failed)
 		fprintf(out, "\nlive tracing will not work: fix %s\n", d.failed);

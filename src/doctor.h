@@ -8,6 +8,9 @@
  * asked for. Everything else (SELinux, kernel config, uprobes, debug.atrace properties, the
  * RenderNode setters, ART methods) only degrades what animtrace can show.
  *
+ * On Android it also shows a state file left by a run that was killed before it restored the
+ * tracing properties (atrace_state.h): the next run restores them.
+ *
  * Doctor only reads: it never mounts tracefs nor sets a property. Everything it asks the host
  * goes through a struct doctor_probes, so tests can describe any device.
  */
@@ -49,6 +52,7 @@ struct doctor_opts {
 	const char *selinux;		 /* /sys/fs/selinux/enforce */
 	const char *uprobe_type;	 /* /sys/bus/event_source/devices/uprobe/type */
 	const char *release;		 /* kernel release; uname -r */
+	const char *state_dir;		 /* atrace state files: atrace_state_dir() */
 	const struct doctor_probes *probes; /* NULL: doctor_system_probes */
 };
 

@@ -13,6 +13,7 @@
 
 #include "animtrace/wire.h"
 #include "common/diag.h"
+#include "common/outfile.h"
 #include "doctor.h"
 #include "engine/engine.h"
 #include "live/live.h"
@@ -22,6 +23,7 @@
 #include "sinks/box.h"
 #include "sinks/json.h"
 #include "sinks/trace.h"
+#include "symbols/hwui.h"
 
 #ifndef ANIMTRACE_VERSION
 #define ANIMTRACE_VERSION "0.1.0"
@@ -73,11 +75,15 @@ static const char doc[] =
 "  0 after Ctrl-C, SIGTERM, SIGHUP or --duration; 1 when live tracing cannot\n"
 "  start (the message says what is missing: run 'animtrace doctor'), the\n"
 "  --replay file is not a capture, or -o / --trace-out cannot be written; 2 on\n"
-"  a usage error. debug.atrace.* properties are restored on every exit.\n"
+"  a usage error, also an output that is the capture (by device and inode:\n"
+"  links and standard input too; nothing is written then). debug.atrace.*\n"
+"  properties are restored on every exit; after a SIGKILL, by the next run\n"
+"  (their previous values wait in a state file; 'animtrace doctor' shows it).\n"
 "\n"
 "ENVIRONMENT\n"
 "  LC_ALL/LC_CTYPE: box drawing and sparklines need a UTF-8 locale, ASCII\n"
-"  otherwise.\n";
+"  otherwise.\n"
+"  ANIMTRACE_STATE_DIR: where the state file is kept (default /data/local/tmp).\n";
 
 enum {
 	OPT_COLOR = 0x100, OPT_NO_ATRACE, OPT_STATS, OPT_BUFFER, OPT_PROPS, OPT_NO_PROPS,
@@ -242,6 +248,7 @@ static error_t parse_output_opt(int key, char *arg, struct argp_state *state)
 static error_t parse_probe_opt(int key, char *arg, struct argp_state *state)
 {
 	struct cli *c = state->input;
+	char why[160];
 
 	switch (key) {
 	case OPT_PROPS:
@@ -252,6 +259,9 @@ static error_t parse_probe_opt(int key, char *arg, struct argp_state *state)
 		c->hwui = arg;
 		break;
 	case OPT_HWUI_OFFSETS:
+		/* All of it now: a typo must not be blamed on the library later. */
+		if (hwui_parse_offsets(arg, (uint32_t[AT_PROP_COUNT]){ 0 }, why, sizeof(why)))
+			argp_error(state, "--hwui-offsets: %s", why);
 		c->hwui_offsets = arg;
 		break;
 	case OPT_NO_ART:
@@ -353,6 +363,7 @@ static void install_signals(void)
 }
 
 struct output {
+	struct outfile file; /* -o, checked by open_files, truncated when its sink is made */
 	FILE *f, *trace_f;
 	const char *name, *trace_name; /* for messages */
 	struct sink_box *box;
@@ -375,15 +386,22 @@ static int write_error(const char *name, int err)
 	return -1;
 }
 
+/* Truncates and wraps an output checked by open_files. */
+static FILE *commit_file(struct outfile *o, const char *name)
+{
+	FILE *f = outfile_commit(o);
+
+	if (!f)
+		write_error(name, errno);
+	return f;
+}
+
 /* --trace-out: the trace sink sees every record first, then passes it on (open_output). */
 static int open_trace(const struct cli *c, struct output *out)
 {
 	if (!c->trace_out)
 		return 0;
 	out->trace_name = c->trace_out;
-	out->trace_f = fopen(c->trace_out, "w");
-	if (!out->trace_f)
-		return write_error(c->trace_out, errno);
 	out->trace = sink_trace__new(out->trace_f);
 	if (!out->trace) {
 		write_error(c->trace_out, errno);
@@ -397,9 +415,9 @@ static int open_trace(const struct cli *c, struct output *out)
 static int open_sink(const struct cli *c, struct output *out)
 {
 	out->name = c->output ? c->output : "standard output";
-	out->f = c->output ? fopen(c->output, "w") : stdout;
+	out->f = c->output ? commit_file(&out->file, c->output) : stdout;
 	if (!out->f)
-		return write_error(c->output, errno);
+		return -1;
 	if (c->json) {
 		out->json = sink_json__new(out->f);
 		if (out->json)
@@ -416,6 +434,54 @@ static int open_sink(const struct cli *c, struct output *out)
 	if (out->box)
 		out->sink = sink_box__sink(out->box);
 	return out->box ? 0 : -1;
+}
+
+/* One line for an output that would destroy the capture or the other output. */
+static int refuse(const char *name, const char *what)
+{
+	fprintf(stderr, "animtrace: %s %s\n", name, what);
+	return -2;
+}
+
+/*
+ * Opens -o and --trace-out without truncating them, and refuses one that is the capture (the
+ * same device and inode: standard input, symlinks and hard links too), the other output or
+ * standard output, before a byte is written; then truncates them. Standard output, when it is
+ * the output, must not be the capture either. 0, -1 (could not open, said) or -2 (refused).
+ */
+static int open_files(const struct cli *c, const struct replay *r, struct output *out)
+{
+	struct outfile *o = &out->file, t = { 0 };
+	struct file_id in = { 0 }, std = { 0 };
+	const char *oname = c->output ? c->output : "standard output";
+	int err = 0, ret = -1;
+
+	if (r)
+		replay__input_id(r, &in);
+	if (!c->output)
+		file_id_of_fd(STDOUT_FILENO, &std);
+	if (c->trace_out && (err = outfile_open(&t, c->trace_out)))
+		write_error(c->trace_out, err);
+	else if (c->output && (err = outfile_open(o, c->output)))
+		write_error(c->output, err);
+	else if (file_id_same(&o->id, &in) || file_id_same(&std, &in))
+		ret = refuse(oname, "is the capture being replayed: refusing to overwrite it");
+	else if (file_id_same(&t.id, &in))
+		ret = refuse(c->trace_out, "is the capture being replayed: refusing to overwrite it");
+	else if (file_id_same(&t.id, &o->id) || file_id_same(&t.id, &std))
+		ret = refuse(c->trace_out, c->output ? "is also -o: refusing to write both into it" :
+			     "is also standard output: refusing to write both into it");
+	else
+		ret = 0;
+	if (ret) {
+		outfile_abandon(&t);
+		outfile_abandon(o);
+		return ret;
+	}
+	/* -o is truncated only once the trace sink is made (open_sink): see open_output. */
+	if (c->trace_out && !(out->trace_f = commit_file(&t, c->trace_out)))
+		return -1;
+	return 0;
 }
 
 /*
@@ -472,6 +538,7 @@ static int close_output(struct output *out, int err)
 	sink_annotate__free(out->annotate);
 	sink_box__free(out->box);
 	sink_json__free(out->json);
+	outfile_abandon(&out->file); /* -o when a failure came first: left as it was */
 	if (out->f)
 		oerr = close_file(out->f);
 	if (oerr)
@@ -481,55 +548,13 @@ static int close_output(struct output *out, int err)
 	return 0;
 }
 
-/* Would writing path overwrite the capture (or the other output)? Same device and inode. */
-static bool same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	if (!a || !b)
-		return false;
-	if (stat(a, &sa) || stat(b, &sb))
-		return !strcmp(a, b);
-	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
-/* Refuses outputs that would destroy an input or each other, before any is opened. */
-static int check_paths(const struct cli *c)
-{
-	const char *in = c->replay && strcmp(c->replay, "-") ? c->replay : NULL;
-	const char *clash = same_file(c->output, in) ? c->output :
-			    same_file(c->trace_out, in) ? c->trace_out : NULL;
-
-	if (clash) {
-		fprintf(stderr, "animtrace: %s is the capture being replayed: refusing to "
-			"overwrite it\n", clash);
-		return -1;
-	}
-	if (same_file(c->output, c->trace_out)) {
-		fprintf(stderr, "animtrace: -o and --trace-out name the same file (%s)\n",
-			c->output);
-		return -1;
-	}
-	return 0;
-}
-
-/* Warnings about what the capture could not give, once, after the replay. */
+/* What the capture could not give, in one line, once, after the replay. */
 static void replay_warnings(const struct replay_stats *st)
 {
-	if (st->malformed)
-		fprintf(stderr, "animtrace: %llu malformed lines skipped\n",
-			(unsigned long long)st->malformed);
-	if (st->skipped_packets)
-		fprintf(stderr, "animtrace: warning: damaged Perfetto trace: skipped %llu bytes "
-			"in %llu damaged packets or events\n",
-			(unsigned long long)st->skipped_bytes,
-			(unsigned long long)st->skipped_packets);
-	if (st->dropped)
-		fprintf(stderr, "animtrace: warning: %llu print events beyond the 512Ki-event index "
-			"were left out\n", (unsigned long long)st->dropped);
-	if (st->truncated_at)
-		fprintf(stderr, "animtrace: warning: capture truncated at byte %llu\n",
-			(unsigned long long)st->truncated_at);
+	char line[512];
+
+	if (input_stats_describe(&st->input, line, sizeof(line)))
+		diag(DIAG_WARN, "damaged capture: %s", line);
 }
 
 static int run_replay(struct replay *r, struct engine *e)
@@ -575,7 +600,7 @@ int main(int argc, char **argv)
 	struct replay *r = NULL;
 	struct engine *e = NULL;
 	char msg[768] = "";
-	int ret = 1;
+	int ret = 1, err;
 
 	setlocale(LC_CTYPE, "");
 	if (argc > 1 && !strcmp(argv[1], "doctor"))
@@ -585,13 +610,14 @@ int main(int argc, char **argv)
 	if (!c.filter || argp_parse(&argp, argc, argv, 0, NULL, &c))
 		return 2;
 	diag_init(stderr, c.verbose ? DIAG_DEBUG : DIAG_INFO);
-	if (check_paths(&c)) {
-		ret = 2;
-		goto out;
-	}
 	/* Every input is validated before any output is created (or truncated). */
 	if (c.replay && !(r = replay__open(c.replay, c.filter, msg, sizeof(msg)))) {
 		fprintf(stderr, "animtrace: %s\n", msg);
+		goto out;
+	}
+	err = open_files(&c, r, &out);
+	if (err) {
+		ret = err == -2 ? 2 : 1;
 		goto out;
 	}
 	if (open_output(&c, &out))

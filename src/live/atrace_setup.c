@@ -2,6 +2,7 @@
 /* Android tracing properties: set, re-assert, restore. See atrace_setup.h. */
 #include "live/androidprop.h"
 #include "live/atrace_setup.h"
+#include "live/atrace_state.h"
 #include "common/procsel.h"
 
 #include <errno.h>
@@ -31,6 +32,7 @@ struct prop {
 	char want[ATRACE_SETUP_VALUE_MAX + 1]; /* what we keep there */
 	enum prop_kind kind;
 	bool touched;			       /* written at least once: restore it */
+	bool pending;			       /* to be written now (sync_all) */
 };
 
 struct atrace_setup {
@@ -41,7 +43,10 @@ struct atrace_setup {
 	size_t n_props;
 	size_t n_added;
 	bool poke_failed;
+	int state_err;          /* saving the previous values failed: a kill leaves ours */
+	char state_dir[PATH_MAX];
 	char desc[320];
+	char recovered[1024];   /* what killed runs had left and was restored first; "" none */
 };
 
 /* ---- state -------------------------------------------------------------------------- */
@@ -180,16 +185,61 @@ static void want_view_bit(struct prop *p, const char *cur)
 			 strtoull(cur, NULL, 0) ^ ATRACE_SETUP_TAG_VIEW);
 }
 
-/* Make the property hold what we want, given its current value; counts writes. */
-static int sync_prop(struct prop *p, const char *cur, int *written)
+/* What the property must hold given its current value; pending when it does not yet. */
+static void plan_prop(struct prop *p, const char *cur)
 {
 	if (p->kind != PROP_VALUE)
 		want_view_bit(p, cur);
-	if (!strcmp(cur, p->want))
-		return 0;
-	p->touched = true; /* even if setprop fails half way: restoring is harmless */
-	(*written)++;
-	return androidprop_set(p->name, p->want);
+	p->pending = strcmp(cur, p->want) != 0;
+}
+
+/*
+ * The state file lists every property written so far or about to be, with its previous
+ * value, in restore order, and is saved before the first write of each: a run killed at any point leaves
+ * what the next one needs to undo it. A failure is kept (and said), not fatal.
+ */
+static void save_state(struct atrace_setup *s)
+{
+	struct atrace_state_prop *list = calloc(s->n_props ? s->n_props : 1, sizeof(*list));
+	size_t n = 0;
+
+	if (!list) {
+		s->state_err = -ENOMEM;
+		return;
+	}
+	for (size_t i = s->n_props; i-- > 0;) {
+		if (!s->props[i].touched && !s->props[i].pending)
+			continue;
+		snprintf(list[n].name, sizeof(list[n].name), "%s", s->props[i].name);
+		snprintf(list[n].old, sizeof(list[n].old), "%s", s->props[i].old);
+		n++;
+	}
+	s->state_err = atrace_state_save(s->state_dir, list, n);
+	free(list);
+}
+
+/* Writes every pending property (after saving the state when one is written the first
+ * time); counts writes. */
+static int write_pending(struct atrace_setup *s, int *written)
+{
+	bool first = false;
+	int err = 0;
+
+	for (size_t i = 0; i < s->n_props; i++)
+		first |= s->props[i].pending && !s->props[i].touched;
+	if (first)
+		save_state(s);
+	for (size_t i = 0; !err && i < s->n_props; i++) {
+		struct prop *p = &s->props[i];
+
+		if (!p->pending)
+			continue;
+		p->pending = false;
+		p->touched = true; /* even if setprop fails half way: restoring is harmless */
+		(*written)++;
+		err = androidprop_set(p->name, p->want);
+	}
+	return err;
 }
 
 /* Reverse write order: the tag flags go off before the app list shrinks. */
@@ -210,6 +260,8 @@ static int restore_touched(struct atrace_setup *s)
 	}
 	if (written)
 		androidprop_poke();
+	if (!err) /* else it stays: the next run tries again */
+		atrace_state_remove(s->state_dir);
 	return err;
 }
 
@@ -225,6 +277,10 @@ static void describe_active(struct atrace_setup *s)
 	if (pref->touched)
 		snprintf(extra + n, sizeof(extra) - n, "; prefer_sdk %s -> %s (view stays on "
 			 "trace_marker)", pref->old, pref->want);
+	if (s->state_err)
+		snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra), "; previous values "
+			 "not saved in %.160s (%s): a killed run leaves them changed", s->state_dir,
+			 strerror(-s->state_err));
 	if (f->touched)
 		set_desc(s, "atrace: enableflags %s -> %s%s%s", f->old[0] ? f->old : "(unset)",
 			 f->want, extra, s->poke_failed ? "; sysprops poke failed" : "");
@@ -244,7 +300,9 @@ static int start(struct atrace_setup *s)
 	if (!err)
 		err = plan_view_bit(s, PROP_FLAGS, PROP_VIEW_ON);
 	for (size_t i = 0; !err && i < s->n_props; i++)
-		err = sync_prop(&s->props[i], s->props[i].old, &written);
+		plan_prop(&s->props[i], s->props[i].old);
+	if (!err)
+		err = write_pending(s, &written);
 	if (err) {
 		if (s->props)
 			restore_touched(s);
@@ -270,8 +328,12 @@ int atrace_setup__reassert(struct atrace_setup *s)
 	for (size_t i = 0; !err && i < s->n_props; i++) {
 		err = androidprop_get(s->props[i].name, cur, sizeof(cur));
 		if (!err)
-			err = sync_prop(&s->props[i], cur, &written);
+			plan_prop(&s->props[i], cur);
 	}
+	if (!err)
+		err = write_pending(s, &written);
+	for (size_t i = 0; i < s->n_props; i++)
+		s->props[i].pending = false; /* not written after an error: planned again */
 	if (written) {
 		s->poke_failed = androidprop_poke() != 0;
 		describe_active(s);
@@ -294,6 +356,49 @@ int atrace_setup__restore(struct atrace_setup *s)
 	return err;
 }
 
+/* Appends to s->recovered, keeping it one line. */
+__attribute__((format(printf, 2, 3)))
+static void add_recovered(struct atrace_setup *s, const char *fmt, ...)
+{
+	size_t n = strlen(s->recovered);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(s->recovered + n, sizeof(s->recovered) - n, fmt, ap);
+	va_end(ap);
+}
+
+/* A state file whose run is gone: its previous values written back (or, from before a
+ * reboot, which reset them, only removed). */
+static void recover_one(void *ctx, const struct atrace_state *st)
+{
+	struct atrace_setup *s = ctx;
+	int err = 0, e;
+
+	add_recovered(s, "%s", s->recovered[0] ? "; " : "atrace: ");
+	if (st->owner == ATRACE_STATE_REBOOTED) {
+		atrace_state_discard(st);
+		add_recovered(s, "removed %s, left by run %d before the last reboot", st->path,
+			      st->pid);
+		return;
+	}
+	for (size_t i = 0; i < st->n; i++)
+		if ((e = androidprop_set(st->props[i].name, st->props[i].old)) && !err)
+			err = e;
+	if (st->n)
+		androidprop_poke();
+	if (!err)
+		atrace_state_discard(st);
+	add_recovered(s, "run %d ended without restoring the tracing properties: ", st->pid);
+	for (size_t i = 0; i < st->n; i++)
+		add_recovered(s, "%s%s=%s", i ? ", " : "", st->props[i].name, st->props[i].old);
+	if (err)
+		add_recovered(s, ": could not all be restored (%s; %s kept for the next run)",
+			      strerror(-err), st->path);
+	else
+		add_recovered(s, ": restored first");
+}
+
 struct atrace_setup *atrace_setup__new_apps(const char *const *apps, size_t n_apps)
 {
 	struct atrace_setup *s = calloc(1, sizeof(*s));
@@ -303,10 +408,13 @@ struct atrace_setup *atrace_setup__new_apps(const char *const *apps, size_t n_ap
 		errno = ENOMEM;
 		return NULL;
 	}
+	snprintf(s->state_dir, sizeof(s->state_dir), "%s", atrace_state_dir());
 	if (!androidprop_available()) {
 		s->status = ATRACE_SETUP_NOT_ANDROID;
 		set_desc(s, "not Android (no getprop on PATH): tracing properties left alone");
 	} else {
+		/* First: what a killed run left is the baseline no longer. */
+		atrace_state_each_stale(s->state_dir, "/proc", recover_one, s);
 		start(s);
 	}
 	return s;
@@ -335,6 +443,16 @@ bool atrace_setup__active(const struct atrace_setup *s)
 const char *atrace_setup__status(const struct atrace_setup *s)
 {
 	return s->desc;
+}
+
+bool atrace_setup__unsaved(const struct atrace_setup *s)
+{
+	return s->state_err != 0;
+}
+
+const char *atrace_setup__recovered(const struct atrace_setup *s)
+{
+	return s->recovered[0] ? s->recovered : NULL;
 }
 
 void atrace_setup__free(struct atrace_setup *s)

@@ -9,6 +9,10 @@
  * second ^C on the terminal cannot kill a restore half way, and killed after 5 s. No
  * `getprop` on PATH means "not Android": nothing is ever run.
  *
+ * Before the first write of each property, its previous value is saved in a state file
+ * (atrace_state.h), removed once everything is restored; a state file left by a run that is
+ * no longer running is restored first, so a SIGKILL never makes our values the baseline.
+ *
  * Properties are written apps first, then debug.atrace.app_number, then the view bit
  * cleared in debug.atrace.prefer_sdk (when it is set), then the tag flags, and restored in
  * the reverse order, each time followed by one sysprops poke
@@ -87,6 +91,16 @@ bool atrace_setup__active(const struct atrace_setup *s);
  * 0x100a; 1 app added to debug.atrace.app_*". Valid until the next call on s.
  */
 const char *atrace_setup__status(const struct atrace_setup *s);
+
+/*
+ * One line (no newline) saying what runs that were killed had left changed and was restored
+ * before this one started (from their state files: atrace_state.h), or NULL when nothing was.
+ */
+const char *atrace_setup__recovered(const struct atrace_setup *s);
+
+/* True when the state file could not be saved: a kill would leave our values (the status
+ * says where and why). */
+bool atrace_setup__unsaved(const struct atrace_setup *s);
 
 /* Restores first when still ACTIVE. Accepts NULL. */
 void atrace_setup__free(struct atrace_setup *s);

@@ -482,6 +482,10 @@ static struct atrace_setup *android_setup(const struct live_opts *o)
 	if (!o->atrace_setup)
 		return NULL;
 	as = atrace_setup__new(o->filter);
+	if (as && atrace_setup__recovered(as))
+		diag(DIAG_INFO, "%s", atrace_setup__recovered(as));
+	if (as && atrace_setup__active(as) && atrace_setup__unsaved(as))
+		diag(DIAG_WARN, "%s", atrace_setup__status(as));
 	if (as && !atrace_setup__active(as)) {
 		diag(DIAG_INFO, "%s", atrace_setup__status(as));
 		atrace_setup__free(as);

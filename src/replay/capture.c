@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/outfile.h"
 #include "replay/capture.h"
 #include "replay/pftrace.h"
 
@@ -287,6 +288,7 @@ struct text_range {
 
 struct capture {
 	int fd;              /* a regular file; other inputs are first copied to a temp file */
+	struct file_id in_id; /* the input as opened (not its temp copy); set when a regular file */
 	uint64_t size;       /* of the file at open */
 	struct text_range *ranges; /* where the ftrace text is inside the file */
 	size_t n_ranges;
@@ -296,6 +298,7 @@ struct capture {
 	size_t start, end;
 	bool skipping;       /* inside an overlong line: drop bytes up to its newline */
 	bool last_no_nl;     /* the line just returned ended at the end of the text */
+	bool html_cut;       /* the last html block has no </script>: the file was cut */
 	uint64_t text_bytes;
 	struct capture_damage dmg;
 	struct pftrace *pf;  /* protobuf capture: its index; NULL for text */
@@ -415,12 +418,14 @@ static int find_html_text(struct capture *c)
 {
 	int64_t tag = find_in(c, trace_data_tag, 0, c->size), e;
 	uint64_t b;
+	bool cut;
 	int err;
 
 	while (tag >= 0) {
 		b = (uint64_t)tag + CONST_STRLEN(trace_data_tag);
 		e = find_in(c, "</script>", b, c->size);
-		if (e < 0) {
+		cut = e < 0;
+		if (cut) {
 			c->dmg.truncated_at = c->size;
 			e = (int64_t)c->size;
 		}
@@ -428,6 +433,7 @@ static int find_html_text(struct capture *c)
 			err = add_block(c, b, (uint64_t)e);
 			if (err)
 				return err;
+			c->html_cut = cut;
 		}
 		tag = find_in(c, trace_data_tag, (uint64_t)e, c->size);
 	}
@@ -458,6 +464,9 @@ static int open_protobuf(struct capture *c, bool has_nul)
 	pftrace__damage(c->pf, &d);
 	c->dmg.skipped_bytes = d.skipped_bytes;
 	c->dmg.skipped_packets = d.skipped_packets + d.skipped_events;
+	c->dmg.bad_messages = d.bad_messages;
+	c->dmg.bad_blocks = d.bad_blocks;
+	c->dmg.packets = d.packets;
 	c->dmg.truncated_at = d.truncated_at;
 	c->dmg.dropped = d.dropped_prints;
 	c->text_bytes = c->size;
@@ -581,6 +590,7 @@ static int open_input(struct capture *c, const char *path, char *head,
 		close(fd);
 		return -errno;
 	}
+	c->in_id = (struct file_id){ (uint64_t)st.st_dev, (uint64_t)st.st_ino, S_ISREG(st.st_mode) };
 	if (S_ISDIR(st.st_mode)) {
 		close(fd);
 		return -EISDIR;
@@ -807,6 +817,22 @@ static int next_pf_event(struct capture *c, struct capture_line *out)
 	return CAPTURE_MARKER;
 }
 
+/*
+ * The line just read ended the text without a newline, where only a cut makes one: at the
+ * end of a text file, or of the last block of an html file that has no </script>. The
+ * blocks of a whole html file end without one (add_block trims it).
+ */
+static bool cut_last_line(const struct capture *c)
+{
+	bool plain = c->n_ranges == 1 && c->ranges[0].off == 0 && c->ranges[0].len == c->size;
+
+	if (!c->last_no_nl)
+		return false;
+	if (plain)
+		return true;
+	return c->cur + 1 >= c->n_ranges && c->html_cut;
+}
+
 int capture__next_event(struct capture *c, struct capture_line *out)
 {
 	const char *line;
@@ -823,12 +849,17 @@ int capture__next_event(struct capture *c, struct capture_line *out)
 		return kind == 2 ? -EINVAL : CAPTURE_END;
 	}
 	kind = capture_parse_line(line, len, out);
-	/* A last line cut off by the end of a text file (not of an html block). */
-	if (kind < 0 && c->last_no_nl && c->n_ranges == 1 && c->ranges[0].off == 0) {
+	if (kind != CAPTURE_SKIP && cut_last_line(c)) {
 		c->dmg.truncated_at = c->next_off; /* < size when cut while read */
+		clear_line(out);
 		return CAPTURE_SKIP;
 	}
 	return kind;
+}
+
+void capture__input_id(const struct capture *c, struct file_id *out)
+{
+	*out = c->in_id;
 }
 
 bool capture__is_protobuf(const struct capture *c)

@@ -42,6 +42,7 @@ struct capture_line {
 int capture_parse_line(const char *line, size_t len, struct capture_line *out);
 
 struct capture;
+struct file_id;
 
 /* The format is decided from this many first bytes (or fewer, in a shorter file). */
 #define CAPTURE_PROBE_BYTES (1u << 20)
@@ -58,6 +59,9 @@ struct capture_damage {
 	uint64_t overlong;       /* text lines over 64 KiB skipped (also counted as malformed) */
 	uint64_t skipped_bytes;  /* protobuf: bytes skipped to resynchronise */
 	uint64_t skipped_packets; /* protobuf: damaged packets and events skipped */
+	uint64_t bad_messages;   /* protobuf: messages in packets that did not decode */
+	uint64_t bad_blocks;     /* protobuf: compressed_packets that did not inflate whole */
+	uint64_t packets;        /* protobuf: packets read */
 	uint64_t dropped;        /* protobuf: print events beyond the index caps */
 };
 
@@ -83,13 +87,18 @@ int capture__next(struct capture *c, const char **line, size_t *len);
 /*
  * Next event of any capture format, parsed. Returns a capture_line_kind (CAPTURE_END at
  * the end), or -EINVAL for a malformed text line (a NUL byte, over 64 KiB, ...: the caller
- * counts it); a last line cut off at the end of a text file is CAPTURE_SKIP (see
+ * counts it); a last line cut off (no newline) at the end of a text file or of a cut html
+ * block is CAPTURE_SKIP, even when it parses, as a marker cut short could (see
  * capture__damage). Strings in *out stay valid until the next call. For a protobuf capture: first one CAPTURE_SCHED
  * per thread the trace names (tid, tgid or -1, comm), then every print event as
  * CAPTURE_MARKER in timestamp order, with tgid and comm from those names (-1 and ""
  * when unknown) and the payload without its trailing newline.
  */
 int capture__next_event(struct capture *c, struct capture_line *out);
+
+/* Which file was opened (standard input's file for "-"; not a pipe's temp copy): outputs
+ * are compared with it so that none overwrites the capture. */
+void capture__input_id(const struct capture *c, struct file_id *out);
 
 /* True when the capture is a Perfetto protobuf trace. */
 bool capture__is_protobuf(const struct capture *c);

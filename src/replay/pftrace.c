@@ -219,6 +219,7 @@ enum name_rank { RANK_SCHED = 1, RANK_THREAD = 2, RANK_CMDLINE = 3 };
 #define PF_PAYLOAD_MAX (16u << 20)      /* bytes of their payloads */
 #define PF_THREADS_MAX (1u << 16)       /* distinct tids named */
 #define PF_PACKET_MAX (16u << 20)       /* one TracePacket, or one inflated compressed_packets */
+#define PF_SCAN_BYTES (64u << 10)       /* the view resync scans through */
 #define PF_NAME_MAX AT_PROC_MAX         /* what the engine keeps of a name */
 
 struct print_rec {
@@ -602,12 +603,14 @@ static void tl_free(struct timeline *tl)
 
 /* ---- messages ---------------------------------------------------------------------- */
 
-/* pb_next that counts a damaged message once (the caller then leaves it). */
+/* pb_next that counts a damaged message once (the caller then leaves it, and what it held). */
 static bool next_field(struct pftrace *t, struct pb *b, struct pb_field *f, int *rc)
 {
 	*rc = pb_next(b, f);
-	if (*rc < 0)
+	if (*rc < 0) {
 		t->malformed++;
+		t->dmg.bad_messages++;
+	}
 	return *rc == 1;
 }
 
@@ -717,6 +720,7 @@ static void read_compact_pairs(struct pftrace *t, struct pb msg, uint32_t pid_id
 	while (pids.p < pids.end && comms.p < comms.end) {
 		if (pb_varint(&pids, &pid) || pb_varint(&comms, &idx)) {
 			t->malformed++;
+			t->dmg.bad_messages++;
 			return;
 		}
 		add_name(t, (int32_t)pid, -1, intern_at(msg, idx), RANK_SCHED);
@@ -752,9 +756,10 @@ static void read_bundle(struct pftrace *t, struct pb b)
 
 	for (;;) {
 		at = b.p;
-		if (!next_field(t, &b, &f, &rc)) {
+		if ((rc = pb_next(&b, &f)) != 1) {
 			if (rc == 0)
 				break;
+			t->malformed++;
 			to = resync_mem(whole, at, 0x12);
 			t->dmg.skipped_events++;
 			t->dmg.skipped_bytes += (uint64_t)(to - at);
@@ -826,60 +831,79 @@ static void read_process_tree(struct pftrace *t, struct pb b)
 	}
 }
 
-/* Inflates a zlib stream of at most limit bytes. Returns NULL when damaged or too big. */
-static uint8_t *inflate_all(const uint8_t *in, size_t len, size_t limit, size_t *out_len)
+static uint64_t read_trace_mem(struct pftrace *t, const uint8_t *p, size_t len, int depth,
+			       bool more);
+
+/* The inflated bytes of a compressed_packets parsed so far, and what is left of them. */
+struct inflater {
+	z_stream z;
+	uint8_t *buf;
+	size_t have, cap;
+};
+
+/* Inflates into the room left in the buffer, growing it up to PF_PACKET_MAX. Z_OK while there
+ * is more to come, Z_STREAM_END at its end, else the zlib error. */
+static int inflate_some(struct inflater *in)
 {
-	z_stream z = { .next_in = (Bytef *)in, .avail_in = (uInt)len };
-	uint8_t *out = NULL, *tmp;
-	size_t cap = 0, ncap;
+	size_t ncap;
+	uint8_t *tmp;
 	int zrc;
 
-	if (len > UINT32_MAX || inflateInit(&z) != Z_OK)
-		return NULL;
-	do {
-		if (z.total_out == cap) {
-			ncap = cap ? cap * 2 : len * 4 + 4096;
-			ncap = ncap < limit ? ncap : limit;
-			tmp = ncap > cap ? realloc(out, ncap) : NULL;
-			if (!tmp) {
-				zrc = Z_MEM_ERROR;
-				break;
-			}
-			out = tmp;
-			cap = ncap;
-		}
-		z.next_out = out + z.total_out;
-		z.avail_out = (uInt)(cap - z.total_out);
-		zrc = inflate(&z, Z_NO_FLUSH);
-	} while (zrc == Z_OK);
-	*out_len = z.total_out;
-	inflateEnd(&z);
-	if (zrc != Z_STREAM_END) {
-		free(out);
-		return NULL;
+	if (in->have == in->cap && in->cap < PF_PACKET_MAX) {
+		ncap = in->cap ? in->cap * 2 : 1u << 16;
+		ncap = ncap < PF_PACKET_MAX ? ncap : PF_PACKET_MAX;
+		tmp = realloc(in->buf, ncap);
+		if (!tmp)
+			return Z_MEM_ERROR;
+		in->buf = tmp;
+		in->cap = ncap;
 	}
-	return out;
+	in->z.next_out = in->buf + in->have;
+	in->z.avail_out = (uInt)(in->cap - in->have);
+	zrc = inflate(&in->z, Z_NO_FLUSH);
+	in->have = in->cap - in->z.avail_out;
+	if (zrc != Z_BUF_ERROR)
+		return zrc;
+	/* No progress: with no room left, the caller reads some out; else the stream is cut. */
+	return in->z.avail_out ? Z_DATA_ERROR : Z_OK;
 }
 
-static void read_trace_mem(struct pftrace *t, const uint8_t *p, size_t len, int depth);
-
-/* compressed_packets (TracePacket field 50): a zlib-deflated Trace, one level only. */
+/*
+ * compressed_packets (TracePacket field 50): a zlib-deflated Trace, one level only, read a
+ * window at a time: whole packets are parsed as soon as they are inflated, so a block that
+ * inflates past PF_PACKET_MAX loses nothing, and a damaged one keeps the packets before
+ * its damage. A block that does not inflate whole is counted once (bad_blocks).
+ */
 static void read_compressed(struct pftrace *t, const struct pb_field *f, int depth)
 {
-	uint8_t *out;
-	size_t out_len;
+	struct inflater in = { .z = { .next_in = (Bytef *)f->data, .avail_in = (uInt)f->len } };
+	uint64_t used;
+	int zrc = Z_DATA_ERROR;
 
-	if (depth > 0) {
-		t->malformed++;
-		return;
+	if (depth > 0 || f->len > UINT32_MAX || inflateInit(&in.z) != Z_OK)
+		goto bad;
+	while ((zrc = inflate_some(&in)) == Z_OK) {
+		if (in.have < in.cap || in.cap < PF_PACKET_MAX)
+			continue;
+		used = read_trace_mem(t, in.buf, in.have, depth + 1, true);
+		if (used == 0) { /* one packet over PF_PACKET_MAX: skipped like a damaged one */
+			t->dmg.skipped_packets++;
+			t->dmg.skipped_bytes += in.have;
+			used = in.have;
+		}
+		memmove(in.buf, in.buf + used, in.have - (size_t)used);
+		in.have -= (size_t)used;
 	}
-	out = inflate_all(f->data, f->len, PF_PACKET_MAX, &out_len);
-	if (!out) {
-		t->malformed++;
+	inflateEnd(&in.z);
+	used = read_trace_mem(t, in.buf, in.have, depth + 1, false);
+	free(in.buf);
+	if (zrc == Z_STREAM_END && used == in.have)
 		return;
-	}
-	read_trace_mem(t, out, out_len, depth + 1);
-	free(out);
+	if (zrc == Z_MEM_ERROR)
+		t->err = ENOMEM;
+bad:
+	t->malformed++;
+	t->dmg.bad_blocks++;
 }
 
 /* A frame_timeline_event (76), with its packet's timestamp (8) and clock (58). */
@@ -996,24 +1020,129 @@ static bool packet_at(struct pftrace *t, const struct pf_src *src, uint64_t off,
 	return pb_whole((struct pb){ t->pkt, t->pkt + h->len });
 }
 
-/* The next offset after off where packet_at holds, or src->size when there is none. */
-static uint64_t resync(struct pftrace *t, const struct pf_src *src, uint64_t off)
+/*
+ * A view of the source for resync, which must not read a candidate's whole body (a random
+ * length made the scan quadratic): bytes [base, base + n) of it, cap at most.
+ */
+struct pf_win {
+	uint64_t base;
+	size_t n, cap;
+	uint8_t *b;
+};
+
+/*
+ * Points *p at the bytes from off on, at least want of them unless the source ends first;
+ * reads cap bytes at off when the view does not hold them. Returns how many there are from
+ * off in the view (0 at the end of the source or on a read error).
+ */
+static size_t win_at(const struct pf_src *src, struct pf_win *w, uint64_t off, size_t want,
+		     const uint8_t **p)
 {
-	uint8_t buf[4096];
+	bool inside = off >= w->base && off <= w->base + w->n;
+	ssize_t r;
+
+	if (!inside || (off - w->base + want > w->n && w->base + w->n < src->size)) {
+		r = src->read(src->ctx, w->b, w->cap, off);
+		w->base = off;
+		w->n = r > 0 ? (size_t)r : 0;
+	}
+	*p = w->b + (off - w->base);
+	return w->n - (size_t)(off - w->base);
+}
+
+/* win_at from the scan's view when it holds the bytes, else from the probe's. */
+static size_t probe_at(const struct pf_src *src, struct pf_win *w, uint64_t off, size_t want,
+		       const uint8_t **p)
+{
+	const struct pf_win *s = w + 1;
+
+	if (off >= s->base && off - s->base + want <= s->n) {
+		*p = s->b + (off - s->base);
+		return s->n - (size_t)(off - s->base);
+	}
+	return win_at(src, w, off, want, p);
+}
+
+/* pb_whole of the bytes [off, end) of the source, read a field header at a time. */
+static bool pb_whole_at(const struct pf_src *src, struct pf_win *w, uint64_t off, uint64_t end)
+{
+	const uint8_t *p;
+	uint64_t key, v;
+	size_t n;
+	struct pb b;
+
+	while (off < end) {
+		n = probe_at(src, w, off, 20, &p); /* a key and a varint: 10 bytes each at most */
+		b = (struct pb){ p, p + (n < end - off ? n : (size_t)(end - off)) };
+		if (pb_varint(&b, &key) || (key >> 3) == 0 || (key >> 3) > 0x1fffffff)
+			return false;
+		if ((key & 7) == WT_VARINT || (key & 7) == WT_LEN) {
+			if (pb_varint(&b, &v))
+				return false;
+		} else {
+			v = (key & 7) == WT_I64 ? 8 : (key & 7) == WT_I32 ? 4 : UINT64_MAX;
+		}
+		off += (uint64_t)(b.p - p);
+		if ((key & 7) != WT_VARINT && v > end - off)
+			return false; /* a length or fixed field past the end, or a group */
+		off += (key & 7) == WT_VARINT ? 0 : v;
+	}
+	return true;
+}
+
+/*
+ * packet_at(resyncing) for the resync scan: header and length first, then the byte after
+ * the packet, then its fields, each read only once the cheaper test passed.
+ */
+static bool candidate_at(const struct pf_src *src, struct pf_win w[2], uint64_t off)
+{
+	struct pf_win *probe = &w[0], *scan = &w[1];
+	const uint8_t *p;
+	size_t n = win_at(src, scan, off, 16, &p);
 	struct pf_hdr h;
 	uint64_t next;
-	ssize_t n;
 
-	for (off++; off < src->size; off += (uint64_t)n) {
-		n = src_read(t, src, off, sizeof(buf));
-		if (n <= 0)
+	if (n < 2 || p[0] != 0x0a || !read_hdr(p, n < 16 ? n : 16, &h) ||
+	    h.len > PF_PACKET_MAX || h.len + h.size > src->size - off)
+		return false;
+	next = off + h.size + h.len;
+	if (next < src->size && (probe_at(src, probe, next, 1, &p) < 1 || *p != 0x0a))
+		return false;
+	return pb_whole_at(src, probe, off + h.size, next);
+}
+
+/* The next offset after off where packet_at(resyncing) holds, or src->size when none does.
+ * Linear in the bytes scanned: each 0x0a costs a few header reads, never its body. */
+static uint64_t resync(const struct pf_src *src, uint64_t off)
+{
+	uint8_t probe_buf[64], small[64];
+	/* [0]: far reads (the byte after a candidate, its fields); [1]: the scan itself */
+	struct pf_win w[2] = { { .cap = sizeof(probe_buf), .b = probe_buf },
+			       { .cap = PF_SCAN_BYTES, .b = malloc(PF_SCAN_BYTES) } };
+	uint64_t found = src->size;
+	const uint8_t *p, *hit;
+	size_t n;
+
+	if (!w[1].b) /* no memory for the view: smaller reads, still linear */
+		w[1] = (struct pf_win){ .cap = sizeof(small), .b = small };
+	for (off++; off < src->size; off++) {
+		n = win_at(src, &w[1], off, 16, &p);
+		if (n == 0)
 			break;
-		memcpy(buf, t->pkt, (size_t)n);
-		for (ssize_t i = 0; i < n; i++)
-			if (buf[i] == 0x0a && packet_at(t, src, off + (uint64_t)i, true, &h, &next))
-				return off + (uint64_t)i;
+		hit = memchr(p, 0x0a, n);
+		if (!hit) {
+			off += n - 1;
+			continue;
+		}
+		off += (uint64_t)(hit - p);
+		if (candidate_at(src, w, off)) {
+			found = off;
+			break;
+		}
 	}
-	return src->size;
+	if (w[1].b != small)
+		free(w[1].b);
+	return found;
 }
 
 /* A well-formed top-level field that is not a packet (Trace has none today): skipped. */
@@ -1037,11 +1166,13 @@ static bool packet_runs_past_end(struct pftrace *t, const struct pf_src *src, ui
 
 /*
  * Trace { repeated TracePacket packet = 1 }, one packet at a time from src. A packet that
- * does not parse is skipped up to the next one that provably does (resync).
+ * does not parse is skipped up to the next one that provably does (resync). Returns where
+ * it stopped: src->size, or the start of a last packet that runs past the end, which is
+ * the file's truncation at depth 0, and (more: the source continues) where to go on.
  */
-static void read_trace_src(struct pftrace *t, const struct pf_src *src, int depth)
+static uint64_t read_trace_src(struct pftrace *t, const struct pf_src *src, int depth, bool more)
 {
-	uint64_t off = 0, next, to;
+	uint64_t off = 0, next, to, fields_at = UINT64_MAX;
 	struct pf_hdr h;
 
 	while (off < src->size && !t->err) {
@@ -1049,23 +1180,35 @@ static void read_trace_src(struct pftrace *t, const struct pf_src *src, int dept
 			read_packet(t, (struct pb){ t->pkt, t->pkt + h.len }, depth);
 			t->dmg.packets++;
 			off = next;
+			fields_at = UINT64_MAX;
 			continue;
 		}
 		if (other_field_at(t, src, off, &next)) {
+			fields_at = fields_at < off ? fields_at : off;
 			off = next;
 			continue;
 		}
-		to = resync(t, src, off);
-		t->malformed++;
+		if (more && packet_runs_past_end(t, src, off))
+			return fields_at < off ? fields_at : off; /* all of it with the next window */
+		to = resync(src, off);
 		if (to == src->size && packet_runs_past_end(t, src, off)) {
+			if (depth > 0)
+				return off; /* the caller counts its block */
+			t->malformed++;
 			t->dmg.truncated_at = src->size; /* cut off, not damaged */
-			break;
+			return off;
 		}
+		/* Fields just before damage were garbage that happened to parse: skipped too. */
+		off = fields_at < off ? fields_at : off;
+		t->malformed++;
 		t->dmg.skipped_packets++;
 		t->dmg.skipped_bytes += to - off;
 		off = to;
+		fields_at = UINT64_MAX;
 	}
+	return src->size;
 }
+
 /* The header at off is a packet's whose length runs past the end of the source. */
 static bool packet_runs_past_end(struct pftrace *t, const struct pf_src *src, uint64_t off)
 {
@@ -1097,21 +1240,24 @@ static ssize_t mem_read(void *ctx, void *buf, size_t n, uint64_t off)
 	return (ssize_t)n;
 }
 
-/* An inflated compressed_packets: framed like the file, read from memory. */
-static void read_trace_mem(struct pftrace *t, const uint8_t *p, size_t len, int depth)
+/* An inflated compressed_packets: framed like the file, read from memory (read_trace_src). */
+static uint64_t read_trace_mem(struct pftrace *t, const uint8_t *p, size_t len, int depth,
+			       bool more)
 {
 	struct mem_src m = { p, len };
 	struct pf_src src = { mem_read, &m, len };
 	uint8_t *pkt = t->pkt;
 	size_t cap = t->pkt_cap;
+	uint64_t stop;
 
 	/* The outer packet (which holds p) lives in t->pkt: read this one elsewhere. */
 	t->pkt = NULL;
 	t->pkt_cap = 0;
-	read_trace_src(t, &src, depth);
+	stop = read_trace_src(t, &src, depth, more);
 	free(t->pkt);
 	t->pkt = pkt;
 	t->pkt_cap = cap;
+	return stop;
 }
 
 /* ---- after the walk ---------------------------------------------------------------- */
@@ -1157,7 +1303,7 @@ struct pftrace *pftrace__read(const struct pf_src *src)
 
 	if (!t)
 		return NULL;
-	read_trace_src(t, src, 0);
+	read_trace_src(t, src, 0, false);
 	free(t->pkt);
 	t->pkt = NULL;
 	if (t->err)

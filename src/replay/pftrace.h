@@ -7,8 +7,9 @@
  * than Trace > TracePacket > ProcessTree or FtraceEventBundle > FtraceEvent > its event.
  * A damaged packet (or event) is skipped up to the next one that provably parses (a 0x0a
  * or 0x12 header whose message parses whole and is followed by another such header or the
- * end); it never crashes. Memory is bounded: the trace is read a packet at a time (16 MiB
- * at most, also for an inflated compressed_packets); print events are indexed, up to 512 Ki
+ * end), in time linear in the bytes skipped; it never crashes. Memory is bounded: the trace
+ * is read a packet at a time (16 MiB at most; a compressed_packets is inflated and read 16 MiB
+ * at a time, so a larger one loses nothing); print events are indexed, up to 512 Ki
  * of them and 16 MiB of payload, because bundles are per CPU and need a global sort;
  * prints beyond that are counted (pf_damage.dropped_prints), as are threads beyond 64 Ki.
  *
@@ -75,6 +76,10 @@ struct pf_damage {
 	uint64_t skipped_packets; /* damaged stretches between packets, skipped */
 	uint64_t skipped_events;  /* damaged stretches between events of a bundle, skipped */
 	uint64_t skipped_bytes;   /* bytes in those stretches */
+	uint64_t bad_messages;    /* messages inside packets that did not decode (their print
+				   * or name is lost) */
+	uint64_t bad_blocks;      /* compressed_packets that did not inflate whole (the packets
+				   * before the damage are read) */
 	uint64_t truncated_at;    /* the size, when the last packet runs past it; else 0 */
 	uint64_t dropped_prints;  /* print events beyond the index caps */
 	uint64_t dropped_threads; /* tids beyond the thread cap */

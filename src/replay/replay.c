@@ -10,6 +10,7 @@
 #include "common/marker.h"
 #include "common/procsel.h"
 #include "replay/replay.h"
+#include "replay/tsguard.h"
 
 struct replay {
 	struct capture *cap;
@@ -17,6 +18,8 @@ struct replay {
 	struct engine *e;
 	struct replay_stats *st;
 	struct replay_stats open_st; /* what replay__open learnt, copied into the run's */
+	struct ts_guard guard;       /* which marker timestamps are time */
+	bool protobuf;
 };
 
 static bool known_name(struct strv s)
@@ -103,13 +106,19 @@ static void pass_names(struct replay *r, const struct capture_line *l, int kind)
 
 static void pass_events(struct replay *r, const struct capture_line *l, int kind)
 {
-	r->st->lines++;
+	struct input_stats *in = &r->st->input;
+
+	in->lines += !r->protobuf;
 	if (kind < 0) {
-		r->st->malformed++;
+		in->damaged++;
 		return;
 	}
 	if (kind == CAPTURE_SKIP)
 		return;
+	if (kind == CAPTURE_MARKER && !ts_guard_accept(&r->guard, l->ts_ns)) {
+		in->time_jumps++;
+		return;
+	}
 	learn_names(r, l); /* ignored once --proc chose from the names (procsel__thread) */
 	if (kind == CAPTURE_MARKER)
 		feed_marker(r, l);
@@ -124,6 +133,29 @@ static int select_procs(struct replay *r, char *msg, size_t msglen)
 	err = procsel__decide(r->sel, msg, msglen);
 	r->open_st.named = procsel__named(r->sel);
 	return err;
+}
+
+/* Events read at most to find the anchor: a capture's timestamps show within its first lines. */
+#define ANCHOR_EVENTS_MAX (1u << 17)
+
+/* The median of the capture's first timestamps: what its first marker is checked against. */
+static void find_anchor(struct replay *r)
+{
+	uint64_t ts[TS_GUARD_ANCHOR_SAMPLES];
+	struct capture_line l;
+	size_t n = 0, seen = 0;
+	int kind;
+
+	capture__rewind(r->cap);
+	while (n < TS_GUARD_ANCHOR_SAMPLES && seen++ < ANCHOR_EVENTS_MAX &&
+	       (kind = capture__next_event(r->cap, &l)) != CAPTURE_END) {
+		/* Perfetto's CAPTURE_SCHED events are thread names, without time. */
+		bool timed = kind == CAPTURE_MARKER || (kind == CAPTURE_SCHED && !r->protobuf);
+
+		if (timed && l.ts_ns <= INPUT_TS_MAX)
+			ts[n++] = l.ts_ns;
+	}
+	ts_guard_init(&r->guard, n > 0, n ? ts_guard_median(ts, n) : 0);
 }
 
 /* The one line for a capture that cannot be opened. */
@@ -166,6 +198,8 @@ struct replay *replay__open(const char *path, const struct procfilter *filter, c
 		goto fail;
 	if (!procsel__all(r->sel) && (err = select_procs(r, msg, msglen)))
 		goto fail_quiet;
+	r->protobuf = capture__is_protobuf(r->cap);
+	find_anchor(r);
 	return r;
 fail:
 	snprintf(msg, msglen, "out of memory");
@@ -175,21 +209,37 @@ fail_quiet:
 	return NULL;
 }
 
-int replay__run(struct replay *r, struct engine *e, struct replay_stats *st)
+/* What the capture layer counted, added to what the passes counted. */
+static void add_damage(const struct capture *c, struct input_stats *in)
 {
 	struct capture_damage d;
 
+	capture__damage(c, &d);
+	in->protobuf = capture__is_protobuf(c);
+	in->bytes = capture__size(c);
+	in->packets = d.packets;
+	in->damaged += d.skipped_packets + d.bad_messages;
+	in->bad_blocks = d.bad_blocks;
+	in->skipped = d.skipped_bytes;
+	in->truncated = d.truncated_at != 0;
+	in->truncated_at = d.truncated_at;
+	in->dropped = d.dropped;
+}
+
+int replay__run(struct replay *r, struct engine *e, struct replay_stats *st)
+{
 	*st = r->open_st;
 	r->st = st;
 	r->e = e;
+	ts_guard_init(&r->guard, r->guard.has_anchor, r->guard.anchor);
 	each_line(r, pass_events);
-	st->bytes = capture__size(r->cap);
-	capture__damage(r->cap, &d);
-	st->truncated_at = d.truncated_at;
-	st->skipped_bytes = d.skipped_bytes;
-	st->skipped_packets = d.skipped_packets;
-	st->dropped = d.dropped;
+	add_damage(r->cap, &st->input);
 	return 0;
+}
+
+void replay__input_id(const struct replay *r, struct file_id *out)
+{
+	capture__input_id(r->cap, out);
 }
 
 void replay__free(struct replay *r)

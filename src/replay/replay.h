@@ -9,22 +9,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/input.h"
+
 struct engine;
+struct file_id;
 struct procfilter;
 
 struct replay_stats {
-	uint64_t bytes;      /* ftrace text bytes read */
-	uint64_t lines;
-	uint64_t malformed;  /* lines capture_parse_line rejected */
+	struct input_stats input; /* what was read and what could not be (the caller says it) */
 	uint64_t markers;    /* marker payloads of selected processes */
 	uint64_t rejected;   /* of those, payloads marker_parse rejected */
 	uint32_t named;      /* processes whose main-thread name the capture shows */
-	uint64_t last_ns;
-	/* What the reader had to leave out (capture_damage): the caller warns about these. */
-	uint64_t truncated_at;    /* the capture ends inside a line, html block or packet */
-	uint64_t skipped_bytes;   /* protobuf: bytes skipped to resynchronise */
-	uint64_t skipped_packets; /* protobuf: damaged packets and events */
-	uint64_t dropped;         /* protobuf: print events beyond the index caps */
+	uint64_t last_ns;    /* the last marker fed on */
 };
 
 struct replay;
@@ -41,9 +37,13 @@ struct replay *replay__open(const char *path, const struct procfilter *filter, c
 
 /*
  * Replays the capture into e (engine__finish is left to the caller); stops early when e's
- * sink fails (engine__sink_error). Returns 0.
+ * sink fails (engine__sink_error). Marker events whose timestamp is damage (tsguard.h) are
+ * dropped and counted. st->input says what could not be read. Returns 0.
  */
 int replay__run(struct replay *r, struct engine *e, struct replay_stats *st);
+
+/* Which file the capture is (device and inode), for the caller's output checks. */
+void replay__input_id(const struct replay *r, struct file_id *out);
 
 void replay__free(struct replay *r);
 

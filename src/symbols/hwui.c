@@ -111,35 +111,78 @@ static bool has_any_setter(const struct elfsym *s)
 	return false;
 }
 
+/* One PROP=OFF item of [p, end) into field_off; 0 or -EINVAL with why set. */
+static int parse_offset(const char *p, const char *end, uint32_t *field_off, char *why,
+			size_t cap)
+{
+	const char *eq = memchr(p, '=', (size_t)(end - p));
+	unsigned long long v = 0;
+	const char *d;
+	int prop;
+
+	if (p == end) {
+		snprintf(why, cap, "an empty item (PROP=OFF,PROP=OFF...)");
+		return -EINVAL;
+	}
+	if (!eq) {
+		snprintf(why, cap, "'%.*s' is not PROP=OFF", (int)(end - p), p);
+		return -EINVAL;
+	}
+	for (prop = 0; prop < AT_PROP_COUNT; prop++)
+		if (strlen(hwui_prop_name(prop)) == (size_t)(eq - p) &&
+		    !strncmp(hwui_prop_name(prop), p, (size_t)(eq - p)))
+			break;
+	if (prop == AT_PROP_COUNT) {
+		int n = snprintf(why, cap, "no property '%.*s' (", (int)(eq - p), p);
+
+		for (int i = 0; i < AT_PROP_COUNT && n > 0 && (size_t)n < cap; i++)
+			n += snprintf(why + n, cap - (size_t)n, "%s%s", hwui_prop_name(i),
+				      i + 1 < AT_PROP_COUNT ? ", " : ")");
+		return -EINVAL;
+	}
+	d = eq + 1;
+	if (d < end && *d >= '0' && *d <= '9') {
+		char num[24];
+		char *stop;
+
+		snprintf(num, sizeof(num), "%.*s", (int)(end - d < 23 ? end - d : 23), d);
+		v = strtoull(num, &stop, 0);
+		if (*stop || end - d > 23)
+			v = 0;
+	}
+	if (v == 0 || v > HWUI_FIELD_OFF_MAX) {
+		snprintf(why, cap, "'%.*s' is no offset for %s (1 to 0xffff, e.g. %s=0x4c)",
+			 (int)(end - d), d, hwui_prop_name(prop), hwui_prop_name(prop));
+		return -EINVAL;
+	}
+	field_off[prop] = (uint32_t)v;
+	return 0;
+}
+
+int hwui_parse_offsets(const char *spec, uint32_t field_off[AT_PROP_COUNT], char *why,
+		       size_t cap)
+{
+	const char *p = spec, *end;
+	int err;
+
+	if (!*spec) {
+		snprintf(why, cap, "no PROP=OFF given");
+		return -EINVAL;
+	}
+	for (;; p = end + 1) {
+		end = strchrnul(p, ',');
+		if ((err = parse_offset(p, end, field_off, why, cap)))
+			return err;
+		if (!*end)
+			return 0;
+	}
+}
+
 static int parse_overrides(const char *spec, struct hwui_lib *out)
 {
-	char *copy, *tok, *save = NULL;
-	int ret = 0;
+	char why[160];
 
-	if (!spec || !*spec)
-		return 0;
-	copy = strdup(spec);
-	if (!copy)
-		return -ENOMEM;
-	for (tok = strtok_r(copy, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(tok, '='), *end;
-		int p;
-
-		ret = -EINVAL;
-		if (!eq)
-			break;
-		*eq = '\0';
-		for (p = 0; p < AT_PROP_COUNT && strcmp(hwui_prop_name(p), tok); p++)
-			;
-		unsigned long v = strtoul(eq + 1, &end, 0);
-
-		if (p == AT_PROP_COUNT || *end || end == eq + 1 || v == 0 || v > 0xffff)
-			break;
-		out->field_off[p] = (uint32_t)v;
-		ret = 0;
-	}
-	free(copy);
-	return ret;
+	return spec && *spec ? hwui_parse_offsets(spec, out->field_off, why, sizeof(why)) : 0;
 }
 
 /* ---- RenderNode name and id --------------------------------------------------------- */

@@ -76,6 +76,16 @@ int hwui_node_layout(const struct elfsym *s, struct hwui_node_layout *out);
 const char *hwui_name_strerror(int err);
 const char *hwui_uniqueid_strerror(int err);
 
+#define HWUI_FIELD_OFF_MAX 0xffff /* the largest RenderNode field offset believed */
+
+/*
+ * Parses --hwui-offsets ("alpha=0x4c,scaleX=108": property names as hwui_prop_name, offsets
+ * 1 to HWUI_FIELD_OFF_MAX in C notation) into field_off, all of it: 0, or -EINVAL with why
+ * saying what is wrong in one phrase. Pure.
+ */
+int hwui_parse_offsets(const char *spec, uint32_t field_off[AT_PROP_COUNT], char *why,
+		       size_t cap);
+
 /*
  * Resolves setters and field offsets in the ELF at path. overrides ("alpha=0x4c,scaleX=108",
  * may be NULL) replace decoded field offsets. Properties whose setter is missing or whose

@@ -18,6 +18,7 @@
 
 #include <criterion/criterion.h>
 
+#include "damaged_captures.h"
 #include "e2e.h"
 
 #define TRACES TESTDATA "/traces/"
@@ -35,8 +36,9 @@ struct run {
 	char *err, *out; /* stderr and stdout, whole */
 };
 
-/* Runs animtrace with argv (after argv[0]); stdin from in (NULL: /dev/null). */
-static struct run run_at(const char *const *args, const char *in)
+/* Runs animtrace with argv (after argv[0]); stdin from in (NULL: /dev/null), stdout to a
+ * file of the temp dir or, when append_to is set, appended to that file. */
+static struct run run_io(const char *const *args, const char *in, const char *append_to)
 {
 	char errp[PATH_MAX], outp[PATH_MAX];
 	const char *argv[24] = { E2E_ANIMTRACE };
@@ -56,7 +58,8 @@ static struct run run_at(const char *const *args, const char *in)
 	cr_assert_geq(pid, 0);
 	if (pid == 0) {
 		int i = open(in ? in : "/dev/null", O_RDONLY);
-		int o = open(outp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int o = append_to ? open(append_to, O_WRONLY | O_APPEND) :
+				    open(outp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		int e = open(errp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 
 		if (i < 0 || o < 0 || e < 0 || dup2(i, 0) < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0)
@@ -69,6 +72,11 @@ static struct run run_at(const char *const *args, const char *in)
 	r.err = e2e_slurp(errp);
 	r.out = e2e_slurp(outp);
 	return r;
+}
+
+static struct run run_at(const char *const *args, const char *in)
+{
+	return run_io(args, in, NULL);
 }
 
 static void run_free(struct run *r)
@@ -212,16 +220,16 @@ static const struct bad_case cases[] = {
 	{ "gzip", { "--replay", "@IN" }, 1,
 	  "trace.txt.gz: not a capture (compressed with gzip: gunzip it first)\n" },
 	{ "truncated html", { "--replay", "@IN", "-o", "/dev/null" }, 0,
-	  "animtrace: warning: capture truncated at byte 1500000\n" },
+	  "animtrace: warning: damaged capture: cut at byte 1500000 (its last line dropped)\n" },
 	{ "truncated protobuf", { "--replay", "@IN", "-o", "/dev/null" }, 0,
-	  "animtrace: warning: capture truncated at byte 500000\n" },
+	  "animtrace: warning: damaged capture: cut at byte 500000 (its last packet dropped)\n" },
 	{ "bit-flipped protobuf", { "--replay", "@IN", "-o", "/dev/null" }, 0,
-	  "animtrace: warning: damaged Perfetto trace: skipped 3025 bytes in 1 damaged "
-	  "packets or events\n" },
+	  "animtrace: warning: damaged capture: 1 damaged packet or message, 3025 bytes "
+	  "skipped\n" },
 	{ "a 10 MB line", { "--replay", "@IN", "--pid", "24675", "-o", "/dev/null" }, 0,
-	  "animtrace: 1 malformed lines skipped\n" },
+	  "animtrace: warning: damaged capture: 1 damaged line\n" },
 	{ "a NUL byte inside a valid capture", { "--replay", "@IN", "-o", "/dev/null" }, 0,
-	  "animtrace: 1 malformed lines skipped\n" },
+	  "animtrace: warning: damaged capture: 1 damaged line\n" },
 	{ "output is the input", { "--replay", "@IN", "-o", "@OUT" }, 2,
 	  "is the capture being replayed: refusing to overwrite it\n" },
 	{ "-o /dev/full", { "--replay", ANTUTU, "-o", "/dev/full" }, 1,
@@ -328,8 +336,8 @@ Test(bad_input, reports_a_capture_cut_off_while_it_is_read_from_a_fifo)
 	r = run_at(args, NULL);
 	cr_assert_eq(waitpid(feeder, &(int){ 0 }, 0), feeder);
 	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "stderr:\n%s", r.err);
-	cr_assert(strstr(r.err, "animtrace: warning: capture truncated at byte 100000\n"), "%s",
-		  r.err);
+	cr_assert(strstr(r.err, "animtrace: warning: damaged capture: cut at byte 100000 (its last "
+			 "line dropped)\n"), "%s", r.err);
 	run_free(&r);
 	free(d);
 }
@@ -403,4 +411,98 @@ Test(bad_input, a_million_unterminated_animators_are_capped_and_counted)
 	cr_log_info("a million open animators: peak RSS %ld KiB", r.maxrss_kb);
 	free(text);
 	run_free(&r);
+}
+
+/* Ways to name the capture as an output: each is refused before a byte is written. */
+struct same_case {
+	const char *name;
+	const char *args[10]; /* @CAP the capture, @SYM a symlink to it, @HARD a hard link */
+	bool stdin_cap;       /* standard input is the capture */
+	bool stdout_cap;      /* standard output is appended to the capture */
+	const char *message;
+};
+
+static const struct same_case same_cases[] = {
+	{ "same path", { "--replay", "@CAP", "-o", "@CAP" }, false, false,
+	  "cap.txt is the capture being replayed: refusing to overwrite it\n" },
+	{ "standard input", { "--replay", "-", "-o", "@CAP" }, true, false,
+	  "cap.txt is the capture being replayed: refusing to overwrite it\n" },
+	{ "symlink", { "--replay", "@CAP", "-o", "@SYM" }, false, false,
+	  "sym.txt is the capture being replayed: refusing to overwrite it\n" },
+	{ "hard link", { "--replay", "@CAP", "-o", "@HARD" }, false, false,
+	  "hard.txt is the capture being replayed: refusing to overwrite it\n" },
+	{ "symlink read, hard link written", { "--replay", "@SYM", "-o", "@HARD" }, false, false,
+	  "hard.txt is the capture being replayed: refusing to overwrite it\n" },
+	{ "--trace-out from standard input", { "--replay", "-", "-o", "/dev/null", "--trace-out",
+	  "@SYM" }, true, false, "sym.txt is the capture being replayed: refusing to overwrite it\n" },
+	{ "--trace-out hard link", { "--replay", "@CAP", "--trace-out", "@HARD" }, false, false,
+	  "hard.txt is the capture being replayed: refusing to overwrite it\n" },
+	{ "standard output appended", { "--replay", "-" }, true, true,
+	  "standard output is the capture being replayed: refusing to overwrite it\n" },
+	{ "-o and --trace-out one file", { "--replay", TRACES "antutu-2018.ftrace.txt", "-o",
+	  "@CAP", "--trace-out", "@HARD" }, false, false,
+	  "hard.txt is also -o: refusing to write both into it\n" },
+};
+
+Test(bad_input, refuses_any_output_that_is_the_capture_by_identity_and_leaves_it_intact)
+{
+	char cap[PATH_MAX], sym[PATH_MAX], hard[PATH_MAX];
+	size_t len, now_len;
+	char *orig = NULL, *now;
+
+	for (size_t k = 0; k < sizeof(same_cases) / sizeof(same_cases[0]); k++) {
+		const struct same_case *c = &same_cases[k];
+		const char *args[11];
+		struct run r;
+		int i;
+
+		cut_copy(ANTUTU, 100000, SIZE_MAX, "cap.txt", cap);
+		unlink(e2e_path(sym, "sym.txt"));
+		unlink(e2e_path(hard, "hard.txt"));
+		cr_assert_eq(symlink(cap, sym), 0);
+		cr_assert_eq(link(cap, hard), 0);
+		free(orig);
+		orig = read_all(cap, &len);
+		for (i = 0; c->args[i]; i++)
+			args[i] = !strcmp(c->args[i], "@CAP") ? cap : !strcmp(c->args[i], "@SYM") ? sym :
+				  !strcmp(c->args[i], "@HARD") ? hard : c->args[i];
+		args[i] = NULL;
+		r = run_io(args, c->stdin_cap ? cap : NULL, c->stdout_cap ? cap : NULL);
+		cr_expect(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 2,
+			  "%s: status %#x; stderr:\n%s", c->name, r.status, r.err);
+		cr_expect(strstr(r.err, c->message) && !strchr(r.err, '\n')[1],
+			  "%s: stderr is not the one line \"%s\":\n%s", c->name, c->message, r.err);
+		now = read_all(cap, &now_len);
+		cr_expect(now_len == len && !memcmp(now, orig, len), "%s: the capture changed (%zu "
+			  "bytes, was %zu)", c->name, now_len, len);
+		free(now);
+		run_free(&r);
+	}
+	free(orig);
+}
+
+/* Damaged captures made on the fly: each is replayed (exit 0) and says its damage in one line. */
+Test(bad_input, every_kind_of_damage_is_said_once_in_one_line)
+{
+	static struct dc_expect (*const make[])(const char *) = {
+		dc_damaged_protobuf, dc_bad_compressed, dc_cut_text, dc_time_jump_text,
+		dc_time_jump_protobuf,
+	};
+	char in[PATH_MAX];
+
+	for (size_t k = 0; k < sizeof(make) / sizeof(make[0]); k++) {
+		struct dc_expect x = make[k](e2e_path(in, "damaged.capture"));
+		const char *args[] = { "--replay", in, "--format", "json", NULL };
+		struct run r = run_at(args, NULL);
+		const char *hit = strstr(r.err, "warning: damaged capture:");
+
+		cr_expect(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "case %zu: stderr:\n%s",
+			  k, r.err);
+		cr_expect(strstr(r.err, x.message), "case %zu: stderr lacks \"%s\":\n%s", k,
+			  x.message, r.err);
+		cr_expect(hit && !strstr(hit + 1, "warning:"), "case %zu: said twice:\n%s", k,
+			  r.err);
+		cr_expect(strstr(r.out, "\"type\":\"summary\""), "case %zu: no summary", k);
+		run_free(&r);
+	}
 }

@@ -114,6 +114,15 @@ Test(faults, an_empty_process_name_is_refused_with_status_2)
 	bad_args("--proc", "", "empty process name");
 }
 
+/* Refused while parsing, before any library is looked at (it used to be blamed on one). */
+Test(faults, hwui_offsets_that_are_no_offsets_are_refused_with_status_2)
+{
+	bad_args("--hwui-offsets", "alpha=zz", "animtrace: --hwui-offsets: 'zz' is no offset for "
+		 "alpha (1 to 0xffff, e.g. alpha=0x4c)\n");
+	bad_args("--hwui-offsets", "opacity=0x4c", "no property 'opacity' (alpha, ");
+	bad_args("--hwui-offsets", "alpha=0x4c,", "an empty item");
+}
+
 /* Reads until one whole line came through the pipe. */
 static void read_a_line(int fd)
 {
@@ -639,7 +648,7 @@ static void signal_leaves_no_probes(int sig)
 {
 	char out[PATH_MAX], err[PATH_MAX], dir[PATH_MAX], fakes[PATH_MAX], pidpat[32];
 	char go[PATH_MAX];
-	char path_var[PATH_MAX + 4096], dir_var[PATH_MAX + 16];
+	char path_var[PATH_MAX + 4096], dir_var[PATH_MAX + 16], state_var[PATH_MAX + 32];
 	const char *path = getenv("PATH");
 	struct bpf_ids ids;
 	FILE *f;
@@ -651,7 +660,8 @@ static void signal_leaves_no_probes(int sig)
 	fclose(f);
 	snprintf(path_var, sizeof(path_var), "PATH=%s:%s", fakes, path ? path : "/usr/bin:/bin");
 	snprintf(dir_var, sizeof(dir_var), "AT_FAKE_PROPS=%s", dir);
-	char **env = e2e_env((const char *const[]){ path_var, dir_var, NULL });
+	snprintf(state_var, sizeof(state_var), "ANIMTRACE_STATE_DIR=%s", dir); /* beside them */
+	char **env = e2e_env((const char *const[]){ path_var, dir_var, state_var, NULL });
 	const char *args[] = { "--proc", sig_target, "--format", "json", "-o",
 			       e2e_path(out, "o.jsonl"), NULL };
 	const char *sim[] = { E2E_ANIMSIM, "--name", sig_target, "--linger-ms", "20000",

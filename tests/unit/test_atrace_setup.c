@@ -10,10 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "live/atrace_setup.h"
+#include "live/atrace_state.h"
 #include "fake_proc.h"
 #include "common/procsel.h"
 
@@ -24,6 +27,7 @@
 static char fake_dir[64];
 static char props_dir[96];
 static char log_path[96];
+static char state_dir[96];
 
 static void use_path(const char *bin_dir)
 {
@@ -42,6 +46,9 @@ static void make_fakes(void)
 	snprintf(props_dir, sizeof(props_dir), "%s/props", fake_dir);
 	snprintf(log_path, sizeof(log_path), "%s/log", fake_dir);
 	cr_assert_eq(mkdir(props_dir, 0755), 0);
+	snprintf(state_dir, sizeof(state_dir), "%s/state", fake_dir);
+	cr_assert_eq(mkdir(state_dir, 0755), 0);
+	setenv(ATRACE_STATE_DIR_ENV, state_dir, 1);
 	setenv("AT_FAKE_PROPS", props_dir, 1);
 	setenv("AT_FAKE_LOG", log_path, 1);
 	cr_assert_not_null(getcwd(cwd, sizeof(cwd)));
@@ -450,4 +457,213 @@ Test(atrace_setup, no_filter_only_sets_the_flags)
 	atrace_setup__free(s);
 	atrace_setup__free(NULL);
 	cr_assert_eq(atrace_setup__restore(NULL), 0);
+}
+
+/* ---- the state file: what a killed run left is restored by the next one ---------------- */
+
+/* dir/animtrace-atrace.<pid>.state, whole ("" when there is none). */
+static const char *state_of(int pid)
+{
+	static char text[4096];
+	char path[256];
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/animtrace-atrace.%d.state", state_dir, pid);
+	text[0] = '\0';
+	f = fopen(path, "r");
+	if (!f)
+		return text;
+	n = fread(text, 1, sizeof(text) - 1, f);
+	text[n] = '\0';
+	fclose(f);
+	return text;
+}
+
+/* The "prop ..." lines of a state file. */
+static const char *props_of(const char *state)
+{
+	const char *p = strstr(state, "\nprop ");
+
+	return p ? p + 1 : "";
+}
+
+Test(atrace_setup, the_previous_values_are_on_disk_while_active_and_gone_after_restore)
+{
+	const char *apps[] = { "com.foo" };
+	struct atrace_setup *s;
+
+	put(FLAGS, "0x1002");
+	s = started(apps, 1);
+	cr_assert_null(atrace_setup__recovered(s));
+	cr_assert_not(atrace_setup__unsaved(s));
+	/* Restore order: the flags first, the app list last. */
+	cr_assert_str_eq(props_of(state_of(getpid())), "prop " FLAGS " 0x1002\n"
+			 "prop debug.atrace.app_number \n"
+			 "prop debug.atrace.app_0 \n");
+	cr_assert(!strncmp(state_of(getpid()), "animtrace-atrace-state 1\npid ", 29));
+	cr_assert_eq(atrace_setup__restore(s), 0);
+	cr_assert_str_eq(state_of(getpid()), "", "removed once restored");
+	atrace_setup__free(s);
+}
+
+Test(atrace_setup, a_property_first_written_by_reassert_is_saved_before_it_is_written)
+{
+	struct atrace_setup *s;
+
+	put(FLAGS, "0x8");
+	s = started(NULL, 0);
+	cr_assert_str_eq(state_of(getpid()), "", "nothing written, nothing saved");
+	put(FLAGS, "0x1");
+	cr_assert_eq(atrace_setup__reassert(s), 1);
+	cr_assert_str_eq(props_of(state_of(getpid())), "prop " FLAGS " 0x8\n");
+	atrace_setup__free(s);
+	cr_assert_str_eq(get(FLAGS), "0x8");
+	cr_assert_str_eq(state_of(getpid()), "");
+}
+
+/* A child that sets the properties like a run of animtrace would, then is SIGKILLed. */
+static int killed_run(const char *const *apps, size_t n)
+{
+	int go[2];
+	pid_t pid;
+	char c;
+
+	cr_assert_eq(pipe(go), 0);
+	fflush(NULL);
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		struct atrace_setup *s = atrace_setup__new_apps(apps, n);
+
+		c = atrace_setup__active(s) ? 'y' : 'n';
+		if (write(go[1], &c, 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	cr_assert_eq(read(go[0], &c, 1), 1);
+	cr_assert_eq(c, 'y');
+	close(go[0]);
+	close(go[1]);
+	return pid;
+}
+
+Test(atrace_setup, what_a_killed_run_left_is_restored_first_and_said_in_one_line)
+{
+	const char *apps[] = { "com.foo" };
+	struct atrace_setup *s;
+	int child;
+
+	put(FLAGS, "0x1002");
+	child = killed_run(apps, 1);
+	cr_assert_str_eq(get(FLAGS), "0x100a");
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	cr_assert_str_eq(get(FLAGS), "0x100a", "a kill restores nothing");
+	cr_assert_str_neq(state_of(child), "");
+	writes();
+
+	s = started(apps, 1);
+	cr_assert_str_eq(writes(), "setprop " FLAGS " 0x1002\n"
+				   "setprop debug.atrace.app_number \n"
+				   "setprop debug.atrace.app_0 \n" POKE
+				   "setprop debug.atrace.app_0 com.foo\n"
+				   "setprop debug.atrace.app_number 1\n"
+				   "setprop " FLAGS " 0x100a\n" POKE);
+	cr_assert_str_eq(state_of(child), "", "the stale file is gone");
+	cr_assert_not_null(atrace_setup__recovered(s));
+	cr_assert_null(strchr(atrace_setup__recovered(s), '\n'));
+	cr_assert(strstr(atrace_setup__recovered(s), "atrace: run ") &&
+		  strstr(atrace_setup__recovered(s), " ended without restoring the tracing "
+			 "properties: " FLAGS "=0x1002, debug.atrace.app_number=, "
+			 "debug.atrace.app_0=: restored first"), "%s", atrace_setup__recovered(s));
+	cr_assert_str_eq(atrace_setup__status(s), "atrace: enableflags 0x1002 -> 0x100a; 1 app "
+			 "added to debug.atrace.app_*", "the baseline is the restored one");
+	atrace_setup__free(s);
+	cr_assert_str_eq(get(FLAGS), "0x1002");
+	cr_assert_str_eq(get("debug.atrace.app_number"), "");
+}
+
+Test(atrace_setup, the_state_of_a_run_still_going_is_left_alone)
+{
+	struct atrace_setup *s;
+	int child;
+
+	put(FLAGS, "0x1002");
+	child = killed_run(NULL, 0);
+	writes();
+	s = started(NULL, 0);
+	cr_assert_null(atrace_setup__recovered(s));
+	cr_assert_str_eq(writes(), "", "0x100a has the view tag: nothing to write");
+	cr_assert_str_neq(state_of(child), "");
+	atrace_setup__free(s);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	cr_assert_str_eq(get(FLAGS), "0x100a", "the other run's values: its own to restore");
+}
+
+/* Writes a state file by hand: pid, start time and boot id as given. */
+static void plant(int pid, const char *start, const char *boot, const char *props)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/animtrace-atrace.%d.state", state_dir, pid);
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fprintf(f, "animtrace-atrace-state 1\npid %d\nstart %s\nboot %s\n%s", pid, start, boot,
+		props);
+	fclose(f);
+}
+
+Test(atrace_setup, a_state_file_from_before_a_reboot_is_removed_not_restored)
+{
+	struct atrace_setup *s;
+
+	put(FLAGS, "0x8");
+	plant(999999999, "1", "00000000-0000-0000-0000-000000000000",
+	      "prop " FLAGS " 0x1002\n");
+	s = started(NULL, 0);
+	cr_assert_str_eq(writes(), "", "a reboot reset the properties: nothing to undo");
+	cr_assert_str_eq(state_of(999999999), "");
+	cr_assert(strstr(atrace_setup__recovered(s), "left by run 999999999 before the last "
+			 "reboot"), "%s", atrace_setup__recovered(s));
+	atrace_setup__free(s);
+}
+
+Test(atrace_setup, state_files_that_do_not_parse_or_name_other_properties_are_ignored)
+{
+	char boot[64] = "", path[256];
+	struct atrace_setup *s;
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+
+	cr_assert(f && fgets(boot, sizeof(boot), f));
+	fclose(f);
+	boot[strcspn(boot, "\n")] = '\0';
+	put(FLAGS, "0x8");
+	plant(999999997, "1", boot, "prop persist.sys.usb.config adb\n");
+	plant(999999998, "1", boot, "prop " FLAGS " 0x1\nwhat is this\n");
+	snprintf(path, sizeof(path), "%s/animtrace-atrace.1.state", state_dir);
+	cr_assert_eq(symlink("/etc/passwd", path), 0);
+	s = started(NULL, 0);
+	cr_assert_str_eq(writes(), "");
+	cr_assert_null(atrace_setup__recovered(s));
+	cr_assert_str_neq(state_of(999999997), "", "left for a human to look at");
+	atrace_setup__free(s);
+}
+
+Test(atrace_setup, a_state_that_cannot_be_saved_is_said_and_tracing_goes_on)
+{
+	struct atrace_setup *s;
+
+	setenv(ATRACE_STATE_DIR_ENV, "/nonexistent/dir", 1);
+	put(FLAGS, "0x2");
+	s = started(NULL, 0);
+	cr_assert(atrace_setup__unsaved(s));
+	cr_assert_str_eq(atrace_setup__status(s), "atrace: enableflags 0x2 -> 0xa; previous "
+			 "values not saved in /nonexistent/dir (No such file or directory): a "
+			 "killed run leaves them changed");
+	atrace_setup__free(s);
+	cr_assert_str_eq(get(FLAGS), "0x2");
 }

@@ -652,3 +652,66 @@ Test(capture_file, rejects_prose_and_a_stream_of_nul_bytes_as_not_a_capture)
 	unlink(path);
 	free(path);
 }
+
+Test(capture_file, drops_a_last_marker_cut_off_without_its_newline_even_when_it_parses)
+{
+	static const char text[] = "a-1 [000] 1.000001: print: B|1|x\n"
+				   "a-1 [000] 1.000002: print: B|1|Choreographer#doFr";
+	char *path = write_temp(text, strlen(text));
+	struct capture *c = capture__open(path);
+	struct capture_damage d;
+	struct capture_line l;
+
+	cr_assert_not_null(c, "errno %d", errno);
+	expect_event(c, CAPTURE_MARKER, 1000001000, -1, 1, "a", "B|1|x");
+	cr_assert_eq(capture__next_event(c, &l), CAPTURE_SKIP);
+	cr_assert_eq(l.payload.len, 0);
+	cr_assert_eq(capture__next_event(c, &l), CAPTURE_END);
+	capture__damage(c, &d);
+	cr_assert_eq(d.truncated_at, strlen(text));
+	capture__free(c);
+	unlink(path);
+	free(path);
+}
+
+Test(capture_file, trailing_blanks_without_a_newline_are_no_cut)
+{
+	static const char text[] = "a-1 [000] 1.000001: print: B|1|x\n  ";
+	char *path = write_temp(text, strlen(text));
+	struct capture *c = capture__open(path);
+	struct capture_damage d;
+	struct capture_line l;
+
+	cr_assert_not_null(c, "errno %d", errno);
+	expect_event(c, CAPTURE_MARKER, 1000001000, -1, 1, "a", "B|1|x");
+	cr_assert_eq(capture__next_event(c, &l), CAPTURE_SKIP);
+	cr_assert_eq(capture__next_event(c, &l), CAPTURE_END);
+	capture__damage(c, &d);
+	cr_assert_eq(d.truncated_at, 0);
+	capture__free(c);
+	unlink(path);
+	free(path);
+}
+
+Test(capture_file, drops_the_cut_last_line_of_an_html_file_cut_inside_its_block)
+{
+	static const char html[] = "<html><script class=\"trace-data\" type=\"application/text\">\n"
+				   "# tracer: nop\n"
+				   "a-1 [000] 1.000001: print: B|1|x\n"
+				   "a-1 [000] 1.000002: print: B|1|y";
+	char *path = write_temp(html, strlen(html));
+	struct capture *c = capture__open(path);
+	struct capture_damage d;
+	struct capture_line l;
+
+	cr_assert_not_null(c, "errno %d", errno);
+	cr_assert_eq(capture__next_event(c, &l), CAPTURE_SKIP); /* # tracer: */
+	expect_event(c, CAPTURE_MARKER, 1000001000, -1, 1, "a", "B|1|x");
+	cr_assert_eq(capture__next_event(c, &l), CAPTURE_SKIP);
+	cr_assert_eq(capture__next_event(c, &l), CAPTURE_END);
+	capture__damage(c, &d);
+	cr_assert_eq(d.truncated_at, strlen(html));
+	capture__free(c);
+	unlink(path);
+	free(path);
+}

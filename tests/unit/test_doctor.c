@@ -567,6 +567,36 @@ Test(doctor, a_prefer_sdk_with_the_view_bit_is_said_and_one_without_is_not)
 	free(out);
 }
 
+Test(doctor, a_state_file_a_killed_run_left_is_shown_and_only_then)
+{
+	struct doctor_opts o = { .state_dir = tmp };
+	char boot[64] = "", text[512];
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+	int rc, n;
+	char *out;
+
+	cr_assert(f && fgets(boot, sizeof(boot), f));
+	fclose(f);
+	boot[strcspn(boot, "\n")] = '\0';
+	dev.android = true;
+	out = run(&o, &rc);
+	cr_assert_null(strstr(out, "atrace state"), "%s", out);
+	free(out);
+	/* pid 999999999 cannot exist (pid_max is at most 2^22). */
+	n = snprintf(text, sizeof(text), "animtrace-atrace-state 1\npid 999999999\nstart 1\n"
+		     "boot %s\nprop debug.atrace.tags.enableflags 0x1002\n"
+		     "prop debug.atrace.app_0 \n", boot);
+	put_file("animtrace-atrace.999999999.state", text, (size_t)n);
+	out = run(&o, &rc);
+	cr_assert(strstr(out, "\natrace state           warn     /"), "%s", out);
+	cr_assert(strstr(out, "/animtrace-atrace.999999999.state: run 999999999 ended (killed?) "
+			 "with the tracing properties changed; they were "
+			 "debug.atrace.tags.enableflags=0x1002, debug.atrace.app_0=: the next "
+			 "animtrace run restores them first\n"), "%s", out);
+	cr_assert_eq(rc, 0, "a warning, not a failure");
+	free(out);
+}
+
 /* ---- the real system's probes, on files of the test's own ------------------------------ */
 
 static void count_line(void *ctx, const char *line)

@@ -77,6 +77,40 @@ Test(hwui, overrides_replace_decoding_and_bad_ones_are_refused)
 	cr_assert_eq(hwui_resolve(FIXTURE, "alpha=0", &lib, NULL, NULL), -EINVAL);
 }
 
+Test(hwui, offsets_are_parsed_whole_and_each_bad_one_says_why)
+{
+	static const struct {
+		const char *spec, *why;
+	} bad[] = {
+		{ "", "no PROP=OFF given" },
+		{ "alpha", "'alpha' is not PROP=OFF" },
+		{ "alpha=zz", "'zz' is no offset for alpha (1 to 0xffff, e.g. alpha=0x4c)" },
+		{ "alpha=0", "'0' is no offset for alpha" },
+		{ "alpha=0x10000", "'0x10000' is no offset" },
+		{ "alpha=-4", "'-4' is no offset" },
+		{ "alpha= 4", "' 4' is no offset" },
+		{ "alpha=4x", "'4x' is no offset" },
+		{ "alpha=99999999999999999999999", "is no offset" },
+		{ "opacity=4", "no property 'opacity' (alpha, translationX, " },
+		{ "alpha=4,", "an empty item" },
+		{ "alpha=4,,scaleX=8", "an empty item" },
+	};
+	uint32_t off[AT_PROP_COUNT] = { 0 };
+	char why[160];
+
+	cr_assert_eq(hwui_parse_offsets("alpha=0x4c,scaleX=108,elevation=0xffff", off, why,
+					sizeof(why)), 0);
+	cr_assert_eq(off[AT_PROP_ALPHA], 0x4c);
+	cr_assert_eq(off[AT_PROP_SCALE_X], 108);
+	cr_assert_eq(off[AT_PROP_ELEVATION], 0xffff);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		why[0] = '\0';
+		cr_expect_eq(hwui_parse_offsets(bad[i].spec, off, why, sizeof(why)), -EINVAL, "%s",
+			     bad[i].spec);
+		cr_expect(strstr(why, bad[i].why), "'%s': \"%s\"", bad[i].spec, why);
+	}
+}
+
 Test(hwui, a_library_without_any_setter_fails_without_per_property_warnings)
 {
 	struct hwui_lib lib;

@@ -226,6 +226,7 @@ Test(pftrace, reads_compressed_packets)
 Test(pftrace, skips_a_damaged_compressed_packet)
 {
 	struct pbw trace = { .len = 0 }, pkt = { .len = 0 };
+	struct pf_damage d;
 	struct pftrace *t;
 
 	w_str(&pkt, 50, "not zlib at all");
@@ -234,6 +235,53 @@ Test(pftrace, skips_a_damaged_compressed_packet)
 	cr_assert_not_null(t);
 	cr_assert_eq(pftrace__n_prints(t), 0);
 	cr_assert_eq(pftrace__malformed(t), 1);
+	pftrace__damage(t, &d);
+	cr_assert_eq(d.bad_blocks, 1, "a bad block is counted, not lost silently");
+	pftrace__free(t);
+}
+
+Test(pftrace, keeps_the_packets_a_cut_compressed_block_inflated_before_its_damage)
+{
+	struct pbw inner = two_bundles(), more = two_bundles(), trace = { .len = 0 },
+		   pkt = { .len = 0 };
+	uint8_t z[8192];
+	uLongf zlen = sizeof(z);
+	struct pf_damage d;
+	struct pftrace *t;
+
+	memcpy(inner.b + inner.len, more.b, more.len); /* four bundles: 8 prints */
+	inner.len += more.len;
+	cr_assert_eq(compress2(z, &zlen, inner.b, inner.len, 0), Z_OK); /* stored: no tables */
+	w_bytes(&pkt, 50, z, zlen - 40); /* the last packet and the checksum cut off */
+	w_msg(&trace, 1, &pkt);
+	t = pftrace__new(trace.b, trace.len);
+	cr_assert_not_null(t);
+	cr_assert_eq(pftrace__n_prints(t), 6, "prints %zu", pftrace__n_prints(t));
+	pftrace__damage(t, &d);
+	cr_assert_eq(d.bad_blocks, 1);
+	cr_assert_eq(d.packets, 1 + 3);
+	cr_assert_eq(d.truncated_at, 0, "the file itself is whole");
+	pftrace__free(t);
+}
+
+Test(pftrace, a_compressed_block_inside_a_compressed_block_is_a_bad_block)
+{
+	struct pbw inner = { .len = 0 }, ipkt = { .len = 0 }, trace = { .len = 0 },
+		   pkt = { .len = 0 };
+	uint8_t z[512];
+	uLongf zlen = sizeof(z);
+	struct pf_damage d;
+	struct pftrace *t;
+
+	w_str(&ipkt, 50, "nested");
+	w_msg(&inner, 1, &ipkt);
+	cr_assert_eq(compress2(z, &zlen, inner.b, inner.len, 9), Z_OK);
+	w_bytes(&pkt, 50, z, zlen);
+	w_msg(&trace, 1, &pkt);
+	t = pftrace__new(trace.b, trace.len);
+	cr_assert_not_null(t);
+	pftrace__damage(t, &d);
+	cr_assert_eq(d.bad_blocks, 1);
 	pftrace__free(t);
 }
 
@@ -280,6 +328,7 @@ Test(pftrace, drops_an_event_whose_print_is_damaged)
 {
 	struct pbw trace = { .len = 0 }, b = { .len = 0 }, ev = { .len = 0 };
 	static const uint8_t bad_print[] = { 0x12, 0x09, 'B', '|' }; /* buf longer than left */
+	struct pf_damage d;
 	struct pftrace *t;
 
 	w_uint(&ev, 1, 5);
@@ -293,6 +342,8 @@ Test(pftrace, drops_an_event_whose_print_is_damaged)
 	cr_assert_eq(pftrace__n_prints(t), 1);
 	expect_print(t, 0, 6, 11, "E|10\n");
 	cr_assert_eq(pftrace__malformed(t), 1);
+	pftrace__damage(t, &d);
+	cr_assert_eq(d.bad_messages, 1, "the lost print is counted");
 	pftrace__free(t);
 }
 
