@@ -27,13 +27,13 @@ endif
 CLANG ?= clang
 BPFTOOL ?= bpftool
 
-LIBS_PC := libbpf libelf libdw zlib liblzma
+LIBS_PC := libbpf libelf libdw minizip zlib liblzma
 CFLAGS_BASE := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -D_GNU_SOURCE \
 	-Iinclude -Isrc -I$(BUILD) $(SAN)
 CFLAGS ?=
 CFLAGS += $(CFLAGS_BASE) $(shell $(PKG_CONFIG) --cflags $(LIBS_PC) 2>/dev/null)
 LDLIBS := $(shell $(PKG_CONFIG) --libs $(LIBS_PC) 2>/dev/null)
-LDLIBS := $(if $(strip $(LDLIBS)),$(LDLIBS),-lbpf -ldw -lelf -lz -llzma)
+LDLIBS := $(if $(strip $(LDLIBS)),$(LDLIBS),-lbpf -ldw -lelf -lminizip -lz -llzma)
 LDLIBS += -lm # src/model/fit.c
 LDFLAGS += $(LDSTATIC) $(SAN)
 
@@ -90,6 +90,7 @@ include tests/sim/sim.mk
 include tests/fuzz/fuzz.mk
 include bench/bench.mk
 include tests/soak/soak.mk
+include tests/fixtures/dex/dex.mk
 
 # UNIT_FILTER (tests/sim/sim.mk) leaves out the arm64 fixture suite: see hwui-arm64-test.
 # Unit, replay and e2e tests read real captures and libraries from TESTDATA: say where.
@@ -99,7 +100,7 @@ $(error no test data at $(TESTDATA): clone the shared test data there (beside th
 endif
 endif
 
-unit: $(BUILD)/tests/unit_tests $(SIM_TARGETS)
+unit: $(BUILD)/tests/unit_tests $(SIM_TARGETS) $(DEXFIX_TARGETS)
 	$(Q)$< --jobs 2 --filter $(UNIT_FILTER)
 replay: $(BUILD)/tests/replay_tests $(BUILD)/animtrace
 	$(Q)$< --jobs 1

@@ -7,6 +7,7 @@ set -eu
 
 PKGS="gcc-aarch64-linux-gnu g++-aarch64-linux-gnu binutils-aarch64-linux-gnu
 libbpf-dev:arm64 libelf-dev:arm64 libdw-dev:arm64 libbz2-dev:arm64 zlib1g-dev:arm64 liblzma-dev:arm64
+libminizip-dev:arm64
 qemu-system-arm qemu-user-static cpio file"
 
 export DEBIAN_FRONTEND=noninteractive

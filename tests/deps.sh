@@ -4,7 +4,8 @@
 set -eu
 
 HOST_PKGS="clang llvm make gcc g++ pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
-liblzma-dev libdw-dev libcriterion-dev libjson-c-dev binutils xz-utils"
+liblzma-dev libdw-dev libcriterion-dev libjson-c-dev binutils xz-utils libminizip-dev
+libsmali-java default-jre-headless dexdump zip python3"
 
 missing=""
 for p in $HOST_PKGS; do
