@@ -234,4 +234,15 @@ struct engine {
 			(e)->sink_err = (e)->sink.ops->cb((e)->sink.ctx, arg);         \
 	} while (0)
 
+/* Sweeps t with drop and adds what it removed to the eviction counter *count. */
+static inline long sweep_count(struct htab *t, bool (*drop)(void *v, void *ctx), void *ctx,
+			       uint64_t *count)
+{
+	long n = htab_sweep(t, drop, ctx);
+
+	if (n > 0)
+		*count += (uint64_t)n;
+	return n;
+}
+
 #endif

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* The process and thread tables. */
+#ifndef ANIMTRACE_ENGINE_PROCS_H
+#define ANIMTRACE_ENGINE_PROCS_H
+
+#include "engine/state.h"
+
+struct proc *proc_find(struct engine *e, uint32_t pid);
+struct proc *proc_get(struct engine *e, uint32_t pid, const char *process);
+struct thread *thread_find(struct engine *e, uint32_t tid);
+struct thread *thread_get(struct engine *e, uint32_t pid, uint32_t tid);
+bool proc_is(void *v, void *ctx);
+
+#endif
