@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Property batches and nodes: every View property change goes into its process's batch, sent as frame_props when the frame ends; each node remembers its last value per property. */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/attrib.h"
+#include "engine/props.h"
+
+/* Summary statistics of one frame's batch: how many property writes a frame makes. */
+static void props_count(struct engine *e, const struct prop_batch *b)
+{
+	uint64_t sets = 0;
+
+	if (!b->fp.in_frame)
+		return;
+	for (size_t i = 0; i < b->n; i++)
+		for (int p = 0; p < PROP_COUNT; p++)
+			sets += b->nodes[i].sets[p];
+	e->prop_frames++;
+	e->prop_sets += sets;
+	if (sets > e->prop_sets_max)
+		e->prop_sets_max = sets > UINT32_MAX ? UINT32_MAX : (uint32_t)sets;
+}
+
+/* Sends the batch (if any change is in it) and starts the next one. */
+void props_flush(struct engine *e, struct proc *p)
+{
+	struct prop_batch *b = &p->pb;
+
+	if (!b->n)
+		return;
+	props_count(e, b);
+	memcpy(b->fp.process, p->name, sizeof(b->fp.process));
+	b->fp.n_nodes = (int)b->n;
+	b->fp.nodes = b->nodes;
+	SINK_CALL(e, frame_props, &b->fp);
+	b->n = 0;
+	b->gen++;
+	targets_announce(e, p);
+}
+
+/* The first change of a batch fixes its header: the open doFrame, or this change. */
+static void batch_head(struct proc *p, uint64_t ts_ns, uint32_t tid)
+{
+	struct frame_props *fp = &p->pb.fp;
+
+	memset(fp, 0, sizeof(*fp));
+	fp->pid = p->pid;
+	fp->in_frame = p->cur.live;
+	if (fp->in_frame) {
+		fp->tid = p->cur.f.tid;
+		fp->ts_ns = p->cur.f.start_ns;
+		fp->frame_seq = p->cur.f.seq;
+		fp->vsync_id = p->cur.f.vsync_id;
+	} else {
+		fp->tid = tid;
+		fp->ts_ns = ts_ns;
+		fp->vsync_id = -1;
+	}
+}
+
+/* before[] as long as nodes[]. */
+static int batch_before_grow(struct prop_batch *b)
+{
+	struct batch_before *nb;
+
+	if (b->cap_before >= b->n)
+		return 0;
+	nb = realloc(b->before, b->cap * sizeof(*nb));
+	if (!nb)
+		return -ENOMEM;
+	b->before = nb;
+	b->cap_before = b->cap;
+	return 0;
+}
+
+/* Records the change in the node's slot of the batch: last value wins, writes are counted. */
+void batch_add(struct engine *e, struct proc *p, struct node_st *n, uint64_t ts_ns,
+		      uint32_t tid, enum view_prop prop, float value, const uint32_t *writer)
+{
+	struct prop_batch *b = &p->pb;
+	struct node_props *np;
+
+	if (!b->n)
+		batch_head(p, ts_ns, tid);
+	if (n->gen != b->gen) {
+		n->gen = b->gen;
+		n->idx = -1;
+		np = b->n < CAP_FRAME_NODES ?
+			     vec_push((void **)&b->nodes, &b->n, &b->cap, sizeof(*np)) : NULL;
+		if (!np) {
+			e->ev.node_frames++;
+			return;
+		}
+		memset(np, 0, sizeof(*np));
+		np->node = n->node;
+		n->idx = (int)(b->n - 1);
+		if (batch_before_grow(b) < 0) {
+			b->n--;
+			n->idx = -1;
+			e->ev.node_frames++;
+			return;
+		}
+		memset(&b->before[n->idx], 0, sizeof(b->before[0]));
+	}
+	if (n->idx < 0)
+		return;
+	np = &b->nodes[n->idx];
+	if (!np->sets[prop] && (n->known & (1u << prop))) { /* its value before this frame */
+		b->before[n->idx].v[prop] = n->val[prop];
+		b->before[n->idx].known |= 1u << prop;
+	}
+	memcpy(np->node_name, n->name, sizeof(np->node_name));
+	np->set_mask |= 1u << prop;
+	np->values[prop] = value;
+	if (np->sets[prop] < UINT16_MAX)
+		np->sets[prop]++;
+	np->writer_mask &= ~(1u << prop);
+	np->writer[prop] = writer ? *writer : 0;
+	if (writer)
+		np->writer_mask |= 1u << prop;
+}
+
+bool node_eq(const void *v, const void *key)
+{
+	return ((const struct node_st *)v)->node == *(const uint64_t *)key;
+}
+
+void node_fallback_name(char *buf, size_t size, uint64_t node)
+{
+	node_label(buf, size, NULL, node);
+}
+
+/*
+ * Finds or creates the node. A name, once known, sticks when later calls pass none; a
+ * different name means the address now holds another node, whose old values are no "from".
+ */
+static bool node_stale(void *v, void *ctx)
+{
+	struct node_st *n = v;
+
+	if (n->gen == *(const uint64_t *)ctx)
+		return false;
+	free(n);
+	return true;
+}
+
+/*
+ * The node table is full: forget the nodes that did not change in the current frame. When
+ * all of them did (no doFrame for a long time), the batch is sent early to make room.
+ */
+static void nodes_sweep(struct engine *e, struct proc *p)
+{
+	if (!sweep_count(&p->nodes, node_stale, &p->pb.gen, &e->ev.nodes)) {
+		props_flush(e, p);
+		sweep_count(&p->nodes, node_stale, &p->pb.gen, &e->ev.nodes);
+	}
+}
+
+struct node_st *node_get(struct engine *e, struct proc *p, uint64_t node,
+				const char *name)
+{
+	uint64_t h = hash_mix64(node);
+	struct node_st *n = htab_find(&p->nodes, h, node_eq, &node);
+	char fallback[32];
+
+	if (!n) {
+		if (p->nodes.cnt >= CAP_NODES_PROC)
+			nodes_sweep(e, p);
+		n = calloc(1, sizeof(*n));
+		if (!n)
+			return NULL;
+		n->node = node;
+		if (htab_add(&p->nodes, h, n)) {
+			free(n);
+			return NULL;
+		}
+		node_fallback_name(n->name, sizeof(n->name), node);
+	}
+	if (!name || !*name || !strncmp(n->name, name, sizeof(n->name) - 1))
+		return n;
+	node_fallback_name(fallback, sizeof(fallback), node);
+	if (strcmp(n->name, fallback))
+		n->known = 0;
+	snprintf(n->name, sizeof(n->name), "%s", name);
+	return n;
+}
+
+/* One change of the batch for segment.h, in e->seg_buf. */
+static int seg_push(struct engine *e, const struct node_props *np, const struct batch_before *bb,
+		    int prop)
+{
+	struct seg_change *c = vec_push((void **)&e->seg_buf, &e->n_seg_buf, &e->cap_seg_buf,
+					sizeof(*c));
+
+	if (!c)
+		return -ENOMEM;
+	*c = (struct seg_change){ .node = np->node, .node_name = np->node_name,
+				  .prop = (enum view_prop)prop,
+				  .has_before = bb->known & (1u << prop), .before = bb->v[prop],
+				  .value = np->values[prop],
+				  .explained = bb->explained & (1u << prop) };
+	return 0;
+}
+
+/* The frame ending at ts_ns, with its property changes, goes to the segmenter. */
+void seg_feed(struct engine *e, struct proc *p, uint64_t ts_ns)
+{
+	const struct prop_batch *b = &p->pb;
+	struct seg_frame sf = {
+		.pid = p->pid, .tid = p->cur.f.tid, .process = p->name, .seq = p->cur.f.seq,
+		.vsync_id = p->cur.f.vsync_id, .start_ns = p->cur.f.start_ns,
+		.dur_ns = ts_ns > p->cur.f.start_ns ? ts_ns - p->cur.f.start_ns : 0,
+		.budget_ns = p->cur.f.budget_ns,
+	};
+
+	e->n_seg_buf = 0;
+	if (b->n && b->fp.in_frame && b->fp.frame_seq == p->cur.f.seq) {
+		for (size_t i = 0; i < b->n; i++)
+			for (int k = 0; k < PROP_COUNT; k++)
+				if (b->nodes[i].set_mask & (1u << k))
+					seg_push(e, &b->nodes[i], &b->before[i], k);
+	}
+	sf.n = (int)e->n_seg_buf;
+	sf.changes = e->seg_buf;
+	segment__frame(e->seg, &sf);
+}
