@@ -15,6 +15,7 @@
 #include "engine/engine.h"
 #include "engine/period.h"
 #include "engine/segment.h"
+#include "engine/artcalls.h"
 #include "engine/attrib.h"
 #include "engine/procs.h"
 #include "engine/props.h"
@@ -110,36 +111,6 @@ static struct anim_key *key_get(struct engine *e, uint32_t pid, struct name_acc 
 		return NULL;
 	}
 	return k;
-}
-
-/* Remembers when start() was called on cookie, for the delay to its S. */
-static void start_pending_add(struct proc *p, uint32_t cookie, uint64_t ts_ns)
-{
-	for (int i = 0; i < p->n_starts; i++) {
-		if (p->starts[i].cookie == cookie) {
-			p->starts[i].ts_ns = ts_ns;
-			return;
-		}
-	}
-	if (p->n_starts == CAP_PENDING_STARTS)
-		memmove(p->starts, p->starts + 1, --p->n_starts * sizeof(p->starts[0]));
-	p->starts[p->n_starts].cookie = cookie;
-	p->starts[p->n_starts++].ts_ns = ts_ns;
-}
-
-/* The time start() was called on cookie, if it waits for its S; forgets it. */
-static bool start_pending_take(struct proc *p, int64_t cookie, uint64_t *ts_ns)
-{
-	for (int i = 0; i < p->n_starts; i++) {
-		if ((int64_t)p->starts[i].cookie != cookie)
-			continue;
-		*ts_ns = p->starts[i].ts_ns;
-		memmove(p->starts + i, p->starts + i + 1,
-			(size_t)(p->n_starts - i - 1) * sizeof(p->starts[0]));
-		p->n_starts--;
-		return true;
-	}
-	return false;
 }
 
 /* ---- frames -------------------------------------------------------------------------- */
@@ -855,9 +826,6 @@ static void anim_end_run(struct engine *e, struct proc *p, struct anim_run *r, u
 	free(r);
 }
 
-static void art_start_stack(struct engine *e, uint32_t tid, int64_t cookie, uint64_t ts_ns,
-			    struct anim *a);
-
 /* Drops the oldest running animator of p, unreported: its F is then ignored. */
 static void anim_evict(struct engine *e, struct proc *p)
 {
@@ -928,62 +896,6 @@ static void anim_start(struct engine *e, struct proc *p, struct anim_key *k, con
 	k->name->count++;
 	e->started++;
 	SINK_CALL(e, anim_start, &r->a);
-}
-
-/*
- * cancel() and end() write their F synchronously, on the calling thread, microseconds
- * after the probe, and start() its S: what keeps a call from explaining the wrong marker is
- * that each pending call is consumed by the thread's next F (or S), and that a start() of
- * the animator drops a cancel()/end() still pending for it (that one found it not running:
- * no F). The window only bounds how stale a pending call may be; it is generous because a
- * loaded device (or qemu) can deschedule the thread between the probe and the write.
- */
-#define ART_CALL_WINDOW_NS (1000ULL * 1000000ULL)
-
-/* The ART call that caused this F, if any; consumes it. */
-static bool art_cause(struct engine *e, uint32_t tid, int64_t cookie, uint64_t ts_ns,
-		      enum art_call *call, const struct art_pending **pending)
-{
-	struct thread *t = thread_find(e, tid);
-
-	if (!t || !t->art.valid)
-		return false;
-	t->art.valid = false;
-	if ((int64_t)t->art.cookie != cookie || ts_ns - t->art.ts_ns > ART_CALL_WINDOW_NS)
-		return false;
-	*call = t->art.call;
-	*pending = &t->art;
-	return true;
-}
-
-/* The stack of the start() that wrote this S on the same thread just before; consumes it. */
-static void art_start_stack(struct engine *e, uint32_t tid, int64_t cookie, uint64_t ts_ns,
-			    struct anim *a)
-{
-	struct thread *t = thread_find(e, tid);
-
-	if (!t || !t->art_start.valid)
-		return;
-	t->art_start.valid = false;
-	if ((int64_t)t->art_start.cookie != cookie ||
-	    ts_ns - t->art_start.ts_ns > ART_CALL_WINDOW_NS)
-		return;
-	if (t->art.valid && (int64_t)t->art.cookie == cookie)
-		t->art.valid = false; /* a cancel()/end() before this start() found it idle */
-	a->n_start_stack = t->art_start.n_stack;
-	memcpy(a->start_stack, t->art_start.stack, sizeof(a->start_stack));
-}
-
-static void art_end_stack(struct anim *a, const struct art_pending *pending)
-{
-	a->n_end_stack = pending->n_stack;
-	memcpy(a->end_stack, pending->stack, sizeof(a->end_stack));
-}
-
-/* Were the ART probes watching cancel()/end() when this F was written? */
-static bool art_watched(const struct proc *p, uint64_t ts_ns)
-{
-	return p->art && ts_ns >= p->art_since;
 }
 
 static void anim_finish(struct engine *e, struct proc *p, struct anim_key *k, const char *name,
