@@ -17,6 +17,7 @@
 #include "engine/segment.h"
 #include "engine/artcalls.h"
 #include "engine/attrib.h"
+#include "engine/frames.h"
 #include "engine/jank.h"
 #include "engine/procs.h"
 #include "engine/props.h"
@@ -115,44 +116,6 @@ static struct anim_key *key_get(struct engine *e, uint32_t pid, struct name_acc 
 	return k;
 }
 
-/* ---- frames -------------------------------------------------------------------------- */
-
-static int ids_add(uint64_t **ids, size_t *n, size_t *cap, uint64_t id)
-{
-	for (size_t i = 0; i < *n; i++)
-		if ((*ids)[i] == id)
-			return 0;
-	uint64_t *slot = vec_push((void **)ids, n, cap, sizeof(*slot));
-
-	if (!slot)
-		return -ENOMEM;
-	*slot = id;
-	return 0;
-}
-
-static int frame_add_id(struct frame_st *fs, uint64_t id)
-{
-	return ids_add(&fs->ids, &fs->n_ids, &fs->cap_ids, id);
-}
-
-/* Keeps the longest frames for the summary; ties keep the earlier one first. */
-static void frame_longest_add(struct engine *e, const struct frame *f)
-{
-	int i = e->n_longest_frames < LONGEST_FRAMES_MAX ? e->n_longest_frames++ :
-							    LONGEST_FRAMES_MAX;
-
-	while (i > 0 && e->longest_frames[i - 1].dur_ns < f->dur_ns) {
-		if (i < LONGEST_FRAMES_MAX)
-			e->longest_frames[i] = e->longest_frames[i - 1];
-		i--;
-	}
-	if (i == LONGEST_FRAMES_MAX)
-		return;
-	e->longest_frames[i] = *f;
-	e->longest_frames[i].n_anims = 0; /* its id buffer is reused by the next frame */
-	e->longest_frames[i].anim_ids = NULL;
-}
-
 static void frame_emit(struct engine *e, struct proc *p, struct frame_st *fs)
 {
 	if (!fs->live)
@@ -195,44 +158,6 @@ static void frame_close(struct engine *e, struct proc *p, struct thread *t, uint
 		frame_emit(e, p, &p->done);
 }
 
-/*
- * Counts the frame for every running animator; those that ran in the previous frame of
- * this thread ran across the gap before it, and the vsyncs it missed count for them.
- */
-static void frame_runs(struct proc *p, struct thread *t, uint32_t dropped)
-{
-	struct frame_st *fs = &p->cur;
-	uint64_t gap = fs->f.start_ns - t->last_frame_ns;
-
-	fs->n_gap_ids = 0;
-	for (struct anim_run *r = p->running; r; r = r->next) {
-		r->a.frames++;
-		frame_add_id(fs, r->a.id);
-		if (t->has_frame && r->last_seq && r->last_seq == t->last_frame_seq) {
-			ids_add(&fs->gap_ids, &fs->n_gap_ids, &fs->cap_gap_ids, r->a.id);
-			r->a.frames_dropped += dropped;
-			if (gap > r->a.worst_gap_ns)
-				r->a.worst_gap_ns = gap;
-		}
-		r->last_seq = fs->f.seq;
-	}
-	fs->f.dropped_before = fs->n_gap_ids ? dropped : 0;
-}
-
-/* The gap before the frame: the longest slices of the UI thread and the RenderThread in it. */
-static void frame_gap(struct engine *e, struct proc *p, struct thread *t)
-{
-	struct thread *rt = p->render_tid ? thread_find(e, p->render_tid) : NULL;
-
-	p->cur.gap_start_ns = t->last_frame_end_ns;
-	p->cur.ui_gap = t->top;
-	p->cur.render_gap.n = 0;
-	if (rt && rt->pid == p->pid)
-		p->cur.render_gap = rt->top;
-	p->cur.ui.n = p->cur.render.n = 0;
-	thread_window_reset(t);
-}
-
 static void frame_open(struct engine *e, struct proc *p, struct thread *t, int64_t vsync,
 		       uint64_t ts_ns)
 {
@@ -267,26 +192,6 @@ static void frame_open(struct engine *e, struct proc *p, struct thread *t, int64
 	t->last_frame_seq = p->cur.f.seq;
 	t->last_vsync = vsync;
 	p->ui_tid = t->tid;
-}
-
-/*
- * The frame a DrawFrame(s) slice s of thread t drew: the one waiting for its draw, or with
- * vsync ids the open one too (a quick draw can end before its doFrame does). Without ids a
- * draw that ends while a doFrame is open may still be the previous frame's: only the
- * waiting frame takes it.
- */
-static struct frame_st *draw_owner(struct proc *p, const struct thread *t, const struct slice *s)
-{
-	struct frame_st *fs[2] = { &p->done, &p->cur }; /* oldest first: draws come in order */
-
-	for (int i = 0; i < (s->vsync >= 0 ? 2 : 1); i++) {
-		if (!fs[i]->live || fs[i]->drawn || fs[i]->f.tid == t->tid)
-			continue;
-		if (s->vsync >= 0 && fs[i]->f.vsync_id >= 0 && s->vsync != fs[i]->f.vsync_id)
-			continue;
-		return fs[i];
-	}
-	return NULL;
 }
 
 /* A DrawFrame(s) slice s ended on thread t, not the UI thread. */
