@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engine/anims.h"
+#include "engine/state.h"
 
 #define OTHER_NAMES "(other names)" /* the stats row of names beyond CAP_NAMES */
 
@@ -18,11 +19,11 @@ static bool name_eq(const void *v, const void *key)
 struct name_acc *name_get(struct engine *e, const char *name)
 {
 	uint64_t h = hash_str(name, 0);
-	struct name_acc *n = htab_find(&e->names, h, name_eq, name);
+	struct name_acc *n = htab_find(&e->anims.names, h, name_eq, name);
 
 	if (n)
 		return n;
-	if (e->n_names >= CAP_NAMES && strcmp(name, OTHER_NAMES)) {
+	if (e->anims.n_names >= CAP_NAMES && strcmp(name, OTHER_NAMES)) {
 		e->ev.names++;
 		return name_get(e, OTHER_NAMES);
 	}
@@ -30,11 +31,11 @@ struct name_acc *name_get(struct engine *e, const char *name)
 	if (!n)
 		return NULL;
 	strcpy(n->name, name);
-	struct name_acc **slot = vec_push((void **)&e->name_list, &e->n_names, &e->cap_names,
+	struct name_acc **slot = vec_push((void **)&e->anims.name_list, &e->anims.n_names, &e->anims.cap_names,
 					  sizeof(*slot));
-	if (!slot || htab_add(&e->names, h, n)) {
+	if (!slot || htab_add(&e->anims.names, h, n)) {
 		if (slot)
-			e->n_names--;
+			e->anims.n_names--;
 		free(n);
 		return NULL;
 	}
@@ -69,7 +70,7 @@ static bool key_idle(void *v, void *ctx)
 /* The keys table is full: forget the animators that are not running. */
 static void keys_sweep(struct engine *e)
 {
-	sweep_count(&e->keys, key_idle, NULL, &e->ev.anim_keys);
+	sweep_count(&e->anims.keys, key_idle, NULL, &e->ev.anim_keys);
 }
 
 struct anim_key *key_get(struct engine *e, uint32_t pid, struct name_acc *n,
@@ -77,11 +78,11 @@ struct anim_key *key_get(struct engine *e, uint32_t pid, struct name_acc *n,
 {
 	struct key_q q = { pid, cookie, n };
 	uint64_t h = hash_mix64(((uint64_t)pid << 32) ^ (uint64_t)cookie ^ (uintptr_t)n);
-	struct anim_key *k = htab_find(&e->keys, h, key_eq, &q);
+	struct anim_key *k = htab_find(&e->anims.keys, h, key_eq, &q);
 
 	if (k)
 		return k;
-	if (e->keys.cnt >= CAP_ANIM_KEYS)
+	if (e->anims.keys.cnt >= CAP_ANIM_KEYS)
 		keys_sweep(e);
 	k = calloc(1, sizeof(*k));
 	if (!k)
@@ -89,7 +90,7 @@ struct anim_key *key_get(struct engine *e, uint32_t pid, struct name_acc *n,
 	k->pid = pid;
 	k->cookie = cookie;
 	k->name = n;
-	if (htab_add(&e->keys, h, k)) {
+	if (htab_add(&e->anims.keys, h, k)) {
 		free(k);
 		return NULL;
 	}
@@ -127,18 +128,18 @@ void anim_set_name(struct anim *a, const char *name)
 static void longest_add(struct engine *e, const struct anim *a)
 {
 	uint64_t d = a->end_ns - a->start_ns;
-	int i = e->n_longest < LONGEST_MAX ? e->n_longest++ : LONGEST_MAX;
+	int i = e->anims.n_longest < LONGEST_MAX ? e->anims.n_longest++ : LONGEST_MAX;
 
 	/* Ties keep the earlier one first: only strictly longer animators move up. */
-	while (i > 0 && e->longest[i - 1].end_ns - e->longest[i - 1].start_ns < d) {
+	while (i > 0 && e->anims.longest[i - 1].end_ns - e->anims.longest[i - 1].start_ns < d) {
 		if (i < LONGEST_MAX)
-			e->longest[i] = e->longest[i - 1];
+			e->anims.longest[i] = e->anims.longest[i - 1];
 		i--;
 	}
 	if (i < LONGEST_MAX) {
-		e->longest[i] = *a;
-		e->longest[i].targets = NULL; /* freed with its run */
-		e->longest[i].n_targets = 0;
+		e->anims.longest[i] = *a;
+		e->anims.longest[i].targets = NULL; /* freed with its run */
+		e->anims.longest[i].n_targets = 0;
 	}
 }
 
@@ -149,8 +150,8 @@ static void durs_add(struct engine *e, struct name_acc *n, uint64_t d)
 
 	if (n->seen_durs++ >= CAP_DURATIONS) {
 		e->ev.durations++;
-		e->rng = e->rng * 6364136223846793005ull + 1442695040888963407ull;
-		uint64_t j = (e->rng >> 11) % n->seen_durs;
+		e->anims.rng = e->anims.rng * 6364136223846793005ull + 1442695040888963407ull;
+		uint64_t j = (e->anims.rng >> 11) % n->seen_durs;
 
 		if (j < n->n_durs)
 			n->durs[j] = d;
@@ -183,25 +184,25 @@ void anim_unlink(struct engine *e, struct proc *p, struct anim_run *r)
 	if (r->prev)
 		r->prev->next = r->next;
 	else
-		p->running = r->next;
+		p->anims.running = r->next;
 	if (r->next)
 		r->next->prev = r->prev;
 	else
-		p->running_tail = r->prev;
+		p->anims.running_tail = r->prev;
 	r->key->run = NULL;
-	p->n_running--;
-	e->n_running--;
+	p->anims.n_running--;
+	e->anims.n_running--;
 }
 
 /* Drops the oldest running animator of p, unreported: its F is then ignored. */
 static void anim_evict(struct engine *e, struct proc *p)
 {
-	struct anim_run *r = p->running;
+	struct anim_run *r = p->anims.running;
 
 	anim_unlink(e, p, r);
 	r->key->evicted = true;
 	e->ev.animators++;
-	free(r->tg);
+	free(r->at.tg);
 	free(r);
 }
 
@@ -210,14 +211,14 @@ void anim_make_room(struct engine *e, struct proc *p)
 {
 	struct proc *most = p;
 
-	if (p->n_running >= CAP_OPEN_ANIMS_PROC) {
+	if (p->anims.n_running >= CAP_OPEN_ANIMS_PROC) {
 		anim_evict(e, p);
 		return;
 	}
-	if (e->n_running < CAP_OPEN_ANIMS)
+	if (e->anims.n_running < CAP_OPEN_ANIMS)
 		return;
-	for (size_t i = 0; i < e->n_procs; i++)
-		if (e->proc_list[i]->n_running > most->n_running)
-			most = e->proc_list[i];
+	for (size_t i = 0; i < e->procs.n; i++)
+		if (e->procs.list[i]->anims.n_running > most->anims.n_running)
+			most = e->procs.list[i];
 	anim_evict(e, most);
 }

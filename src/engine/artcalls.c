@@ -8,32 +8,33 @@
 
 #include "engine/artcalls.h"
 #include "engine/procs.h"
+#include "engine/state.h"
 
 /* Remembers when start() was called on cookie, for the delay to its S. */
 void start_pending_add(struct proc *p, uint32_t cookie, uint64_t ts_ns)
 {
-	for (int i = 0; i < p->n_starts; i++) {
-		if (p->starts[i].cookie == cookie) {
-			p->starts[i].ts_ns = ts_ns;
+	for (int i = 0; i < p->art.n_starts; i++) {
+		if (p->art.starts[i].cookie == cookie) {
+			p->art.starts[i].ts_ns = ts_ns;
 			return;
 		}
 	}
-	if (p->n_starts == CAP_PENDING_STARTS)
-		memmove(p->starts, p->starts + 1, --p->n_starts * sizeof(p->starts[0]));
-	p->starts[p->n_starts].cookie = cookie;
-	p->starts[p->n_starts++].ts_ns = ts_ns;
+	if (p->art.n_starts == CAP_PENDING_STARTS)
+		memmove(p->art.starts, p->art.starts + 1, --p->art.n_starts * sizeof(p->art.starts[0]));
+	p->art.starts[p->art.n_starts].cookie = cookie;
+	p->art.starts[p->art.n_starts++].ts_ns = ts_ns;
 }
 
 /* The time start() was called on cookie, if it waits for its S; forgets it. */
 bool start_pending_take(struct proc *p, int64_t cookie, uint64_t *ts_ns)
 {
-	for (int i = 0; i < p->n_starts; i++) {
-		if ((int64_t)p->starts[i].cookie != cookie)
+	for (int i = 0; i < p->art.n_starts; i++) {
+		if ((int64_t)p->art.starts[i].cookie != cookie)
 			continue;
-		*ts_ns = p->starts[i].ts_ns;
-		memmove(p->starts + i, p->starts + i + 1,
-			(size_t)(p->n_starts - i - 1) * sizeof(p->starts[0]));
-		p->n_starts--;
+		*ts_ns = p->art.starts[i].ts_ns;
+		memmove(p->art.starts + i, p->art.starts + i + 1,
+			(size_t)(p->art.n_starts - i - 1) * sizeof(p->art.starts[0]));
+		p->art.n_starts--;
 		return true;
 	}
 	return false;
@@ -55,13 +56,13 @@ bool art_cause(struct engine *e, uint32_t tid, int64_t cookie, uint64_t ts_ns,
 {
 	struct thread *t = thread_find(e, tid);
 
-	if (!t || !t->art.valid)
+	if (!t || !t->art.call.valid)
 		return false;
-	t->art.valid = false;
-	if ((int64_t)t->art.cookie != cookie || ts_ns - t->art.ts_ns > ART_CALL_WINDOW_NS)
+	t->art.call.valid = false;
+	if ((int64_t)t->art.call.cookie != cookie || ts_ns - t->art.call.ts_ns > ART_CALL_WINDOW_NS)
 		return false;
-	*call = t->art.call;
-	*pending = &t->art;
+	*call = t->art.call.call;
+	*pending = &t->art.call;
 	return true;
 }
 
@@ -71,16 +72,16 @@ void art_start_stack(struct engine *e, uint32_t tid, int64_t cookie, uint64_t ts
 {
 	struct thread *t = thread_find(e, tid);
 
-	if (!t || !t->art_start.valid)
+	if (!t || !t->art.start.valid)
 		return;
-	t->art_start.valid = false;
-	if ((int64_t)t->art_start.cookie != cookie ||
-	    ts_ns - t->art_start.ts_ns > ART_CALL_WINDOW_NS)
+	t->art.start.valid = false;
+	if ((int64_t)t->art.start.cookie != cookie ||
+	    ts_ns - t->art.start.ts_ns > ART_CALL_WINDOW_NS)
 		return;
-	if (t->art.valid && (int64_t)t->art.cookie == cookie)
-		t->art.valid = false; /* a cancel()/end() before this start() found it idle */
-	a->n_start_stack = t->art_start.n_stack;
-	memcpy(a->start_stack, t->art_start.stack, sizeof(a->start_stack));
+	if (t->art.call.valid && (int64_t)t->art.call.cookie == cookie)
+		t->art.call.valid = false; /* a cancel()/end() before this start() found it idle */
+	a->n_start_stack = t->art.start.n_stack;
+	memcpy(a->start_stack, t->art.start.stack, sizeof(a->start_stack));
 }
 
 void art_end_stack(struct anim *a, const struct art_pending *pending)
@@ -92,5 +93,5 @@ void art_end_stack(struct anim *a, const struct art_pending *pending)
 /* Were the ART probes watching cancel()/end() when this F was written? */
 bool art_watched(const struct proc *p, uint64_t ts_ns)
 {
-	return p->art && ts_ns >= p->art_since;
+	return p->art.on && ts_ns >= p->art.since;
 }

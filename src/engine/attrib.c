@@ -8,6 +8,7 @@
 
 #include "engine/attrib.h"
 #include "engine/procs.h"
+#include "engine/state.h"
 
 static bool anim_has_prop(const struct anim *a, enum view_prop prop)
 {
@@ -141,7 +142,7 @@ void anim_fit_interp(struct anim *a)
 /* The running animator of p with this cookie (the id its S marker carried), or NULL. */
 struct anim_run *run_by_cookie(struct proc *p, uint32_t cookie)
 {
-	for (struct anim_run *r = p->running; r; r = r->next)
+	for (struct anim_run *r = p->anims.running; r; r = r->next)
 		if (r->a.id == cookie)
 			return r;
 	return NULL;
@@ -152,12 +153,12 @@ static struct anim_target *target_get(struct anim_run *r, const struct node_st *
 {
 	struct anim_target *t;
 
-	for (size_t i = 0; i < r->n_tg; i++)
-		if (r->tg[i].node == n->node)
-			return &r->tg[i];
-	if (r->n_tg >= CAP_ANIM_TARGETS)
+	for (size_t i = 0; i < r->at.n_tg; i++)
+		if (r->at.tg[i].node == n->node)
+			return &r->at.tg[i];
+	if (r->at.n_tg >= CAP_ANIM_TARGETS)
 		return NULL;
-	t = vec_push((void **)&r->tg, &r->n_tg, &r->cap_tg, sizeof(*t));
+	t = vec_push((void **)&r->at.tg, &r->at.n_tg, &r->at.cap_tg, sizeof(*t));
 	if (!t)
 		return NULL;
 	memset(t, 0, sizeof(*t));
@@ -206,9 +207,9 @@ void target_write(struct proc *p, struct anim_run *r, const struct node_st *n,
 	if (!(n->known & (1u << prop)) || n->val[prop] != value)
 		tp->sets++;
 	tp->to = value;
-	series_add(&tp->series, p->pb.gen, value, since_start_us(&r->a, frame_ns));
-	if (!r->tg_announced)
-		p->tg_pending = true;
+	series_add(&tp->series, p->props.pb.gen, value, since_start_us(&r->a, frame_ns));
+	if (!r->at.announced)
+		p->attrib.tg_pending = true;
 }
 
 /* Most writes first; insertion sort keeps ties in first-write order (n <= CAP_ANIM_TARGETS). */
@@ -236,12 +237,12 @@ void targets_fill(struct anim_run *r)
 	struct anim *a = &r->a;
 	const struct anim_target *t;
 
-	if (!r->n_tg)
+	if (!r->at.n_tg)
 		return;
-	targets_sort(r->tg, r->n_tg);
-	a->targets = r->tg;
-	a->n_targets = (int)r->n_tg;
-	t = &r->tg[0];
+	targets_sort(r->at.tg, r->at.n_tg);
+	a->targets = r->at.tg;
+	a->n_targets = (int)r->at.n_tg;
+	t = &r->at.tg[0];
 	a->target_node = t->node;
 	memcpy(a->target_name, t->node_name, sizeof(a->target_name));
 	a->target_inferred = false;
@@ -257,23 +258,23 @@ void targets_fill(struct anim_run *r)
 /* After a batch: the animators whose first exact writes were in it say what they move. */
 void targets_announce(struct engine *e, struct proc *p)
 {
-	if (!p->tg_pending)
+	if (!p->attrib.tg_pending)
 		return;
-	p->tg_pending = false;
-	for (struct anim_run *r = p->running; r; r = r->next) {
-		if (r->tg_announced || !r->n_tg)
+	p->attrib.tg_pending = false;
+	for (struct anim_run *r = p->anims.running; r; r = r->next) {
+		if (r->at.announced || !r->at.n_tg)
 			continue;
-		r->tg_announced = true;
+		r->at.announced = true;
 		targets_fill(r);
-		SINK_CALL(e, anim_target, &r->a);
+		SINK_CALL(&e->out, anim_target, &r->a);
 	}
 }
 
 /* 1 + the depth of t's innermost open "animation" phase slice, or 0 when outside one. */
 size_t animation_phase_depth(const struct thread *t)
 {
-	for (size_t i = t->depth; i > 0; i--)
-		if (t->st[i - 1].kind == SLICE_PHASE && t->st[i - 1].phase == PHASE_ANIMATION)
+	for (size_t i = t->slices.depth; i > 0; i--)
+		if (t->slices.st[i - 1].kind == SLICE_PHASE && t->slices.st[i - 1].phase == PHASE_ANIMATION)
 			return i;
 	return 0;
 }
@@ -283,6 +284,6 @@ void av_marker(struct engine *e, uint32_t tid)
 {
 	struct thread *t = thread_find(e, tid);
 
-	if (t && t->av_valid && !t->av_depth)
-		t->av_valid = false;
+	if (t && t->attrib.av_valid && !t->attrib.av_depth)
+		t->attrib.av_valid = false;
 }

@@ -3,7 +3,39 @@
 #ifndef ANIMTRACE_ENGINE_ATTRIB_H
 #define ANIMTRACE_ENGINE_ATTRIB_H
 
-#include "engine/state.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/model.h"
+
+struct anim_run;
+struct engine;
+struct node_st;
+struct proc;
+struct thread;
+
+/* An animator's exact targets: the nodes it wrote. */
+struct attrib_run {
+	struct anim_target *tg; /* unsorted */
+	size_t n_tg, cap_tg;
+	bool announced; /* its first frame with writes was told to the sink */
+};
+
+struct attrib_proc {
+	bool tg_pending; /* an animator got its first exact target in the current batch */
+};
+
+/*
+ * The animator whose animateValue the thread entered last: its property writes are
+ * that animator's until the next animateValue, the end of the animation phase slice at
+ * depth av_depth - 1, or (av_depth 0: entered outside a phase) the thread's next marker.
+ */
+struct attrib_thread {
+	bool av_valid;
+	uint32_t av_cookie;
+	size_t av_depth;
+};
 
 void anim_link(struct anim *a, const struct node_st *n, enum view_prop prop, float value);
 bool anim_sample(struct anim *a, const struct node_st *n, enum view_prop prop,

@@ -12,20 +12,20 @@
 
 #include "common/caps.h"
 #include "common/coll.h"
-#include "engine/engine.h"
-#include "engine/period.h"
-#include "engine/segment.h"
 #include "engine/anims.h"
 #include "engine/artcalls.h"
 #include "engine/attrib.h"
+#include "engine/engine.h"
 #include "engine/frames.h"
 #include "engine/jank.h"
+#include "engine/period.h"
 #include "engine/procs.h"
 #include "engine/props.h"
 #include "engine/redraws.h"
+#include "engine/segment.h"
 #include "engine/slices.h"
-#include "engine/summary.h"
 #include "engine/state.h"
+#include "engine/summary.h"
 
 #define DEFAULT_INSTANT_NS 1000000ull
 static void frame_emit(struct engine *e, struct proc *p, struct frame_st *fs)
@@ -37,9 +37,9 @@ static void frame_emit(struct engine *e, struct proc *p, struct frame_st *fs)
 	fs->f.n_anims = (int)fs->n_ids;
 	fs->f.anim_ids = fs->ids;
 	redraws_attach(p, fs);
-	e->frames++;
+	e->frames.count++;
 	frame_longest_add(e, &fs->f);
-	SINK_CALL(e, frame, &fs->f);
+	SINK_CALL(&e->out, frame, &fs->f);
 	frame_janks(e, p, fs);
 }
 
@@ -48,26 +48,26 @@ static void frame_close(struct engine *e, struct proc *p, struct thread *t, uint
 {
 	struct frame_st tmp;
 
-	if (!p->cur.live)
+	if (!p->frames.cur.live)
 		return;
-	frame_emit(e, p, &p->done);
+	frame_emit(e, p, &p->frames.done);
 	seg_feed(e, p, ts_ns);
 	props_flush(e, p); /* this frame's values, before its own frame record */
-	p->cur.f.dur_ns = ts_ns > p->cur.f.start_ns ? ts_ns - p->cur.f.start_ns : 0;
-	frame_judge(p, &p->cur);
-	redraws_close(e, p, &p->cur);
-	if (t && t->tid == p->cur.f.tid) {
-		t->last_frame_end_ns = ts_ns;
+	p->frames.cur.f.dur_ns = ts_ns > p->frames.cur.f.start_ns ? ts_ns - p->frames.cur.f.start_ns : 0;
+	frame_judge(p, &p->frames.cur);
+	redraws_close(e, p, &p->frames.cur);
+	if (t && t->tid == p->frames.cur.f.tid) {
+		t->frames.last_frame_end_ns = ts_ns;
 		thread_window_reset(t); /* the next gap's slices start now */
 	}
 	/* Swap rather than copy so both id buffers are reused. */
-	tmp = p->done;
-	p->done = p->cur;
-	p->cur = tmp;
-	p->cur.live = false;
-	redraws_reset(&p->cur);
-	if (p->done.drawn) /* nothing more to wait for */
-		frame_emit(e, p, &p->done);
+	tmp = p->frames.done;
+	p->frames.done = p->frames.cur;
+	p->frames.cur = tmp;
+	p->frames.cur.live = false;
+	redraws_reset(&p->frames.cur);
+	if (p->frames.done.drawn) /* nothing more to wait for */
+		frame_emit(e, p, &p->frames.done);
 }
 
 static void frame_open(struct engine *e, struct proc *p, struct thread *t, int64_t vsync,
@@ -81,29 +81,29 @@ static void frame_open(struct engine *e, struct proc *p, struct thread *t, int64
 	 * the UI thread goes on (DrawFrameTask::postAndWait), but can end after the next vsync.
 	 * While a draw is under way, or once one has drawn in this process, the frame waits
 	 * until this one ends. */
-	if (!p->render_tid && !p->draws_open)
-		frame_emit(e, p, &p->done);
+	if (!p->frames.render_tid && !p->frames.draws_open)
+		frame_emit(e, p, &p->frames.done);
 	props_flush(e, p); /* changes made since the last doFrame ended */
-	memset(&p->cur.f, 0, sizeof(p->cur.f));
-	p->cur.f.pid = p->pid;
-	p->cur.f.tid = t->tid;
-	p->cur.f.seq = ++p->seq;
-	p->cur.f.vsync_id = vsync;
-	p->cur.f.start_ns = ts_ns;
-	p->cur.f.budget_ns = period__period(p->refresh, &src);
-	p->cur.assumed = src == PERIOD_ASSUMED;
-	p->cur.n_ids = 0;
-	p->cur.live = true;
-	p->cur.drawn = false;
-	if (t->has_frame)
-		dropped = frame_interval(p, t, vsync, ts_ns, &p->cur.f.budget_ns, &p->cur.assumed);
+	memset(&p->frames.cur.f, 0, sizeof(p->frames.cur.f));
+	p->frames.cur.f.pid = p->pid;
+	p->frames.cur.f.tid = t->tid;
+	p->frames.cur.f.seq = ++p->frames.seq;
+	p->frames.cur.f.vsync_id = vsync;
+	p->frames.cur.f.start_ns = ts_ns;
+	p->frames.cur.f.budget_ns = period__period(p->jank.period, &src);
+	p->frames.cur.assumed = src == PERIOD_ASSUMED;
+	p->frames.cur.n_ids = 0;
+	p->frames.cur.live = true;
+	p->frames.cur.drawn = false;
+	if (t->frames.has_frame)
+		dropped = frame_interval(p, t, vsync, ts_ns, &p->frames.cur.f.budget_ns, &p->frames.cur.assumed);
 	frame_gap(e, p, t);
 	frame_runs(p, t, dropped);
-	t->has_frame = true;
-	t->last_frame_ns = ts_ns;
-	t->last_frame_seq = p->cur.f.seq;
-	t->last_vsync = vsync;
-	p->ui_tid = t->tid;
+	t->frames.has_frame = true;
+	t->frames.last_frame_ns = ts_ns;
+	t->frames.last_frame_seq = p->frames.cur.f.seq;
+	t->frames.last_vsync = vsync;
+	p->frames.ui_tid = t->tid;
 }
 
 /* A DrawFrame(s) slice s ended on thread t, not the UI thread. */
@@ -116,19 +116,19 @@ static void frame_draw(struct engine *e, struct proc *p, struct thread *t, const
 	fs = draw_owner(p, t, s);
 	if (!fs)
 		return;
-	p->render_tid = t->tid;
+	p->frames.render_tid = t->tid;
 	chain_of(&fs->render, s, dur_ns);
 	fs->f.phase_ns[PHASE_DRAW] += dur_ns;
 	fs->drawn = true;
-	if (fs == &p->done)
+	if (fs == &p->frames.done)
 		frame_emit(e, p, fs);
 }
 
 static void frames_flush(struct engine *e, struct proc *p, uint64_t ts_ns)
 {
-	frame_emit(e, p, &p->done);
+	frame_emit(e, p, &p->frames.done);
 	frame_close(e, p, NULL, ts_ns);
-	frame_emit(e, p, &p->done);
+	frame_emit(e, p, &p->frames.done);
 	props_flush(e, p);
 }
 
@@ -140,14 +140,14 @@ static void slice_begin(struct engine *e, struct proc *p, struct thread *t, uint
 	size_t n;
 	struct slice *s = NULL;
 
-	if (t->depth < CAP_SLICE_DEPTH && e->n_slices < CAP_OPEN_SLICES)
-		s = vec_push((void **)&t->st, &t->depth, &t->cap, sizeof(*s));
+	if (t->slices.depth < CAP_SLICE_DEPTH && e->slices.n_open < CAP_OPEN_SLICES)
+		s = vec_push((void **)&t->slices.st, &t->slices.depth, &t->slices.cap, sizeof(*s));
 	if (!s) { /* its E must still close it, not the slice it is nested in */
-		t->overflow++;
+		t->slices.overflow++;
 		e->ev.slices++;
 		return;
 	}
-	e->n_slices++;
+	e->slices.n_open++;
 	slice_classify(name, s);
 	s->start_ns = ts_ns;
 	n = name.len < sizeof(s->name) - 1 ? name.len : sizeof(s->name) - 1;
@@ -156,7 +156,7 @@ static void slice_begin(struct engine *e, struct proc *p, struct thread *t, uint
 	s->best_dur = 0;
 	s->best.n = 0;
 	if (s->kind == SLICE_DRAW)
-		p->draws_open++;
+		p->frames.draws_open++;
 	if (s->kind == SLICE_DOFRAME)
 		frame_open(e, p, t, s->vsync, ts_ns);
 }
@@ -167,16 +167,16 @@ static void slice_end(struct engine *e, struct thread *t, uint64_t ts_ns)
 	struct proc *p;
 	uint64_t dur;
 
-	if (t && t->overflow) {
-		t->overflow--;
+	if (t && t->slices.overflow) {
+		t->slices.overflow--;
 		return;
 	}
-	if (!t || !t->depth)
+	if (!t || !t->slices.depth)
 		return; /* E without B: the capture started inside the slice */
-	s = &t->st[--t->depth]; /* still valid: nothing below pushes a slice on t */
-	e->n_slices--;
-	if (t->av_valid && t->av_depth > t->depth) /* its animation phase ended */
-		t->av_valid = false;
+	s = &t->slices.st[--t->slices.depth]; /* still valid: nothing below pushes a slice on t */
+	e->slices.n_open--;
+	if (t->attrib.av_valid && t->attrib.av_depth > t->slices.depth) /* its animation phase ended */
+		t->attrib.av_valid = false;
 	dur = ts_ns > s->start_ns ? ts_ns - s->start_ns : 0;
 	chain_offer(t, s, dur);
 	p = proc_find(e, t->pid);
@@ -184,22 +184,22 @@ static void slice_end(struct engine *e, struct thread *t, uint64_t ts_ns)
 		return;
 	switch (s->kind) {
 	case SLICE_DOFRAME:
-		if (p->cur.live && p->cur.f.tid == t->tid) {
-			chain_of(&p->cur.ui, s, dur);
+		if (p->frames.cur.live && p->frames.cur.f.tid == t->tid) {
+			chain_of(&p->frames.cur.ui, s, dur);
 			frame_close(e, p, t, ts_ns);
 		}
 		break;
 	case SLICE_PHASE:
-		if (p->cur.live && p->cur.f.tid == t->tid)
-			p->cur.f.phase_ns[s->phase] += dur;
+		if (p->frames.cur.live && p->frames.cur.f.tid == t->tid)
+			p->frames.cur.f.phase_ns[s->phase] += dur;
 		break;
 	case SLICE_DRAW:
-		if (p->draws_open)
-			p->draws_open--;
+		if (p->frames.draws_open)
+			p->frames.draws_open--;
 		frame_draw(e, p, t, s, dur);
 		break;
 	default:
-		if (!t->depth)
+		if (!t->slices.depth)
 			block_check(e, p, t, s, dur);
 		break;
 	}
@@ -208,10 +208,10 @@ static void slice_end(struct engine *e, struct thread *t, uint64_t ts_ns)
 static void anim_report_end(struct engine *e, struct proc *p, struct anim_key *k,
 			    const struct anim *a)
 {
-	e->ended++;
+	e->anims.ended++;
 	worst_add(p, a);
 	stats_end(e, k->name, a);
-	SINK_CALL(e, anim_end, a);
+	SINK_CALL(&e->out, anim_end, a);
 }
 
 static void anim_end_run(struct engine *e, struct proc *p, struct anim_run *r, uint64_t ts_ns,
@@ -223,11 +223,11 @@ static void anim_end_run(struct engine *e, struct proc *p, struct anim_run *r, u
 	r->a.reason = reason;
 	r->a.reason_source = source;
 	memcpy(r->a.process, p->name, sizeof(r->a.process));
-	r->a.refresh_traced = p->refresh_on;
+	r->a.refresh_traced = p->redraws.on;
 	anim_fit_interp(&r->a);
 	targets_fill(r);
 	anim_report_end(e, p, r->key, &r->a);
-	free(r->tg);
+	free(r->at.tg);
 	free(r);
 }
 
@@ -252,26 +252,26 @@ static void anim_start(struct engine *e, struct proc *p, struct anim_key *k, con
 	memcpy(r->a.process, p->name, sizeof(r->a.process));
 	r->key = k;
 	k->run = r;
-	r->prev = p->running_tail;
-	if (p->running_tail)
-		p->running_tail->next = r;
+	r->prev = p->anims.running_tail;
+	if (p->anims.running_tail)
+		p->anims.running_tail->next = r;
 	else
-		p->running = r;
-	p->running_tail = r;
-	p->n_running++;
-	e->n_running++;
-	if (p->cur.live) { /* an S inside a doFrame counts that frame */
+		p->anims.running = r;
+	p->anims.running_tail = r;
+	p->anims.n_running++;
+	e->anims.n_running++;
+	if (p->frames.cur.live) { /* an S inside a doFrame counts that frame */
 		r->a.frames = 1;
-		frame_add_id(&p->cur, r->a.id);
-		r->last_seq = p->cur.f.seq;
+		frame_add_id(&p->frames.cur, r->a.id);
+		r->last_seq = p->frames.cur.f.seq;
 	}
 	art_start_stack(e, tid, k->cookie, ts_ns, &r->a);
 	r->a.has_start_delay = start_pending_take(p, k->cookie, &r->a.start_delay_ns);
 	if (r->a.has_start_delay)
 		r->a.start_delay_ns = ts_ns > r->a.start_delay_ns ? ts_ns - r->a.start_delay_ns : 0;
 	k->name->count++;
-	e->started++;
-	SINK_CALL(e, anim_start, &r->a);
+	e->anims.started++;
+	SINK_CALL(&e->out, anim_start, &r->a);
 }
 
 static void anim_finish(struct engine *e, struct proc *p, struct anim_key *k, const char *name,
@@ -346,23 +346,23 @@ static void on_async(struct engine *e, struct proc *p, uint64_t ts_ns, uint32_t 
 /* Frees p's state; its running animators are freed unreported. */
 static void proc_free(struct proc *p)
 {
-	while (p->running) {
-		struct anim_run *r = p->running;
+	while (p->anims.running) {
+		struct anim_run *r = p->anims.running;
 
-		p->running = r->next;
-		free(r->tg);
+		p->anims.running = r->next;
+		free(r->at.tg);
 		free(r);
 	}
-	free(p->cur.ids);
-	free(p->done.ids);
-	free(p->cur.gap_ids);
-	free(p->done.gap_ids);
-	free(p->cur.rd);
-	free(p->done.rd);
-	period__free(p->refresh);
-	free(p->pb.nodes);
-	free(p->pb.before);
-	htab_free_values(&p->nodes);
+	free(p->frames.cur.ids);
+	free(p->frames.done.ids);
+	free(p->frames.cur.gap_ids);
+	free(p->frames.done.gap_ids);
+	free(p->frames.cur.rd.nodes);
+	free(p->frames.done.rd.nodes);
+	period__free(p->jank.period);
+	free(p->props.pb.nodes);
+	free(p->props.pb.before);
+	htab_free_values(&p->props.nodes);
 	free(p);
 }
 
@@ -374,12 +374,12 @@ static void proc_remove(struct engine *e, struct proc *p)
 	proc_stat_keep(e, p);
 	storm_end(e, p);
 	redraw_top_proc(e, p);
-	if (htab_sweep(&e->procs, proc_is, p) != 1)
+	if (htab_sweep(&e->procs.by_pid, proc_is, p) != 1)
 		return; /* no memory to rebuild the table: keep it */
-	for (i = 0; i < e->n_procs && e->proc_list[i] != p; i++)
+	for (i = 0; i < e->procs.n && e->procs.list[i] != p; i++)
 		;
-	memmove(e->proc_list + i, e->proc_list + i + 1, (e->n_procs - i - 1) * sizeof(p));
-	e->n_procs--;
+	memmove(e->procs.list + i, e->procs.list + i + 1, (e->procs.n - i - 1) * sizeof(p));
+	e->procs.n--;
 	proc_free(p);
 }
 
@@ -387,16 +387,16 @@ static int seg_start(void *ctx, const struct animation *a)
 {
 	struct engine *e = ctx;
 
-	SINK_CALL(e, animation_start, a);
-	return e->sink_err;
+	SINK_CALL(&e->out, animation_start, a);
+	return e->out.err;
 }
 
 static int seg_end(void *ctx, const struct animation *a)
 {
 	struct engine *e = ctx;
 
-	SINK_CALL(e, animation_end, a);
-	return e->sink_err;
+	SINK_CALL(&e->out, animation_end, a);
+	return e->out.err;
 }
 
 struct engine *engine__new(const struct engine_opts *opts, struct sink sink)
@@ -417,7 +417,7 @@ struct engine *engine__new(const struct engine_opts *opts, struct sink sink)
 		e->opts = *opts;
 	if (!e->opts.instant_ns)
 		e->opts.instant_ns = DEFAULT_INSTANT_NS;
-	e->sink = sink;
+	e->out.sink = sink;
 	return e;
 }
 
@@ -444,11 +444,11 @@ static void on_annotation(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32
 		.value = m->type == MARKER_INSTANT_TRACK ? 0 : m->value,
 	};
 
-	e->annotations++;
+	e->session.annotations++;
 	snprintf(an.process, sizeof(an.process), "%s", process ? process : "");
 	snprintf(an.name, sizeof(an.name), "%.*s",
 		 (int)utf8_prefix(m->name.p, m->name.len, sizeof(an.name) - 1), m->name.p);
-	SINK_CALL(e, annotation, &an);
+	SINK_CALL(&e->out, annotation, &an);
 }
 
 void engine__marker(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid,
@@ -457,7 +457,7 @@ void engine__marker(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid
 	struct proc *p;
 	struct thread *t;
 
-	e->markers++;
+	e->session.markers++;
 	note_time(e, ts_ns);
 	if (is_annotation(m)) {
 		on_annotation(e, ts_ns, pid, tid, process, m);
@@ -468,13 +468,13 @@ void engine__marker(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid
 		slice_end(e, thread_find(e, tid), ts_ns);
 		p = process && *process ? proc_get(e, pid, process) : proc_find(e, pid);
 		if (p)
-			p->markers++;
+			p->summary.markers++;
 		return;
 	}
 	p = proc_get(e, pid, process);
 	if (!p)
 		return;
-	p->markers++;
+	p->summary.markers++;
 	switch (m->type) {
 	case MARKER_BEGIN:
 		t = thread_get(e, pid, tid);
@@ -514,15 +514,15 @@ void engine__prop(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid, 
 	n = node_seen(e, ts_ns, pid, node, node_name, &p);
 	if (!n)
 		return;
-	p->prop_writes++;
+	p->summary.prop_writes++;
 	if (prev && !(n->known & (1u << prop))) {
 		n->val[prop] = *prev;
 		n->known |= 1u << prop;
 	}
 	t = thread_find(e, tid);
-	writer = t && t->av_valid && t->pid == pid ? &t->av_cookie : NULL;
+	writer = t && t->attrib.av_valid && t->pid == pid ? &t->attrib.av_cookie : NULL;
 	batch_add(e, p, n, ts_ns, tid, prop, value, writer);
-	frame_ns = p->cur.live ? p->cur.f.start_ns : ts_ns;
+	frame_ns = p->frames.cur.live ? p->frames.cur.f.start_ns : ts_ns;
 	if (writer) { /* the animator is known: no other one may claim the write */
 		struct anim_run *r = run_by_cookie(p, *writer);
 
@@ -530,12 +530,12 @@ void engine__prop(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid, 
 		if (r)
 			target_write(p, r, n, prop, value, frame_ns);
 	}
-	for (struct anim_run *r = p->running; r && !writer; r = r->next) {
+	for (struct anim_run *r = p->anims.running; r && !writer; r = r->next) {
 		anim_link(&r->a, n, prop, value);
-		explained |= anim_sample(&r->a, n, prop, value, p->pb.gen, frame_ns);
+		explained |= anim_sample(&r->a, n, prop, value, p->props.pb.gen, frame_ns);
 	}
-	if (explained && n->gen == p->pb.gen && n->idx >= 0)
-		p->pb.before[n->idx].explained |= 1u << prop;
+	if (explained && n->gen == p->props.pb.gen && n->idx >= 0)
+		p->props.pb.before[n->idx].explained |= 1u << prop;
 	n->val[prop] = value;
 	n->known |= 1u << prop;
 }
@@ -557,7 +557,7 @@ void engine__node_id(struct engine *e, uint32_t pid, uint64_t node, uint64_t uid
 
 void engine__node_names(struct engine *e, const struct node_name_stats *st)
 {
-	e->node_names = *st;
+	e->session.node_names = *st;
 	e->ev.node_names = st->evicted;
 }
 
@@ -566,8 +566,8 @@ void engine__art_active(struct engine *e, uint32_t pid, uint64_t since_ns)
 	struct proc *p = proc_get(e, pid, NULL);
 
 	if (p) {
-		p->art = true;
-		p->art_since = since_ns;
+		p->art.on = true;
+		p->art.since = since_ns;
 	}
 }
 
@@ -596,7 +596,7 @@ void engine__art_call_stack(struct engine *e, uint64_t ts_ns, uint32_t pid, uint
 	t = thread_get(e, pid, tid);
 	if (!t)
 		return;
-	pd = call == ART_CALL_START ? &t->art_start : &t->art;
+	pd = call == ART_CALL_START ? &t->art.start : &t->art.call;
 	pd->valid = true;
 	pd->call = call;
 	pd->cookie = cookie;
@@ -612,7 +612,7 @@ void engine__refresh_active(struct engine *e, uint32_t pid)
 	struct proc *p = proc_get(e, pid, NULL);
 
 	if (p)
-		p->refresh_on = e->refresh = true;
+		p->redraws.on = e->redraws.on = true;
 }
 
 void engine__redraw(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid, uint64_t node,
@@ -627,13 +627,13 @@ void engine__redraw(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid
 	n = node_seen(e, ts_ns, pid, node, node_name, &p);
 	if (!n)
 		return;
-	p->refresh_on = e->refresh = true;
+	p->redraws.on = e->redraws.on = true;
 	/* Counted while the animator runs, in the frame it started in too (its update listener
 	 * invalidates before the traversal); a redraw after its F in its last frame is not. */
-	if (p->cur.live && !frame_redrew(&p->cur, node))
-		for (struct anim_run *r = p->running; r; r = r->next)
+	if (p->frames.cur.live && !frame_redrew(&p->frames.cur, node))
+		for (struct anim_run *r = p->anims.running; r; r = r->next)
 			r->a.target_redraws += r->a.target_node == node;
-	frame_add_redraw(&p->cur, n);
+	frame_add_redraw(&p->frames.cur, n);
 }
 
 void engine__vsync_request(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid,
@@ -646,12 +646,12 @@ void engine__vsync_request(struct engine *e, uint64_t ts_ns, uint32_t pid, uint3
 	p = proc_get(e, pid, NULL);
 	if (!p)
 		return;
-	p->refresh_on = e->refresh = true;
-	if (p->cur.vsync_req < UINT32_MAX)
-		p->cur.vsync_req++;
+	p->redraws.on = e->redraws.on = true;
+	if (p->frames.cur.rd.vsync_req < UINT32_MAX)
+		p->frames.cur.rd.vsync_req++;
 	if (n_stack > 0) {
-		p->cur.n_vstack = n_stack < AT_STACK_FRAMES ? n_stack : AT_STACK_FRAMES;
-		memcpy(p->cur.vstack, stack, (size_t)p->cur.n_vstack * AT_FRAME_NAME);
+		p->frames.cur.rd.n_vstack = n_stack < AT_STACK_FRAMES ? n_stack : AT_STACK_FRAMES;
+		memcpy(p->frames.cur.rd.vstack, stack, (size_t)p->frames.cur.rd.n_vstack * AT_FRAME_NAME);
 	}
 }
 
@@ -665,9 +665,9 @@ void engine__art_animate(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_
 	if (!t)
 		return;
 	/* ObjectAnimator.animateValue calling ValueAnimator's with the same this: one call. */
-	t->av_valid = has_cookie;
-	t->av_cookie = cookie;
-	t->av_depth = animation_phase_depth(t);
+	t->attrib.av_valid = has_cookie;
+	t->attrib.av_cookie = cookie;
+	t->attrib.av_depth = animation_phase_depth(t);
 }
 
 void engine__process_name(struct engine *e, uint32_t pid, const char *name)
@@ -677,7 +677,7 @@ void engine__process_name(struct engine *e, uint32_t pid, const char *name)
 
 void engine__rejected(struct engine *e)
 {
-	e->rejected++;
+	e->session.rejected++;
 }
 
 void engine__process_exit(struct engine *e, uint64_t ts_ns, uint32_t pid)
@@ -689,8 +689,8 @@ void engine__process_exit(struct engine *e, uint64_t ts_ns, uint32_t pid)
 		return;
 	frames_flush(e, p, ts_ns);
 	segment__process_exit(e->seg, pid);
-	while (p->running)
-		anim_end_run(e, p, p->running, ts_ns, 0, END_PROCESS_EXIT, REASON_INFERRED);
+	while (p->anims.running)
+		anim_end_run(e, p, p->anims.running, ts_ns, 0, END_PROCESS_EXIT, REASON_INFERRED);
 	note_unmarked_proc(e, p);
 	/* Nothing of it is needed any more (its pid may come back as another process): a
 	 * long session of restarts must not fill CAP_PROCS with the dead. */
@@ -707,42 +707,42 @@ void engine__finish(struct engine *e, uint64_t ts_ns, uint64_t drops, uint64_t t
 
 	if (ts_ns)
 		note_time(e, ts_ns);
-	for (size_t i = 0; i < e->n_procs; i++) {
-		frames_flush(e, e->proc_list[i], ts_ns > e->last_ns ? ts_ns : e->last_ns);
-		storm_end(e, e->proc_list[i]);
-		redraw_top_proc(e, e->proc_list[i]);
-		note_unmarked_proc(e, e->proc_list[i]);
+	for (size_t i = 0; i < e->procs.n; i++) {
+		frames_flush(e, e->procs.list[i], ts_ns > e->session.last_ns ? ts_ns : e->session.last_ns);
+		storm_end(e, e->procs.list[i]);
+		redraw_top_proc(e, e->procs.list[i]);
+		note_unmarked_proc(e, e->procs.list[i]);
 	}
 	finish_animations(e, &s);
 	running = build_running(e, &n_running);
 	names = build_names(e);
 	procs = build_procs(e, &n_procs);
-	s.first_ns = e->first_ns;
-	s.last_ns = e->last_ns;
-	s.anims_started = e->started;
-	s.anims_ended = e->ended;
-	s.frames = e->frames;
-	s.markers = e->markers;
-	s.markers_rejected = e->rejected;
-	s.annotations = e->annotations;
-	s.n_names = names ? (int)e->n_names : 0;
+	s.first_ns = e->session.first_ns;
+	s.last_ns = e->session.last_ns;
+	s.anims_started = e->anims.started;
+	s.anims_ended = e->anims.ended;
+	s.frames = e->frames.count;
+	s.markers = e->session.markers;
+	s.markers_rejected = e->session.rejected;
+	s.annotations = e->session.annotations;
+	s.n_names = names ? (int)e->anims.n_names : 0;
 	s.names = names;
-	s.n_longest = e->n_longest;
-	s.longest = e->longest;
+	s.n_longest = e->anims.n_longest;
+	s.longest = e->anims.longest;
 	s.n_running = (int)n_running;
 	s.running = running;
 	s.drops = drops;
 	s.truncated = truncated;
 	s.evicted = e->ev;
-	s.node_names = e->node_names;
+	s.node_names = e->session.node_names;
 	s.n_procs = (int)n_procs;
 	s.procs = procs;
 	finish_frame_stats(e, &s);
-	s.refresh = e->refresh;
-	s.n_redraw_views = e->n_redraw_top;
-	s.redraw_views = e->redraw_top;
+	s.refresh = e->redraws.on;
+	s.n_redraw_views = e->redraws.n_top;
+	s.redraw_views = e->redraws.top;
 	note_dropped(e);
-	SINK_CALL(e, summary, &s);
+	SINK_CALL(&e->out, summary, &s);
 	free(names);
 	free(running);
 	free(procs);
@@ -750,28 +750,28 @@ void engine__finish(struct engine *e, uint64_t ts_ns, uint64_t drops, uint64_t t
 
 int engine__sink_error(const struct engine *e)
 {
-	return e->sink_err;
+	return e->out.err;
 }
 
 void engine__free(struct engine *e)
 {
 	if (!e)
 		return;
-	for (size_t i = 0; i < e->n_procs; i++)
-		proc_free(e->proc_list[i]);
-	for (size_t i = 0; i < e->n_names; i++)
-		free(e->name_list[i]->durs);
-	for (size_t i = 0; i < e->threads.cap; i++)
-		if (e->threads.s[i].v)
-			free(((struct thread *)e->threads.s[i].v)->st);
-	htab_free_values(&e->keys);
-	htab_free_values(&e->names);
-	free(e->procs.s);
-	htab_free_values(&e->threads);
-	free(e->proc_list);
-	free(e->name_list);
-	free(e->exited);
+	for (size_t i = 0; i < e->procs.n; i++)
+		proc_free(e->procs.list[i]);
+	for (size_t i = 0; i < e->anims.n_names; i++)
+		free(e->anims.name_list[i]->durs);
+	for (size_t i = 0; i < e->procs.by_tid.cap; i++)
+		if (e->procs.by_tid.s[i].v)
+			free(((struct thread *)e->procs.by_tid.s[i].v)->slices.st);
+	htab_free_values(&e->anims.keys);
+	htab_free_values(&e->anims.names);
+	free(e->procs.by_pid.s);
+	htab_free_values(&e->procs.by_tid);
+	free(e->procs.list);
+	free(e->anims.name_list);
+	free(e->session.exited);
 	segment__free(e->seg);
-	free(e->seg_buf);
+	free(e->props.seg_buf);
 	free(e);
 }

@@ -9,6 +9,7 @@
 #include "engine/frames.h"
 #include "engine/procs.h"
 #include "engine/slices.h"
+#include "engine/state.h"
 
 static int ids_add(uint64_t **ids, size_t *n, size_t *cap, uint64_t id)
 {
@@ -31,19 +32,19 @@ int frame_add_id(struct frame_st *fs, uint64_t id)
 /* Keeps the longest frames for the summary; ties keep the earlier one first. */
 void frame_longest_add(struct engine *e, const struct frame *f)
 {
-	int i = e->n_longest_frames < LONGEST_FRAMES_MAX ? e->n_longest_frames++ :
+	int i = e->frames.n_longest < LONGEST_FRAMES_MAX ? e->frames.n_longest++ :
 							    LONGEST_FRAMES_MAX;
 
-	while (i > 0 && e->longest_frames[i - 1].dur_ns < f->dur_ns) {
+	while (i > 0 && e->frames.longest[i - 1].dur_ns < f->dur_ns) {
 		if (i < LONGEST_FRAMES_MAX)
-			e->longest_frames[i] = e->longest_frames[i - 1];
+			e->frames.longest[i] = e->frames.longest[i - 1];
 		i--;
 	}
 	if (i == LONGEST_FRAMES_MAX)
 		return;
-	e->longest_frames[i] = *f;
-	e->longest_frames[i].n_anims = 0; /* its id buffer is reused by the next frame */
-	e->longest_frames[i].anim_ids = NULL;
+	e->frames.longest[i] = *f;
+	e->frames.longest[i].n_anims = 0; /* its id buffer is reused by the next frame */
+	e->frames.longest[i].anim_ids = NULL;
 }
 
 /*
@@ -52,14 +53,14 @@ void frame_longest_add(struct engine *e, const struct frame *f)
  */
 void frame_runs(struct proc *p, struct thread *t, uint32_t dropped)
 {
-	struct frame_st *fs = &p->cur;
-	uint64_t gap = fs->f.start_ns - t->last_frame_ns;
+	struct frame_st *fs = &p->frames.cur;
+	uint64_t gap = fs->f.start_ns - t->frames.last_frame_ns;
 
 	fs->n_gap_ids = 0;
-	for (struct anim_run *r = p->running; r; r = r->next) {
+	for (struct anim_run *r = p->anims.running; r; r = r->next) {
 		r->a.frames++;
 		frame_add_id(fs, r->a.id);
-		if (t->has_frame && r->last_seq && r->last_seq == t->last_frame_seq) {
+		if (t->frames.has_frame && r->last_seq && r->last_seq == t->frames.last_frame_seq) {
 			ids_add(&fs->gap_ids, &fs->n_gap_ids, &fs->cap_gap_ids, r->a.id);
 			r->a.frames_dropped += dropped;
 			if (gap > r->a.worst_gap_ns)
@@ -73,14 +74,14 @@ void frame_runs(struct proc *p, struct thread *t, uint32_t dropped)
 /* The gap before the frame: the longest slices of the UI thread and the RenderThread in it. */
 void frame_gap(struct engine *e, struct proc *p, struct thread *t)
 {
-	struct thread *rt = p->render_tid ? thread_find(e, p->render_tid) : NULL;
+	struct thread *rt = p->frames.render_tid ? thread_find(e, p->frames.render_tid) : NULL;
 
-	p->cur.gap_start_ns = t->last_frame_end_ns;
-	p->cur.ui_gap = t->top;
-	p->cur.render_gap.n = 0;
+	p->frames.cur.gap_start_ns = t->frames.last_frame_end_ns;
+	p->frames.cur.ui_gap = t->slices.top;
+	p->frames.cur.render_gap.n = 0;
 	if (rt && rt->pid == p->pid)
-		p->cur.render_gap = rt->top;
-	p->cur.ui.n = p->cur.render.n = 0;
+		p->frames.cur.render_gap = rt->slices.top;
+	p->frames.cur.ui.n = p->frames.cur.render.n = 0;
 	thread_window_reset(t);
 }
 
@@ -92,7 +93,7 @@ void frame_gap(struct engine *e, struct proc *p, struct thread *t)
  */
 struct frame_st *draw_owner(struct proc *p, const struct thread *t, const struct slice *s)
 {
-	struct frame_st *fs[2] = { &p->done, &p->cur }; /* oldest first: draws come in order */
+	struct frame_st *fs[2] = { &p->frames.done, &p->frames.cur }; /* oldest first: draws come in order */
 
 	for (int i = 0; i < (s->vsync >= 0 ? 2 : 1); i++) {
 		if (!fs[i]->live || fs[i]->drawn || fs[i]->f.tid == t->tid)

@@ -7,11 +7,13 @@
 #include <string.h>
 
 #include "engine/jank.h"
+#include "engine/period.h"
 #include "engine/slices.h"
+#include "engine/state.h"
 
 static void jank_emit(struct engine *e, const struct proc *p, const struct jank *j)
 {
-	SINK_CALL(e, jank, j);
+	SINK_CALL(&e->out, jank, j);
 }
 
 /* The jank records of a frame that hit an animator: the gap before it, then its lateness. */
@@ -51,13 +53,13 @@ void frame_judge(struct proc *p, struct frame_st *fs)
 {
 	fs->f.janky = fs->f.dur_ns > fs->f.budget_ns;
 	if (!fs->assumed)
-		p->janky += fs->f.janky;
-	else if (p->n_early < (int)(sizeof(p->early) / sizeof(p->early[0])))
-		p->early[p->n_early++] = fs->f.dur_ns; /* judged again with the final period */
+		p->jank.janky += fs->f.janky;
+	else if (p->jank.n_early < (int)(sizeof(p->jank.early) / sizeof(p->jank.early[0])))
+		p->jank.early[p->jank.n_early++] = fs->f.dur_ns; /* judged again with the final period */
 	else
-		p->janky += fs->f.janky;
-	p->dropped += fs->f.dropped_before;
-	for (struct anim_run *r = p->running; r; r = r->next) {
+		p->jank.janky += fs->f.janky;
+	p->jank.dropped += fs->f.dropped_before;
+	for (struct anim_run *r = p->anims.running; r; r = r->next) {
 		if (r->last_seq != fs->f.seq)
 			continue;
 		if (fs->f.dur_ns > r->a.worst_frame_ns)
@@ -75,12 +77,12 @@ void frame_judge(struct proc *p, struct frame_st *fs)
 
 static void refresh_add_vsync(struct period *r, struct thread *t, int64_t vsync, uint64_t ts)
 {
-	if (t->anchor_vsync < 0 || vsync <= t->anchor_vsync ||
-	    vsync - t->anchor_vsync > VSYNC_SPAN || ts < t->anchor_ns) {
-		t->anchor_vsync = t->last_vsync;
-		t->anchor_ns = t->last_frame_ns;
+	if (t->jank.anchor_vsync < 0 || vsync <= t->jank.anchor_vsync ||
+	    vsync - t->jank.anchor_vsync > VSYNC_SPAN || ts < t->jank.anchor_ns) {
+		t->jank.anchor_vsync = t->frames.last_vsync;
+		t->jank.anchor_ns = t->frames.last_frame_ns;
 	}
-	period__add(r, ts - t->anchor_ns, vsync - t->anchor_vsync);
+	period__add(r, ts - t->jank.anchor_ns, vsync - t->jank.anchor_vsync);
 }
 
 /*
@@ -99,23 +101,23 @@ static uint32_t missed_vsyncs(uint64_t dt, uint64_t period)
 uint32_t frame_interval(struct proc *p, struct thread *t, int64_t vsync, uint64_t ts_ns,
 			       uint64_t *budget, bool *assumed)
 {
-	uint64_t dt = ts_ns > t->last_frame_ns ? ts_ns - t->last_frame_ns : 0;
-	int64_t dv = vsync >= 0 && t->last_vsync >= 0 ? vsync - t->last_vsync : 0;
+	uint64_t dt = ts_ns > t->frames.last_frame_ns ? ts_ns - t->frames.last_frame_ns : 0;
+	int64_t dv = vsync >= 0 && t->frames.last_vsync >= 0 ? vsync - t->frames.last_vsync : 0;
 	enum period_source src;
 
-	if (!p->refresh)
-		p->refresh = period__new();
-	if (p->refresh && dv > 0)
-		refresh_add_vsync(p->refresh, t, vsync, ts_ns);
-	else if (p->refresh)
-		period__add(p->refresh, dt, dv);
-	*budget = period__period(p->refresh, &src);
+	if (!p->jank.period)
+		p->jank.period = period__new();
+	if (p->jank.period && dv > 0)
+		refresh_add_vsync(p->jank.period, t, vsync, ts_ns);
+	else if (p->jank.period)
+		period__add(p->jank.period, dt, dv);
+	*budget = period__period(p->jank.period, &src);
 	*assumed = src == PERIOD_ASSUMED;
-	if (!dv && dt && (!t->min_interval_ns || dt < t->min_interval_ns))
-		t->min_interval_ns = dt;
+	if (!dv && dt && (!t->jank.min_interval_ns || dt < t->jank.min_interval_ns))
+		t->jank.min_interval_ns = dt;
 	if (dv > 1)
 		return (uint32_t)(dv - 1 > UINT32_MAX ? UINT32_MAX : dv - 1);
-	return dv ? 0 : missed_vsyncs(dt, *assumed ? t->min_interval_ns : *budget);
+	return dv ? 0 : missed_vsyncs(dt, *assumed ? t->jank.min_interval_ns : *budget);
 }
 
 /* A top-level UI-thread slice longer than the period while an animator runs is a block. */
@@ -126,10 +128,10 @@ void block_check(struct engine *e, struct proc *p, struct thread *t,
 	uint64_t ids[64];
 	int n = 0;
 
-	j.budget_ns = period__period(p->refresh, NULL);
-	if (t->tid != p->ui_tid || dur <= j.budget_ns || !p->running)
+	j.budget_ns = period__period(p->jank.period, NULL);
+	if (t->tid != p->frames.ui_tid || dur <= j.budget_ns || !p->anims.running)
 		return;
-	for (struct anim_run *r = p->running; r && n < 64; r = r->next)
+	for (struct anim_run *r = p->anims.running; r && n < 64; r = r->next)
 		ids[n++] = r->a.id;
 	memcpy(j.process, p->name, sizeof(j.process));
 	j.ts_ns = s->start_ns;
@@ -148,19 +150,19 @@ void worst_add(struct proc *p, const struct anim *a)
 
 	if (!score)
 		return;
-	i = p->n_worst < AT_WORST_ANIMS ? p->n_worst++ : AT_WORST_ANIMS;
-	while (i > 0 && p->worst[i - 1].frames_dropped + p->worst[i - 1].janky_frames < score) {
+	i = p->jank.n_worst < AT_WORST_ANIMS ? p->jank.n_worst++ : AT_WORST_ANIMS;
+	while (i > 0 && p->jank.worst[i - 1].frames_dropped + p->jank.worst[i - 1].janky_frames < score) {
 		if (i < AT_WORST_ANIMS)
-			p->worst[i] = p->worst[i - 1];
+			p->jank.worst[i] = p->jank.worst[i - 1];
 		i--;
 	}
 	if (i == AT_WORST_ANIMS)
 		return;
-	p->worst[i].id = a->id;
-	memcpy(p->worst[i].name, a->name, sizeof(p->worst[i].name));
-	p->worst[i].frames = a->frames;
-	p->worst[i].frames_dropped = a->frames_dropped;
-	p->worst[i].janky_frames = a->janky_frames;
+	p->jank.worst[i].id = a->id;
+	memcpy(p->jank.worst[i].name, a->name, sizeof(p->jank.worst[i].name));
+	p->jank.worst[i].frames = a->frames;
+	p->jank.worst[i].frames_dropped = a->frames_dropped;
+	p->jank.worst[i].janky_frames = a->janky_frames;
 }
 
 /* The smoothness of p so far; early frames are judged again with the period now known. */
@@ -171,13 +173,13 @@ void proc_stat_fill(struct proc *p, struct proc_stat *ps)
 	memset(ps, 0, sizeof(*ps));
 	ps->pid = p->pid;
 	memcpy(ps->process, p->name, sizeof(ps->process));
-	ps->refresh_period_ns = period__period(p->refresh, &src);
+	ps->refresh_period_ns = period__period(p->jank.period, &src);
 	ps->refresh_source = period_source_str(src);
-	ps->frames = p->seq;
-	ps->frames_dropped = p->dropped;
-	ps->janky_frames = p->janky;
-	for (int i = 0; i < p->n_early; i++)
-		ps->janky_frames += p->early[i] > ps->refresh_period_ns;
-	ps->n_worst = p->n_worst;
-	memcpy(ps->worst, p->worst, sizeof(ps->worst));
+	ps->frames = p->frames.seq;
+	ps->frames_dropped = p->jank.dropped;
+	ps->janky_frames = p->jank.janky;
+	for (int i = 0; i < p->jank.n_early; i++)
+		ps->janky_frames += p->jank.early[i] > ps->refresh_period_ns;
+	ps->n_worst = p->jank.n_worst;
+	memcpy(ps->worst, p->jank.worst, sizeof(ps->worst));
 }

@@ -8,6 +8,7 @@
 
 #include "engine/procs.h"
 #include "engine/slices.h"
+#include "engine/state.h"
 
 static bool proc_eq(const void *v, const void *key)
 {
@@ -16,7 +17,7 @@ static bool proc_eq(const void *v, const void *key)
 
 struct proc *proc_find(struct engine *e, uint32_t pid)
 {
-	return htab_find(&e->procs, hash_mix64(pid), proc_eq, &pid);
+	return htab_find(&e->procs.by_pid, hash_mix64(pid), proc_eq, &pid);
 }
 
 /* Finds or creates the process; a non-empty name replaces the one known so far. */
@@ -25,7 +26,7 @@ struct proc *proc_get(struct engine *e, uint32_t pid, const char *process)
 	struct proc *p = proc_find(e, pid);
 
 	if (!p) {
-		if (e->n_procs >= CAP_PROCS) {
+		if (e->procs.n >= CAP_PROCS) {
 			e->ev.processes++;
 			return NULL;
 		}
@@ -33,12 +34,12 @@ struct proc *proc_get(struct engine *e, uint32_t pid, const char *process)
 		if (!p)
 			return NULL;
 		p->pid = pid;
-		p->pb.gen = 1; /* node_st.gen 0 is in no batch */
-		struct proc **slot = vec_push((void **)&e->proc_list, &e->n_procs, &e->cap_procs,
+		p->props.pb.gen = 1; /* node_st.gen 0 is in no batch */
+		struct proc **slot = vec_push((void **)&e->procs.list, &e->procs.n, &e->procs.cap,
 					      sizeof(*slot));
-		if (!slot || htab_add(&e->procs, hash_mix64(pid), p)) {
+		if (!slot || htab_add(&e->procs.by_pid, hash_mix64(pid), p)) {
 			if (slot)
-				e->n_procs--;
+				e->procs.n--;
 			free(p);
 			return NULL;
 		}
@@ -56,16 +57,16 @@ static bool thread_eq(const void *v, const void *key)
 
 struct thread *thread_find(struct engine *e, uint32_t tid)
 {
-	return htab_find(&e->threads, hash_mix64(tid), thread_eq, &tid);
+	return htab_find(&e->procs.by_tid, hash_mix64(tid), thread_eq, &tid);
 }
 
 static bool thread_idle(void *v, void *ctx)
 {
 	struct thread *t = v;
 
-	if (t->depth || t->overflow)
+	if (t->slices.depth || t->slices.overflow)
 		return false;
-	free(t->st);
+	free(t->slices.st);
 	free(t);
 	return true;
 }
@@ -73,7 +74,7 @@ static bool thread_idle(void *v, void *ctx)
 /* The thread table is full: forget the threads inside no slice. */
 static void threads_sweep(struct engine *e)
 {
-	sweep_count(&e->threads, thread_idle, NULL, &e->ev.threads);
+	sweep_count(&e->procs.by_tid, thread_idle, NULL, &e->ev.threads);
 }
 
 /* Threads are keyed by tid alone: a bare "E" has no tgid. A reused tid starts afresh. */
@@ -82,28 +83,28 @@ struct thread *thread_get(struct engine *e, uint32_t pid, uint32_t tid)
 	struct thread *t = thread_find(e, tid);
 
 	if (!t) {
-		if (e->threads.cnt >= CAP_THREADS)
+		if (e->procs.by_tid.cnt >= CAP_THREADS)
 			threads_sweep(e);
 		t = calloc(1, sizeof(*t));
 		if (!t)
 			return NULL;
 		t->tid = tid;
 		t->pid = pid;
-		t->anchor_vsync = -1;
-		if (htab_add(&e->threads, hash_mix64(tid), t)) {
+		t->jank.anchor_vsync = -1;
+		if (htab_add(&e->procs.by_tid, hash_mix64(tid), t)) {
 			free(t);
 			return NULL;
 		}
 	}
 	if (t->pid != pid) { /* the tid now belongs to another process */
-		e->n_slices -= t->depth;
+		e->slices.n_open -= t->slices.depth;
 		t->pid = pid;
-		t->depth = 0;
-		t->overflow = 0;
-		t->has_frame = false;
-		t->anchor_vsync = -1;
-		t->min_interval_ns = 0;
-		t->av_valid = false;
+		t->slices.depth = 0;
+		t->slices.overflow = 0;
+		t->frames.has_frame = false;
+		t->jank.anchor_vsync = -1;
+		t->jank.min_interval_ns = 0;
+		t->attrib.av_valid = false;
 		thread_window_reset(t);
 	}
 	return t;

@@ -3,7 +3,22 @@
 #ifndef ANIMTRACE_ENGINE_PROCS_H
 #define ANIMTRACE_ENGINE_PROCS_H
 
-#include "engine/state.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/coll.h"
+
+struct engine;
+struct proc;
+struct thread;
+
+/* The processes and threads followed. */
+struct procs {
+	struct htab by_pid, by_tid;
+	struct proc **list; /* creation order, for deterministic flushing */
+	size_t n, cap;
+};
 
 struct proc *proc_find(struct engine *e, uint32_t pid);
 struct proc *proc_get(struct engine *e, uint32_t pid, const char *process);

@@ -8,6 +8,7 @@
 
 #include "engine/attrib.h"
 #include "engine/props.h"
+#include "engine/state.h"
 
 /* Summary statistics of one frame's batch: how many property writes a frame makes. */
 static void props_count(struct engine *e, const struct prop_batch *b)
@@ -19,16 +20,16 @@ static void props_count(struct engine *e, const struct prop_batch *b)
 	for (size_t i = 0; i < b->n; i++)
 		for (int p = 0; p < PROP_COUNT; p++)
 			sets += b->nodes[i].sets[p];
-	e->prop_frames++;
-	e->prop_sets += sets;
-	if (sets > e->prop_sets_max)
-		e->prop_sets_max = sets > UINT32_MAX ? UINT32_MAX : (uint32_t)sets;
+	e->props.frames++;
+	e->props.sets += sets;
+	if (sets > e->props.sets_max)
+		e->props.sets_max = sets > UINT32_MAX ? UINT32_MAX : (uint32_t)sets;
 }
 
 /* Sends the batch (if any change is in it) and starts the next one. */
 void props_flush(struct engine *e, struct proc *p)
 {
-	struct prop_batch *b = &p->pb;
+	struct prop_batch *b = &p->props.pb;
 
 	if (!b->n)
 		return;
@@ -36,7 +37,7 @@ void props_flush(struct engine *e, struct proc *p)
 	memcpy(b->fp.process, p->name, sizeof(b->fp.process));
 	b->fp.n_nodes = (int)b->n;
 	b->fp.nodes = b->nodes;
-	SINK_CALL(e, frame_props, &b->fp);
+	SINK_CALL(&e->out, frame_props, &b->fp);
 	b->n = 0;
 	b->gen++;
 	targets_announce(e, p);
@@ -45,16 +46,16 @@ void props_flush(struct engine *e, struct proc *p)
 /* The first change of a batch fixes its header: the open doFrame, or this change. */
 static void batch_head(struct proc *p, uint64_t ts_ns, uint32_t tid)
 {
-	struct frame_props *fp = &p->pb.fp;
+	struct frame_props *fp = &p->props.pb.fp;
 
 	memset(fp, 0, sizeof(*fp));
 	fp->pid = p->pid;
-	fp->in_frame = p->cur.live;
+	fp->in_frame = p->frames.cur.live;
 	if (fp->in_frame) {
-		fp->tid = p->cur.f.tid;
-		fp->ts_ns = p->cur.f.start_ns;
-		fp->frame_seq = p->cur.f.seq;
-		fp->vsync_id = p->cur.f.vsync_id;
+		fp->tid = p->frames.cur.f.tid;
+		fp->ts_ns = p->frames.cur.f.start_ns;
+		fp->frame_seq = p->frames.cur.f.seq;
+		fp->vsync_id = p->frames.cur.f.vsync_id;
 	} else {
 		fp->tid = tid;
 		fp->ts_ns = ts_ns;
@@ -81,7 +82,7 @@ static int batch_before_grow(struct prop_batch *b)
 void batch_add(struct engine *e, struct proc *p, struct node_st *n, uint64_t ts_ns,
 		      uint32_t tid, enum view_prop prop, float value, const uint32_t *writer)
 {
-	struct prop_batch *b = &p->pb;
+	struct prop_batch *b = &p->props.pb;
 	struct node_props *np;
 
 	if (!b->n)
@@ -154,9 +155,9 @@ static bool node_stale(void *v, void *ctx)
  */
 static void nodes_sweep(struct engine *e, struct proc *p)
 {
-	if (!sweep_count(&p->nodes, node_stale, &p->pb.gen, &e->ev.nodes)) {
+	if (!sweep_count(&p->props.nodes, node_stale, &p->props.pb.gen, &e->ev.nodes)) {
 		props_flush(e, p);
-		sweep_count(&p->nodes, node_stale, &p->pb.gen, &e->ev.nodes);
+		sweep_count(&p->props.nodes, node_stale, &p->props.pb.gen, &e->ev.nodes);
 	}
 }
 
@@ -164,17 +165,17 @@ struct node_st *node_get(struct engine *e, struct proc *p, uint64_t node,
 				const char *name)
 {
 	uint64_t h = hash_mix64(node);
-	struct node_st *n = htab_find(&p->nodes, h, node_eq, &node);
+	struct node_st *n = htab_find(&p->props.nodes, h, node_eq, &node);
 	char fallback[32];
 
 	if (!n) {
-		if (p->nodes.cnt >= CAP_NODES_PROC)
+		if (p->props.nodes.cnt >= CAP_NODES_PROC)
 			nodes_sweep(e, p);
 		n = calloc(1, sizeof(*n));
 		if (!n)
 			return NULL;
 		n->node = node;
-		if (htab_add(&p->nodes, h, n)) {
+		if (htab_add(&p->props.nodes, h, n)) {
 			free(n);
 			return NULL;
 		}
@@ -189,11 +190,11 @@ struct node_st *node_get(struct engine *e, struct proc *p, uint64_t node,
 	return n;
 }
 
-/* One change of the batch for segment.h, in e->seg_buf. */
+/* One change of the batch for segment.h, in e->props.seg_buf. */
 static int seg_push(struct engine *e, const struct node_props *np, const struct batch_before *bb,
 		    int prop)
 {
-	struct seg_change *c = vec_push((void **)&e->seg_buf, &e->n_seg_buf, &e->cap_seg_buf,
+	struct seg_change *c = vec_push((void **)&e->props.seg_buf, &e->props.n_seg_buf, &e->props.cap_seg_buf,
 					sizeof(*c));
 
 	if (!c)
@@ -209,22 +210,22 @@ static int seg_push(struct engine *e, const struct node_props *np, const struct 
 /* The frame ending at ts_ns, with its property changes, goes to the segmenter. */
 void seg_feed(struct engine *e, struct proc *p, uint64_t ts_ns)
 {
-	const struct prop_batch *b = &p->pb;
+	const struct prop_batch *b = &p->props.pb;
 	struct seg_frame sf = {
-		.pid = p->pid, .tid = p->cur.f.tid, .process = p->name, .seq = p->cur.f.seq,
-		.vsync_id = p->cur.f.vsync_id, .start_ns = p->cur.f.start_ns,
-		.dur_ns = ts_ns > p->cur.f.start_ns ? ts_ns - p->cur.f.start_ns : 0,
-		.budget_ns = p->cur.f.budget_ns,
+		.pid = p->pid, .tid = p->frames.cur.f.tid, .process = p->name, .seq = p->frames.cur.f.seq,
+		.vsync_id = p->frames.cur.f.vsync_id, .start_ns = p->frames.cur.f.start_ns,
+		.dur_ns = ts_ns > p->frames.cur.f.start_ns ? ts_ns - p->frames.cur.f.start_ns : 0,
+		.budget_ns = p->frames.cur.f.budget_ns,
 	};
 
-	e->n_seg_buf = 0;
-	if (b->n && b->fp.in_frame && b->fp.frame_seq == p->cur.f.seq) {
+	e->props.n_seg_buf = 0;
+	if (b->n && b->fp.in_frame && b->fp.frame_seq == p->frames.cur.f.seq) {
 		for (size_t i = 0; i < b->n; i++)
 			for (int k = 0; k < PROP_COUNT; k++)
 				if (b->nodes[i].set_mask & (1u << k))
 					seg_push(e, &b->nodes[i], &b->before[i], k);
 	}
-	sf.n = (int)e->n_seg_buf;
-	sf.changes = e->seg_buf;
+	sf.n = (int)e->props.n_seg_buf;
+	sf.changes = e->props.seg_buf;
 	segment__frame(e->seg, &sf);
 }

@@ -3,7 +3,58 @@
 #ifndef ANIMTRACE_ENGINE_PROPS_H
 #define ANIMTRACE_ENGINE_PROPS_H
 
-#include "engine/state.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/coll.h"
+#include "model/model.h"
+
+struct engine;
+struct proc;
+
+/* A RenderNode of one process: its name and the last value seen per property. */
+struct node_st {
+	uint64_t node;
+	uint64_t uid;   /* mUniqueId (live, Android 10+), valid when has_uid */
+	bool has_uid;
+	char name[64];
+	uint32_t known; /* bit per enum view_prop: val[] holds a value seen earlier */
+	float val[PROP_COUNT];
+	uint64_t gen;   /* the batch generation idx belongs to */
+	int idx;        /* slot in that batch, -1 when the batch was full */
+	uint64_t redraw_frames; /* --refresh: frames in which it re-recorded (redraws.c's) */
+};
+
+/* What segment.h needs of a node's slot in a batch besides its values. */
+struct batch_before {
+	float v[PROP_COUNT]; /* each property's value when the batch began */
+	uint32_t known;      /* bit per enum view_prop: v[] holds one */
+	uint32_t explained;  /* bit per enum view_prop: a running animator wrote it */
+};
+
+/* The property changes of the current frame (or since the last one) of a process. */
+struct prop_batch {
+	struct frame_props fp;
+	struct node_props *nodes;
+	struct batch_before *before; /* before[i] goes with nodes[i]; cap_before slots */
+	size_t n, cap, cap_before;
+	uint64_t gen; /* bumped at every flush, so node_st.idx goes stale without a walk */
+};
+
+/* A process's nodes and its batch. */
+struct props_proc {
+	struct htab nodes; /* node_st by RenderNode pointer */
+	struct prop_batch pb;
+};
+
+/* Property writes per frame (for the summary), and one frame's changes for segment.h. */
+struct props {
+	uint64_t frames, sets;
+	uint32_t sets_max;
+	struct seg_change *seg_buf;
+	size_t n_seg_buf, cap_seg_buf;
+};
 
 void props_flush(struct engine *e, struct proc *p);
 void batch_add(struct engine *e, struct proc *p, struct node_st *n, uint64_t ts_ns,

@@ -8,22 +8,23 @@
 
 #include "engine/props.h"
 #include "engine/redraws.h"
+#include "engine/state.h"
 
 #define FRAME_REDRAWS_MAX 64 /* distinct Views listed per frame */
 
 void redraws_attach(const struct proc *p, struct frame_st *fs)
 {
-	fs->f.refresh = p->refresh_on;
-	fs->f.n_redraws = (int)fs->n_rd;
-	fs->f.redraws = fs->rd;
-	fs->f.redraws_dropped = fs->rd_dropped;
-	fs->f.vsync_requests = fs->vsync_req;
+	fs->f.refresh = p->redraws.on;
+	fs->f.n_redraws = (int)fs->rd.n;
+	fs->f.redraws = fs->rd.nodes;
+	fs->f.redraws_dropped = fs->rd.dropped;
+	fs->f.vsync_requests = fs->rd.vsync_req;
 }
 
 bool frame_redrew(const struct frame_st *fs, uint64_t node)
 {
-	for (size_t i = 0; i < fs->n_rd; i++)
-		if (fs->rd[i].node == node)
+	for (size_t i = 0; i < fs->rd.n; i++)
+		if (fs->rd.nodes[i].node == node)
 			return true;
 	return false;
 }
@@ -35,10 +36,10 @@ void frame_add_redraw(struct frame_st *fs, const struct node_st *n)
 
 	if (frame_redrew(fs, n->node))
 		return;
-	rn = fs->n_rd < FRAME_REDRAWS_MAX ?
-		     vec_push((void **)&fs->rd, &fs->n_rd, &fs->cap_rd, sizeof(*rn)) : NULL;
+	rn = fs->rd.n < FRAME_REDRAWS_MAX ?
+		     vec_push((void **)&fs->rd.nodes, &fs->rd.n, &fs->rd.cap, sizeof(*rn)) : NULL;
 	if (!rn) {
-		fs->rd_dropped++;
+		fs->rd.dropped++;
 		return;
 	}
 	rn->node = n->node;
@@ -48,12 +49,12 @@ void frame_add_redraw(struct frame_st *fs, const struct node_st *n)
 /* The engine-wide ranking of Views by frames redrawn keeps the AT_REDRAW_TOP most. */
 static void redraw_top_offer(struct engine *e, uint32_t pid, const struct node_st *n)
 {
-	struct redraw_stat *t = e->redraw_top;
+	struct redraw_stat *t = e->redraws.top;
 	int i;
 
 	if (!n->redraw_frames)
 		return;
-	i = e->n_redraw_top < AT_REDRAW_TOP ? e->n_redraw_top++ : AT_REDRAW_TOP;
+	i = e->redraws.n_top < AT_REDRAW_TOP ? e->redraws.n_top++ : AT_REDRAW_TOP;
 	while (i > 0 && t[i - 1].frames < n->redraw_frames) {
 		if (i < AT_REDRAW_TOP)
 			t[i] = t[i - 1];
@@ -69,9 +70,9 @@ static void redraw_top_offer(struct engine *e, uint32_t pid, const struct node_s
 
 void redraw_top_proc(struct engine *e, struct proc *p)
 {
-	for (size_t i = 0; i < p->nodes.cap; i++)
-		if (p->nodes.s[i].v)
-			redraw_top_offer(e, p->pid, p->nodes.s[i].v);
+	for (size_t i = 0; i < p->props.nodes.cap; i++)
+		if (p->props.nodes.s[i].v)
+			redraw_top_offer(e, p->pid, p->props.nodes.s[i].v);
 }
 
 /* The storm's View redrawn in most frames (the first seen among equals). */
@@ -88,7 +89,7 @@ static int storm_top(const struct storm_st *st)
 /* The run of busy idle frames ended: a storm when it lasted long enough, said once. */
 void storm_end(struct engine *e, struct proc *p)
 {
-	struct storm_st *st = &p->storm;
+	struct storm_st *st = &p->redraws.storm;
 	struct refresh_storm *r;
 	int top = storm_top(st);
 
@@ -107,7 +108,7 @@ void storm_end(struct engine *e, struct proc *p)
 		r->duration_ns = st->end_ns - st->first_ns;
 		r->n_stack = st->n_stack;
 		memcpy(r->stack, st->stack, sizeof(r->stack));
-		SINK_CALL(e, refresh_storm, r);
+		SINK_CALL(&e->out, refresh_storm, r);
 		free(r);
 	}
 	memset(st, 0, sizeof(*st));
@@ -116,30 +117,30 @@ void storm_end(struct engine *e, struct proc *p)
 /* A frame with redraws or requests and no animator goes on the storm; another ends it. */
 static void storm_frame(struct engine *e, struct proc *p, const struct frame_st *fs)
 {
-	struct storm_st *st = &p->storm;
+	struct storm_st *st = &p->redraws.storm;
 	int j;
 
-	if ((!fs->n_rd && !fs->vsync_req) || fs->n_ids || p->running) {
+	if ((!fs->rd.n && !fs->rd.vsync_req) || fs->n_ids || p->anims.running) {
 		storm_end(e, p);
 		return;
 	}
 	if (!st->frames++)
 		st->first_ns = fs->f.start_ns;
 	st->end_ns = fs->f.start_ns + fs->f.dur_ns;
-	st->vsyncs += fs->vsync_req;
-	if (!st->n_stack && fs->n_vstack) {
-		st->n_stack = fs->n_vstack;
-		memcpy(st->stack, fs->vstack, sizeof(st->stack));
+	st->vsyncs += fs->rd.vsync_req;
+	if (!st->n_stack && fs->rd.n_vstack) {
+		st->n_stack = fs->rd.n_vstack;
+		memcpy(st->stack, fs->rd.vstack, sizeof(st->stack));
 	}
-	for (size_t i = 0; i < fs->n_rd; i++) {
-		for (j = 0; j < st->n_views && st->views[j].node != fs->rd[i].node; j++)
+	for (size_t i = 0; i < fs->rd.n; i++) {
+		for (j = 0; j < st->n_views && st->views[j].node != fs->rd.nodes[i].node; j++)
 			;
 		if (j == st->n_views && j == STORM_VIEWS) {
 			st->views_other++;
 			continue;
 		}
 		if (j == st->n_views)
-			st->views[st->n_views++] = fs->rd[i];
+			st->views[st->n_views++] = fs->rd.nodes[i];
 		st->view_frames[j]++;
 	}
 }
@@ -151,10 +152,10 @@ void redraws_close(struct engine *e, struct proc *p, struct frame_st *fs)
 {
 	struct node_st *n;
 
-	if (!p->refresh_on)
+	if (!p->redraws.on)
 		return;
-	for (size_t i = 0; i < fs->n_rd; i++) {
-		n = htab_find(&p->nodes, hash_mix64(fs->rd[i].node), node_eq, &fs->rd[i].node);
+	for (size_t i = 0; i < fs->rd.n; i++) {
+		n = htab_find(&p->props.nodes, hash_mix64(fs->rd.nodes[i].node), node_eq, &fs->rd.nodes[i].node);
 		if (n)
 			n->redraw_frames++;
 	}
@@ -164,7 +165,7 @@ void redraws_close(struct engine *e, struct proc *p, struct frame_st *fs)
 /* The frame_st now collects for the next doFrame. */
 void redraws_reset(struct frame_st *fs)
 {
-	fs->n_rd = 0;
-	fs->rd_dropped = fs->vsync_req = 0;
-	fs->n_vstack = 0;
+	fs->rd.n = 0;
+	fs->rd.dropped = fs->rd.vsync_req = 0;
+	fs->rd.n_vstack = 0;
 }

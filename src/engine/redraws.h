@@ -3,7 +3,50 @@
 #ifndef ANIMTRACE_ENGINE_REDRAWS_H
 #define ANIMTRACE_ENGINE_REDRAWS_H
 
-#include "engine/state.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/model.h"
+
+struct engine;
+struct frame_st;
+struct node_st;
+struct proc;
+
+/* --refresh: Views re-recorded and vsync requests of a frame while open or since the
+ * previous frame closed, and the Java callers of its last request */
+struct redraws_frame {
+	struct redraw_node *nodes;
+	size_t n, cap;
+	uint32_t dropped, vsync_req;
+	int n_vstack;
+	char vstack[AT_STACK_FRAMES][AT_FRAME_NAME];
+};
+
+/* The Views of a refresh storm in progress, by frames redrawn. */
+#define STORM_VIEWS 8
+struct storm_st {
+	uint32_t frames, vsyncs;
+	uint64_t first_ns, end_ns;
+	int n_views;
+	struct redraw_node views[STORM_VIEWS];
+	uint32_t view_frames[STORM_VIEWS];
+	uint32_t views_other; /* distinct Views beyond STORM_VIEWS */
+	int n_stack;
+	char stack[AT_STACK_FRAMES][AT_FRAME_NAME];
+};
+
+struct redraws_proc {
+	bool on; /* --refresh probes ran in it */
+	struct storm_st storm;
+};
+
+struct redraws {
+	bool on; /* --refresh probes ran in some process */
+	struct redraw_stat top[AT_REDRAW_TOP];
+	int n_top;
+};
 
 void redraws_attach(const struct proc *p, struct frame_st *fs);
 bool frame_redrew(const struct frame_st *fs, uint64_t node);

@@ -7,12 +7,13 @@
 #include <string.h>
 
 #include "engine/slices.h"
+#include "engine/state.h"
 
 /* A new window for the longest top-level slice (the next gap's cause). */
 void thread_window_reset(struct thread *t)
 {
-	t->top_dur = 0;
-	t->top.n = 0;
+	t->slices.top_dur = 0;
+	t->slices.top.n = 0;
 }
 
 /* c = s, then its longest child and that child's own chain. */
@@ -28,14 +29,14 @@ void chain_of(struct slice_chain *c, const struct slice *s, uint64_t dur)
 /* An ended slice becomes its parent's longest child, or the thread's longest top-level one. */
 void chain_offer(struct thread *t, const struct slice *s, uint64_t dur)
 {
-	struct slice *parent = t->depth ? &t->st[t->depth - 1] : NULL;
+	struct slice *parent = t->slices.depth ? &t->slices.st[t->slices.depth - 1] : NULL;
 
 	if (parent && (dur > parent->best_dur || !parent->best.n)) {
 		parent->best_dur = dur;
 		chain_of(&parent->best, s, dur);
-	} else if (!parent && (dur > t->top_dur || !t->top.n)) {
-		t->top_dur = dur;
-		chain_of(&t->top, s, dur);
+	} else if (!parent && (dur > t->slices.top_dur || !t->slices.top.n)) {
+		t->slices.top_dur = dur;
+		chain_of(&t->slices.top, s, dur);
 	}
 }
 

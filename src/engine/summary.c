@@ -8,6 +8,7 @@
 
 #include "engine/attrib.h"
 #include "engine/jank.h"
+#include "engine/state.h"
 #include "engine/summary.h"
 
 /* An exited process with frames keeps its line in the summary. */
@@ -15,24 +16,24 @@ void proc_stat_keep(struct engine *e, struct proc *p)
 {
 	struct proc_stat *ps;
 
-	if (!p->seq)
+	if (!p->frames.seq)
 		return;
-	if (e->n_exited >= CAP_PROCS) {
+	if (e->session.n_exited >= CAP_PROCS) {
 		e->ev.proc_stats++;
 		return;
 	}
-	ps = vec_push((void **)&e->exited, &e->n_exited, &e->cap_exited, sizeof(*ps));
+	ps = vec_push((void **)&e->session.exited, &e->session.n_exited, &e->session.cap_exited, sizeof(*ps));
 	if (ps)
 		proc_stat_fill(p, ps);
 }
 
 void note_time(struct engine *e, uint64_t ts_ns)
 {
-	if (!e->seen || ts_ns < e->first_ns)
-		e->first_ns = ts_ns;
-	if (!e->seen || ts_ns > e->last_ns)
-		e->last_ns = ts_ns;
-	e->seen = true;
+	if (!e->session.seen || ts_ns < e->session.first_ns)
+		e->session.first_ns = ts_ns;
+	if (!e->session.seen || ts_ns > e->session.last_ns)
+		e->session.last_ns = ts_ns;
+	e->session.seen = true;
 }
 
 /*
@@ -45,7 +46,7 @@ void note_unmarked_proc(struct engine *e, const struct proc *p)
 {
 	char msg[256], who[AT_PROC_MAX + 24];
 
-	if (p->markers || !p->prop_writes || !e->sink.ops || !e->sink.ops->note)
+	if (p->summary.markers || !p->summary.prop_writes || !e->out.sink.ops || !e->out.sink.ops->note)
 		return;
 	if (*p->name)
 		snprintf(who, sizeof(who), "%s (pid %u)", p->name, p->pid);
@@ -54,8 +55,8 @@ void note_unmarked_proc(struct engine *e, const struct proc *p)
 	snprintf(msg, sizeof(msg),
 		 "%s: %llu View property writes but no trace_marker writes: no frames or "
 		 "animator lifecycles for it (is its atrace view tag on? animtrace doctor)",
-		 who, (unsigned long long)p->prop_writes);
-	SINK_CALL(e, note, msg);
+		 who, (unsigned long long)p->summary.prop_writes);
+	SINK_CALL(&e->out, note, msg);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -100,12 +101,12 @@ static uint64_t median(uint64_t *d, size_t n)
 
 struct name_stat *build_names(struct engine *e)
 {
-	struct name_stat *ns = calloc(e->n_names ? e->n_names : 1, sizeof(*ns));
+	struct name_stat *ns = calloc(e->anims.n_names ? e->anims.n_names : 1, sizeof(*ns));
 
 	if (!ns)
 		return NULL;
-	for (size_t i = 0; i < e->n_names; i++) {
-		struct name_acc *n = e->name_list[i];
+	for (size_t i = 0; i < e->anims.n_names; i++) {
+		struct name_acc *n = e->anims.name_list[i];
 
 		memcpy(ns[i].name, n->name, sizeof(ns[i].name));
 		ns[i].count = n->count;
@@ -116,7 +117,7 @@ struct name_stat *build_names(struct engine *e)
 		ns[i].frames = n->frames;
 		ns[i].median_ns = median(n->durs, n->n_durs);
 	}
-	qsort(ns, e->n_names, sizeof(*ns), cmp_name_stat);
+	qsort(ns, e->anims.n_names, sizeof(*ns), cmp_name_stat);
 	return ns;
 }
 
@@ -126,10 +127,10 @@ struct anim *build_running(struct engine *e, size_t *n_out)
 	size_t n = 0, cap = 0;
 	struct anim *arr = NULL;
 
-	for (size_t i = 0; i < e->n_procs; i++) {
-		struct proc *p = e->proc_list[i];
+	for (size_t i = 0; i < e->procs.n; i++) {
+		struct proc *p = e->procs.list[i];
 
-		for (struct anim_run *r = p->running; r; r = r->next) {
+		for (struct anim_run *r = p->anims.running; r; r = r->next) {
 			struct anim *a = vec_push((void **)&arr, &n, &cap, sizeof(*a));
 
 			if (!a)
@@ -155,28 +156,28 @@ void note_dropped(struct engine *e)
 {
 	char msg[128];
 
-	if (!e->ev.node_frames || !e->sink.ops || !e->sink.ops->note)
+	if (!e->ev.node_frames || !e->out.sink.ops || !e->out.sink.ops->note)
 		return;
 	snprintf(msg, sizeof(msg),
 		 "property changes of %llu node-frames not reported (over %d nodes in a frame)",
 		 (unsigned long long)e->ev.node_frames, CAP_FRAME_NODES);
-	SINK_CALL(e, note, msg);
+	SINK_CALL(&e->out, note, msg);
 }
 
 /* Every process with frames: the exited ones, then those still alive. NULL when none. */
 struct proc_stat *build_procs(struct engine *e, size_t *n_out)
 {
-	struct proc_stat *ps = calloc(e->n_exited + e->n_procs + 1, sizeof(*ps));
-	size_t n = e->n_exited;
+	struct proc_stat *ps = calloc(e->session.n_exited + e->procs.n + 1, sizeof(*ps));
+	size_t n = e->session.n_exited;
 
 	*n_out = 0;
 	if (!ps)
 		return NULL;
 	if (n)
-		memcpy(ps, e->exited, n * sizeof(*ps));
-	for (size_t i = 0; i < e->n_procs; i++)
-		if (e->proc_list[i]->seq)
-			proc_stat_fill(e->proc_list[i], &ps[n++]);
+		memcpy(ps, e->session.exited, n * sizeof(*ps));
+	for (size_t i = 0; i < e->procs.n; i++)
+		if (e->procs.list[i]->frames.seq)
+			proc_stat_fill(e->procs.list[i], &ps[n++]);
 	*n_out = n;
 	return ps;
 }
@@ -184,11 +185,11 @@ struct proc_stat *build_procs(struct engine *e, size_t *n_out)
 /* The frame statistics of the summary: longest frames and property writes per frame. */
 void finish_frame_stats(const struct engine *e, struct summary *s)
 {
-	s->n_longest_frames = e->n_longest_frames;
-	s->longest_frames = e->longest_frames;
-	s->prop_frames = e->prop_frames;
-	s->prop_sets = e->prop_sets;
-	s->prop_sets_max = e->prop_sets_max;
+	s->n_longest_frames = e->frames.n_longest;
+	s->longest_frames = e->frames.longest;
+	s->prop_frames = e->props.frames;
+	s->prop_sets = e->props.sets;
+	s->prop_sets_max = e->props.sets_max;
 }
 
 /* The unmarked animations still running end; their counts and longest go to s. */
