@@ -256,17 +256,17 @@ void targets_fill(struct anim_run *r)
 }
 
 /* After a batch: the animators whose first exact writes were in it say what they move. */
-void targets_announce(struct engine *e, struct proc *p)
+void attrib__announce(struct attrib_proc *ap, struct anim_run *running, struct emit *out)
 {
-	if (!p->attrib.tg_pending)
+	if (!ap->tg_pending)
 		return;
-	p->attrib.tg_pending = false;
-	for (struct anim_run *r = p->anims.running; r; r = r->next) {
+	ap->tg_pending = false;
+	for (struct anim_run *r = running; r; r = r->next) {
 		if (r->at.announced || !r->at.n_tg)
 			continue;
 		r->at.announced = true;
 		targets_fill(r);
-		SINK_CALL(&e->out, anim_target, &r->a);
+		SINK_CALL(out, anim_target, &r->a);
 	}
 }
 

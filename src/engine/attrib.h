@@ -10,6 +10,7 @@
 #include "model/model.h"
 
 struct anim_run;
+struct emit;
 struct engine;
 struct node_st;
 struct proc;
@@ -45,7 +46,9 @@ struct anim_run *run_by_cookie(struct proc *p, uint32_t cookie);
 void target_write(struct proc *p, struct anim_run *r, const struct node_st *n,
 			 enum view_prop prop, float value, uint64_t frame_ns);
 void targets_fill(struct anim_run *r);
-void targets_announce(struct engine *e, struct proc *p);
+/* After a batch was sent: the running animators whose first exact writes were in it say
+ * what they move (anim_target). */
+void attrib__announce(struct attrib_proc *ap, struct anim_run *running, struct emit *out);
 size_t animation_phase_depth(const struct thread *t);
 void av_marker(struct engine *e, uint32_t tid);
 

@@ -28,6 +28,32 @@
 #include "engine/summary.h"
 
 #define DEFAULT_INSTANT_NS 1000000ull
+
+/* Sends p's batch of property changes; the animators whose first exact writes were in it
+ * then say what they move (their anim_target follows the frame_props it describes). */
+static void batch_send(struct engine *e, struct proc *p)
+{
+	if (props__flush(&e->props, &p->props, p->name, &e->out))
+		attrib__announce(&p->attrib, p->anims.running, &e->out);
+}
+
+/*
+ * node of p, created on first sight. A full node table whose nodes all changed in the
+ * current batch (no doFrame for a long time) makes room by sending the batch early.
+ */
+static struct node_st *node_get(struct engine *e, struct proc *p, uint64_t node,
+				const char *name)
+{
+	struct node_st *n;
+	int err = props__node(&p->props, node, name, &e->ev.nodes, &n);
+
+	if (err == -ENOSPC) {
+		batch_send(e, p);
+		err = props__node(&p->props, node, name, &e->ev.nodes, &n);
+	}
+	return err ? NULL : n;
+}
+
 static void frame_emit(struct engine *e, struct proc *p, struct frame_st *fs)
 {
 	if (!fs->live)
@@ -52,7 +78,7 @@ static void frame_close(struct engine *e, struct proc *p, struct thread *t, uint
 		return;
 	frame_emit(e, p, &p->frames.done);
 	seg_feed(e, p, ts_ns);
-	props_flush(e, p); /* this frame's values, before its own frame record */
+	batch_send(e, p); /* this frame's values, before its own frame record */
 	p->frames.cur.f.dur_ns = ts_ns > p->frames.cur.f.start_ns ? ts_ns - p->frames.cur.f.start_ns : 0;
 	frame_judge(p, &p->frames.cur);
 	redraws_close(e, p, &p->frames.cur);
@@ -83,7 +109,7 @@ static void frame_open(struct engine *e, struct proc *p, struct thread *t, int64
 	 * until this one ends. */
 	if (!p->frames.render_tid && !p->frames.draws_open)
 		frame_emit(e, p, &p->frames.done);
-	props_flush(e, p); /* changes made since the last doFrame ended */
+	batch_send(e, p); /* changes made since the last doFrame ended */
 	memset(&p->frames.cur.f, 0, sizeof(p->frames.cur.f));
 	p->frames.cur.f.pid = p->pid;
 	p->frames.cur.f.tid = t->tid;
@@ -129,7 +155,7 @@ static void frames_flush(struct engine *e, struct proc *p, uint64_t ts_ns)
 	frame_emit(e, p, &p->frames.done);
 	frame_close(e, p, NULL, ts_ns);
 	frame_emit(e, p, &p->frames.done);
-	props_flush(e, p);
+	batch_send(e, p);
 }
 
 /* ---- slices (B/E) -------------------------------------------------------------------- */

@@ -6,12 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/attrib.h"
 #include "engine/props.h"
 #include "engine/state.h"
 
 /* Summary statistics of one frame's batch: how many property writes a frame makes. */
-static void props_count(struct engine *e, const struct prop_batch *b)
+static void props_count(struct props *ps, const struct prop_batch *b)
 {
 	uint64_t sets = 0;
 
@@ -20,27 +19,27 @@ static void props_count(struct engine *e, const struct prop_batch *b)
 	for (size_t i = 0; i < b->n; i++)
 		for (int p = 0; p < PROP_COUNT; p++)
 			sets += b->nodes[i].sets[p];
-	e->props.frames++;
-	e->props.sets += sets;
-	if (sets > e->props.sets_max)
-		e->props.sets_max = sets > UINT32_MAX ? UINT32_MAX : (uint32_t)sets;
+	ps->frames++;
+	ps->sets += sets;
+	if (sets > ps->sets_max)
+		ps->sets_max = sets > UINT32_MAX ? UINT32_MAX : (uint32_t)sets;
 }
 
-/* Sends the batch (if any change is in it) and starts the next one. */
-void props_flush(struct engine *e, struct proc *p)
+bool props__flush(struct props *ps, struct props_proc *pp, const char *process,
+		  struct emit *out)
 {
-	struct prop_batch *b = &p->props.pb;
+	struct prop_batch *b = &pp->pb;
 
 	if (!b->n)
-		return;
-	props_count(e, b);
-	memcpy(b->fp.process, p->name, sizeof(b->fp.process));
+		return false;
+	props_count(ps, b);
+	memcpy(b->fp.process, process, sizeof(b->fp.process));
 	b->fp.n_nodes = (int)b->n;
 	b->fp.nodes = b->nodes;
-	SINK_CALL(&e->out, frame_props, &b->fp);
+	SINK_CALL(out, frame_props, &b->fp);
 	b->n = 0;
 	b->gen++;
-	targets_announce(e, p);
+	return true;
 }
 
 /* The first change of a batch fixes its header: the open doFrame, or this change. */
@@ -135,10 +134,7 @@ void node_fallback_name(char *buf, size_t size, uint64_t node)
 	node_label(buf, size, NULL, node);
 }
 
-/*
- * Finds or creates the node. A name, once known, sticks when later calls pass none; a
- * different name means the address now holds another node, whose old values are no "from".
- */
+/* The node table is full: forget the nodes that did not change in the current batch. */
 static bool node_stale(void *v, void *ctx)
 {
 	struct node_st *n = v;
@@ -150,44 +146,38 @@ static bool node_stale(void *v, void *ctx)
 }
 
 /*
- * The node table is full: forget the nodes that did not change in the current frame. When
- * all of them did (no doFrame for a long time), the batch is sent early to make room.
+ * A name, once known, sticks when later calls pass none; a different name means the address
+ * now holds another node, whose old values are no "from".
  */
-static void nodes_sweep(struct engine *e, struct proc *p)
-{
-	if (!sweep_count(&p->props.nodes, node_stale, &p->props.pb.gen, &e->ev.nodes)) {
-		props_flush(e, p);
-		sweep_count(&p->props.nodes, node_stale, &p->props.pb.gen, &e->ev.nodes);
-	}
-}
-
-struct node_st *node_get(struct engine *e, struct proc *p, uint64_t node,
-				const char *name)
+int props__node(struct props_proc *pp, uint64_t node, const char *name, uint64_t *evicted,
+		struct node_st **out)
 {
 	uint64_t h = hash_mix64(node);
-	struct node_st *n = htab_find(&p->props.nodes, h, node_eq, &node);
+	struct node_st *n = htab_find(&pp->nodes, h, node_eq, &node);
 	char fallback[32];
 
 	if (!n) {
-		if (p->props.nodes.cnt >= CAP_NODES_PROC)
-			nodes_sweep(e, p);
+		if (pp->nodes.cnt >= CAP_NODES_PROC &&
+		    !sweep_count(&pp->nodes, node_stale, &pp->pb.gen, evicted))
+			return -ENOSPC;
 		n = calloc(1, sizeof(*n));
 		if (!n)
-			return NULL;
+			return -ENOMEM;
 		n->node = node;
-		if (htab_add(&p->props.nodes, h, n)) {
+		if (htab_add(&pp->nodes, h, n)) {
 			free(n);
-			return NULL;
+			return -ENOMEM;
 		}
 		node_fallback_name(n->name, sizeof(n->name), node);
 	}
+	*out = n;
 	if (!name || !*name || !strncmp(n->name, name, sizeof(n->name) - 1))
-		return n;
+		return 0;
 	node_fallback_name(fallback, sizeof(fallback), node);
 	if (strcmp(n->name, fallback))
 		n->known = 0;
 	snprintf(n->name, sizeof(n->name), "%s", name);
-	return n;
+	return 0;
 }
 
 /* One change of the batch for segment.h, in e->props.seg_buf. */

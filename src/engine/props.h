@@ -10,6 +10,7 @@
 #include "common/coll.h"
 #include "model/model.h"
 
+struct emit;
 struct engine;
 struct proc;
 
@@ -56,13 +57,24 @@ struct props {
 	size_t n_seg_buf, cap_seg_buf;
 };
 
-void props_flush(struct engine *e, struct proc *p);
+/*
+ * Sends pp's batch of process as frame_props (if any change is in it), counts it for the
+ * summary and starts the next one. True when a batch was sent.
+ */
+bool props__flush(struct props *ps, struct props_proc *pp, const char *process,
+		  struct emit *out);
 void batch_add(struct engine *e, struct proc *p, struct node_st *n, uint64_t ts_ns,
 		      uint32_t tid, enum view_prop prop, float value, const uint32_t *writer);
 bool node_eq(const void *v, const void *key);
 void node_fallback_name(char *buf, size_t size, uint64_t node);
-struct node_st *node_get(struct engine *e, struct proc *p, uint64_t node,
-				const char *name);
+/*
+ * Finds or creates node in pp (named name when not NULL). -ENOSPC: the table is full
+ * (CAP_NODES_PROC) and every node in it changed in the current batch: send the batch
+ * (props__flush) and call again; nodes that did not are forgotten (counted in *evicted).
+ * -ENOMEM, else 0 and *out.
+ */
+int props__node(struct props_proc *pp, uint64_t node, const char *name, uint64_t *evicted,
+		struct node_st **out);
 void seg_feed(struct engine *e, struct proc *p, uint64_t ts_ns);
 
 #endif
