@@ -54,107 +54,108 @@ static struct node_st *node_get(struct engine *e, struct proc *p, uint64_t node,
 	return err ? NULL : n;
 }
 
-static void frame_emit(struct engine *e, struct proc *p, struct frame_st *fs)
+/*
+ * fs (p's frame waiting for its draw) goes out, once: its record with the redraws it saw, then
+ * the jank records about it.
+ */
+static void frame_send(struct engine *e, struct proc *p, struct frame_st *fs)
 {
-	if (!fs->live)
+	if (!frames__take(fs, p->name))
 		return;
-	fs->live = false;
-	memcpy(fs->f.process, p->name, sizeof(fs->f.process));
-	fs->f.n_anims = (int)fs->n_ids;
-	fs->f.anim_ids = fs->ids;
-	redraws_attach(p, fs);
-	e->frames.count++;
-	frame_longest_add(e, &fs->f);
+	redraws__attach(&p->redraws, fs);
+	frames__count(&e->frames, &fs->f);
 	SINK_CALL(&e->out, frame, &fs->f);
-	frame_janks(e, p, fs);
+	jank__frame_sent(p, fs, &e->out);
 }
 
-/* The doFrame slice ended: it now waits (as `done`) for the RenderThread draw. */
-static void frame_close(struct engine *e, struct proc *p, struct thread *t, uint64_t ts_ns)
+/*
+ * The frame-close order. p's open doFrame ended at ts_ns (t: its thread; NULL when a doFrame
+ * of another thread or the end of the process closes it):
+ *  1. the frame still waiting for its draw goes out first: frames go out in order;
+ *  2. the segmenter sees this frame's changes while the batch still holds them;
+ *  3. the batch goes out (and the targets it showed): a frame's values come before its record;
+ *  4. the frame gets its duration, which
+ *  5. jank judges it by, for the process and for the animators that ran in it;
+ *  6. redraws count its Views and the refresh storm;
+ *  7. its thread's next gap starts now;
+ *  8. it waits for its draw, and the next doFrame collects in the buffers of the one sent;
+ *  9. drawn already (with vsync ids a draw can end first), it goes out now.
+ */
+static void frame_end(struct engine *e, struct proc *p, struct thread *t, uint64_t ts_ns)
 {
-	struct frame_st tmp;
+	struct frames_proc *fp = &p->frames;
 
-	if (!p->frames.cur.live)
+	if (!fp->cur.live)
 		return;
-	frame_emit(e, p, &p->frames.done);
-	seg_feed(e, p, ts_ns);
-	batch_send(e, p); /* this frame's values, before its own frame record */
-	p->frames.cur.f.dur_ns = ts_ns > p->frames.cur.f.start_ns ? ts_ns - p->frames.cur.f.start_ns : 0;
-	frame_judge(p, &p->frames.cur);
-	redraws_close(e, p, &p->frames.cur);
-	if (t && t->tid == p->frames.cur.f.tid) {
-		t->frames.last_frame_end_ns = ts_ns;
-		thread_window_reset(t); /* the next gap's slices start now */
+	frame_send(e, p, &fp->done);
+	props__segment(&e->props, &p->props, &fp->cur.f, p->name, ts_ns, e->seg);
+	batch_send(e, p);
+	frames__end(fp, ts_ns);
+	jank__judge(&p->jank, &fp->cur, p->anims.running);
+	redraws__frame_closed(p, &fp->cur, &e->out);
+	if (t && t->tid == fp->cur.f.tid) {
+		frames__gap_start(&t->frames, ts_ns);
+		slices__window_reset(&t->slices);
 	}
-	/* Swap rather than copy so both id buffers are reused. */
-	tmp = p->frames.done;
-	p->frames.done = p->frames.cur;
-	p->frames.cur = tmp;
-	p->frames.cur.live = false;
-	redraws_reset(&p->frames.cur);
-	if (p->frames.done.drawn) /* nothing more to wait for */
-		frame_emit(e, p, &p->frames.done);
+	frames__wait_draw(fp);
+	redraws__frame_reset(&fp->cur.rd);
+	if (fp->done.drawn)
+		frame_send(e, p, &fp->done);
 }
 
-static void frame_open(struct engine *e, struct proc *p, struct thread *t, int64_t vsync,
-		       uint64_t ts_ns)
+/*
+ * The frame-open order. Thread t of p began a doFrame (vsync id vsync, or -1) at ts_ns:
+ *  1. a doFrame still open (on another thread) ends first;
+ *  2. the frame waiting for its draw goes out, unless a draw may still come for it;
+ *  3. the changes made since the last doFrame ended go out, before this frame collects;
+ *  4. the frame opens with the period known so far, and the interval since t's previous
+ *     doFrame (step 7 overwrites it) measures the period and the vsyncs missed;
+ *  5. the gap before it takes the longest slices of t and of the RenderThread, and t starts
+ *     a new window;
+ *  6. every running animator counts the frame, and the gap with the vsyncs it missed;
+ *  7. t remembers this frame as its last.
+ */
+static void frame_begin(struct engine *e, struct proc *p, struct thread *t, int64_t vsync,
+			uint64_t ts_ns)
 {
-	enum period_source src;
+	struct frames_proc *fp = &p->frames;
+	struct thread *rt;
 	uint32_t dropped = 0;
+	uint64_t budget;
+	bool assumed;
 
-	frame_close(e, p, NULL, ts_ns); /* a doFrame still open on another thread */
-	/* The RenderThread may still be drawing the previous frame: its DrawFrame begins before
-	 * the UI thread goes on (DrawFrameTask::postAndWait), but can end after the next vsync.
-	 * While a draw is under way, or once one has drawn in this process, the frame waits
-	 * until this one ends. */
-	if (!p->frames.render_tid && !p->frames.draws_open)
-		frame_emit(e, p, &p->frames.done);
-	batch_send(e, p); /* changes made since the last doFrame ended */
-	memset(&p->frames.cur.f, 0, sizeof(p->frames.cur.f));
-	p->frames.cur.f.pid = p->pid;
-	p->frames.cur.f.tid = t->tid;
-	p->frames.cur.f.seq = ++p->frames.seq;
-	p->frames.cur.f.vsync_id = vsync;
-	p->frames.cur.f.start_ns = ts_ns;
-	p->frames.cur.f.budget_ns = period__period(p->jank.period, &src);
-	p->frames.cur.assumed = src == PERIOD_ASSUMED;
-	p->frames.cur.n_ids = 0;
-	p->frames.cur.live = true;
-	p->frames.cur.drawn = false;
+	frame_end(e, p, NULL, ts_ns);
+	if (!frames__done_waits(fp))
+		frame_send(e, p, &fp->done);
+	batch_send(e, p);
+	budget = jank__budget(&p->jank, &assumed);
+	frames__open(fp, p->pid, t->tid, vsync, ts_ns, budget, assumed);
 	if (t->frames.has_frame)
-		dropped = frame_interval(p, t, vsync, ts_ns, &p->frames.cur.f.budget_ns, &p->frames.cur.assumed);
-	frame_gap(e, p, t);
-	frame_runs(p, t, dropped);
-	t->frames.has_frame = true;
-	t->frames.last_frame_ns = ts_ns;
-	t->frames.last_frame_seq = p->frames.cur.f.seq;
-	t->frames.last_vsync = vsync;
-	p->frames.ui_tid = t->tid;
+		dropped = jank__interval(&p->jank, t, vsync, ts_ns, &fp->cur.f.budget_ns,
+					 &fp->cur.assumed);
+	rt = fp->render_tid ? thread_find(e, fp->render_tid) : NULL;
+	frames__gap(fp, t, rt && rt->pid == p->pid ? rt : NULL);
+	slices__window_reset(&t->slices);
+	frames__runs(fp, &t->frames, p->anims.running, dropped);
+	frames__ran(fp, &t->frames, t->tid, vsync, ts_ns);
 }
 
-/* A DrawFrame(s) slice s ended on thread t, not the UI thread. */
-static void frame_draw(struct engine *e, struct proc *p, struct thread *t, const struct slice *s,
-		       uint64_t dur_ns)
+/* A DrawFrame(s) slice s ended on thread t after dur_ns: the frame it completes goes out. */
+static void frame_drawn(struct engine *e, struct proc *p, struct thread *t, const struct slice *s,
+			uint64_t dur_ns)
 {
-	struct frame_st *fs;
-
-	thread_window_reset(t); /* the next gap's RenderThread slices start now */
-	fs = draw_owner(p, t, s);
-	if (!fs)
-		return;
-	p->frames.render_tid = t->tid;
-	chain_of(&fs->render, s, dur_ns);
-	fs->f.phase_ns[PHASE_DRAW] += dur_ns;
-	fs->drawn = true;
-	if (fs == &p->frames.done)
-		frame_emit(e, p, fs);
+	slices__window_reset(&t->slices); /* the next gap's RenderThread slices start now */
+	if (frames__drawn(&p->frames, t->tid, s, dur_ns))
+		frame_send(e, p, &p->frames.done);
 }
 
+/* p's frames go out: the one waiting for its draw, the open one (ended at ts_ns), and the
+ * changes made since. */
 static void frames_flush(struct engine *e, struct proc *p, uint64_t ts_ns)
 {
-	frame_emit(e, p, &p->frames.done);
-	frame_close(e, p, NULL, ts_ns);
-	frame_emit(e, p, &p->frames.done);
+	frame_send(e, p, &p->frames.done);
+	frame_end(e, p, NULL, ts_ns);
+	frame_send(e, p, &p->frames.done);
 	batch_send(e, p);
 }
 
@@ -182,9 +183,9 @@ static void slice_begin(struct engine *e, struct proc *p, struct thread *t, uint
 	s->best_dur = 0;
 	s->best.n = 0;
 	if (s->kind == SLICE_DRAW)
-		p->frames.draws_open++;
+		frames__draw_began(&p->frames);
 	if (s->kind == SLICE_DOFRAME)
-		frame_open(e, p, t, s->vsync, ts_ns);
+		frame_begin(e, p, t, s->vsync, ts_ns);
 }
 
 static void slice_end(struct engine *e, struct thread *t, uint64_t ts_ns)
@@ -210,23 +211,18 @@ static void slice_end(struct engine *e, struct thread *t, uint64_t ts_ns)
 		return;
 	switch (s->kind) {
 	case SLICE_DOFRAME:
-		if (p->frames.cur.live && p->frames.cur.f.tid == t->tid) {
-			chain_of(&p->frames.cur.ui, s, dur);
-			frame_close(e, p, t, ts_ns);
-		}
+		if (frames__doframe_ended(&p->frames, t->tid, s, dur))
+			frame_end(e, p, t, ts_ns);
 		break;
 	case SLICE_PHASE:
-		if (p->frames.cur.live && p->frames.cur.f.tid == t->tid)
-			p->frames.cur.f.phase_ns[s->phase] += dur;
+		frames__phase(&p->frames, t->tid, s, dur);
 		break;
 	case SLICE_DRAW:
-		if (p->frames.draws_open)
-			p->frames.draws_open--;
-		frame_draw(e, p, t, s, dur);
+		frame_drawn(e, p, t, s, dur);
 		break;
 	default:
 		if (!t->slices.depth)
-			block_check(e, p, t, s, dur);
+			jank__block(p, t, s, dur, &e->out);
 		break;
 	}
 }
@@ -235,7 +231,7 @@ static void anim_report_end(struct engine *e, struct proc *p, struct anim_key *k
 			    const struct anim *a)
 {
 	e->anims.ended++;
-	worst_add(p, a);
+	jank__anim_ended(&p->jank, a);
 	stats_end(e, k->name, a);
 	SINK_CALL(&e->out, anim_end, a);
 }
@@ -286,11 +282,7 @@ static void anim_start(struct engine *e, struct proc *p, struct anim_key *k, con
 	p->anims.running_tail = r;
 	p->anims.n_running++;
 	e->anims.n_running++;
-	if (p->frames.cur.live) { /* an S inside a doFrame counts that frame */
-		r->a.frames = 1;
-		frame_add_id(&p->frames.cur, r->a.id);
-		r->last_seq = p->frames.cur.f.seq;
-	}
+	frames__anim_started(&p->frames, r); /* an S inside a doFrame counts that frame */
 	art_start_stack(e, tid, k->cookie, ts_ns, &r->a);
 	r->a.has_start_delay = start_pending_take(p, k->cookie, &r->a.start_delay_ns);
 	if (r->a.has_start_delay)
@@ -398,8 +390,8 @@ static void proc_remove(struct engine *e, struct proc *p)
 	size_t i;
 
 	proc_stat_keep(e, p);
-	storm_end(e, p);
-	redraw_top_proc(e, p);
+	redraws__storm_end(p, &e->out);
+	redraws__rank(&e->redraws, p);
 	if (htab_sweep(&e->procs.by_pid, proc_is, p) != 1)
 		return; /* no memory to rebuild the table: keep it */
 	for (i = 0; i < e->procs.n && e->procs.list[i] != p; i++)
@@ -735,8 +727,8 @@ void engine__finish(struct engine *e, uint64_t ts_ns, uint64_t drops, uint64_t t
 		note_time(e, ts_ns);
 	for (size_t i = 0; i < e->procs.n; i++) {
 		frames_flush(e, e->procs.list[i], ts_ns > e->session.last_ns ? ts_ns : e->session.last_ns);
-		storm_end(e, e->procs.list[i]);
-		redraw_top_proc(e, e->procs.list[i]);
+		redraws__storm_end(e->procs.list[i], &e->out);
+		redraws__rank(&e->redraws, e->procs.list[i]);
 		note_unmarked_proc(e, e->procs.list[i]);
 	}
 	finish_animations(e, &s);

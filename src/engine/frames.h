@@ -10,8 +10,7 @@
 #include "engine/redraws.h"
 #include "model/model.h"
 
-struct engine;
-struct proc;
+struct anim_run;
 struct slice;
 struct thread;
 
@@ -52,10 +51,58 @@ struct frames {
 	int n_longest;
 };
 
-int frame_add_id(struct frame_st *fs, uint64_t id);
-void frame_longest_add(struct engine *e, const struct frame *f);
-void frame_runs(struct proc *p, struct thread *t, uint32_t dropped);
-void frame_gap(struct engine *e, struct proc *p, struct thread *t);
-struct frame_st *draw_owner(struct proc *p, const struct thread *t, const struct slice *s);
+/* Opens the doFrame of thread tid of process pid at ts_ns as fp->cur (vsync: its id, or -1),
+ * numbered next in the process, with the period known so far as its budget. */
+void frames__open(struct frames_proc *fp, uint32_t pid, uint32_t tid, int64_t vsync,
+		  uint64_t ts_ns, uint64_t budget_ns, bool assumed);
+
+/* The gap before cur: since t's last doFrame ended, with the longest slices of t and of the
+ * RenderThread rt (NULL: none known) in it. */
+void frames__gap(struct frames_proc *fp, const struct thread *t, const struct thread *rt);
+
+/* cur counts for every running animator (frames, ids); those that ran in ft's previous frame
+ * ran across the gap, and the dropped vsyncs before it count for them. */
+void frames__runs(struct frames_proc *fp, const struct frames_thread *ft,
+		  struct anim_run *running, uint32_t dropped);
+
+/* Thread tid ran cur (begun at ts_ns, vsync id vsync): its last frame, and p's UI thread. */
+void frames__ran(struct frames_proc *fp, struct frames_thread *ft, uint32_t tid, int64_t vsync,
+		 uint64_t ts_ns);
+
+/* r started: inside an open doFrame it ran in that frame. */
+void frames__anim_started(struct frames_proc *fp, struct anim_run *r);
+
+/* True when the doFrame slice s of thread tid (dur_ns long) was cur's: its chain is kept and
+ * cur must end now. */
+bool frames__doframe_ended(struct frames_proc *fp, uint32_t tid, const struct slice *s,
+			   uint64_t dur_ns);
+
+/* A phase slice s of thread tid ended: its time counts for cur when tid runs cur. */
+void frames__phase(struct frames_proc *fp, uint32_t tid, const struct slice *s, uint64_t dur_ns);
+
+/* cur ended at ts_ns: its duration. */
+void frames__end(struct frames_proc *fp, uint64_t ts_ns);
+
+/* The thread's doFrame ended at ts_ns: the gap before its next one starts. */
+void frames__gap_start(struct frames_thread *ft, uint64_t ts_ns);
+
+/* cur, ended, becomes done (waiting for its draw); the old done's buffers collect the next. */
+void frames__wait_draw(struct frames_proc *fp);
+
+/* True while a draw can still come for done: one is under way, or the process has drawn. */
+bool frames__done_waits(const struct frames_proc *fp);
+
+/* A DrawFrame(s) slice began on some thread of the process. */
+void frames__draw_began(struct frames_proc *fp);
+
+/* A DrawFrame(s) slice s of thread tid ended after dur_ns: the frame it drew (done, or with
+ * vsync ids cur) takes it. True when that frame is done: it is complete. */
+bool frames__drawn(struct frames_proc *fp, uint32_t tid, const struct slice *s, uint64_t dur_ns);
+
+/* fs goes out: not live any more, with process and its animators. False when it was not live. */
+bool frames__take(struct frame_st *fs, const char *process);
+
+/* A frame that went out counts for the summary (frames, the longest ones). */
+void frames__count(struct frames *fr, const struct frame *f);
 
 #endif

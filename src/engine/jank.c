@@ -11,13 +11,8 @@
 #include "engine/slices.h"
 #include "engine/state.h"
 
-static void jank_emit(struct engine *e, const struct proc *p, const struct jank *j)
-{
-	SINK_CALL(&e->out, jank, j);
-}
-
 /* The jank records of a frame that hit an animator: the gap before it, then its lateness. */
-void frame_janks(struct engine *e, struct proc *p, const struct frame_st *fs)
+void jank__frame_sent(const struct proc *p, const struct frame_st *fs, struct emit *out)
 {
 	struct jank j = {
 		.pid = p->pid, .tid = fs->f.tid, .frame_seq = fs->f.seq,
@@ -34,7 +29,7 @@ void frame_janks(struct engine *e, struct proc *p, const struct frame_st *fs)
 		j.anim_ids = fs->gap_ids;
 		j.ui = fs->ui_gap;
 		j.render = fs->render_gap;
-		jank_emit(e, p, &j);
+		SINK_CALL(out, jank, &j);
 	}
 	if (fs->f.janky && fs->n_ids) {
 		j.kind = JANK_LATE;
@@ -44,22 +39,21 @@ void frame_janks(struct engine *e, struct proc *p, const struct frame_st *fs)
 		j.anim_ids = fs->ids;
 		j.ui = fs->ui;
 		j.render = fs->render;
-		jank_emit(e, p, &j);
+		SINK_CALL(out, jank, &j);
 	}
 }
 
-/* The frame's lateness goes to the process and to every animator that ran in it. */
-void frame_judge(struct proc *p, struct frame_st *fs)
+void jank__judge(struct jank_proc *jp, struct frame_st *fs, struct anim_run *running)
 {
 	fs->f.janky = fs->f.dur_ns > fs->f.budget_ns;
 	if (!fs->assumed)
-		p->jank.janky += fs->f.janky;
-	else if (p->jank.n_early < (int)(sizeof(p->jank.early) / sizeof(p->jank.early[0])))
-		p->jank.early[p->jank.n_early++] = fs->f.dur_ns; /* judged again with the final period */
+		jp->janky += fs->f.janky;
+	else if (jp->n_early < (int)(sizeof(jp->early) / sizeof(jp->early[0])))
+		jp->early[jp->n_early++] = fs->f.dur_ns; /* judged again with the final period */
 	else
-		p->jank.janky += fs->f.janky;
-	p->jank.dropped += fs->f.dropped_before;
-	for (struct anim_run *r = p->anims.running; r; r = r->next) {
+		jp->janky += fs->f.janky;
+	jp->dropped += fs->f.dropped_before;
+	for (struct anim_run *r = running; r; r = r->next) {
 		if (r->last_seq != fs->f.seq)
 			continue;
 		if (fs->f.dur_ns > r->a.worst_frame_ns)
@@ -97,21 +91,29 @@ static uint32_t missed_vsyncs(uint64_t dt, uint64_t period)
 	return (uint32_t)((dt + period / 2) / period - 1);
 }
 
-/* The refresh period, with this interval of t's doFrames counted; returns vsyncs missed. */
-uint32_t frame_interval(struct proc *p, struct thread *t, int64_t vsync, uint64_t ts_ns,
-			       uint64_t *budget, bool *assumed)
+uint64_t jank__budget(struct jank_proc *jp, bool *assumed)
+{
+	enum period_source src;
+	uint64_t budget = period__period(jp->period, &src);
+
+	*assumed = src == PERIOD_ASSUMED;
+	return budget;
+}
+
+uint32_t jank__interval(struct jank_proc *jp, struct thread *t, int64_t vsync, uint64_t ts_ns,
+			uint64_t *budget, bool *assumed)
 {
 	uint64_t dt = ts_ns > t->frames.last_frame_ns ? ts_ns - t->frames.last_frame_ns : 0;
 	int64_t dv = vsync >= 0 && t->frames.last_vsync >= 0 ? vsync - t->frames.last_vsync : 0;
 	enum period_source src;
 
-	if (!p->jank.period)
-		p->jank.period = period__new();
-	if (p->jank.period && dv > 0)
-		refresh_add_vsync(p->jank.period, t, vsync, ts_ns);
-	else if (p->jank.period)
-		period__add(p->jank.period, dt, dv);
-	*budget = period__period(p->jank.period, &src);
+	if (!jp->period)
+		jp->period = period__new();
+	if (jp->period && dv > 0)
+		refresh_add_vsync(jp->period, t, vsync, ts_ns);
+	else if (jp->period)
+		period__add(jp->period, dt, dv);
+	*budget = period__period(jp->period, &src);
 	*assumed = src == PERIOD_ASSUMED;
 	if (!dv && dt && (!t->jank.min_interval_ns || dt < t->jank.min_interval_ns))
 		t->jank.min_interval_ns = dt;
@@ -120,9 +122,8 @@ uint32_t frame_interval(struct proc *p, struct thread *t, int64_t vsync, uint64_
 	return dv ? 0 : missed_vsyncs(dt, *assumed ? t->jank.min_interval_ns : *budget);
 }
 
-/* A top-level UI-thread slice longer than the period while an animator runs is a block. */
-void block_check(struct engine *e, struct proc *p, struct thread *t,
-			const struct slice *s, uint64_t dur)
+void jank__block(struct proc *p, const struct thread *t, const struct slice *s, uint64_t dur,
+		 struct emit *out)
 {
 	struct jank j = { .kind = JANK_BLOCK, .pid = p->pid, .tid = t->tid, .vsync_id = -1 };
 	uint64_t ids[64];
@@ -138,35 +139,34 @@ void block_check(struct engine *e, struct proc *p, struct thread *t,
 	j.duration_ns = dur;
 	j.n_anims = n;
 	j.anim_ids = ids;
-	chain_of(&j.ui, s, dur);
-	jank_emit(e, p, &j);
+	slices__chain_of(&j.ui, s, dur);
+	SINK_CALL(out, jank, &j);
 }
 
-/* Keeps p's animators with the most dropped + late frames, most first (ties: earlier). */
-void worst_add(struct proc *p, const struct anim *a)
+void jank__anim_ended(struct jank_proc *jp, const struct anim *a)
 {
 	uint32_t score = a->frames_dropped + a->janky_frames;
 	int i;
 
 	if (!score)
 		return;
-	i = p->jank.n_worst < AT_WORST_ANIMS ? p->jank.n_worst++ : AT_WORST_ANIMS;
-	while (i > 0 && p->jank.worst[i - 1].frames_dropped + p->jank.worst[i - 1].janky_frames < score) {
+	i = jp->n_worst < AT_WORST_ANIMS ? jp->n_worst++ : AT_WORST_ANIMS;
+	while (i > 0 && jp->worst[i - 1].frames_dropped + jp->worst[i - 1].janky_frames < score) {
 		if (i < AT_WORST_ANIMS)
-			p->jank.worst[i] = p->jank.worst[i - 1];
+			jp->worst[i] = jp->worst[i - 1];
 		i--;
 	}
 	if (i == AT_WORST_ANIMS)
 		return;
-	p->jank.worst[i].id = a->id;
-	memcpy(p->jank.worst[i].name, a->name, sizeof(p->jank.worst[i].name));
-	p->jank.worst[i].frames = a->frames;
-	p->jank.worst[i].frames_dropped = a->frames_dropped;
-	p->jank.worst[i].janky_frames = a->janky_frames;
+	jp->worst[i].id = a->id;
+	memcpy(jp->worst[i].name, a->name, sizeof(jp->worst[i].name));
+	jp->worst[i].frames = a->frames;
+	jp->worst[i].frames_dropped = a->frames_dropped;
+	jp->worst[i].janky_frames = a->janky_frames;
 }
 
-/* The smoothness of p so far; early frames are judged again with the period now known. */
-void proc_stat_fill(struct proc *p, struct proc_stat *ps)
+/* Early frames are judged again with the period now known. */
+void jank__stat(struct proc *p, struct proc_stat *ps)
 {
 	enum period_source src;
 

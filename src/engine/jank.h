@@ -9,7 +9,8 @@
 
 #include "model/model.h"
 
-struct engine;
+struct anim_run;
+struct emit;
 struct frame_st;
 struct proc;
 struct slice;
@@ -31,13 +32,34 @@ struct jank_thread {
 	int64_t anchor_vsync;
 };
 
-void frame_janks(struct engine *e, struct proc *p, const struct frame_st *fs);
-void frame_judge(struct proc *p, struct frame_st *fs);
-uint32_t frame_interval(struct proc *p, struct thread *t, int64_t vsync, uint64_t ts_ns,
-			       uint64_t *budget, bool *assumed);
-void block_check(struct engine *e, struct proc *p, struct thread *t,
-			const struct slice *s, uint64_t dur);
-void worst_add(struct proc *p, const struct anim *a);
-void proc_stat_fill(struct proc *p, struct proc_stat *ps);
+/* The period a frame opened now is judged against (*assumed: no measured one yet). */
+uint64_t jank__budget(struct jank_proc *jp, bool *assumed);
+
+/*
+ * Thread t begins a doFrame (vsync id vsync, or -1) at ts_ns after its previous one: the
+ * interval measures jp's period, which becomes *budget (*assumed). Returns the vsyncs missed
+ * in the interval.
+ */
+uint32_t jank__interval(struct jank_proc *jp, struct thread *t, int64_t vsync, uint64_t ts_ns,
+			uint64_t *budget, bool *assumed);
+
+/* fs ended: late or not, for the process and for every animator that ran in it. */
+void jank__judge(struct jank_proc *jp, struct frame_st *fs, struct anim_run *running);
+
+/* fs went out: its jank records (the gap before it, then its lateness) follow it, when it hit
+ * an animator. */
+void jank__frame_sent(const struct proc *p, const struct frame_st *fs, struct emit *out);
+
+/* A top-level slice s of thread t ended: longer than the period on the UI thread while an
+ * animator runs, it is a block (a jank record). */
+void jank__block(struct proc *p, const struct thread *t, const struct slice *s, uint64_t dur,
+		 struct emit *out);
+
+/* a ended (or runs at exit): it stays among jp's worst when it has most dropped + late frames
+ * (most first; ties: the earlier). */
+void jank__anim_ended(struct jank_proc *jp, const struct anim *a);
+
+/* p's smoothness so far into ps. */
+void jank__stat(struct proc *p, struct proc_stat *ps);
 
 #endif

@@ -105,7 +105,7 @@ struct thread *thread_get(struct engine *e, uint32_t pid, uint32_t tid)
 		t->jank.anchor_vsync = -1;
 		t->jank.min_interval_ns = 0;
 		t->attrib.av_valid = false;
-		thread_window_reset(t);
+		slices__window_reset(&t->slices);
 	}
 	return t;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engine/props.h"
+#include "engine/segment.h"
 #include "engine/state.h"
 
 /* Summary statistics of one frame's batch: how many property writes a frame makes. */
@@ -134,6 +135,11 @@ void node_fallback_name(char *buf, size_t size, uint64_t node)
 	node_label(buf, size, NULL, node);
 }
 
+struct node_st *props__node_find(struct props_proc *pp, uint64_t node)
+{
+	return htab_find(&pp->nodes, hash_mix64(node), node_eq, &node);
+}
+
 /* The node table is full: forget the nodes that did not change in the current batch. */
 static bool node_stale(void *v, void *ctx)
 {
@@ -180,11 +186,11 @@ int props__node(struct props_proc *pp, uint64_t node, const char *name, uint64_t
 	return 0;
 }
 
-/* One change of the batch for segment.h, in e->props.seg_buf. */
-static int seg_push(struct engine *e, const struct node_props *np, const struct batch_before *bb,
+/* One change of the batch for segment.h, in ps->seg_buf. */
+static int seg_push(struct props *ps, const struct node_props *np, const struct batch_before *bb,
 		    int prop)
 {
-	struct seg_change *c = vec_push((void **)&e->props.seg_buf, &e->props.n_seg_buf, &e->props.cap_seg_buf,
+	struct seg_change *c = vec_push((void **)&ps->seg_buf, &ps->n_seg_buf, &ps->cap_seg_buf,
 					sizeof(*c));
 
 	if (!c)
@@ -197,25 +203,25 @@ static int seg_push(struct engine *e, const struct node_props *np, const struct 
 	return 0;
 }
 
-/* The frame ending at ts_ns, with its property changes, goes to the segmenter. */
-void seg_feed(struct engine *e, struct proc *p, uint64_t ts_ns)
+void props__segment(struct props *ps, const struct props_proc *pp, const struct frame *f,
+		    const char *process, uint64_t ts_ns, struct segment *seg)
 {
-	const struct prop_batch *b = &p->props.pb;
+	const struct prop_batch *b = &pp->pb;
 	struct seg_frame sf = {
-		.pid = p->pid, .tid = p->frames.cur.f.tid, .process = p->name, .seq = p->frames.cur.f.seq,
-		.vsync_id = p->frames.cur.f.vsync_id, .start_ns = p->frames.cur.f.start_ns,
-		.dur_ns = ts_ns > p->frames.cur.f.start_ns ? ts_ns - p->frames.cur.f.start_ns : 0,
-		.budget_ns = p->frames.cur.f.budget_ns,
+		.pid = f->pid, .tid = f->tid, .process = process, .seq = f->seq,
+		.vsync_id = f->vsync_id, .start_ns = f->start_ns,
+		.dur_ns = ts_ns > f->start_ns ? ts_ns - f->start_ns : 0,
+		.budget_ns = f->budget_ns,
 	};
 
-	e->props.n_seg_buf = 0;
-	if (b->n && b->fp.in_frame && b->fp.frame_seq == p->frames.cur.f.seq) {
+	ps->n_seg_buf = 0;
+	if (b->n && b->fp.in_frame && b->fp.frame_seq == f->seq) {
 		for (size_t i = 0; i < b->n; i++)
 			for (int k = 0; k < PROP_COUNT; k++)
 				if (b->nodes[i].set_mask & (1u << k))
-					seg_push(e, &b->nodes[i], &b->before[i], k);
+					seg_push(ps, &b->nodes[i], &b->before[i], k);
 	}
-	sf.n = (int)e->props.n_seg_buf;
-	sf.changes = e->props.seg_buf;
-	segment__frame(e->seg, &sf);
+	sf.n = (int)ps->n_seg_buf;
+	sf.changes = ps->seg_buf;
+	segment__frame(seg, &sf);
 }

@@ -11,6 +11,7 @@
 #include "model/model.h"
 
 struct emit;
+struct segment;
 struct engine;
 struct proc;
 
@@ -67,6 +68,9 @@ void batch_add(struct engine *e, struct proc *p, struct node_st *n, uint64_t ts_
 		      uint32_t tid, enum view_prop prop, float value, const uint32_t *writer);
 bool node_eq(const void *v, const void *key);
 void node_fallback_name(char *buf, size_t size, uint64_t node);
+/* node in pp, or NULL when it has none. */
+struct node_st *props__node_find(struct props_proc *pp, uint64_t node);
+
 /*
  * Finds or creates node in pp (named name when not NULL). -ENOSPC: the table is full
  * (CAP_NODES_PROC) and every node in it changed in the current batch: send the batch
@@ -75,6 +79,9 @@ void node_fallback_name(char *buf, size_t size, uint64_t node);
  */
 int props__node(struct props_proc *pp, uint64_t node, const char *name, uint64_t *evicted,
 		struct node_st **out);
-void seg_feed(struct engine *e, struct proc *p, uint64_t ts_ns);
+/* The open frame f of process (ending at ts_ns) goes to the segmenter with its changes in
+ * pp's batch (not sent yet). */
+void props__segment(struct props *ps, const struct props_proc *pp, const struct frame *f,
+		    const char *process, uint64_t ts_ns, struct segment *seg);
 
 #endif

@@ -12,9 +12,9 @@
 
 #define FRAME_REDRAWS_MAX 64 /* distinct Views listed per frame */
 
-void redraws_attach(const struct proc *p, struct frame_st *fs)
+void redraws__attach(const struct redraws_proc *rp, struct frame_st *fs)
 {
-	fs->f.refresh = p->redraws.on;
+	fs->f.refresh = rp->on;
 	fs->f.n_redraws = (int)fs->rd.n;
 	fs->f.redraws = fs->rd.nodes;
 	fs->f.redraws_dropped = fs->rd.dropped;
@@ -47,14 +47,14 @@ void frame_add_redraw(struct frame_st *fs, const struct node_st *n)
 }
 
 /* The engine-wide ranking of Views by frames redrawn keeps the AT_REDRAW_TOP most. */
-static void redraw_top_offer(struct engine *e, uint32_t pid, const struct node_st *n)
+static void redraw_top_offer(struct redraws *rs, uint32_t pid, const struct node_st *n)
 {
-	struct redraw_stat *t = e->redraws.top;
+	struct redraw_stat *t = rs->top;
 	int i;
 
 	if (!n->redraw_frames)
 		return;
-	i = e->redraws.n_top < AT_REDRAW_TOP ? e->redraws.n_top++ : AT_REDRAW_TOP;
+	i = rs->n_top < AT_REDRAW_TOP ? rs->n_top++ : AT_REDRAW_TOP;
 	while (i > 0 && t[i - 1].frames < n->redraw_frames) {
 		if (i < AT_REDRAW_TOP)
 			t[i] = t[i - 1];
@@ -68,11 +68,11 @@ static void redraw_top_offer(struct engine *e, uint32_t pid, const struct node_s
 	memcpy(t[i].node_name, n->name, sizeof(t[i].node_name));
 }
 
-void redraw_top_proc(struct engine *e, struct proc *p)
+void redraws__rank(struct redraws *rs, const struct proc *p)
 {
 	for (size_t i = 0; i < p->props.nodes.cap; i++)
 		if (p->props.nodes.s[i].v)
-			redraw_top_offer(e, p->pid, p->props.nodes.s[i].v);
+			redraw_top_offer(rs, p->pid, p->props.nodes.s[i].v);
 }
 
 /* The storm's View redrawn in most frames (the first seen among equals). */
@@ -86,8 +86,7 @@ static int storm_top(const struct storm_st *st)
 	return best;
 }
 
-/* The run of busy idle frames ended: a storm when it lasted long enough, said once. */
-void storm_end(struct engine *e, struct proc *p)
+void redraws__storm_end(struct proc *p, struct emit *out)
 {
 	struct storm_st *st = &p->redraws.storm;
 	struct refresh_storm *r;
@@ -108,20 +107,20 @@ void storm_end(struct engine *e, struct proc *p)
 		r->duration_ns = st->end_ns - st->first_ns;
 		r->n_stack = st->n_stack;
 		memcpy(r->stack, st->stack, sizeof(r->stack));
-		SINK_CALL(&e->out, refresh_storm, r);
+		SINK_CALL(out, refresh_storm, r);
 		free(r);
 	}
 	memset(st, 0, sizeof(*st));
 }
 
 /* A frame with redraws or requests and no animator goes on the storm; another ends it. */
-static void storm_frame(struct engine *e, struct proc *p, const struct frame_st *fs)
+static void storm_frame(struct proc *p, const struct frame_st *fs, struct emit *out)
 {
 	struct storm_st *st = &p->redraws.storm;
 	int j;
 
 	if ((!fs->rd.n && !fs->rd.vsync_req) || fs->n_ids || p->anims.running) {
-		storm_end(e, p);
+		redraws__storm_end(p, out);
 		return;
 	}
 	if (!st->frames++)
@@ -145,27 +144,23 @@ static void storm_frame(struct engine *e, struct proc *p, const struct frame_st 
 	}
 }
 
-/*
- * The doFrame closed: its redraws count for the Views and for a refresh storm.
- */
-void redraws_close(struct engine *e, struct proc *p, struct frame_st *fs)
+void redraws__frame_closed(struct proc *p, const struct frame_st *fs, struct emit *out)
 {
 	struct node_st *n;
 
 	if (!p->redraws.on)
 		return;
 	for (size_t i = 0; i < fs->rd.n; i++) {
-		n = htab_find(&p->props.nodes, hash_mix64(fs->rd.nodes[i].node), node_eq, &fs->rd.nodes[i].node);
+		n = props__node_find(&p->props, fs->rd.nodes[i].node);
 		if (n)
 			n->redraw_frames++;
 	}
-	storm_frame(e, p, fs);
+	storm_frame(p, fs, out);
 }
 
-/* The frame_st now collects for the next doFrame. */
-void redraws_reset(struct frame_st *fs)
+void redraws__frame_reset(struct redraws_frame *rf)
 {
-	fs->rd.n = 0;
-	fs->rd.dropped = fs->rd.vsync_req = 0;
-	fs->rd.n_vstack = 0;
+	rf->n = 0;
+	rf->dropped = rf->vsync_req = 0;
+	rf->n_vstack = 0;
 }

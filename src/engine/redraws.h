@@ -9,6 +9,7 @@
 
 #include "model/model.h"
 
+struct emit;
 struct engine;
 struct frame_st;
 struct node_st;
@@ -48,12 +49,24 @@ struct redraws {
 	int n_top;
 };
 
-void redraws_attach(const struct proc *p, struct frame_st *fs);
+/* fs goes out: its frame record lists its redraws and vsync requests (rp on: --refresh ran). */
+void redraws__attach(const struct redraws_proc *rp, struct frame_st *fs);
+
 bool frame_redrew(const struct frame_st *fs, uint64_t node);
 void frame_add_redraw(struct frame_st *fs, const struct node_st *n);
-void redraw_top_proc(struct engine *e, struct proc *p);
-void storm_end(struct engine *e, struct proc *p);
-void redraws_close(struct engine *e, struct proc *p, struct frame_st *fs);
-void redraws_reset(struct frame_st *fs);
+/* p's nodes enter the engine-wide ranking of Views by frames redrawn (at its exit or the end). */
+void redraws__rank(struct redraws *rs, const struct proc *p);
+
+/* The run of p's frames redrawn with no animator ended: a refresh storm when it lasted
+ * REFRESH_STORM_FRAMES, sent once. */
+void redraws__storm_end(struct proc *p, struct emit *out);
+
+/* p's frame fs ended: with --refresh its Views count a frame redrawn (their nodes'
+ * redraw_frames), and it goes on p's refresh storm or ends it. */
+void redraws__frame_closed(struct proc *p, const struct frame_st *fs, struct emit *out);
+
+/* rf collects for the next doFrame. */
+void redraws__frame_reset(struct redraws_frame *rf);
+
 
 #endif

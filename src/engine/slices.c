@@ -9,15 +9,13 @@
 #include "engine/slices.h"
 #include "engine/state.h"
 
-/* A new window for the longest top-level slice (the next gap's cause). */
-void thread_window_reset(struct thread *t)
+void slices__window_reset(struct slices_thread *st)
 {
-	t->slices.top_dur = 0;
-	t->slices.top.n = 0;
+	st->top_dur = 0;
+	st->top.n = 0;
 }
 
-/* c = s, then its longest child and that child's own chain. */
-void chain_of(struct slice_chain *c, const struct slice *s, uint64_t dur)
+void slices__chain_of(struct slice_chain *c, const struct slice *s, uint64_t dur)
 {
 	c->n = 1;
 	memcpy(c->s[0].name, s->name, sizeof(c->s[0].name));
@@ -33,10 +31,10 @@ void chain_offer(struct thread *t, const struct slice *s, uint64_t dur)
 
 	if (parent && (dur > parent->best_dur || !parent->best.n)) {
 		parent->best_dur = dur;
-		chain_of(&parent->best, s, dur);
+		slices__chain_of(&parent->best, s, dur);
 	} else if (!parent && (dur > t->slices.top_dur || !t->slices.top.n)) {
 		t->slices.top_dur = dur;
-		chain_of(&t->slices.top, s, dur);
+		slices__chain_of(&t->slices.top, s, dur);
 	}
 }
 

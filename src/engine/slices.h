@@ -39,8 +39,12 @@ struct slices {
 	size_t n_open;
 };
 
-void thread_window_reset(struct thread *t);
-void chain_of(struct slice_chain *c, const struct slice *s, uint64_t dur);
+/* A new window for st's longest top-level slice (the next gap's cause). */
+void slices__window_reset(struct slices_thread *st);
+
+/* c = s, then its longest child and that child's own chain. */
+void slices__chain_of(struct slice_chain *c, const struct slice *s, uint64_t dur);
+
 void chain_offer(struct thread *t, const struct slice *s, uint64_t dur);
 void slice_classify(struct strv name, struct slice *s);
 

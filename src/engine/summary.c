@@ -24,7 +24,7 @@ void proc_stat_keep(struct engine *e, struct proc *p)
 	}
 	ps = vec_push((void **)&e->session.exited, &e->session.n_exited, &e->session.cap_exited, sizeof(*ps));
 	if (ps)
-		proc_stat_fill(p, ps);
+		jank__stat(p, ps);
 }
 
 void note_time(struct engine *e, uint64_t ts_ns)
@@ -140,7 +140,7 @@ struct anim *build_running(struct engine *e, size_t *n_out)
 			a->reason = END_RUNNING_AT_EXIT;
 			a->reason_source = REASON_INFERRED;
 			memcpy(a->process, p->name, sizeof(a->process));
-			worst_add(p, &r->a);
+			jank__anim_ended(&p->jank, &r->a);
 			r->key->name->running++;
 			r->key->name->frames += r->a.frames;
 		}
@@ -177,7 +177,7 @@ struct proc_stat *build_procs(struct engine *e, size_t *n_out)
 		memcpy(ps, e->session.exited, n * sizeof(*ps));
 	for (size_t i = 0; i < e->procs.n; i++)
 		if (e->procs.list[i]->frames.seq)
-			proc_stat_fill(e->procs.list[i], &ps[n++]);
+			jank__stat(e->procs.list[i], &ps[n++]);
 	*n_out = n;
 	return ps;
 }
