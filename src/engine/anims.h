@@ -12,7 +12,6 @@
 #include "engine/attrib.h"
 #include "model/model.h"
 
-struct engine;
 struct proc;
 
 #define LONGEST_MAX 5
@@ -63,13 +62,51 @@ struct anims {
 	uint64_t rng; /* the duration reservoir's generator (deterministic) */
 };
 
-struct name_acc *name_get(struct engine *e, const char *name);
-struct anim_key *key_get(struct engine *e, uint32_t pid, struct name_acc *n,
-				int64_t cookie);
-bool is_animator(struct strv name);
-void anim_set_name(struct anim *a, const char *name);
-void stats_end(struct engine *e, struct name_acc *n, const struct anim *a);
-void anim_unlink(struct engine *e, struct proc *p, struct anim_run *r);
-void anim_make_room(struct engine *e, struct proc *p);
+/* The statistics of animators called name, created on first use; beyond CAP_NAMES one
+ * "(other names)" row for all new names (counted in ev->names). NULL: out of memory. */
+struct name_acc *anims__name(struct anims *as, const char *name, struct evictions *ev);
+
+/* The key (pid, n, cookie), created on first use; a full table forgets the keys of animators
+ * not running (counted in ev->anim_keys). NULL: out of memory. */
+struct anim_key *anims__key(struct anims *as, uint32_t pid, struct name_acc *n, int64_t cookie,
+			    struct evictions *ev);
+
+/* True for "animator" and "animator:<props>" (the names AnimatorTracer-style markers use). */
+bool anims__is_animator(struct strv name);
+
+/* Room for one more running animator in p within both caps: the oldest running animator of p,
+ * or of the process running most, is dropped unreported (counted in *evicted). */
+void anims__make_room(struct anims *as, struct proc *p, struct proc *const *procs, size_t n_procs,
+		      uint64_t *evicted);
+
+/* A run of k starts (its S, named name, at ts_ns on tid): last in p's running list, counted
+ * for its name and the session. NULL: out of memory. */
+struct anim_run *anims__start(struct anims *as, struct proc *p, struct anim_key *k,
+			      const char *name, uint64_t ts_ns, uint32_t tid);
+
+/* The reason of r's end at ts_ns when nothing says why: force_end closer than instant_ns to
+ * its start, else ended. */
+enum end_reason anims__inferred_reason(const struct anim_run *r, uint64_t ts_ns,
+				       uint64_t instant_ns);
+
+/* r leaves p's running list, ended at ts_ns (never before its start) on tid for reason. */
+void anims__stop(struct anims *as, struct proc *p, struct anim_run *r, uint64_t ts_ns,
+		 uint32_t tid, enum end_reason reason, enum reason_source source);
+
+/* a ended: it counts for the session, its name n (cancels, durations) and the longest
+ * animators. */
+void anims__ended(struct anims *as, struct name_acc *n, const struct anim *a,
+		  struct evictions *ev);
+
+/* Frees r, off its list. */
+void anims__run_free(struct anim_run *r);
+
+/* An F of k, whose run was evicted: true the first time (the F is ignored). */
+bool anims__evicted_end(struct anim_key *k);
+
+/* a = the animator k (named name) of p cancelled at ts_ns on tid before it started (an F
+ * without S), counted for its name. */
+void anims__cancelled_before_start(struct anim *a, struct anim_key *k, const char *name,
+				   const struct proc *p, uint64_t ts_ns, uint32_t tid);
 
 #endif

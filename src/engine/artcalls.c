@@ -7,37 +7,71 @@
 #include <string.h>
 
 #include "engine/artcalls.h"
-#include "engine/procs.h"
 #include "engine/state.h"
 
-/* Remembers when start() was called on cookie, for the delay to its S. */
-void start_pending_add(struct proc *p, uint32_t cookie, uint64_t ts_ns)
+void artcalls__active(struct artcalls_proc *ap, uint64_t since_ns)
 {
-	for (int i = 0; i < p->art.n_starts; i++) {
-		if (p->art.starts[i].cookie == cookie) {
-			p->art.starts[i].ts_ns = ts_ns;
+	ap->on = true;
+	ap->since = since_ns;
+}
+
+void artcalls__start_called(struct artcalls_proc *ap, uint32_t cookie, uint64_t ts_ns)
+{
+	for (int i = 0; i < ap->n_starts; i++) {
+		if (ap->starts[i].cookie == cookie) {
+			ap->starts[i].ts_ns = ts_ns;
 			return;
 		}
 	}
-	if (p->art.n_starts == CAP_PENDING_STARTS)
-		memmove(p->art.starts, p->art.starts + 1, --p->art.n_starts * sizeof(p->art.starts[0]));
-	p->art.starts[p->art.n_starts].cookie = cookie;
-	p->art.starts[p->art.n_starts++].ts_ns = ts_ns;
+	if (ap->n_starts == CAP_PENDING_STARTS)
+		memmove(ap->starts, ap->starts + 1, --ap->n_starts * sizeof(ap->starts[0]));
+	ap->starts[ap->n_starts].cookie = cookie;
+	ap->starts[ap->n_starts++].ts_ns = ts_ns;
 }
 
 /* The time start() was called on cookie, if it waits for its S; forgets it. */
-bool start_pending_take(struct proc *p, int64_t cookie, uint64_t *ts_ns)
+static bool start_pending_take(struct artcalls_proc *ap, int64_t cookie, uint64_t *ts_ns)
 {
-	for (int i = 0; i < p->art.n_starts; i++) {
-		if ((int64_t)p->art.starts[i].cookie != cookie)
+	for (int i = 0; i < ap->n_starts; i++) {
+		if ((int64_t)ap->starts[i].cookie != cookie)
 			continue;
-		*ts_ns = p->art.starts[i].ts_ns;
-		memmove(p->art.starts + i, p->art.starts + i + 1,
-			(size_t)(p->art.n_starts - i - 1) * sizeof(p->art.starts[0]));
-		p->art.n_starts--;
+		*ts_ns = ap->starts[i].ts_ns;
+		memmove(ap->starts + i, ap->starts + i + 1,
+			(size_t)(ap->n_starts - i - 1) * sizeof(ap->starts[0]));
+		ap->n_starts--;
 		return true;
 	}
 	return false;
+}
+
+void artcalls__start_delay(struct artcalls_proc *ap, int64_t cookie, uint64_t ts_ns,
+			   struct anim *a)
+{
+	a->has_start_delay = start_pending_take(ap, cookie, &a->start_delay_ns);
+	if (a->has_start_delay)
+		a->start_delay_ns = ts_ns > a->start_delay_ns ? ts_ns - a->start_delay_ns : 0;
+}
+
+void artcalls__start_dropped(struct artcalls_proc *ap, int64_t cookie)
+{
+	uint64_t ts_ns;
+
+	start_pending_take(ap, cookie, &ts_ns);
+}
+
+void artcalls__pending(struct artcalls_thread *at, enum art_call call, uint32_t cookie,
+		       uint64_t ts_ns, const char (*stack)[AT_FRAME_NAME], int n_stack)
+{
+	struct art_pending *pd = call == ART_CALL_START ? &at->start : &at->call;
+
+	pd->valid = true;
+	pd->call = call;
+	pd->cookie = cookie;
+	pd->ts_ns = ts_ns;
+	pd->n_stack = n_stack < 0 ? 0 : n_stack > AT_STACK_FRAMES ? AT_STACK_FRAMES : n_stack;
+	memset(pd->stack, 0, sizeof(pd->stack));
+	for (int i = 0; i < pd->n_stack; i++)
+		snprintf(pd->stack[i], AT_FRAME_NAME, "%s", stack[i]);
 }
 
 /*
@@ -50,48 +84,45 @@ bool start_pending_take(struct proc *p, int64_t cookie, uint64_t *ts_ns)
  */
 #define ART_CALL_WINDOW_NS (1000ULL * 1000000ULL)
 
-/* The ART call that caused this F, if any; consumes it. */
-bool art_cause(struct engine *e, uint32_t tid, int64_t cookie, uint64_t ts_ns,
-		      enum art_call *call, const struct art_pending **pending)
+const struct art_pending *artcalls__cause(struct artcalls_thread *at, int64_t cookie,
+					  uint64_t ts_ns)
 {
-	struct thread *t = thread_find(e, tid);
-
-	if (!t || !t->art.call.valid)
-		return false;
-	t->art.call.valid = false;
-	if ((int64_t)t->art.call.cookie != cookie || ts_ns - t->art.call.ts_ns > ART_CALL_WINDOW_NS)
-		return false;
-	*call = t->art.call.call;
-	*pending = &t->art.call;
-	return true;
+	if (!at || !at->call.valid)
+		return NULL;
+	at->call.valid = false;
+	if ((int64_t)at->call.cookie != cookie || ts_ns - at->call.ts_ns > ART_CALL_WINDOW_NS)
+		return NULL;
+	return &at->call;
 }
 
-/* The stack of the start() that wrote this S on the same thread just before; consumes it. */
-void art_start_stack(struct engine *e, uint32_t tid, int64_t cookie, uint64_t ts_ns,
-			    struct anim *a)
+void artcalls__start_stack(struct artcalls_thread *at, int64_t cookie, uint64_t ts_ns,
+			   struct anim *a)
 {
-	struct thread *t = thread_find(e, tid);
-
-	if (!t || !t->art.start.valid)
+	if (!at || !at->start.valid)
 		return;
-	t->art.start.valid = false;
-	if ((int64_t)t->art.start.cookie != cookie ||
-	    ts_ns - t->art.start.ts_ns > ART_CALL_WINDOW_NS)
+	at->start.valid = false;
+	if ((int64_t)at->start.cookie != cookie || ts_ns - at->start.ts_ns > ART_CALL_WINDOW_NS)
 		return;
-	if (t->art.call.valid && (int64_t)t->art.call.cookie == cookie)
-		t->art.call.valid = false; /* a cancel()/end() before this start() found it idle */
-	a->n_start_stack = t->art.start.n_stack;
-	memcpy(a->start_stack, t->art.start.stack, sizeof(a->start_stack));
+	if (at->call.valid && (int64_t)at->call.cookie == cookie)
+		at->call.valid = false; /* a cancel()/end() before this start() found it idle */
+	a->n_start_stack = at->start.n_stack;
+	memcpy(a->start_stack, at->start.stack, sizeof(a->start_stack));
 }
 
-void art_end_stack(struct anim *a, const struct art_pending *pending)
+void artcalls__end_stack(struct anim *a, const struct art_pending *cause)
 {
-	a->n_end_stack = pending->n_stack;
-	memcpy(a->end_stack, pending->stack, sizeof(a->end_stack));
+	a->n_end_stack = cause->n_stack;
+	memcpy(a->end_stack, cause->stack, sizeof(a->end_stack));
 }
 
-/* Were the ART probes watching cancel()/end() when this F was written? */
-bool art_watched(const struct proc *p, uint64_t ts_ns)
+enum end_reason artcalls__reason(const struct artcalls_proc *ap, const struct art_pending *cause,
+				 uint64_t ts_ns, enum end_reason inferred,
+				 enum reason_source *source)
 {
-	return p->art.on && ts_ns >= p->art.since;
+	bool watched = ap->on && ts_ns >= ap->since; /* were the probes on when F was written? */
+
+	*source = cause || watched ? REASON_ART : REASON_INFERRED;
+	if (cause)
+		return cause->call == ART_CALL_END ? END_FORCE_END : END_CANCEL;
+	return watched ? END_COMPLETE : inferred;
 }

@@ -112,11 +112,7 @@ bool anim_sample(struct anim *a, const struct node_st *n, enum view_prop prop,
 	return mine;
 }
 
-/*
- * The interpolator of an animator that ran to its end (its S to F is its duration): of the
- * first property whose values were seen on 3 or more frames and moved.
- */
-void anim_fit_interp(struct anim *a)
+void attrib__fit_interp(struct anim *a)
 {
 	struct fit_sample smp[AT_SERIES_MAX];
 
@@ -231,8 +227,7 @@ static void targets_sort(struct anim_target *tg, size_t n)
 	}
 }
 
-/* The exact targets go into r->a; the one with most writes becomes its target. */
-void targets_fill(struct anim_run *r)
+void attrib__fill(struct anim_run *r)
 {
 	struct anim *a = &r->a;
 	const struct anim_target *t;
@@ -256,6 +251,11 @@ void targets_fill(struct anim_run *r)
 }
 
 /* After a batch: the animators whose first exact writes were in it say what they move. */
+void attrib__run_free(struct attrib_run *at)
+{
+	free(at->tg);
+}
+
 void attrib__announce(struct attrib_proc *ap, struct anim_run *running, struct emit *out)
 {
 	if (!ap->tg_pending)
@@ -265,7 +265,7 @@ void attrib__announce(struct attrib_proc *ap, struct anim_run *running, struct e
 		if (r->at.announced || !r->at.n_tg)
 			continue;
 		r->at.announced = true;
-		targets_fill(r);
+		attrib__fill(r);
 		SINK_CALL(out, anim_target, &r->a);
 	}
 }

@@ -41,11 +41,19 @@ struct attrib_thread {
 void anim_link(struct anim *a, const struct node_st *n, enum view_prop prop, float value);
 bool anim_sample(struct anim *a, const struct node_st *n, enum view_prop prop,
 			float value, uint64_t frame_key, uint64_t frame_ns);
-void anim_fit_interp(struct anim *a);
+/* The interpolator of a, ended at its end (its S to F is its duration), fitted to the first
+ * property whose values were seen on 3 or more frames and moved. */
+void attrib__fit_interp(struct anim *a);
+
 struct anim_run *run_by_cookie(struct proc *p, uint32_t cookie);
 void target_write(struct proc *p, struct anim_run *r, const struct node_st *n,
 			 enum view_prop prop, float value, uint64_t frame_ns);
-void targets_fill(struct anim_run *r);
+/* r's exact targets go into r->a, most writes first; the first becomes its target. */
+void attrib__fill(struct anim_run *r);
+
+/* Frees what at holds. */
+void attrib__run_free(struct attrib_run *at);
+
 /* After a batch was sent: the running animators whose first exact writes were in it say
  * what they move (anim_target). */
 void attrib__announce(struct attrib_proc *ap, struct anim_run *running, struct emit *out);

@@ -227,117 +227,98 @@ static void slice_end(struct engine *e, struct thread *t, uint64_t ts_ns)
 	}
 }
 
-static void anim_report_end(struct engine *e, struct proc *p, struct anim_key *k,
-			    const struct anim *a)
+/* a ended: it counts for p's smoothness and for its name's statistics, then goes out. */
+static void anim_report(struct engine *e, struct proc *p, struct name_acc *n, const struct anim *a)
 {
-	e->anims.ended++;
 	jank__anim_ended(&p->jank, a);
-	stats_end(e, k->name, a);
+	anims__ended(&e->anims, n, a, &e->ev);
 	SINK_CALL(&e->out, anim_end, a);
 }
 
-static void anim_end_run(struct engine *e, struct proc *p, struct anim_run *r, uint64_t ts_ns,
-			 uint32_t tid, enum end_reason reason, enum reason_source source)
+/*
+ * The animator-end order. r of p ended at ts_ns on thread tid for reason (source):
+ *  1. it leaves p's running list with its end (anims);
+ *  2. its interpolator is fitted to the curve attribution kept, and its exact targets fill
+ *     its record, which
+ *  3. is counted and goes out; then the run is freed.
+ */
+static void anim_end(struct engine *e, struct proc *p, struct anim_run *r, uint64_t ts_ns,
+		     uint32_t tid, enum end_reason reason, enum reason_source source)
 {
-	anim_unlink(e, p, r);
-	r->a.end_ns = ts_ns < r->a.start_ns ? r->a.start_ns : ts_ns;
-	r->a.end_tid = tid;
-	r->a.reason = reason;
-	r->a.reason_source = source;
-	memcpy(r->a.process, p->name, sizeof(r->a.process));
-	r->a.refresh_traced = p->redraws.on;
-	anim_fit_interp(&r->a);
-	targets_fill(r);
-	anim_report_end(e, p, r->key, &r->a);
-	free(r->at.tg);
-	free(r);
+	anims__stop(&e->anims, p, r, ts_ns, tid, reason, source);
+	attrib__fit_interp(&r->a);
+	attrib__fill(r);
+	anim_report(e, p, r->key->name, &r->a);
+	anims__run_free(r);
 }
 
-static void anim_start(struct engine *e, struct proc *p, struct anim_key *k, const char *name,
+/* The ART state of thread tid (NULL when it has none). */
+static struct artcalls_thread *art_thread(struct engine *e, uint32_t tid)
+{
+	struct thread *t = thread_find(e, tid);
+
+	return t ? &t->art : NULL;
+}
+
+/*
+ * The animator-start order. The S of k (named name) at ts_ns on thread tid:
+ *  1. a run of k still going (S again without F) is over;
+ *  2. a cap makes room by evicting the oldest running animator;
+ *  3. the run starts, and counts for the doFrame open now;
+ *  4. the ART calls that wrote the S give its start stack and its start delay;
+ *  5. it goes out.
+ */
+static void anim_begin(struct engine *e, struct proc *p, struct anim_key *k, const char *name,
 		       uint64_t ts_ns, uint32_t tid)
 {
 	struct anim_run *r;
 
-	if (k->run) /* S again without F: the old run is over */
-		anim_end_run(e, p, k->run, ts_ns, tid, END_ENDED, REASON_INFERRED);
-	anim_make_room(e, p);
-	r = calloc(1, sizeof(*r));
+	if (k->run)
+		anim_end(e, p, k->run, ts_ns, tid, END_ENDED, REASON_INFERRED);
+	anims__make_room(&e->anims, p, e->procs.list, e->procs.n, &e->ev.animators);
+	r = anims__start(&e->anims, p, k, name, ts_ns, tid);
 	if (!r)
 		return;
-	k->evicted = false;
-	anim_set_name(&r->a, name);
-	r->a.id = (uint64_t)k->cookie;
-	r->a.pid = p->pid;
-	r->a.start_tid = tid;
-	r->a.start_ns = ts_ns;
-	r->a.restarts = k->starts++;
-	memcpy(r->a.process, p->name, sizeof(r->a.process));
-	r->key = k;
-	k->run = r;
-	r->prev = p->anims.running_tail;
-	if (p->anims.running_tail)
-		p->anims.running_tail->next = r;
-	else
-		p->anims.running = r;
-	p->anims.running_tail = r;
-	p->anims.n_running++;
-	e->anims.n_running++;
-	frames__anim_started(&p->frames, r); /* an S inside a doFrame counts that frame */
-	art_start_stack(e, tid, k->cookie, ts_ns, &r->a);
-	r->a.has_start_delay = start_pending_take(p, k->cookie, &r->a.start_delay_ns);
-	if (r->a.has_start_delay)
-		r->a.start_delay_ns = ts_ns > r->a.start_delay_ns ? ts_ns - r->a.start_delay_ns : 0;
-	k->name->count++;
-	e->anims.started++;
+	frames__anim_started(&p->frames, r);
+	artcalls__start_stack(art_thread(e, tid), k->cookie, ts_ns, &r->a);
+	artcalls__start_delay(&p->art, k->cookie, ts_ns, &r->a);
 	SINK_CALL(&e->out, anim_start, &r->a);
 }
 
+/*
+ * The F of k (named name) at ts_ns on thread tid. The cancel() or end() that caused it, if the
+ * ART probes saw one, gives its reason and end stack. A running animator ends; one whose run
+ * was evicted is forgotten; one that never started was cancelled during its start delay.
+ */
 static void anim_finish(struct engine *e, struct proc *p, struct anim_key *k, const char *name,
 			uint64_t ts_ns, uint32_t tid)
 {
-	const struct art_pending *pending = NULL;
-	enum art_call call;
-	bool by_art = art_cause(e, tid, k->cookie, ts_ns, &call, &pending);
+	const struct art_pending *cause = artcalls__cause(art_thread(e, tid), k->cookie, ts_ns);
+	enum reason_source source;
+	enum end_reason reason;
 	struct anim a;
 
 	if (k->run) {
-		if (by_art)
-			art_end_stack(&k->run->a, pending);
-		uint64_t start = k->run->a.start_ns;
-		bool instant = ts_ns - start < e->opts.instant_ns || ts_ns < start;
-		enum end_reason r = instant ? END_FORCE_END : END_ENDED;
-
-		if (by_art)
-			r = call == ART_CALL_END ? END_FORCE_END : END_CANCEL;
-		else if (art_watched(p, ts_ns))
-			r = END_COMPLETE;
-		anim_end_run(e, p, k->run, ts_ns, tid, r,
-			     by_art || art_watched(p, ts_ns) ? REASON_ART : REASON_INFERRED);
+		if (cause)
+			artcalls__end_stack(&k->run->a, cause);
+		reason = artcalls__reason(&p->art, cause, ts_ns,
+					  anims__inferred_reason(k->run, ts_ns, e->opts.instant_ns),
+					  &source);
+		anim_end(e, p, k->run, ts_ns, tid, reason, source);
 		return;
 	}
-	if (k->evicted) { /* its S was seen; the run was evicted and counted then */
-		k->evicted = false;
+	if (anims__evicted_end(k)) /* its S was seen; the run was evicted and counted then */
 		return;
+	anims__cancelled_before_start(&a, k, name, p, ts_ns, tid);
+	artcalls__start_dropped(&p->art, k->cookie); /* no S will follow its start() */
+	if (cause) {
+		a.reason_source = REASON_ART;
+		artcalls__end_stack(&a, cause);
 	}
-	/* F without S: cancel() during the start delay. */
-	memset(&a, 0, sizeof(a));
-	start_pending_take(p, k->cookie, &a.start_ns); /* no S will follow this start() */
-	a.start_ns = 0;
-	anim_set_name(&a, name);
-	a.id = (uint64_t)k->cookie;
-	a.pid = p->pid;
-	a.end_tid = tid;
-	a.end_ns = ts_ns;
-	a.restarts = k->starts;
-	a.reason = END_CANCEL_BEFORE_START;
-	a.reason_source = by_art ? REASON_ART : REASON_INFERRED;
-	if (by_art)
-		art_end_stack(&a, pending);
-	memcpy(a.process, p->name, sizeof(a.process));
-	k->name->count++;
-	anim_report_end(e, p, k, &a);
+	anim_report(e, p, k->name, &a);
 }
 
+/* An S or F marker: animators' ones start or end their animator. */
 static void on_async(struct engine *e, struct proc *p, uint64_t ts_ns, uint32_t tid,
 		     const struct marker *m)
 {
@@ -345,16 +326,16 @@ static void on_async(struct engine *e, struct proc *p, uint64_t ts_ns, uint32_t 
 	struct name_acc *n;
 	struct anim_key *k;
 
-	if (!is_animator(m->name))
+	if (!anims__is_animator(m->name))
 		return;
 	snprintf(name, sizeof(name), "%.*s",
 		 (int)utf8_prefix(m->name.p, m->name.len, sizeof(name) - 1), m->name.p);
-	n = name_get(e, name);
-	k = n ? key_get(e, p->pid, n, m->value) : NULL;
+	n = anims__name(&e->anims, name, &e->ev);
+	k = n ? anims__key(&e->anims, p->pid, n, m->value, &e->ev) : NULL;
 	if (!k)
 		return;
 	if (m->type == MARKER_ASYNC_BEGIN)
-		anim_start(e, p, k, name, ts_ns, tid);
+		anim_begin(e, p, k, name, ts_ns, tid);
 	else
 		anim_finish(e, p, k, name, ts_ns, tid);
 }
@@ -583,10 +564,8 @@ void engine__art_active(struct engine *e, uint32_t pid, uint64_t since_ns)
 {
 	struct proc *p = proc_get(e, pid, NULL);
 
-	if (p) {
-		p->art.on = true;
-		p->art.since = since_ns;
-	}
+	if (p)
+		artcalls__active(&p->art, since_ns);
 }
 
 void engine__art_call(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid,
@@ -599,7 +578,6 @@ void engine__art_call_stack(struct engine *e, uint64_t ts_ns, uint32_t pid, uint
 			    enum art_call call, bool has_cookie, uint32_t cookie,
 			    const char (*stack)[AT_FRAME_NAME], int n_stack)
 {
-	struct art_pending *pd;
 	struct thread *t;
 
 	note_time(e, ts_ns);
@@ -607,22 +585,13 @@ void engine__art_call_stack(struct engine *e, uint64_t ts_ns, uint32_t pid, uint
 		struct proc *p = proc_get(e, pid, NULL);
 
 		if (p)
-			start_pending_add(p, cookie, ts_ns);
+			artcalls__start_called(&p->art, cookie, ts_ns);
 	}
 	if (!has_cookie)
 		return;
 	t = thread_get(e, pid, tid);
-	if (!t)
-		return;
-	pd = call == ART_CALL_START ? &t->art.start : &t->art.call;
-	pd->valid = true;
-	pd->call = call;
-	pd->cookie = cookie;
-	pd->ts_ns = ts_ns;
-	pd->n_stack = n_stack < 0 ? 0 : n_stack > AT_STACK_FRAMES ? AT_STACK_FRAMES : n_stack;
-	memset(pd->stack, 0, sizeof(pd->stack));
-	for (int i = 0; i < pd->n_stack; i++)
-		snprintf(pd->stack[i], AT_FRAME_NAME, "%s", stack[i]);
+	if (t)
+		artcalls__pending(&t->art, call, cookie, ts_ns, stack, n_stack);
 }
 
 void engine__refresh_active(struct engine *e, uint32_t pid)
@@ -708,7 +677,7 @@ void engine__process_exit(struct engine *e, uint64_t ts_ns, uint32_t pid)
 	frames_flush(e, p, ts_ns);
 	segment__process_exit(e->seg, pid);
 	while (p->anims.running)
-		anim_end_run(e, p, p->anims.running, ts_ns, 0, END_PROCESS_EXIT, REASON_INFERRED);
+		anim_end(e, p, p->anims.running, ts_ns, 0, END_PROCESS_EXIT, REASON_INFERRED);
 	note_unmarked_proc(e, p);
 	/* Nothing of it is needed any more (its pid may come back as another process): a
 	 * long session of restarts must not fill CAP_PROCS with the dead. */

@@ -135,7 +135,7 @@ struct anim *build_running(struct engine *e, size_t *n_out)
 
 			if (!a)
 				break;
-			targets_fill(r);
+			attrib__fill(r);
 			*a = r->a;
 			a->reason = END_RUNNING_AT_EXIT;
 			a->reason_source = REASON_INFERRED;
