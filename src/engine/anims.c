@@ -301,3 +301,22 @@ void anims__cancelled_before_start(struct anim *a, struct anim_key *k, const cha
 	memcpy(a->process, p->name, sizeof(a->process));
 	k->name->count++;
 }
+
+void anims__proc_free(struct anims_proc *ap)
+{
+	while (ap->running) {
+		struct anim_run *r = ap->running;
+
+		ap->running = r->next;
+		anims__run_free(r);
+	}
+}
+
+void anims__free(struct anims *as)
+{
+	for (size_t i = 0; i < as->n_names; i++)
+		free(as->name_list[i]->durs);
+	htab_free_values(&as->keys);
+	htab_free_values(&as->names);
+	free(as->name_list);
+}

@@ -109,4 +109,10 @@ bool anims__evicted_end(struct anim_key *k);
 void anims__cancelled_before_start(struct anim *a, struct anim_key *k, const char *name,
 				   const struct proc *p, uint64_t ts_ns, uint32_t tid);
 
+/* Frees ap's running animators, unreported. */
+void anims__proc_free(struct anims_proc *ap);
+
+/* Frees the keys and the names' statistics (the runs are the processes'). */
+void anims__free(struct anims *as);
+
 #endif

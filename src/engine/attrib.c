@@ -270,20 +270,28 @@ void attrib__announce(struct attrib_proc *ap, struct anim_run *running, struct e
 	}
 }
 
-/* 1 + the depth of t's innermost open "animation" phase slice, or 0 when outside one. */
-size_t animation_phase_depth(const struct thread *t)
+void attrib__animate(struct attrib_thread *at, bool has_cookie, uint32_t cookie,
+		     size_t phase_depth)
 {
-	for (size_t i = t->slices.depth; i > 0; i--)
-		if (t->slices.st[i - 1].kind == SLICE_PHASE && t->slices.st[i - 1].phase == PHASE_ANIMATION)
-			return i;
-	return 0;
+	/* ObjectAnimator.animateValue calling ValueAnimator's with the same this: one call. */
+	at->av_valid = has_cookie;
+	at->av_cookie = cookie;
+	at->av_depth = phase_depth;
 }
 
-/* A marker of thread tid ends a window opened outside any animation phase. */
-void av_marker(struct engine *e, uint32_t tid)
+void attrib__marker(struct attrib_thread *at)
 {
-	struct thread *t = thread_find(e, tid);
+	if (at->av_valid && !at->av_depth)
+		at->av_valid = false;
+}
 
-	if (t && t->attrib.av_valid && !t->attrib.av_depth)
-		t->attrib.av_valid = false;
+void attrib__slice_ended(struct attrib_thread *at, size_t depth)
+{
+	if (at->av_valid && at->av_depth > depth) /* its animation phase ended */
+		at->av_valid = false;
+}
+
+void attrib__thread_reset(struct attrib_thread *at)
+{
+	at->av_valid = false;
 }

@@ -57,7 +57,20 @@ void attrib__run_free(struct attrib_run *at);
 /* After a batch was sent: the running animators whose first exact writes were in it say
  * what they move (anim_target). */
 void attrib__announce(struct attrib_proc *ap, struct anim_run *running, struct emit *out);
-size_t animation_phase_depth(const struct thread *t);
-void av_marker(struct engine *e, uint32_t tid);
+/* The thread entered animateValue of the animator cookie (has_cookie false: of none that can
+ * be told), inside the animation phase slice at depth phase_depth - 1 (0: outside one): its
+ * writes are that animator's from now on. */
+void attrib__animate(struct attrib_thread *at, bool has_cookie, uint32_t cookie,
+		     size_t phase_depth);
+
+/* A marker of the thread: it ends a window opened outside any animation phase. */
+void attrib__marker(struct attrib_thread *at);
+
+/* A slice of the thread ended, depth slices remain open: the window of the animation phase
+ * it closed ends. */
+void attrib__slice_ended(struct attrib_thread *at, size_t depth);
+
+/* at's tid now belongs to another process (or is new): no window is open. */
+void attrib__thread_reset(struct attrib_thread *at);
 
 #endif

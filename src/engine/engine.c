@@ -29,6 +29,55 @@
 
 #define DEFAULT_INSTANT_NS 1000000ull
 
+/* pid's process, created on first sight; a non-empty name replaces the one known so far. */
+static struct proc *proc_get(struct engine *e, uint32_t pid, const char *process)
+{
+	bool created;
+	struct proc *p = procs__get(&e->procs, pid, process, &e->ev.processes, &created);
+
+	if (p && created)
+		props__proc_init(&p->props);
+	return p;
+}
+
+/* Thread tid of pid; a new one, or one whose tid another process had, starts afresh. */
+static struct thread *thread_get(struct engine *e, uint32_t pid, uint32_t tid)
+{
+	bool fresh;
+	struct thread *t = procs__thread_get(&e->procs, pid, tid, &e->ev.threads, &fresh);
+
+	if (t && fresh) {
+		slices__thread_reset(&e->slices, &t->slices);
+		frames__thread_reset(&t->frames);
+		jank__thread_reset(&t->jank);
+		attrib__thread_reset(&t->attrib);
+	}
+	return t;
+}
+
+/* Frees p, part by part; its running animators go unreported. */
+static void proc_free(struct proc *p)
+{
+	anims__proc_free(&p->anims);
+	frames__proc_free(&p->frames);
+	jank__proc_free(&p->jank);
+	props__proc_free(&p->props);
+	free(p);
+}
+
+/*
+ * Forgets p, which has nothing running (its pid may come back as another process): its line
+ * is kept for the summary, its refresh storm ends and its Views enter the ranking first.
+ */
+static void proc_remove(struct engine *e, struct proc *p)
+{
+	proc_stat_keep(e, p);
+	redraws__storm_end(p, &e->out);
+	redraws__rank(&e->redraws, p);
+	if (procs__remove(&e->procs, p))
+		proc_free(p);
+}
+
 /* Sends p's batch of property changes; the animators whose first exact writes were in it
  * then say what they move (their anim_target follows the frame_props it describes). */
 static void batch_send(struct engine *e, struct proc *p)
@@ -133,7 +182,7 @@ static void frame_begin(struct engine *e, struct proc *p, struct thread *t, int6
 	if (t->frames.has_frame)
 		dropped = jank__interval(&p->jank, t, vsync, ts_ns, &fp->cur.f.budget_ns,
 					 &fp->cur.assumed);
-	rt = fp->render_tid ? thread_find(e, fp->render_tid) : NULL;
+	rt = fp->render_tid ? procs__thread_find(&e->procs, fp->render_tid) : NULL;
 	frames__gap(fp, t, rt && rt->pid == p->pid ? rt : NULL);
 	slices__window_reset(&t->slices);
 	frames__runs(fp, &t->frames, p->anims.running, dropped);
@@ -161,52 +210,33 @@ static void frames_flush(struct engine *e, struct proc *p, uint64_t ts_ns)
 
 /* ---- slices (B/E) -------------------------------------------------------------------- */
 
-static void slice_begin(struct engine *e, struct proc *p, struct thread *t, uint64_t ts_ns,
-			struct strv name)
+/* A B of thread t of p: a doFrame opens a frame, a draw is under way. */
+static void on_slice_begin(struct engine *e, struct proc *p, struct thread *t, uint64_t ts_ns,
+			   struct strv name)
 {
-	size_t n;
-	struct slice *s = NULL;
+	const struct slice *s = slices__begin(&e->slices, &t->slices, ts_ns, name, &e->ev.slices);
 
-	if (t->slices.depth < CAP_SLICE_DEPTH && e->slices.n_open < CAP_OPEN_SLICES)
-		s = vec_push((void **)&t->slices.st, &t->slices.depth, &t->slices.cap, sizeof(*s));
-	if (!s) { /* its E must still close it, not the slice it is nested in */
-		t->slices.overflow++;
-		e->ev.slices++;
-		return;
-	}
-	e->slices.n_open++;
-	slice_classify(name, s);
-	s->start_ns = ts_ns;
-	n = name.len < sizeof(s->name) - 1 ? name.len : sizeof(s->name) - 1;
-	memcpy(s->name, name.p, n); /* every B: no snprintf on this path */
-	s->name[n] = '\0';
-	s->best_dur = 0;
-	s->best.n = 0;
-	if (s->kind == SLICE_DRAW)
+	if (s && s->kind == SLICE_DRAW)
 		frames__draw_began(&p->frames);
-	if (s->kind == SLICE_DOFRAME)
+	if (s && s->kind == SLICE_DOFRAME)
 		frame_begin(e, p, t, s->vsync, ts_ns);
 }
 
-static void slice_end(struct engine *e, struct thread *t, uint64_t ts_ns)
+/*
+ * An E of thread t (NULL: unknown) at ts_ns: the slice it closes ends an animateValue window
+ * opened in it, and by its kind a frame, a phase of it, a draw or (top-level) a block.
+ */
+static void on_slice_end(struct engine *e, struct thread *t, uint64_t ts_ns)
 {
 	const struct slice *s;
 	struct proc *p;
 	uint64_t dur;
 
-	if (t && t->slices.overflow) {
-		t->slices.overflow--;
+	s = t ? slices__end(&e->slices, &t->slices, ts_ns, &dur) : NULL;
+	if (!s)
 		return;
-	}
-	if (!t || !t->slices.depth)
-		return; /* E without B: the capture started inside the slice */
-	s = &t->slices.st[--t->slices.depth]; /* still valid: nothing below pushes a slice on t */
-	e->slices.n_open--;
-	if (t->attrib.av_valid && t->attrib.av_depth > t->slices.depth) /* its animation phase ended */
-		t->attrib.av_valid = false;
-	dur = ts_ns > s->start_ns ? ts_ns - s->start_ns : 0;
-	chain_offer(t, s, dur);
-	p = proc_find(e, t->pid);
+	attrib__slice_ended(&t->attrib, t->slices.depth);
+	p = procs__find(&e->procs, t->pid);
 	if (!p)
 		return;
 	switch (s->kind) {
@@ -255,7 +285,7 @@ static void anim_end(struct engine *e, struct proc *p, struct anim_run *r, uint6
 /* The ART state of thread tid (NULL when it has none). */
 static struct artcalls_thread *art_thread(struct engine *e, uint32_t tid)
 {
-	struct thread *t = thread_find(e, tid);
+	struct thread *t = procs__thread_find(&e->procs, tid);
 
 	return t ? &t->art : NULL;
 }
@@ -342,46 +372,6 @@ static void on_async(struct engine *e, struct proc *p, uint64_t ts_ns, uint32_t 
 
 /* ---- public API ---------------------------------------------------------------------- */
 
-/* Frees p's state; its running animators are freed unreported. */
-static void proc_free(struct proc *p)
-{
-	while (p->anims.running) {
-		struct anim_run *r = p->anims.running;
-
-		p->anims.running = r->next;
-		free(r->at.tg);
-		free(r);
-	}
-	free(p->frames.cur.ids);
-	free(p->frames.done.ids);
-	free(p->frames.cur.gap_ids);
-	free(p->frames.done.gap_ids);
-	free(p->frames.cur.rd.nodes);
-	free(p->frames.done.rd.nodes);
-	period__free(p->jank.period);
-	free(p->props.pb.nodes);
-	free(p->props.pb.before);
-	htab_free_values(&p->props.nodes);
-	free(p);
-}
-
-/* Forgets a process with nothing running. */
-static void proc_remove(struct engine *e, struct proc *p)
-{
-	size_t i;
-
-	proc_stat_keep(e, p);
-	redraws__storm_end(p, &e->out);
-	redraws__rank(&e->redraws, p);
-	if (htab_sweep(&e->procs.by_pid, proc_is, p) != 1)
-		return; /* no memory to rebuild the table: keep it */
-	for (i = 0; i < e->procs.n && e->procs.list[i] != p; i++)
-		;
-	memmove(e->procs.list + i, e->procs.list + i + 1, (e->procs.n - i - 1) * sizeof(p));
-	e->procs.n--;
-	proc_free(p);
-}
-
 static int seg_start(void *ctx, const struct animation *a)
 {
 	struct engine *e = ctx;
@@ -462,10 +452,12 @@ void engine__marker(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid
 		on_annotation(e, ts_ns, pid, tid, process, m);
 		return;
 	}
-	av_marker(e, tid);
+	t = procs__thread_find(&e->procs, tid);
+	if (t)
+		attrib__marker(&t->attrib);
 	if (m->type == MARKER_END) { /* may be a bare "E": the thread knows its process */
-		slice_end(e, thread_find(e, tid), ts_ns);
-		p = process && *process ? proc_get(e, pid, process) : proc_find(e, pid);
+		on_slice_end(e, t, ts_ns);
+		p = process && *process ? proc_get(e, pid, process) : procs__find(&e->procs, pid);
 		if (p)
 			p->summary.markers++;
 		return;
@@ -478,7 +470,7 @@ void engine__marker(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid
 	case MARKER_BEGIN:
 		t = thread_get(e, pid, tid);
 		if (t)
-			slice_begin(e, p, t, ts_ns, m->name);
+			on_slice_begin(e, p, t, ts_ns, m->name);
 		break;
 	case MARKER_ASYNC_BEGIN:
 	case MARKER_ASYNC_END:
@@ -518,7 +510,7 @@ void engine__prop(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid, 
 		n->val[prop] = *prev;
 		n->known |= 1u << prop;
 	}
-	t = thread_find(e, tid);
+	t = procs__thread_find(&e->procs, tid);
 	writer = t && t->attrib.av_valid && t->pid == pid ? &t->attrib.av_cookie : NULL;
 	batch_add(e, p, n, ts_ns, tid, prop, value, writer);
 	frame_ns = p->frames.cur.live ? p->frames.cur.f.start_ns : ts_ns;
@@ -651,10 +643,8 @@ void engine__art_animate(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_
 	t = thread_get(e, pid, tid);
 	if (!t)
 		return;
-	/* ObjectAnimator.animateValue calling ValueAnimator's with the same this: one call. */
-	t->attrib.av_valid = has_cookie;
-	t->attrib.av_cookie = cookie;
-	t->attrib.av_depth = animation_phase_depth(t);
+	attrib__animate(&t->attrib, has_cookie, cookie,
+			slices__phase_depth(&t->slices, PHASE_ANIMATION));
 }
 
 void engine__process_name(struct engine *e, uint32_t pid, const char *name)
@@ -669,7 +659,7 @@ void engine__rejected(struct engine *e)
 
 void engine__process_exit(struct engine *e, uint64_t ts_ns, uint32_t pid)
 {
-	struct proc *p = proc_find(e, pid);
+	struct proc *p = procs__find(&e->procs, pid);
 
 	note_time(e, ts_ns);
 	if (!p)
@@ -746,19 +736,10 @@ void engine__free(struct engine *e)
 		return;
 	for (size_t i = 0; i < e->procs.n; i++)
 		proc_free(e->procs.list[i]);
-	for (size_t i = 0; i < e->anims.n_names; i++)
-		free(e->anims.name_list[i]->durs);
-	for (size_t i = 0; i < e->procs.by_tid.cap; i++)
-		if (e->procs.by_tid.s[i].v)
-			free(((struct thread *)e->procs.by_tid.s[i].v)->slices.st);
-	htab_free_values(&e->anims.keys);
-	htab_free_values(&e->anims.names);
-	free(e->procs.by_pid.s);
-	htab_free_values(&e->procs.by_tid);
-	free(e->procs.list);
-	free(e->anims.name_list);
+	procs__free(&e->procs);
+	anims__free(&e->anims);
+	props__free(&e->props);
 	free(e->session.exited);
 	segment__free(e->seg);
-	free(e->props.seg_buf);
 	free(e);
 }

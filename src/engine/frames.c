@@ -217,3 +217,18 @@ void frames__count(struct frames *fr, const struct frame *f)
 	fr->longest[i].n_anims = 0; /* its id buffer is reused by the next frame */
 	fr->longest[i].anim_ids = NULL;
 }
+
+void frames__thread_reset(struct frames_thread *ft)
+{
+	ft->has_frame = false;
+}
+
+void frames__proc_free(struct frames_proc *fp)
+{
+	free(fp->cur.ids);
+	free(fp->done.ids);
+	free(fp->cur.gap_ids);
+	free(fp->done.gap_ids);
+	redraws__frame_free(&fp->cur.rd);
+	redraws__frame_free(&fp->done.rd);
+}

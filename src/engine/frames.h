@@ -105,4 +105,10 @@ bool frames__take(struct frame_st *fs, const char *process);
 /* A frame that went out counts for the summary (frames, the longest ones). */
 void frames__count(struct frames *fr, const struct frame *f);
 
+/* ft's tid now belongs to another process (or is new): it ran no doFrame. */
+void frames__thread_reset(struct frames_thread *ft);
+
+/* Frees what fp holds. */
+void frames__proc_free(struct frames_proc *fp);
+
 #endif

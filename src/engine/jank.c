@@ -183,3 +183,14 @@ void jank__stat(struct proc *p, struct proc_stat *ps)
 	ps->n_worst = p->jank.n_worst;
 	memcpy(ps->worst, p->jank.worst, sizeof(ps->worst));
 }
+
+void jank__thread_reset(struct jank_thread *jt)
+{
+	jt->anchor_vsync = -1;
+	jt->min_interval_ns = 0;
+}
+
+void jank__proc_free(struct jank_proc *jp)
+{
+	period__free(jp->period);
+}

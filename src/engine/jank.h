@@ -62,4 +62,10 @@ void jank__anim_ended(struct jank_proc *jp, const struct anim *a);
 /* p's smoothness so far into ps. */
 void jank__stat(struct proc *p, struct proc_stat *ps);
 
+/* jt's tid now belongs to another process (or is new): no interval measured yet. */
+void jank__thread_reset(struct jank_thread *jt);
+
+/* Frees what jp holds. */
+void jank__proc_free(struct jank_proc *jp);
+
 #endif

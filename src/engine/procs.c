@@ -15,39 +15,57 @@ static bool proc_eq(const void *v, const void *key)
 	return ((const struct proc *)v)->pid == *(const uint32_t *)key;
 }
 
-struct proc *proc_find(struct engine *e, uint32_t pid)
+struct proc *procs__find(const struct procs *ps, uint32_t pid)
 {
-	return htab_find(&e->procs.by_pid, hash_mix64(pid), proc_eq, &pid);
+	return htab_find(&ps->by_pid, hash_mix64(pid), proc_eq, &pid);
 }
 
-/* Finds or creates the process; a non-empty name replaces the one known so far. */
-struct proc *proc_get(struct engine *e, uint32_t pid, const char *process)
+struct proc *procs__get(struct procs *ps, uint32_t pid, const char *process, uint64_t *evicted,
+			bool *created)
 {
-	struct proc *p = proc_find(e, pid);
+	struct proc *p = procs__find(ps, pid);
 
+	*created = false;
 	if (!p) {
-		if (e->procs.n >= CAP_PROCS) {
-			e->ev.processes++;
+		if (ps->n >= CAP_PROCS) {
+			(*evicted)++;
 			return NULL;
 		}
 		p = calloc(1, sizeof(*p));
 		if (!p)
 			return NULL;
 		p->pid = pid;
-		p->props.pb.gen = 1; /* node_st.gen 0 is in no batch */
-		struct proc **slot = vec_push((void **)&e->procs.list, &e->procs.n, &e->procs.cap,
-					      sizeof(*slot));
-		if (!slot || htab_add(&e->procs.by_pid, hash_mix64(pid), p)) {
+		struct proc **slot = vec_push((void **)&ps->list, &ps->n, &ps->cap, sizeof(*slot));
+		if (!slot || htab_add(&ps->by_pid, hash_mix64(pid), p)) {
 			if (slot)
-				e->procs.n--;
+				ps->n--;
 			free(p);
 			return NULL;
 		}
 		*slot = p;
+		*created = true;
 	}
 	if (process && *process)
 		snprintf(p->name, sizeof(p->name), "%s", process);
 	return p;
+}
+
+static bool proc_is(void *v, void *ctx)
+{
+	return v == ctx;
+}
+
+bool procs__remove(struct procs *ps, struct proc *p)
+{
+	size_t i;
+
+	if (htab_sweep(&ps->by_pid, proc_is, p) != 1)
+		return false; /* no memory to rebuild the table: keep it */
+	for (i = 0; i < ps->n && ps->list[i] != p; i++)
+		;
+	memmove(ps->list + i, ps->list + i + 1, (ps->n - i - 1) * sizeof(p));
+	ps->n--;
+	return true;
 }
 
 static bool thread_eq(const void *v, const void *key)
@@ -55,62 +73,56 @@ static bool thread_eq(const void *v, const void *key)
 	return ((const struct thread *)v)->tid == *(const uint32_t *)key;
 }
 
-struct thread *thread_find(struct engine *e, uint32_t tid)
+struct thread *procs__thread_find(const struct procs *ps, uint32_t tid)
 {
-	return htab_find(&e->procs.by_tid, hash_mix64(tid), thread_eq, &tid);
+	return htab_find(&ps->by_tid, hash_mix64(tid), thread_eq, &tid);
 }
 
+/* The thread table is full: forget the threads inside no slice. */
 static bool thread_idle(void *v, void *ctx)
 {
 	struct thread *t = v;
 
-	if (t->slices.depth || t->slices.overflow)
+	if (!slices__thread_idle(&t->slices))
 		return false;
-	free(t->slices.st);
+	slices__thread_free(&t->slices);
 	free(t);
 	return true;
 }
 
-/* The thread table is full: forget the threads inside no slice. */
-static void threads_sweep(struct engine *e)
+struct thread *procs__thread_get(struct procs *ps, uint32_t pid, uint32_t tid, uint64_t *evicted,
+				 bool *fresh)
 {
-	sweep_count(&e->procs.by_tid, thread_idle, NULL, &e->ev.threads);
-}
+	struct thread *t = procs__thread_find(ps, tid);
 
-/* Threads are keyed by tid alone: a bare "E" has no tgid. A reused tid starts afresh. */
-struct thread *thread_get(struct engine *e, uint32_t pid, uint32_t tid)
-{
-	struct thread *t = thread_find(e, tid);
-
+	*fresh = false;
 	if (!t) {
-		if (e->procs.by_tid.cnt >= CAP_THREADS)
-			threads_sweep(e);
+		if (ps->by_tid.cnt >= CAP_THREADS)
+			sweep_count(&ps->by_tid, thread_idle, NULL, evicted);
 		t = calloc(1, sizeof(*t));
 		if (!t)
 			return NULL;
 		t->tid = tid;
 		t->pid = pid;
-		t->jank.anchor_vsync = -1;
-		if (htab_add(&e->procs.by_tid, hash_mix64(tid), t)) {
+		if (htab_add(&ps->by_tid, hash_mix64(tid), t)) {
 			free(t);
 			return NULL;
 		}
+		*fresh = true;
 	}
 	if (t->pid != pid) { /* the tid now belongs to another process */
-		e->slices.n_open -= t->slices.depth;
 		t->pid = pid;
-		t->slices.depth = 0;
-		t->slices.overflow = 0;
-		t->frames.has_frame = false;
-		t->jank.anchor_vsync = -1;
-		t->jank.min_interval_ns = 0;
-		t->attrib.av_valid = false;
-		slices__window_reset(&t->slices);
+		*fresh = true;
 	}
 	return t;
 }
 
-bool proc_is(void *v, void *ctx)
+void procs__free(struct procs *ps)
 {
-	return v == ctx;
+	for (size_t i = 0; i < ps->by_tid.cap; i++)
+		if (ps->by_tid.s[i].v)
+			slices__thread_free(&((struct thread *)ps->by_tid.s[i].v)->slices);
+	htab_free_values(&ps->by_tid);
+	free(ps->by_pid.s);
+	free(ps->list);
 }

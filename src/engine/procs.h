@@ -9,7 +9,6 @@
 
 #include "common/coll.h"
 
-struct engine;
 struct proc;
 struct thread;
 
@@ -20,10 +19,31 @@ struct procs {
 	size_t n, cap;
 };
 
-struct proc *proc_find(struct engine *e, uint32_t pid);
-struct proc *proc_get(struct engine *e, uint32_t pid, const char *process);
-struct thread *thread_find(struct engine *e, uint32_t tid);
-struct thread *thread_get(struct engine *e, uint32_t pid, uint32_t tid);
-bool proc_is(void *v, void *ctx);
+/* pid's process, or NULL. */
+struct proc *procs__find(const struct procs *ps, uint32_t pid);
+
+/*
+ * pid's process, created zeroed on first sight (*created then true); a non-empty process name
+ * replaces the one known so far. NULL beyond CAP_PROCS (counted in *evicted) or out of memory.
+ */
+struct proc *procs__get(struct procs *ps, uint32_t pid, const char *process, uint64_t *evicted,
+			bool *created);
+
+/* Takes p out of the tables (the caller frees it); false when there was no memory to. */
+bool procs__remove(struct procs *ps, struct proc *p);
+
+/* Thread tid, or NULL. */
+struct thread *procs__thread_find(const struct procs *ps, uint32_t tid);
+
+/*
+ * Thread tid of pid, keyed by tid alone (a bare E has no tgid). *fresh: it is new, or its tid
+ * now belongs to pid instead of another process, and the trackers must reset its state. A
+ * full table forgets the threads inside no slice (counted in *evicted). NULL: out of memory.
+ */
+struct thread *procs__thread_get(struct procs *ps, uint32_t pid, uint32_t tid, uint64_t *evicted,
+				 bool *fresh);
+
+/* Frees the tables and the threads; the processes are the caller's to free first. */
+void procs__free(struct procs *ps);
 
 #endif

@@ -225,3 +225,20 @@ void props__segment(struct props *ps, const struct props_proc *pp, const struct 
 	sf.changes = ps->seg_buf;
 	segment__frame(seg, &sf);
 }
+
+void props__proc_init(struct props_proc *pp)
+{
+	pp->pb.gen = 1; /* node_st.gen 0 is in no batch */
+}
+
+void props__proc_free(struct props_proc *pp)
+{
+	free(pp->pb.nodes);
+	free(pp->pb.before);
+	htab_free_values(&pp->nodes);
+}
+
+void props__free(struct props *ps)
+{
+	free(ps->seg_buf);
+}

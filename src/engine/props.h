@@ -84,4 +84,13 @@ int props__node(struct props_proc *pp, uint64_t node, const char *name, uint64_t
 void props__segment(struct props *ps, const struct props_proc *pp, const struct frame *f,
 		    const char *process, uint64_t ts_ns, struct segment *seg);
 
+/* A new process's: its first batch is generation 1 (a node of generation 0 is in none). */
+void props__proc_init(struct props_proc *pp);
+
+/* Frees what pp holds. */
+void props__proc_free(struct props_proc *pp);
+
+/* Frees what ps holds. */
+void props__free(struct props *ps);
+
 #endif

@@ -164,3 +164,8 @@ void redraws__frame_reset(struct redraws_frame *rf)
 	rf->dropped = rf->vsync_req = 0;
 	rf->n_vstack = 0;
 }
+
+void redraws__frame_free(struct redraws_frame *rf)
+{
+	free(rf->nodes);
+}

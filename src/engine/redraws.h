@@ -69,4 +69,7 @@ void redraws__frame_closed(struct proc *p, const struct frame_st *fs, struct emi
 void redraws__frame_reset(struct redraws_frame *rf);
 
 
+/* Frees what rf holds. */
+void redraws__frame_free(struct redraws_frame *rf);
+
 #endif

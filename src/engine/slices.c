@@ -6,8 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/caps.h"
+#include "common/coll.h"
 #include "engine/slices.h"
-#include "engine/state.h"
 
 void slices__window_reset(struct slices_thread *st)
 {
@@ -25,16 +26,16 @@ void slices__chain_of(struct slice_chain *c, const struct slice *s, uint64_t dur
 }
 
 /* An ended slice becomes its parent's longest child, or the thread's longest top-level one. */
-void chain_offer(struct thread *t, const struct slice *s, uint64_t dur)
+static void chain_offer(struct slices_thread *st, const struct slice *s, uint64_t dur)
 {
-	struct slice *parent = t->slices.depth ? &t->slices.st[t->slices.depth - 1] : NULL;
+	struct slice *parent = st->depth ? &st->st[st->depth - 1] : NULL;
 
 	if (parent && (dur > parent->best_dur || !parent->best.n)) {
 		parent->best_dur = dur;
 		slices__chain_of(&parent->best, s, dur);
-	} else if (!parent && (dur > t->slices.top_dur || !t->slices.top.n)) {
-		t->slices.top_dur = dur;
-		slices__chain_of(&t->slices.top, s, dur);
+	} else if (!parent && (dur > st->top_dur || !st->top.n)) {
+		st->top_dur = dur;
+		slices__chain_of(&st->top, s, dur);
 	}
 }
 
@@ -69,7 +70,7 @@ static bool match_id_suffix(struct strv v, const char *prefix, int64_t *id)
 	return true;
 }
 
-void slice_classify(struct strv name, struct slice *s)
+static void slice_classify(struct strv name, struct slice *s)
 {
 	s->kind = SLICE_OTHER;
 	s->vsync = -1;
@@ -88,4 +89,72 @@ void slice_classify(struct strv name, struct slice *s)
 			return;
 		}
 	}
+}
+
+const struct slice *slices__begin(struct slices *ss, struct slices_thread *st, uint64_t ts_ns,
+				  struct strv name, uint64_t *evicted)
+{
+	size_t n;
+	struct slice *s = NULL;
+
+	if (st->depth < CAP_SLICE_DEPTH && ss->n_open < CAP_OPEN_SLICES)
+		s = vec_push((void **)&st->st, &st->depth, &st->cap, sizeof(*s));
+	if (!s) { /* its E must still close it, not the slice it is nested in */
+		st->overflow++;
+		(*evicted)++;
+		return NULL;
+	}
+	ss->n_open++;
+	slice_classify(name, s);
+	s->start_ns = ts_ns;
+	n = name.len < sizeof(s->name) - 1 ? name.len : sizeof(s->name) - 1;
+	memcpy(s->name, name.p, n); /* every B: no snprintf on this path */
+	s->name[n] = '\0';
+	s->best_dur = 0;
+	s->best.n = 0;
+	return s;
+}
+
+const struct slice *slices__end(struct slices *ss, struct slices_thread *st, uint64_t ts_ns,
+				uint64_t *dur_ns)
+{
+	const struct slice *s;
+
+	if (st->overflow) {
+		st->overflow--;
+		return NULL;
+	}
+	if (!st->depth)
+		return NULL; /* E without B: the capture started inside the slice */
+	s = &st->st[--st->depth];
+	ss->n_open--;
+	*dur_ns = ts_ns > s->start_ns ? ts_ns - s->start_ns : 0;
+	chain_offer(st, s, *dur_ns);
+	return s;
+}
+
+size_t slices__phase_depth(const struct slices_thread *st, enum frame_phase phase)
+{
+	for (size_t i = st->depth; i > 0; i--)
+		if (st->st[i - 1].kind == SLICE_PHASE && st->st[i - 1].phase == phase)
+			return i;
+	return 0;
+}
+
+void slices__thread_reset(struct slices *ss, struct slices_thread *st)
+{
+	ss->n_open -= st->depth;
+	st->depth = 0;
+	st->overflow = 0;
+	slices__window_reset(st);
+}
+
+bool slices__thread_idle(const struct slices_thread *st)
+{
+	return !st->depth && !st->overflow;
+}
+
+void slices__thread_free(struct slices_thread *st)
+{
+	free(st->st);
 }

@@ -10,7 +10,6 @@
 #include "common/marker.h"
 #include "model/model.h"
 
-struct thread;
 
 enum slice_kind { SLICE_OTHER, SLICE_DOFRAME, SLICE_PHASE, SLICE_DRAW };
 
@@ -45,7 +44,32 @@ void slices__window_reset(struct slices_thread *st);
 /* c = s, then its longest child and that child's own chain. */
 void slices__chain_of(struct slice_chain *c, const struct slice *s, uint64_t dur);
 
-void chain_offer(struct thread *t, const struct slice *s, uint64_t dur);
-void slice_classify(struct strv name, struct slice *s);
+/*
+ * A B named name at ts_ns opens a slice on st, classified (doFrame, draw, phase, other with
+ * its vsync id); it stays valid until st's next B. NULL when a cap turned it away (counted in
+ * *evicted): its E then closes nothing else.
+ */
+const struct slice *slices__begin(struct slices *ss, struct slices_thread *st, uint64_t ts_ns,
+				  struct strv name, uint64_t *evicted);
+
+/*
+ * An E at ts_ns closes st's innermost slice, which becomes its parent's longest child (or the
+ * window's longest top-level slice) when it is. Returns it with its duration, valid until st's
+ * next B; NULL when the E closes a B turned away, or no B (the capture began inside it).
+ */
+const struct slice *slices__end(struct slices *ss, struct slices_thread *st, uint64_t ts_ns,
+				uint64_t *dur_ns);
+
+/* 1 + the depth of st's innermost open slice of phase, or 0 when it is inside none. */
+size_t slices__phase_depth(const struct slices_thread *st, enum frame_phase phase);
+
+/* st's tid now belongs to another process (or is new): it has no open slice. */
+void slices__thread_reset(struct slices *ss, struct slices_thread *st);
+
+/* True when st is inside no slice: a full thread table may forget it. */
+bool slices__thread_idle(const struct slices_thread *st);
+
+/* Frees what st holds. */
+void slices__thread_free(struct slices_thread *st);
 
 #endif
