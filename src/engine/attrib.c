@@ -24,7 +24,7 @@ static bool anim_has_prop(const struct anim *a, enum view_prop prop)
  * A running animator that names prop takes the first node seen changing it as its target;
  * from is the value the node had before (or this first value when none was seen).
  */
-void anim_link(struct anim *a, const struct node_st *n, enum view_prop prop, float value)
+static void anim_link(struct anim *a, const struct node_st *n, enum view_prop prop, float value)
 {
 	int i;
 
@@ -96,7 +96,7 @@ static int32_t since_start_us(const struct anim *a, uint64_t frame_ns)
  * animator's curve. The batch generation names the frame: it changes exactly when a frame's
  * changes are sent. True when a is the animator of this write.
  */
-bool anim_sample(struct anim *a, const struct node_st *n, enum view_prop prop,
+static bool anim_sample(struct anim *a, const struct node_st *n, enum view_prop prop,
 			float value, uint64_t frame_key, uint64_t frame_ns)
 {
 	bool mine = false;
@@ -136,9 +136,9 @@ void attrib__fit_interp(struct anim *a)
 }
 
 /* The running animator of p with this cookie (the id its S marker carried), or NULL. */
-struct anim_run *run_by_cookie(struct proc *p, uint32_t cookie)
+static struct anim_run *run_by_cookie(struct anim_run *running, uint32_t cookie)
 {
-	for (struct anim_run *r = p->anims.running; r; r = r->next)
+	for (struct anim_run *r = running; r; r = r->next)
 		if (r->a.id == cookie)
 			return r;
 	return NULL;
@@ -183,8 +183,8 @@ static struct target_prop *target_prop_get(struct anim_target *t, const struct n
 
 /* r wrote value to prop of n (n->val still holds the value before the write) in the frame
  * that began at frame_ns. */
-void target_write(struct proc *p, struct anim_run *r, const struct node_st *n,
-			 enum view_prop prop, float value, uint64_t frame_ns)
+static void target_write(struct attrib_proc *ap, struct anim_run *r, const struct node_st *n,
+			 enum view_prop prop, float value, uint64_t frame_key, uint64_t frame_ns)
 {
 	struct anim_target *t = target_get(r, n);
 	struct target_prop *tp;
@@ -203,9 +203,34 @@ void target_write(struct proc *p, struct anim_run *r, const struct node_st *n,
 	if (!(n->known & (1u << prop)) || n->val[prop] != value)
 		tp->sets++;
 	tp->to = value;
-	series_add(&tp->series, p->props.pb.gen, value, since_start_us(&r->a, frame_ns));
+	series_add(&tp->series, frame_key, value, since_start_us(&r->a, frame_ns));
 	if (!r->at.announced)
-		p->attrib.tg_pending = true;
+		ap->tg_pending = true;
+}
+
+const uint32_t *attrib__writer(const struct thread *t, uint32_t pid)
+{
+	return t && t->attrib.av_valid && t->pid == pid ? &t->attrib.av_cookie : NULL;
+}
+
+bool attrib__write(struct proc *p, const uint32_t *writer, const struct node_st *n,
+		   enum view_prop prop, float value, uint64_t frame_ns)
+{
+	uint64_t frame_key = p->props.pb.gen; /* it changes exactly when a batch is sent */
+	bool explained = false;
+
+	if (writer) { /* the animator is known: no other one may claim the write */
+		struct anim_run *r = run_by_cookie(p->anims.running, *writer);
+
+		explained = true; /* an animator's write is never an unmarked animation */
+		if (r)
+			target_write(&p->attrib, r, n, prop, value, frame_key, frame_ns);
+	}
+	for (struct anim_run *r = p->anims.running; r && !writer; r = r->next) {
+		anim_link(&r->a, n, prop, value);
+		explained |= anim_sample(&r->a, n, prop, value, frame_key, frame_ns);
+	}
+	return explained;
 }
 
 /* Most writes first; insertion sort keeps ties in first-write order (n <= CAP_ANIM_TARGETS). */

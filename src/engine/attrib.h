@@ -11,7 +11,6 @@
 
 struct anim_run;
 struct emit;
-struct engine;
 struct node_st;
 struct proc;
 struct thread;
@@ -38,16 +37,23 @@ struct attrib_thread {
 	size_t av_depth;
 };
 
-void anim_link(struct anim *a, const struct node_st *n, enum view_prop prop, float value);
-bool anim_sample(struct anim *a, const struct node_st *n, enum view_prop prop,
-			float value, uint64_t frame_key, uint64_t frame_ns);
+/* The animator of the thread's property writes of process pid (t: the writing thread, may
+ * be NULL): the cookie of its open animateValue window, or NULL. */
+const uint32_t *attrib__writer(const struct thread *t, uint32_t pid);
+
+/*
+ * p's node n gets value for prop (n->val still holds the value before) in the frame begun
+ * at frame_ns. With a writer the write is that animator's (an exact target of its run, when
+ * it runs); without, every running animator naming prop links n as its inferred target and
+ * samples its curve. True when an animator explains the write.
+ */
+bool attrib__write(struct proc *p, const uint32_t *writer, const struct node_st *n,
+		   enum view_prop prop, float value, uint64_t frame_ns);
+
 /* The interpolator of a, ended at its end (its S to F is its duration), fitted to the first
  * property whose values were seen on 3 or more frames and moved. */
 void attrib__fit_interp(struct anim *a);
 
-struct anim_run *run_by_cookie(struct proc *p, uint32_t cookie);
-void target_write(struct proc *p, struct anim_run *r, const struct node_st *n,
-			 enum view_prop prop, float value, uint64_t frame_ns);
 /* r's exact targets go into r->a, most writes first; the first becomes its target. */
 void attrib__fill(struct anim_run *r);
 

@@ -490,15 +490,18 @@ static struct node_st *node_seen(struct engine *e, uint64_t ts_ns, uint32_t pid,
 	return *pp ? node_get(e, *pp, node, node_name) : NULL;
 }
 
+/*
+ * A property write: the node's earlier value is settled first, since both the batch (its value
+ * before the frame) and attribution (an animator's "from") read it before the new value
+ * replaces it, last.
+ */
 void engine__prop(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid, uint64_t node,
 		  const char *node_name, enum view_prop prop, float value, const float *prev)
 {
 	const uint32_t *writer;
-	struct thread *t;
 	struct proc *p;
 	struct node_st *n;
-	bool explained = false;
-	uint64_t frame_ns;
+	bool explained;
 
 	if (!node || (unsigned int)prop >= PROP_COUNT)
 		return;
@@ -506,29 +509,11 @@ void engine__prop(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid, 
 	if (!n)
 		return;
 	p->summary.prop_writes++;
-	if (prev && !(n->known & (1u << prop))) {
-		n->val[prop] = *prev;
-		n->known |= 1u << prop;
-	}
-	t = procs__thread_find(&e->procs, tid);
-	writer = t && t->attrib.av_valid && t->pid == pid ? &t->attrib.av_cookie : NULL;
-	batch_add(e, p, n, ts_ns, tid, prop, value, writer);
-	frame_ns = p->frames.cur.live ? p->frames.cur.f.start_ns : ts_ns;
-	if (writer) { /* the animator is known: no other one may claim the write */
-		struct anim_run *r = run_by_cookie(p, *writer);
-
-		explained = true; /* an animator's write is never an unmarked animation */
-		if (r)
-			target_write(p, r, n, prop, value, frame_ns);
-	}
-	for (struct anim_run *r = p->anims.running; r && !writer; r = r->next) {
-		anim_link(&r->a, n, prop, value);
-		explained |= anim_sample(&r->a, n, prop, value, p->props.pb.gen, frame_ns);
-	}
-	if (explained && n->gen == p->props.pb.gen && n->idx >= 0)
-		p->props.pb.before[n->idx].explained |= 1u << prop;
-	n->val[prop] = value;
-	n->known |= 1u << prop;
+	props__prev(n, prop, prev);
+	writer = attrib__writer(procs__thread_find(&e->procs, tid), pid);
+	props__add(p, n, ts_ns, tid, prop, value, writer, &e->ev.node_frames);
+	explained = attrib__write(p, writer, n, prop, value, frames__frame_ns(&p->frames, ts_ns));
+	props__set(&p->props, n, prop, value, explained);
 }
 
 void engine__node_id(struct engine *e, uint32_t pid, uint64_t node, uint64_t uid)
@@ -536,14 +521,8 @@ void engine__node_id(struct engine *e, uint32_t pid, uint64_t node, uint64_t uid
 	struct proc *p = node ? proc_get(e, pid, NULL) : NULL;
 	struct node_st *n = p ? node_get(e, p, node, NULL) : NULL;
 
-	if (!n)
-		return;
-	if (n->has_uid && n->uid != uid) { /* freed, and another node made at its address */
-		n->known = 0;
-		node_fallback_name(n->name, sizeof(n->name), node);
-	}
-	n->uid = uid;
-	n->has_uid = true;
+	if (n)
+		props__node_id(n, uid);
 }
 
 void engine__node_names(struct engine *e, const struct node_name_stats *st)
@@ -591,7 +570,7 @@ void engine__refresh_active(struct engine *e, uint32_t pid)
 	struct proc *p = proc_get(e, pid, NULL);
 
 	if (p)
-		p->redraws.on = e->redraws.on = true;
+		redraws__active(&e->redraws, &p->redraws);
 }
 
 void engine__redraw(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid, uint64_t node,
@@ -606,13 +585,8 @@ void engine__redraw(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid
 	n = node_seen(e, ts_ns, pid, node, node_name, &p);
 	if (!n)
 		return;
-	p->redraws.on = e->redraws.on = true;
-	/* Counted while the animator runs, in the frame it started in too (its update listener
-	 * invalidates before the traversal); a redraw after its F in its last frame is not. */
-	if (p->frames.cur.live && !frame_redrew(&p->frames.cur, node))
-		for (struct anim_run *r = p->anims.running; r; r = r->next)
-			r->a.target_redraws += r->a.target_node == node;
-	frame_add_redraw(&p->frames.cur, n);
+	redraws__active(&e->redraws, &p->redraws);
+	redraws__redraw(p, n);
 }
 
 void engine__vsync_request(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid,
@@ -625,13 +599,8 @@ void engine__vsync_request(struct engine *e, uint64_t ts_ns, uint32_t pid, uint3
 	p = proc_get(e, pid, NULL);
 	if (!p)
 		return;
-	p->redraws.on = e->redraws.on = true;
-	if (p->frames.cur.rd.vsync_req < UINT32_MAX)
-		p->frames.cur.rd.vsync_req++;
-	if (n_stack > 0) {
-		p->frames.cur.rd.n_vstack = n_stack < AT_STACK_FRAMES ? n_stack : AT_STACK_FRAMES;
-		memcpy(p->frames.cur.rd.vstack, stack, (size_t)p->frames.cur.rd.n_vstack * AT_FRAME_NAME);
-	}
+	redraws__active(&e->redraws, &p->redraws);
+	redraws__vsync_request(&p->frames.cur.rd, stack, n_stack);
 }
 
 void engine__art_animate(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid,

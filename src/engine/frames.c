@@ -92,6 +92,11 @@ void frames__ran(struct frames_proc *fp, struct frames_thread *ft, uint32_t tid,
 	fp->ui_tid = tid;
 }
 
+uint64_t frames__frame_ns(const struct frames_proc *fp, uint64_t ts_ns)
+{
+	return fp->cur.live ? fp->cur.f.start_ns : ts_ns;
+}
+
 void frames__anim_started(struct frames_proc *fp, struct anim_run *r)
 {
 	if (!fp->cur.live)

@@ -69,6 +69,9 @@ void frames__runs(struct frames_proc *fp, const struct frames_thread *ft,
 void frames__ran(struct frames_proc *fp, struct frames_thread *ft, uint32_t tid, int64_t vsync,
 		 uint64_t ts_ns);
 
+/* The start of the doFrame open at ts_ns, else ts_ns: the time a property write counts at. */
+uint64_t frames__frame_ns(const struct frames_proc *fp, uint64_t ts_ns);
+
 /* r started: inside an open doFrame it ran in that frame. */
 void frames__anim_started(struct frames_proc *fp, struct anim_run *r);
 

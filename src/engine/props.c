@@ -47,15 +47,16 @@ bool props__flush(struct props *ps, struct props_proc *pp, const char *process,
 static void batch_head(struct proc *p, uint64_t ts_ns, uint32_t tid)
 {
 	struct frame_props *fp = &p->props.pb.fp;
+	const struct frame_st *cur = &p->frames.cur;
 
 	memset(fp, 0, sizeof(*fp));
 	fp->pid = p->pid;
-	fp->in_frame = p->frames.cur.live;
+	fp->in_frame = cur->live;
 	if (fp->in_frame) {
-		fp->tid = p->frames.cur.f.tid;
-		fp->ts_ns = p->frames.cur.f.start_ns;
-		fp->frame_seq = p->frames.cur.f.seq;
-		fp->vsync_id = p->frames.cur.f.vsync_id;
+		fp->tid = cur->f.tid;
+		fp->ts_ns = cur->f.start_ns;
+		fp->frame_seq = cur->f.seq;
+		fp->vsync_id = cur->f.vsync_id;
 	} else {
 		fp->tid = tid;
 		fp->ts_ns = ts_ns;
@@ -78,9 +79,8 @@ static int batch_before_grow(struct prop_batch *b)
 	return 0;
 }
 
-/* Records the change in the node's slot of the batch: last value wins, writes are counted. */
-void batch_add(struct engine *e, struct proc *p, struct node_st *n, uint64_t ts_ns,
-		      uint32_t tid, enum view_prop prop, float value, const uint32_t *writer)
+void props__add(struct proc *p, struct node_st *n, uint64_t ts_ns, uint32_t tid,
+		enum view_prop prop, float value, const uint32_t *writer, uint64_t *evicted)
 {
 	struct prop_batch *b = &p->props.pb;
 	struct node_props *np;
@@ -93,7 +93,7 @@ void batch_add(struct engine *e, struct proc *p, struct node_st *n, uint64_t ts_
 		np = b->n < CAP_FRAME_NODES ?
 			     vec_push((void **)&b->nodes, &b->n, &b->cap, sizeof(*np)) : NULL;
 		if (!np) {
-			e->ev.node_frames++;
+			(*evicted)++;
 			return;
 		}
 		memset(np, 0, sizeof(*np));
@@ -102,7 +102,7 @@ void batch_add(struct engine *e, struct proc *p, struct node_st *n, uint64_t ts_
 		if (batch_before_grow(b) < 0) {
 			b->n--;
 			n->idx = -1;
-			e->ev.node_frames++;
+			(*evicted)++;
 			return;
 		}
 		memset(&b->before[n->idx], 0, sizeof(b->before[0]));
@@ -125,12 +125,12 @@ void batch_add(struct engine *e, struct proc *p, struct node_st *n, uint64_t ts_
 		np->writer_mask |= 1u << prop;
 }
 
-bool node_eq(const void *v, const void *key)
+static bool node_eq(const void *v, const void *key)
 {
 	return ((const struct node_st *)v)->node == *(const uint64_t *)key;
 }
 
-void node_fallback_name(char *buf, size_t size, uint64_t node)
+static void node_fallback_name(char *buf, size_t size, uint64_t node)
 {
 	node_label(buf, size, NULL, node);
 }
@@ -241,4 +241,31 @@ void props__proc_free(struct props_proc *pp)
 void props__free(struct props *ps)
 {
 	free(ps->seg_buf);
+}
+
+void props__prev(struct node_st *n, enum view_prop prop, const float *prev)
+{
+	if (prev && !(n->known & (1u << prop))) {
+		n->val[prop] = *prev;
+		n->known |= 1u << prop;
+	}
+}
+
+void props__set(struct props_proc *pp, struct node_st *n, enum view_prop prop, float value,
+		bool explained)
+{
+	if (explained && n->gen == pp->pb.gen && n->idx >= 0)
+		pp->pb.before[n->idx].explained |= 1u << prop;
+	n->val[prop] = value;
+	n->known |= 1u << prop;
+}
+
+void props__node_id(struct node_st *n, uint64_t uid)
+{
+	if (n->has_uid && n->uid != uid) { /* freed, and another node made at its address */
+		n->known = 0;
+		node_fallback_name(n->name, sizeof(n->name), n->node);
+	}
+	n->uid = uid;
+	n->has_uid = true;
 }

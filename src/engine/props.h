@@ -64,10 +64,6 @@ struct props {
  */
 bool props__flush(struct props *ps, struct props_proc *pp, const char *process,
 		  struct emit *out);
-void batch_add(struct engine *e, struct proc *p, struct node_st *n, uint64_t ts_ns,
-		      uint32_t tid, enum view_prop prop, float value, const uint32_t *writer);
-bool node_eq(const void *v, const void *key);
-void node_fallback_name(char *buf, size_t size, uint64_t node);
 /* node in pp, or NULL when it has none. */
 struct node_st *props__node_find(struct props_proc *pp, uint64_t node);
 
@@ -92,5 +88,27 @@ void props__proc_free(struct props_proc *pp);
 
 /* Frees what ps holds. */
 void props__free(struct props *ps);
+
+/* prev (NULL: unknown) is the value prop of n had before this write: it is the last one known
+ * of it unless one is known already. */
+void props__prev(struct node_st *n, enum view_prop prop, const float *prev);
+
+/*
+ * The write of value to prop of n by thread tid at ts_ns (writer: its animator's cookie, or
+ * NULL) goes into p's batch: the first change of a batch fixes its header (the open doFrame,
+ * or this change), a node's slot keeps its value before the batch, the last value wins and
+ * writes are counted. Nodes beyond CAP_FRAME_NODES in a batch are counted in *evicted.
+ */
+void props__add(struct proc *p, struct node_st *n, uint64_t ts_ns, uint32_t tid,
+		enum view_prop prop, float value, const uint32_t *writer, uint64_t *evicted);
+
+/* n's prop is now value (after props__add and attribution read the old one); explained: an
+ * animator wrote it, so the segmenter takes it for no unmarked animation. */
+void props__set(struct props_proc *pp, struct node_st *n, enum view_prop prop, float value,
+		bool explained);
+
+/* n has unique id uid: another id than before means another node at its address, whose name
+ * and values are unknown. */
+void props__node_id(struct node_st *n, uint64_t uid);
 
 #endif

@@ -21,29 +21,57 @@ void redraws__attach(const struct redraws_proc *rp, struct frame_st *fs)
 	fs->f.vsync_requests = fs->rd.vsync_req;
 }
 
-bool frame_redrew(const struct frame_st *fs, uint64_t node)
+static bool frame_redrew(const struct redraws_frame *rf, uint64_t node)
 {
-	for (size_t i = 0; i < fs->rd.n; i++)
-		if (fs->rd.nodes[i].node == node)
+	for (size_t i = 0; i < rf->n; i++)
+		if (rf->nodes[i].node == node)
 			return true;
 	return false;
 }
 
 /* Adds n to the frame's Views (once each). */
-void frame_add_redraw(struct frame_st *fs, const struct node_st *n)
+static void frame_add_redraw(struct redraws_frame *rf, const struct node_st *n)
 {
 	struct redraw_node *rn;
 
-	if (frame_redrew(fs, n->node))
+	if (frame_redrew(rf, n->node))
 		return;
-	rn = fs->rd.n < FRAME_REDRAWS_MAX ?
-		     vec_push((void **)&fs->rd.nodes, &fs->rd.n, &fs->rd.cap, sizeof(*rn)) : NULL;
+	rn = rf->n < FRAME_REDRAWS_MAX ?
+		     vec_push((void **)&rf->nodes, &rf->n, &rf->cap, sizeof(*rn)) : NULL;
 	if (!rn) {
-		fs->rd.dropped++;
+		rf->dropped++;
 		return;
 	}
 	rn->node = n->node;
 	memcpy(rn->node_name, n->name, sizeof(rn->node_name));
+}
+
+void redraws__active(struct redraws *rs, struct redraws_proc *rp)
+{
+	rp->on = rs->on = true;
+}
+
+void redraws__redraw(struct proc *p, const struct node_st *n)
+{
+	struct frame_st *cur = &p->frames.cur;
+
+	/* Counted while the animator runs, in the frame it started in too (its update listener
+	 * invalidates before the traversal); a redraw after its F in its last frame is not. */
+	if (cur->live && !frame_redrew(&cur->rd, n->node))
+		for (struct anim_run *r = p->anims.running; r; r = r->next)
+			r->a.target_redraws += r->a.target_node == n->node;
+	frame_add_redraw(&cur->rd, n);
+}
+
+void redraws__vsync_request(struct redraws_frame *rf, const char (*stack)[AT_FRAME_NAME],
+			    int n_stack)
+{
+	if (rf->vsync_req < UINT32_MAX)
+		rf->vsync_req++;
+	if (n_stack > 0) {
+		rf->n_vstack = n_stack < AT_STACK_FRAMES ? n_stack : AT_STACK_FRAMES;
+		memcpy(rf->vstack, stack, (size_t)rf->n_vstack * AT_FRAME_NAME);
+	}
 }
 
 /* The engine-wide ranking of Views by frames redrawn keeps the AT_REDRAW_TOP most. */

@@ -52,8 +52,6 @@ struct redraws {
 /* fs goes out: its frame record lists its redraws and vsync requests (rp on: --refresh ran). */
 void redraws__attach(const struct redraws_proc *rp, struct frame_st *fs);
 
-bool frame_redrew(const struct frame_st *fs, uint64_t node);
-void frame_add_redraw(struct frame_st *fs, const struct node_st *n);
 /* p's nodes enter the engine-wide ranking of Views by frames redrawn (at its exit or the end). */
 void redraws__rank(struct redraws *rs, const struct proc *p);
 
@@ -71,5 +69,17 @@ void redraws__frame_reset(struct redraws_frame *rf);
 
 /* Frees what rf holds. */
 void redraws__frame_free(struct redraws_frame *rf);
+
+/* --refresh probes ran in the process: its frames, animators and the summary say so. */
+void redraws__active(struct redraws *rs, struct redraws_proc *rp);
+
+/* n of p re-recorded its display list: once per frame in the frame collecting now (listed up to
+ * 64 Views, more counted), and while a doFrame is open for the running animators targeting n. */
+void redraws__redraw(struct proc *p, const struct node_st *n);
+
+/* The process asked for a vsync (stack: its Java callers, innermost first; n_stack may be 0):
+ * counted for the frame collecting now, with the last callers. */
+void redraws__vsync_request(struct redraws_frame *rf, const char (*stack)[AT_FRAME_NAME],
+			    int n_stack);
 
 #endif
