@@ -320,3 +320,9 @@ void anims__free(struct anims *as)
 	htab_free_values(&as->names);
 	free(as->name_list);
 }
+
+void anims__running_at_exit(const struct anim_run *r)
+{
+	r->key->name->running++;
+	r->key->name->frames += r->a.frames;
+}

@@ -115,4 +115,7 @@ void anims__proc_free(struct anims_proc *ap);
 /* Frees the keys and the names' statistics (the runs are the processes'). */
 void anims__free(struct anims *as);
 
+/* r still runs when the session ends: it counts as running for its name. */
+void anims__running_at_exit(const struct anim_run *r);
+
 #endif

@@ -71,7 +71,7 @@ static void proc_free(struct proc *p)
  */
 static void proc_remove(struct engine *e, struct proc *p)
 {
-	proc_stat_keep(e, p);
+	summary__proc_exited(&e->session, p, &e->ev.proc_stats);
 	redraws__storm_end(p, &e->out);
 	redraws__rank(&e->redraws, p);
 	if (procs__remove(&e->procs, p))
@@ -410,46 +410,15 @@ struct engine *engine__new(const struct engine_opts *opts, struct sink sink)
 	return e;
 }
 
-/* animtrace --annotate's own markers (model.h): they describe animators, they are none. */
-static bool is_annotation(const struct marker *m)
-{
-	switch (m->type) {
-	case MARKER_TRACK_BEGIN:
-	case MARKER_TRACK_END:
-	case MARKER_INSTANT_TRACK:
-		return strv_eq(m->track, AT_ANNOT_TRACK);
-	case MARKER_COUNTER:
-		return strv_starts_with(m->name, AT_ANNOT_COUNTER);
-	default:
-		return false;
-	}
-}
-
-static void on_annotation(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid,
-			  const char *process, const struct marker *m)
-{
-	struct annotation an = {
-		.pid = pid, .tid = tid, .ts_ns = ts_ns, .type = (char)m->type,
-		.value = m->type == MARKER_INSTANT_TRACK ? 0 : m->value,
-	};
-
-	e->session.annotations++;
-	snprintf(an.process, sizeof(an.process), "%s", process ? process : "");
-	snprintf(an.name, sizeof(an.name), "%.*s",
-		 (int)utf8_prefix(m->name.p, m->name.len, sizeof(an.name) - 1), m->name.p);
-	SINK_CALL(&e->out, annotation, &an);
-}
-
 void engine__marker(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid,
 		    const char *process, const struct marker *m)
 {
 	struct proc *p;
 	struct thread *t;
 
-	e->session.markers++;
-	note_time(e, ts_ns);
-	if (is_annotation(m)) {
-		on_annotation(e, ts_ns, pid, tid, process, m);
+	summary__marker(&e->session, ts_ns);
+	if (summary__is_annotation(m)) {
+		summary__annotation(&e->session, ts_ns, pid, tid, process, m, &e->out);
 		return;
 	}
 	t = procs__thread_find(&e->procs, tid);
@@ -459,13 +428,13 @@ void engine__marker(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid
 		on_slice_end(e, t, ts_ns);
 		p = process && *process ? proc_get(e, pid, process) : procs__find(&e->procs, pid);
 		if (p)
-			p->summary.markers++;
+			summary__proc_marker(&p->summary);
 		return;
 	}
 	p = proc_get(e, pid, process);
 	if (!p)
 		return;
-	p->summary.markers++;
+	summary__proc_marker(&p->summary);
 	switch (m->type) {
 	case MARKER_BEGIN:
 		t = thread_get(e, pid, tid);
@@ -485,7 +454,7 @@ void engine__marker(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid
 static struct node_st *node_seen(struct engine *e, uint64_t ts_ns, uint32_t pid, uint64_t node,
 				 const char *node_name, struct proc **pp)
 {
-	note_time(e, ts_ns);
+	summary__time(&e->session, ts_ns);
 	*pp = proc_get(e, pid, NULL);
 	return *pp ? node_get(e, *pp, node, node_name) : NULL;
 }
@@ -508,7 +477,7 @@ void engine__prop(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid, 
 	n = node_seen(e, ts_ns, pid, node, node_name, &p);
 	if (!n)
 		return;
-	p->summary.prop_writes++;
+	summary__proc_write(&p->summary);
 	props__prev(n, prop, prev);
 	writer = attrib__writer(procs__thread_find(&e->procs, tid), pid);
 	props__add(p, n, ts_ns, tid, prop, value, writer, &e->ev.node_frames);
@@ -527,8 +496,7 @@ void engine__node_id(struct engine *e, uint32_t pid, uint64_t node, uint64_t uid
 
 void engine__node_names(struct engine *e, const struct node_name_stats *st)
 {
-	e->session.node_names = *st;
-	e->ev.node_names = st->evicted;
+	summary__node_names(&e->session, st, &e->ev);
 }
 
 void engine__art_active(struct engine *e, uint32_t pid, uint64_t since_ns)
@@ -551,7 +519,7 @@ void engine__art_call_stack(struct engine *e, uint64_t ts_ns, uint32_t pid, uint
 {
 	struct thread *t;
 
-	note_time(e, ts_ns);
+	summary__time(&e->session, ts_ns);
 	if (has_cookie && call == ART_CALL_START) {
 		struct proc *p = proc_get(e, pid, NULL);
 
@@ -595,7 +563,7 @@ void engine__vsync_request(struct engine *e, uint64_t ts_ns, uint32_t pid, uint3
 	struct proc *p;
 
 	(void)tid;
-	note_time(e, ts_ns);
+	summary__time(&e->session, ts_ns);
 	p = proc_get(e, pid, NULL);
 	if (!p)
 		return;
@@ -608,7 +576,7 @@ void engine__art_animate(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_
 {
 	struct thread *t;
 
-	note_time(e, ts_ns);
+	summary__time(&e->session, ts_ns);
 	t = thread_get(e, pid, tid);
 	if (!t)
 		return;
@@ -623,75 +591,62 @@ void engine__process_name(struct engine *e, uint32_t pid, const char *name)
 
 void engine__rejected(struct engine *e)
 {
-	e->session.rejected++;
+	summary__rejected(&e->session);
 }
 
+/*
+ * The process-exit order: its frames go out (the open one ends now), its unmarked animations
+ * and then its running animators end, it is noted when it wrote properties but no marker, and
+ * it is forgotten (proc_remove).
+ */
 void engine__process_exit(struct engine *e, uint64_t ts_ns, uint32_t pid)
 {
 	struct proc *p = procs__find(&e->procs, pid);
 
-	note_time(e, ts_ns);
+	summary__time(&e->session, ts_ns);
 	if (!p)
 		return;
 	frames_flush(e, p, ts_ns);
 	segment__process_exit(e->seg, pid);
 	while (p->anims.running)
 		anim_end(e, p, p->anims.running, ts_ns, 0, END_PROCESS_EXIT, REASON_INFERRED);
-	note_unmarked_proc(e, p);
+	summary__note_unmarked(p, &e->out);
 	/* Nothing of it is needed any more (its pid may come back as another process): a
 	 * long session of restarts must not fill CAP_PROCS with the dead. */
 	proc_remove(e, p);
 }
 
+/*
+ * The session-end order: every process's frames go out (the open ones end at ts_ns, or at the
+ * last event), its refresh storm ends, its Views enter the ranking and it is noted when it
+ * wrote properties but no marker; the unmarked animations still running end; the animators
+ * still running count (their targets, p's smoothness, their names) as running at exit; then
+ * the summary, built from all of it, goes out.
+ */
 void engine__finish(struct engine *e, uint64_t ts_ns, uint64_t drops, uint64_t truncated)
 {
-	struct summary s = { 0 };
-	struct name_stat *names;
-	struct anim *running;
-	struct proc_stat *procs;
-	size_t n_running = 0, n_procs = 0;
+	uint64_t end_ns;
 
 	if (ts_ns)
-		note_time(e, ts_ns);
+		summary__time(&e->session, ts_ns);
+	end_ns = ts_ns > e->session.last_ns ? ts_ns : e->session.last_ns;
 	for (size_t i = 0; i < e->procs.n; i++) {
-		frames_flush(e, e->procs.list[i], ts_ns > e->session.last_ns ? ts_ns : e->session.last_ns);
+		frames_flush(e, e->procs.list[i], end_ns);
 		redraws__storm_end(e->procs.list[i], &e->out);
 		redraws__rank(&e->redraws, e->procs.list[i]);
-		note_unmarked_proc(e, e->procs.list[i]);
+		summary__note_unmarked(e->procs.list[i], &e->out);
 	}
-	finish_animations(e, &s);
-	running = build_running(e, &n_running);
-	names = build_names(e);
-	procs = build_procs(e, &n_procs);
-	s.first_ns = e->session.first_ns;
-	s.last_ns = e->session.last_ns;
-	s.anims_started = e->anims.started;
-	s.anims_ended = e->anims.ended;
-	s.frames = e->frames.count;
-	s.markers = e->session.markers;
-	s.markers_rejected = e->session.rejected;
-	s.annotations = e->session.annotations;
-	s.n_names = names ? (int)e->anims.n_names : 0;
-	s.names = names;
-	s.n_longest = e->anims.n_longest;
-	s.longest = e->anims.longest;
-	s.n_running = (int)n_running;
-	s.running = running;
-	s.drops = drops;
-	s.truncated = truncated;
-	s.evicted = e->ev;
-	s.node_names = e->session.node_names;
-	s.n_procs = (int)n_procs;
-	s.procs = procs;
-	finish_frame_stats(e, &s);
-	s.refresh = e->redraws.on;
-	s.n_redraw_views = e->redraws.n_top;
-	s.redraw_views = e->redraws.top;
-	note_dropped(e);
-	SINK_CALL(&e->out, summary, &s);
-	free(names);
-	free(running);
-	free(procs);
+	segment__finish(e->seg);
+	for (size_t i = 0; i < e->procs.n; i++) {
+		struct proc *p = e->procs.list[i];
+
+		for (struct anim_run *r = p->anims.running; r; r = r->next) {
+			attrib__fill(r);
+			jank__anim_ended(&p->jank, &r->a);
+			anims__running_at_exit(r);
+		}
+	}
+	summary__send(e, drops, truncated);
 }
 
 int engine__sink_error(const struct engine *e)
@@ -708,7 +663,7 @@ void engine__free(struct engine *e)
 	procs__free(&e->procs);
 	anims__free(&e->anims);
 	props__free(&e->props);
-	free(e->session.exited);
+	summary__free(&e->session);
 	segment__free(e->seg);
 	free(e);
 }

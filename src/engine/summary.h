@@ -7,9 +7,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/marker.h"
 #include "model/model.h"
 
 struct engine;
+struct emit;
 struct proc;
 
 struct summary_proc {
@@ -26,14 +28,48 @@ struct session {
 	struct node_name_stats node_names; /* live: given by engine__node_names */
 };
 
-void proc_stat_keep(struct engine *e, struct proc *p);
-void note_time(struct engine *e, uint64_t ts_ns);
-void note_unmarked_proc(struct engine *e, const struct proc *p);
-struct name_stat *build_names(struct engine *e);
-struct anim *build_running(struct engine *e, size_t *n_out);
-void note_dropped(struct engine *e);
-struct proc_stat *build_procs(struct engine *e, size_t *n_out);
-void finish_frame_stats(const struct engine *e, struct summary *s);
-void finish_animations(struct engine *e, struct summary *s);
+/* The session saw ts_ns: its span grows to include it. */
+void summary__time(struct session *ss, uint64_t ts_ns);
+
+/* A marker at ts_ns is counted (and spans the session). */
+void summary__marker(struct session *ss, uint64_t ts_ns);
+
+/* A payload that was no marker is counted. */
+void summary__rejected(struct session *ss);
+
+/* The process wrote a marker. */
+void summary__proc_marker(struct summary_proc *sp);
+
+/* The process wrote a View property. */
+void summary__proc_write(struct summary_proc *sp);
+
+/* How the live side named nodes (st) goes into the summary, its cache evictions into ev. */
+void summary__node_names(struct session *ss, const struct node_name_stats *st,
+			 struct evictions *ev);
+
+/* True for animtrace --annotate's own markers (model.h): they describe animators, they are
+ * none. */
+bool summary__is_annotation(const struct marker *m);
+
+/* Such a marker (thread tid of pid, named process, at ts_ns) is counted and passed on. */
+void summary__annotation(struct session *ss, uint64_t ts_ns, uint32_t pid, uint32_t tid,
+			 const char *process, const struct marker *m, struct emit *out);
+
+/* p exited: with frames, its smoothness line is kept for the summary (beyond CAP_PROCS lines,
+ * counted in *evicted). */
+void summary__proc_exited(struct session *ss, struct proc *p, uint64_t *evicted);
+
+/* p wrote View properties but no marker: a note says its atrace tags look off. */
+void summary__note_unmarked(const struct proc *p, struct emit *out);
+
+/*
+ * Builds the summary from every tracker's state and sends it, after a note on the node-frames
+ * left out. Call once, after the frames were flushed, the unmarked animations finished and the
+ * running animators counted; it reads (and sorts the names' durations for their medians).
+ */
+void summary__send(struct engine *e, uint64_t drops, uint64_t truncated);
+
+/* Frees what ss holds. */
+void summary__free(struct session *ss);
 
 #endif
