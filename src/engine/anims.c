@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Animator lifecycles and name statistics: an S starts a run of its (pid, name, cookie) key, its F ends it; ended runs feed the per-name counts, durations and the longest animators. */
-#include <errno.h>
+/* Animator lifecycles and name statistics (engine/anims.h). */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>

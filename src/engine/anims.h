@@ -1,5 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* Animator lifecycles: the animators running per process, their keys (pid, name, cookie) and the statistics per name. */
+/*
+ * Animator lifecycles and name statistics. An S marker starts a run of its key (pid, name,
+ * cookie), its F ends it; each process keeps its running animators in start order, and ended
+ * ones feed the per-name counts, durations (median from a bounded reservoir) and the longest
+ * animators. Owns: the key and name tables, struct anim_run, each process's running list.
+ * Calls only attrib (to free a run's targets); why an animator ended is the caller's to say.
+ */
 #ifndef ANIMTRACE_ENGINE_ANIMS_H
 #define ANIMTRACE_ENGINE_ANIMS_H
 
@@ -62,60 +68,58 @@ struct anims {
 	uint64_t rng; /* the duration reservoir's generator (deterministic) */
 };
 
-/* The statistics of animators called name, created on first use; beyond CAP_NAMES one
- * "(other names)" row for all new names (counted in ev->names). NULL: out of memory. */
+/* True for "animator" and "animator:<props>", the names of animator markers. */
+bool anims__is_animator(struct strv name);
+
+/* name's statistics, created on first use; past CAP_NAMES one shared "(other names)" row
+ * (counted in ev->names). NULL: out of memory. */
 struct name_acc *anims__name(struct anims *as, const char *name, struct evictions *ev);
 
-/* The key (pid, n, cookie), created on first use; a full table forgets the keys of animators
- * not running (counted in ev->anim_keys). NULL: out of memory. */
+/* The key (pid, n, cookie), created on first use; a full table forgets those not running
+ * (counted in ev->anim_keys). NULL: out of memory. */
 struct anim_key *anims__key(struct anims *as, uint32_t pid, struct name_acc *n, int64_t cookie,
 			    struct evictions *ev);
 
-/* True for "animator" and "animator:<props>" (the names AnimatorTracer-style markers use). */
-bool anims__is_animator(struct strv name);
-
-/* Room for one more running animator in p within both caps: the oldest running animator of p,
- * or of the process running most, is dropped unreported (counted in *evicted). */
+/* Room for one more running animator of p: past a cap the oldest of p, or of the process
+ * running most, is dropped unreported (counted in *evicted). */
 void anims__make_room(struct anims *as, struct proc *p, struct proc *const *procs, size_t n_procs,
 		      uint64_t *evicted);
 
-/* A run of k starts (its S, named name, at ts_ns on tid): last in p's running list, counted
- * for its name and the session. NULL: out of memory. */
+/* Starts a run of k (its S, named name, at ts_ns on tid), last in p's list, counted for its
+ * name and the session. NULL: out of memory. */
 struct anim_run *anims__start(struct anims *as, struct proc *p, struct anim_key *k,
 			      const char *name, uint64_t ts_ns, uint32_t tid);
 
-/* The reason of r's end at ts_ns when nothing says why: force_end closer than instant_ns to
- * its start, else ended. */
+/* r's end reason at ts_ns when nothing says why: force_end within instant_ns, else ended. */
 enum end_reason anims__inferred_reason(const struct anim_run *r, uint64_t ts_ns,
 				       uint64_t instant_ns);
 
-/* r leaves p's running list, ended at ts_ns (never before its start) on tid for reason. */
+/* Takes r off p's running list, ended at ts_ns (not before its start) on tid for reason. */
 void anims__stop(struct anims *as, struct proc *p, struct anim_run *r, uint64_t ts_ns,
 		 uint32_t tid, enum end_reason reason, enum reason_source source);
 
-/* a ended: it counts for the session, its name n (cancels, durations) and the longest
- * animators. */
+/* True, once, for the F of k whose run was evicted (that F is ignored). */
+bool anims__evicted_end(struct anim_key *k);
+
+/* Fills a with k (named name) of p, cancelled at ts_ns on tid before its S (an F without S),
+ * counted for its name. */
+void anims__cancelled_before_start(struct anim *a, struct anim_key *k, const char *name,
+				   const struct proc *p, uint64_t ts_ns, uint32_t tid);
+
+/* Counts ended a for the session, its name n (cancels, durations) and the longest animators. */
 void anims__ended(struct anims *as, struct name_acc *n, const struct anim *a,
 		  struct evictions *ev);
 
+/* Counts r, still running when the session ends, as running for its name. */
+void anims__running_at_exit(const struct anim_run *r);
+
 /* Frees r, off its list. */
 void anims__run_free(struct anim_run *r);
-
-/* An F of k, whose run was evicted: true the first time (the F is ignored). */
-bool anims__evicted_end(struct anim_key *k);
-
-/* a = the animator k (named name) of p cancelled at ts_ns on tid before it started (an F
- * without S), counted for its name. */
-void anims__cancelled_before_start(struct anim *a, struct anim_key *k, const char *name,
-				   const struct proc *p, uint64_t ts_ns, uint32_t tid);
 
 /* Frees ap's running animators, unreported. */
 void anims__proc_free(struct anims_proc *ap);
 
 /* Frees the keys and the names' statistics (the runs are the processes'). */
 void anims__free(struct anims *as);
-
-/* r still runs when the session ends: it counts as running for its name. */
-void anims__running_at_exit(const struct anim_run *r);
 
 #endif

@@ -1,13 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* ART call matching: a pending call per thread waits for the marker it causes; start() calls wait per process for their S (the start delay). */
-#include <errno.h>
+/* ART call matching (engine/artcalls.h). */
 #include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "engine/artcalls.h"
-#include "engine/state.h"
 
 void artcalls__active(struct artcalls_proc *ap, uint64_t since_ns)
 {

@@ -1,13 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Attribution of property writes to animators: inferred (an animator naming the property takes the first node changing it) and exact (the animateValue probes say which animator writes). */
-#include <errno.h>
+/* Attribution of property writes to animators (engine/attrib.h). */
 #include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/attrib.h"
-#include "engine/procs.h"
 #include "engine/state.h"
 
 static bool anim_has_prop(const struct anim *a, enum view_prop prop)

@@ -1,5 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* Attribution: which animator wrote which node (inferred from names, exact from animateValue). */
+/*
+ * Attribution: which animator wrote which node. Exact when the animateValue probes say which
+ * animator a thread's writes belong to (its window); inferred otherwise: a running animator
+ * naming the property takes the first node seen changing it. Owns: the windows per thread, a
+ * run's exact targets and per-frame curves, the targets announced per batch. Calls no other
+ * tracker.
+ */
 #ifndef ANIMTRACE_ENGINE_ATTRIB_H
 #define ANIMTRACE_ENGINE_ATTRIB_H
 
@@ -37,46 +43,39 @@ struct attrib_thread {
 	size_t av_depth;
 };
 
-/* The animator of the thread's property writes of process pid (t: the writing thread, may
- * be NULL): the cookie of its open animateValue window, or NULL. */
-const uint32_t *attrib__writer(const struct thread *t, uint32_t pid);
-
-/*
- * p's node n gets value for prop (n->val still holds the value before) in the frame begun
- * at frame_ns. With a writer the write is that animator's (an exact target of its run, when
- * it runs); without, every running animator naming prop links n as its inferred target and
- * samples its curve. True when an animator explains the write.
- */
-bool attrib__write(struct proc *p, const uint32_t *writer, const struct node_st *n,
-		   enum view_prop prop, float value, uint64_t frame_ns);
-
-/* The interpolator of a, ended at its end (its S to F is its duration), fitted to the first
- * property whose values were seen on 3 or more frames and moved. */
-void attrib__fit_interp(struct anim *a);
-
-/* r's exact targets go into r->a, most writes first; the first becomes its target. */
-void attrib__fill(struct anim_run *r);
-
-/* Frees what at holds. */
-void attrib__run_free(struct attrib_run *at);
-
-/* After a batch was sent: the running animators whose first exact writes were in it say
- * what they move (anim_target). */
-void attrib__announce(struct attrib_proc *ap, struct anim_run *running, struct emit *out);
-/* The thread entered animateValue of the animator cookie (has_cookie false: of none that can
- * be told), inside the animation phase slice at depth phase_depth - 1 (0: outside one): its
- * writes are that animator's from now on. */
+/* The thread entered animateValue of cookie (has_cookie false: of none told) in the animation
+ * phase at depth phase_depth - 1 (0: in none): its writes are that animator's from now on. */
 void attrib__animate(struct attrib_thread *at, bool has_cookie, uint32_t cookie,
 		     size_t phase_depth);
 
-/* A marker of the thread: it ends a window opened outside any animation phase. */
+/* A marker of the thread ends a window opened outside any animation phase. */
 void attrib__marker(struct attrib_thread *at);
 
-/* A slice of the thread ended, depth slices remain open: the window of the animation phase
- * it closed ends. */
+/* A slice of the thread ended, depth remain open: a window of the phase it closed ends. */
 void attrib__slice_ended(struct attrib_thread *at, size_t depth);
 
-/* at's tid now belongs to another process (or is new): no window is open. */
+/* The cookie whose window thread t (may be NULL) writes pid's properties in, or NULL. */
+const uint32_t *attrib__writer(const struct thread *t, uint32_t pid);
+
+/* Attributes p's write of value to n's prop (n->val: the old one) in the frame begun at
+ * frame_ns: exact to writer's run, else inferred to animators naming prop. True if explained. */
+bool attrib__write(struct proc *p, const uint32_t *writer, const struct node_st *n,
+		   enum view_prop prop, float value, uint64_t frame_ns);
+
+/* After a batch went out, the running animators whose first exact writes it held say what they
+ * move (anim_target). */
+void attrib__announce(struct attrib_proc *ap, struct anim_run *running, struct emit *out);
+
+/* r's exact targets fill r->a, most writes first; the first becomes its target. */
+void attrib__fill(struct anim_run *r);
+
+/* a's interpolator, fitted to its first property seen on 3+ frames that moved (ran to its end). */
+void attrib__fit_interp(struct anim *a);
+
+/* at is new, or its tid now belongs to another process: no window is open. */
 void attrib__thread_reset(struct attrib_thread *at);
+
+/* Frees what at holds. */
+void attrib__run_free(struct attrib_run *at);
 
 #endif

@@ -1,24 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Lifecycle engine. State lives in three append-only hash tables (animator keys,
- * processes, threads) so every marker costs O(1) on average; the only per-frame walk is
- * over the animators running in that process, which is what a frame has to list anyway.
+ * Lifecycle engine: the dispatch. Every engine__* entry point hands its event to the trackers
+ * (one concern each, one header each: procs, slices, frames, jank, props, attrib, anims,
+ * artcalls, redraws, summary, and the segmenter), and where an event involves several of them
+ * this file states the order once: frame open, close, draw and send, animator start and end,
+ * process exit, session end. Trackers never call back up; when one needs another to act (a
+ * full node table, a frame completed by its draw) it says so to its caller here.
+ *
+ * State lives in hash tables (animator keys, processes, threads, nodes) so every event costs
+ * O(1) on average; the only per-frame walk is over the animators running in that process,
+ * which is what a frame has to list anyway.
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-#include "common/caps.h"
-#include "common/coll.h"
 #include "engine/anims.h"
 #include "engine/artcalls.h"
 #include "engine/attrib.h"
 #include "engine/engine.h"
 #include "engine/frames.h"
 #include "engine/jank.h"
-#include "engine/period.h"
 #include "engine/procs.h"
 #include "engine/props.h"
 #include "engine/redraws.h"
@@ -28,6 +32,8 @@
 #include "engine/summary.h"
 
 #define DEFAULT_INSTANT_NS 1000000ull
+
+/* ---- processes, threads, batches, nodes ---------------------------------------------- */
 
 /* pid's process, created on first sight; a non-empty name replaces the one known so far. */
 static struct proc *proc_get(struct engine *e, uint32_t pid, const char *process)
@@ -102,6 +108,8 @@ static struct node_st *node_get(struct engine *e, struct proc *p, uint64_t node,
 	}
 	return err ? NULL : n;
 }
+
+/* ---- frames -------------------------------------------------------------------------- */
 
 /*
  * fs (p's frame waiting for its draw) goes out, once: its record with the redraws it saw, then
@@ -257,6 +265,8 @@ static void on_slice_end(struct engine *e, struct thread *t, uint64_t ts_ns)
 	}
 }
 
+/* ---- animators ----------------------------------------------------------------------- */
+
 /* a ended: it counts for p's smoothness and for its name's statistics, then goes out. */
 static void anim_report(struct engine *e, struct proc *p, struct name_acc *n, const struct anim *a)
 {
@@ -370,7 +380,7 @@ static void on_async(struct engine *e, struct proc *p, uint64_t ts_ns, uint32_t 
 		anim_finish(e, p, k, name, ts_ns, tid);
 }
 
-/* ---- public API ---------------------------------------------------------------------- */
+/* ---- entry points (engine.h) --------------------------------------------------------- */
 
 static int seg_start(void *ctx, const struct animation *a)
 {

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Frames: open (the doFrame in progress) and done (waiting for its DrawFrame) per process, the animators each ran, and the longest frames. */
+/* Frames (engine/frames.h). */
 #include <errno.h>
 #include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/frames.h"
+#include "engine/redraws.h"
 #include "engine/slices.h"
 #include "engine/state.h"
 

@@ -1,5 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* Frames: each doFrame of a process, open while its UI thread runs it, then waiting for its RenderThread draw. */
+/*
+ * Frames: per process the doFrame in progress (cur) and the one ended and waiting for its
+ * RenderThread draw (done), with the animators each ran in, the gap before it and its chains;
+ * per thread its last doFrame; the frame count and the longest frames. Owns struct frame_st
+ * (which carries the redraws of its frame). Calls slices (chains) and redraws (to free);
+ * opening, closing and sending a frame are sequences in engine.c.
+ */
 #ifndef ANIMTRACE_ENGINE_FRAMES_H
 #define ANIMTRACE_ENGINE_FRAMES_H
 
@@ -51,37 +57,36 @@ struct frames {
 	int n_longest;
 };
 
-/* Opens the doFrame of thread tid of process pid at ts_ns as fp->cur (vsync: its id, or -1),
- * numbered next in the process, with the period known so far as its budget. */
+/* Opens tid's doFrame at ts_ns as fp->cur (vsync id or -1), numbered next, with the period
+ * known so far as its budget. */
 void frames__open(struct frames_proc *fp, uint32_t pid, uint32_t tid, int64_t vsync,
 		  uint64_t ts_ns, uint64_t budget_ns, bool assumed);
 
 /* The gap before cur: since t's last doFrame ended, with the longest slices of t and of the
- * RenderThread rt (NULL: none known) in it. */
+ * RenderThread rt (NULL: none). */
 void frames__gap(struct frames_proc *fp, const struct thread *t, const struct thread *rt);
 
-/* cur counts for every running animator (frames, ids); those that ran in ft's previous frame
- * ran across the gap, and the dropped vsyncs before it count for them. */
+/* cur counts for every running animator; those that ran in ft's last frame ran across the gap,
+ * and the vsyncs dropped in it count for them. */
 void frames__runs(struct frames_proc *fp, const struct frames_thread *ft,
 		  struct anim_run *running, uint32_t dropped);
 
-/* Thread tid ran cur (begun at ts_ns, vsync id vsync): its last frame, and p's UI thread. */
+/* Thread tid ran cur (begun at ts_ns, vsync id vsync): its last frame; p's UI thread. */
 void frames__ran(struct frames_proc *fp, struct frames_thread *ft, uint32_t tid, int64_t vsync,
 		 uint64_t ts_ns);
 
-/* The start of the doFrame open at ts_ns, else ts_ns: the time a property write counts at. */
+/* The start of the doFrame open at ts_ns, else ts_ns: when a property write happened. */
 uint64_t frames__frame_ns(const struct frames_proc *fp, uint64_t ts_ns);
 
-/* r started: inside an open doFrame it ran in that frame. */
+/* r started: in an open doFrame it ran in that frame. */
 void frames__anim_started(struct frames_proc *fp, struct anim_run *r);
 
-/* True when the doFrame slice s of thread tid (dur_ns long) was cur's: its chain is kept and
- * cur must end now. */
+/* A phase slice s of tid ended: its time counts for cur when tid runs cur. */
+void frames__phase(struct frames_proc *fp, uint32_t tid, const struct slice *s, uint64_t dur_ns);
+
+/* True when doFrame slice s of tid was cur's: its chain is kept, and cur must end now. */
 bool frames__doframe_ended(struct frames_proc *fp, uint32_t tid, const struct slice *s,
 			   uint64_t dur_ns);
-
-/* A phase slice s of thread tid ended: its time counts for cur when tid runs cur. */
-void frames__phase(struct frames_proc *fp, uint32_t tid, const struct slice *s, uint64_t dur_ns);
 
 /* cur ended at ts_ns: its duration. */
 void frames__end(struct frames_proc *fp, uint64_t ts_ns);
@@ -89,26 +94,26 @@ void frames__end(struct frames_proc *fp, uint64_t ts_ns);
 /* The thread's doFrame ended at ts_ns: the gap before its next one starts. */
 void frames__gap_start(struct frames_thread *ft, uint64_t ts_ns);
 
-/* cur, ended, becomes done (waiting for its draw); the old done's buffers collect the next. */
+/* cur, ended, becomes done and waits for its draw; the old done's buffers collect the next. */
 void frames__wait_draw(struct frames_proc *fp);
 
 /* True while a draw can still come for done: one is under way, or the process has drawn. */
 bool frames__done_waits(const struct frames_proc *fp);
 
-/* A DrawFrame(s) slice began on some thread of the process. */
+/* A DrawFrame(s) slice began on a thread of the process. */
 void frames__draw_began(struct frames_proc *fp);
 
-/* A DrawFrame(s) slice s of thread tid ended after dur_ns: the frame it drew (done, or with
- * vsync ids cur) takes it. True when that frame is done: it is complete. */
+/* A DrawFrame(s) slice s of tid ended: the frame it drew (done; with vsync ids cur too) takes
+ * it. True when that frame is done, now complete. */
 bool frames__drawn(struct frames_proc *fp, uint32_t tid, const struct slice *s, uint64_t dur_ns);
 
-/* fs goes out: not live any more, with process and its animators. False when it was not live. */
+/* fs goes out: no longer live, with process and its animators; false when it was not live. */
 bool frames__take(struct frame_st *fs, const char *process);
 
-/* A frame that went out counts for the summary (frames, the longest ones). */
+/* Counts f, gone out, for the summary (frames, the longest ones). */
 void frames__count(struct frames *fr, const struct frame *f);
 
-/* ft's tid now belongs to another process (or is new): it ran no doFrame. */
+/* ft is new, or its tid now belongs to another process: it ran no doFrame. */
 void frames__thread_reset(struct frames_thread *ft);
 
 /* Frees what fp holds. */

@@ -1,9 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Jank and the display period's use: a frame is late when it runs longer than the period, vsyncs missed before it are dropped frames, a long UI-thread slice while an animator runs is a block. */
-#include <errno.h>
+/* Jank and the display period's use (engine/jank.h). */
 #include <stdbool.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "engine/jank.h"

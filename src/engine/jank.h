@@ -1,5 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* Jank: frames judged against the display period, dropped vsyncs, blocks, and the smoothness of each process and animator. */
+/*
+ * Jank and the use of the display period (engine/period.h): a frame is late when it runs
+ * longer than the period, the vsyncs missed before it are dropped frames, a top-level UI
+ * thread slice longer than the period while an animator runs is a block. Owns: each process's
+ * period, late/dropped counts and worst animators, each thread's vsync anchor. Calls slices
+ * (chains) and period.
+ */
 #ifndef ANIMTRACE_ENGINE_JANK_H
 #define ANIMTRACE_ENGINE_JANK_H
 
@@ -32,37 +38,32 @@ struct jank_thread {
 	int64_t anchor_vsync;
 };
 
-/* The period a frame opened now is judged against (*assumed: no measured one yet). */
+/* The period a frame opening now is judged against; *assumed when none is measured yet. */
 uint64_t jank__budget(struct jank_proc *jp, bool *assumed);
 
-/*
- * Thread t begins a doFrame (vsync id vsync, or -1) at ts_ns after its previous one: the
- * interval measures jp's period, which becomes *budget (*assumed). Returns the vsyncs missed
- * in the interval.
- */
+/* t's doFrame (vsync id or -1) at ts_ns, after its last one: the interval measures the period
+ * (*budget, *assumed); returns the vsyncs missed in it. */
 uint32_t jank__interval(struct jank_proc *jp, struct thread *t, int64_t vsync, uint64_t ts_ns,
 			uint64_t *budget, bool *assumed);
 
-/* fs ended: late or not, for the process and for every animator that ran in it. */
+/* Judges ended fs late or not, for the process and for the animators that ran in it. */
 void jank__judge(struct jank_proc *jp, struct frame_st *fs, struct anim_run *running);
 
-/* fs went out: its jank records (the gap before it, then its lateness) follow it, when it hit
- * an animator. */
+/* fs went out: its jank records (the gap before it, then its lateness) when it hit animators. */
 void jank__frame_sent(const struct proc *p, const struct frame_st *fs, struct emit *out);
 
-/* A top-level slice s of thread t ended: longer than the period on the UI thread while an
- * animator runs, it is a block (a jank record). */
+/* Top-level slice s of t ended: on the UI thread, longer than the period while animators
+ * run, it is a block (a jank record). */
 void jank__block(struct proc *p, const struct thread *t, const struct slice *s, uint64_t dur,
 		 struct emit *out);
 
-/* a ended (or runs at exit): it stays among jp's worst when it has most dropped + late frames
- * (most first; ties: the earlier). */
+/* Keeps ended (or still running) a among jp's worst animators by dropped + late frames. */
 void jank__anim_ended(struct jank_proc *jp, const struct anim *a);
 
-/* p's smoothness so far into ps. */
+/* p's smoothness so far; early frames are judged again with the period now known. */
 void jank__stat(struct proc *p, struct proc_stat *ps);
 
-/* jt's tid now belongs to another process (or is new): no interval measured yet. */
+/* jt is new, or its tid now belongs to another process: no interval measured from it yet. */
 void jank__thread_reset(struct jank_thread *jt);
 
 /* Frees what jp holds. */

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Processes by pid and threads by tid: hash tables, capped (common/caps.h). */
-#include <errno.h>
+/* The process and thread tables (engine/procs.h). */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>

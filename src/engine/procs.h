@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* The process and thread tables. */
+/*
+ * The process and thread tables: processes by pid (in creation order too), threads by tid,
+ * both capped (common/caps.h). Creating, finding and forgetting entries is all it does; a new
+ * process or a fresh thread is said to the caller, which has the trackers set up their parts.
+ * Calls slices (a full thread table forgets threads inside no slice).
+ */
 #ifndef ANIMTRACE_ENGINE_PROCS_H
 #define ANIMTRACE_ENGINE_PROCS_H
 
@@ -22,24 +27,19 @@ struct procs {
 /* pid's process, or NULL. */
 struct proc *procs__find(const struct procs *ps, uint32_t pid);
 
-/*
- * pid's process, created zeroed on first sight (*created then true); a non-empty process name
- * replaces the one known so far. NULL beyond CAP_PROCS (counted in *evicted) or out of memory.
- */
+/* pid's process, created zeroed on first sight (*created); a non-empty name replaces the one
+ * known. NULL beyond CAP_PROCS (counted in *evicted) or out of memory. */
 struct proc *procs__get(struct procs *ps, uint32_t pid, const char *process, uint64_t *evicted,
 			bool *created);
 
-/* Takes p out of the tables (the caller frees it); false when there was no memory to. */
+/* Takes p out of the tables for the caller to free; false (it stays) when out of memory. */
 bool procs__remove(struct procs *ps, struct proc *p);
 
 /* Thread tid, or NULL. */
 struct thread *procs__thread_find(const struct procs *ps, uint32_t tid);
 
-/*
- * Thread tid of pid, keyed by tid alone (a bare E has no tgid). *fresh: it is new, or its tid
- * now belongs to pid instead of another process, and the trackers must reset its state. A
- * full table forgets the threads inside no slice (counted in *evicted). NULL: out of memory.
- */
+/* Thread tid of pid, keyed by tid alone (a bare E has no tgid); *fresh when it is new or its
+ * tid moved to pid. A full table forgets threads inside no slice (counted in *evicted). */
 struct thread *procs__thread_get(struct procs *ps, uint32_t pid, uint32_t tid, uint64_t *evicted,
 				 bool *fresh);
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Property batches and nodes: every View property change goes into its process's batch, sent as frame_props when the frame ends; each node remembers its last value per property. */
+/* Property batches and nodes (engine/props.h). */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>

@@ -1,5 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* Property batches (the changes of one frame of a process) and the RenderNodes they change. */
+/*
+ * Property batches and nodes. Every View property change goes into its process's batch (the
+ * changes of the doFrame in progress, or since the last one), sent as frame_props when the
+ * caller says; each RenderNode remembers its name and last value per property. Owns the node
+ * table, the batch and the per-frame write statistics. A full node table says so (-ENOSPC)
+ * instead of sending the batch itself. Calls only the segmenter (engine/segment.h).
+ */
 #ifndef ANIMTRACE_ENGINE_PROPS_H
 #define ANIMTRACE_ENGINE_PROPS_H
 
@@ -11,9 +17,8 @@
 #include "model/model.h"
 
 struct emit;
-struct segment;
-struct engine;
 struct proc;
+struct segment;
 
 /* A RenderNode of one process: its name and the last value seen per property. */
 struct node_st {
@@ -58,57 +63,45 @@ struct props {
 	size_t n_seg_buf, cap_seg_buf;
 };
 
-/*
- * Sends pp's batch of process as frame_props (if any change is in it), counts it for the
- * summary and starts the next one. True when a batch was sent.
- */
-bool props__flush(struct props *ps, struct props_proc *pp, const char *process,
-		  struct emit *out);
-/* node in pp, or NULL when it has none. */
-struct node_st *props__node_find(struct props_proc *pp, uint64_t node);
+/* A new process's part: its first batch is generation 1 (nodes of generation 0 are in none). */
+void props__proc_init(struct props_proc *pp);
 
-/*
- * Finds or creates node in pp (named name when not NULL). -ENOSPC: the table is full
- * (CAP_NODES_PROC) and every node in it changed in the current batch: send the batch
- * (props__flush) and call again; nodes that did not are forgotten (counted in *evicted).
- * -ENOMEM, else 0 and *out.
- */
+/* Finds or creates node (named name when not NULL): 0 and *out, or -ENOMEM, or -ENOSPC when
+ * the table is full and every node changed in the batch (send it, then call again). */
 int props__node(struct props_proc *pp, uint64_t node, const char *name, uint64_t *evicted,
 		struct node_st **out);
-/* The open frame f of process (ending at ts_ns) goes to the segmenter with its changes in
- * pp's batch (not sent yet). */
+
+/* node, or NULL when pp has none. */
+struct node_st *props__node_find(struct props_proc *pp, uint64_t node);
+
+/* n has unique id uid: another id than before is another node, of unknown name and values. */
+void props__node_id(struct node_st *n, uint64_t uid);
+
+/* prev (NULL: unknown), the value of prop before this write, becomes n's unless one is known. */
+void props__prev(struct node_st *n, enum view_prop prop, const float *prev);
+
+/* Adds the write of prop = value to n (by tid at ts_ns, writer's) to p's batch: last value
+ * wins, writes and the value before the batch are kept; nodes past CAP_FRAME_NODES in *evicted. */
+void props__add(struct proc *p, struct node_st *n, uint64_t ts_ns, uint32_t tid,
+		enum view_prop prop, float value, const uint32_t *writer, uint64_t *evicted);
+
+/* n's prop becomes value, once the batch and attribution read the old one; explained: an
+ * animator wrote it (no unmarked animation). */
+void props__set(struct props_proc *pp, struct node_st *n, enum view_prop prop, float value,
+		bool explained);
+
+/* The open frame f of process, ending at ts_ns, goes to seg with the changes of pp's batch. */
 void props__segment(struct props *ps, const struct props_proc *pp, const struct frame *f,
 		    const char *process, uint64_t ts_ns, struct segment *seg);
 
-/* A new process's: its first batch is generation 1 (a node of generation 0 is in none). */
-void props__proc_init(struct props_proc *pp);
+/* Sends pp's batch as frame_props of process and starts the next; false when it was empty. */
+bool props__flush(struct props *ps, struct props_proc *pp, const char *process,
+		  struct emit *out);
 
 /* Frees what pp holds. */
 void props__proc_free(struct props_proc *pp);
 
 /* Frees what ps holds. */
 void props__free(struct props *ps);
-
-/* prev (NULL: unknown) is the value prop of n had before this write: it is the last one known
- * of it unless one is known already. */
-void props__prev(struct node_st *n, enum view_prop prop, const float *prev);
-
-/*
- * The write of value to prop of n by thread tid at ts_ns (writer: its animator's cookie, or
- * NULL) goes into p's batch: the first change of a batch fixes its header (the open doFrame,
- * or this change), a node's slot keeps its value before the batch, the last value wins and
- * writes are counted. Nodes beyond CAP_FRAME_NODES in a batch are counted in *evicted.
- */
-void props__add(struct proc *p, struct node_st *n, uint64_t ts_ns, uint32_t tid,
-		enum view_prop prop, float value, const uint32_t *writer, uint64_t *evicted);
-
-/* n's prop is now value (after props__add and attribution read the old one); explained: an
- * animator wrote it, so the segmenter takes it for no unmarked animation. */
-void props__set(struct props_proc *pp, struct node_st *n, enum view_prop prop, float value,
-		bool explained);
-
-/* n has unique id uid: another id than before means another node at its address, whose name
- * and values are unknown. */
-void props__node_id(struct node_st *n, uint64_t uid);
 
 #endif

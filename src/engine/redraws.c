@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* --refresh: redraws per frame, refresh storms (runs of frames redrawn with no animator), and the engine-wide ranking of Views by frames redrawn. */
-#include <errno.h>
+/* Who redraws: --refresh (engine/redraws.h). */
 #include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* Who redraws (--refresh): the Views re-recorded and the vsync requests of each frame, refresh storms, and the Views redrawn most. */
+/*
+ * Who redraws (--refresh): the Views re-recorded and the vsync requests of each frame,
+ * refresh storms (runs of frames redrawn while no animator runs), and the engine-wide ranking
+ * of Views by frames redrawn. Owns struct redraws_frame (in each frame), the storms and the
+ * ranking, and the nodes' redraw_frames counts. Calls props (to look nodes up).
+ */
 #ifndef ANIMTRACE_ENGINE_REDRAWS_H
 #define ANIMTRACE_ENGINE_REDRAWS_H
 
@@ -10,7 +15,6 @@
 #include "model/model.h"
 
 struct emit;
-struct engine;
 struct frame_st;
 struct node_st;
 struct proc;
@@ -49,37 +53,33 @@ struct redraws {
 	int n_top;
 };
 
-/* fs goes out: its frame record lists its redraws and vsync requests (rp on: --refresh ran). */
-void redraws__attach(const struct redraws_proc *rp, struct frame_st *fs);
+/* --refresh probes ran in the process: its frames, animators and the summary say so. */
+void redraws__active(struct redraws *rs, struct redraws_proc *rp);
 
-/* p's nodes enter the engine-wide ranking of Views by frames redrawn (at its exit or the end). */
-void redraws__rank(struct redraws *rs, const struct proc *p);
+/* n of p re-recorded its display list: once per frame collecting now (64 Views listed, more
+ * counted), and for running animators targeting it while a doFrame is open. */
+void redraws__redraw(struct proc *p, const struct node_st *n);
 
-/* The run of p's frames redrawn with no animator ended: a refresh storm when it lasted
- * REFRESH_STORM_FRAMES, sent once. */
-void redraws__storm_end(struct proc *p, struct emit *out);
+/* The process asked for a vsync (its Java callers, n_stack of stack): counted for rf. */
+void redraws__vsync_request(struct redraws_frame *rf, const char (*stack)[AT_FRAME_NAME],
+			    int n_stack);
 
-/* p's frame fs ended: with --refresh its Views count a frame redrawn (their nodes'
- * redraw_frames), and it goes on p's refresh storm or ends it. */
+/* fs of p ended: its Views count a frame redrawn, and it goes on p's refresh storm or ends it. */
 void redraws__frame_closed(struct proc *p, const struct frame_st *fs, struct emit *out);
 
 /* rf collects for the next doFrame. */
 void redraws__frame_reset(struct redraws_frame *rf);
 
+/* fs goes out: its record lists its redraws and vsync requests. */
+void redraws__attach(const struct redraws_proc *rp, struct frame_st *fs);
+
+/* Ends p's run of frames redrawn with no animator: a refresh storm, sent once, when it lasted. */
+void redraws__storm_end(struct proc *p, struct emit *out);
+
+/* p's Views enter the engine-wide ranking by frames redrawn (at its exit or the end). */
+void redraws__rank(struct redraws *rs, const struct proc *p);
 
 /* Frees what rf holds. */
 void redraws__frame_free(struct redraws_frame *rf);
-
-/* --refresh probes ran in the process: its frames, animators and the summary say so. */
-void redraws__active(struct redraws *rs, struct redraws_proc *rp);
-
-/* n of p re-recorded its display list: once per frame in the frame collecting now (listed up to
- * 64 Views, more counted), and while a doFrame is open for the running animators targeting n. */
-void redraws__redraw(struct proc *p, const struct node_st *n);
-
-/* The process asked for a vsync (stack: its Java callers, innermost first; n_stack may be 0):
- * counted for the frame collecting now, with the last callers. */
-void redraws__vsync_request(struct redraws_frame *rf, const char (*stack)[AT_FRAME_NAME],
-			    int n_stack);
 
 #endif

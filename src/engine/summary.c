@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* The summary: what the session counted, the exited processes' smoothness, and the names, running animators and processes the summary lists. */
-#include <errno.h>
+/* The summary (engine/summary.h). */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
