@@ -123,3 +123,11 @@ enum end_reason artcalls__reason(const struct artcalls_proc *ap, const struct ar
 		return cause->call == ART_CALL_END ? END_FORCE_END : END_CANCEL;
 	return watched ? END_COMPLETE : inferred;
 }
+
+void artcalls__cancelled(struct anim *a, const struct art_pending *cause)
+{
+	if (!cause)
+		return;
+	a->reason_source = REASON_ART;
+	artcalls__end_stack(a, cause);
+}

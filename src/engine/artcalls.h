@@ -79,4 +79,7 @@ enum end_reason artcalls__reason(const struct artcalls_proc *ap, const struct ar
 /* a's end stack is cause's Java callers. */
 void artcalls__end_stack(struct anim *a, const struct art_pending *cause);
 
+/* a, cancelled before its S, was cancelled by cause (NULL: none seen): its source and stack. */
+void artcalls__cancelled(struct anim *a, const struct art_pending *cause);
+
 #endif

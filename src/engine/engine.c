@@ -351,10 +351,7 @@ static void anim_finish(struct engine *e, struct proc *p, struct anim_key *k, co
 		return;
 	anims__cancelled_before_start(&a, k, name, p, ts_ns, tid);
 	artcalls__start_dropped(&p->art, k->cookie); /* no S will follow its start() */
-	if (cause) {
-		a.reason_source = REASON_ART;
-		artcalls__end_stack(&a, cause);
-	}
+	artcalls__cancelled(&a, cause);
 	anim_report(e, p, k->name, &a);
 }
 
