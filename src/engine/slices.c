@@ -37,14 +37,6 @@ static void chain_offer(struct slices_thread *st, const struct slice *s, uint64_
 	}
 }
 
-static const char *const phase_names[] = {
-	[PHASE_INPUT] = "input",
-	[PHASE_ANIMATION] = "animation",
-	[PHASE_INSETS_ANIMATION] = "insets_animation",
-	[PHASE_TRAVERSAL] = "traversal",
-	[PHASE_COMMIT] = "commit",
-};
-
 /* "<prefix>" -> -1, "<prefix> <digits>" -> digits; false for anything else. */
 static bool match_id_suffix(struct strv v, const char *prefix, int64_t *id)
 {
@@ -80,8 +72,8 @@ static void slice_classify(struct strv name, struct slice *s)
 		s->kind = SLICE_DRAW;
 		return;
 	}
-	for (int i = 0; i < PHASE_DRAW; i++) {
-		if (strv_eq(name, phase_names[i])) {
+	for (int i = 0; i < PHASE_DRAW; i++) { /* the phases the UI thread marks */
+		if (strv_eq(name, frame_phase_str((enum frame_phase)i))) {
 			s->kind = SLICE_PHASE;
 			s->phase = (uint8_t)i;
 			return;
