@@ -107,7 +107,8 @@ void frames__draw_began(struct frames_proc *fp);
  * it. True when that frame is done, now complete. */
 bool frames__drawn(struct frames_proc *fp, uint32_t tid, const struct slice *s, uint64_t dur_ns);
 
-/* fs goes out: no longer live, with process and its animators; false when it was not live. */
+/* fs goes out: no longer live, with process (a struct proc's name) and its animators; false
+ * when it was not live. */
 bool frames__take(struct frame_st *fs, const char *process);
 
 /* Counts f, gone out, for the summary (frames, the longest ones). */

@@ -94,7 +94,8 @@ void props__set(struct props_proc *pp, struct node_st *n, enum view_prop prop, f
 void props__segment(struct props *ps, const struct props_proc *pp, const struct frame *f,
 		    const char *process, uint64_t ts_ns, struct segment *seg);
 
-/* Sends pp's batch as frame_props of process and starts the next; false when it was empty. */
+/* Sends pp's batch as frame_props of process (AT_PROC_MAX bytes, a struct proc's name) and
+ * starts the next; false when it was empty. */
 bool props__flush(struct props *ps, struct props_proc *pp, const char *process,
 		  struct emit *out);
 
