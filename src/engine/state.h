@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The lifecycle engine's state (internal to src/engine/): a process, a thread and the engine
+ * are each the sum of the trackers' parts, which every tracker's header defines; SINK_CALL
+ * sends a record.
+ */
+#ifndef ANIMTRACE_ENGINE_STATE_H
+#define ANIMTRACE_ENGINE_STATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/coll.h"
+#include "engine/anims.h"
+#include "engine/artcalls.h"
+#include "engine/attrib.h"
+#include "engine/engine.h"
+#include "engine/frames.h"
+#include "engine/jank.h"
+#include "engine/procs.h"
+#include "engine/props.h"
+#include "engine/redraws.h"
+#include "engine/segment.h"
+#include "engine/slices.h"
+#include "engine/summary.h"
+
+struct proc {
+	uint32_t pid;
+	char name[AT_PROC_MAX];
+	struct anims_proc anims;
+	struct frames_proc frames;
+	struct jank_proc jank;
+	struct props_proc props;
+	struct attrib_proc attrib;
+	struct artcalls_proc art;
+	struct redraws_proc redraws;
+	struct summary_proc summary;
+};
+
+struct thread {
+	uint32_t tid, pid;
+	struct slices_thread slices;
+	struct frames_thread frames;
+	struct jank_thread jank;
+	struct artcalls_thread art;
+	struct attrib_thread attrib;
+};
+
+/* Where records go: the sink, and the first error it returned (nothing is sent after it). */
+struct emit {
+	struct sink sink;
+	int err;
+};
+
+struct engine {
+	struct engine_opts opts;
+	struct emit out;
+	struct evictions ev;
+	struct procs procs;
+	struct slices slices;
+	struct anims anims;
+	struct frames frames;
+	struct props props;
+	struct redraws redraws;
+	struct session session;
+	struct segment *seg; /* unmarked animations (engine/segment.h) */
+};
+
+/* Calls the sink's cb unless it is NULL or an earlier call failed, and keeps its error. */
+#define SINK_CALL(o, cb, arg)                                                          \
+	do {                                                                           \
+		if (!(o)->err && (o)->sink.ops && (o)->sink.ops->cb)                   \
+			(o)->err = (o)->sink.ops->cb((o)->sink.ctx, arg);              \
+	} while (0)
+
+/* Sweeps t with drop and adds what it removed to the eviction counter *count. */
+static inline long sweep_count(struct htab *t, bool (*drop)(void *v, void *ctx), void *ctx,
+			       uint64_t *count)
+{
+	long n = htab_sweep(t, drop, ctx);
+
+	if (n > 0)
+		*count += (uint64_t)n;
+	return n;
+}
+
+#endif
