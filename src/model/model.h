@@ -445,24 +445,33 @@ struct summary {
 };
 
 /*
- * Renders engine output. Any callback may be NULL. Each returns 0, or a negative errno
- * when its output failed (the engine then stops calling the sink and keeps the error).
+ * Renders engine output: AT_SINK_OPS(X) is X(callback, record type) for every callback of
+ * struct sink_ops, and declares it. Code that must handle every callback (a fan-out) is
+ * generated from this list, so a callback added here cannot be forgotten there.
+ * Any callback may be NULL. Each returns 0, or a negative errno when its output failed (the
+ * engine then stops calling the sink and keeps the error).
  */
+#define AT_SINK_OPS(X)                                                                 \
+	X(anim_start, const struct anim *)                                             \
+	X(anim_end, const struct anim *)                                               \
+	X(frame, const struct frame *)                                                 \
+	X(summary, const struct summary *)                                             \
+	X(frame_props, const struct frame_props *)                                     \
+	/* an informational line (e.g. "reasons are inferred") */                      \
+	X(note, const char *)                                                          \
+	X(jank, const struct jank *)               /* after the frame it concerns */   \
+	X(refresh_storm, const struct refresh_storm *) /* once, when it ends */        \
+	/* an unmarked animation was recognised (after its third changing frame) / ended */ \
+	X(animation_start, const struct animation *)                                   \
+	X(animation_end, const struct animation *)                                     \
+	X(annotation, const struct annotation *)   /* animtrace's own marker */        \
+	/* an animator's first frame with exact writes: a->targets says what it moves so far */ \
+	X(anim_target, const struct anim *)
+
 struct sink_ops {
-	int (*anim_start)(void *ctx, const struct anim *a);
-	int (*anim_end)(void *ctx, const struct anim *a);
-	int (*frame)(void *ctx, const struct frame *f);
-	int (*summary)(void *ctx, const struct summary *s);
-	int (*frame_props)(void *ctx, const struct frame_props *fp);
-	int (*note)(void *ctx, const char *msg); /* informational line (e.g. "reasons are inferred") */
-	int (*jank)(void *ctx, const struct jank *j); /* after the frame it concerns */
-	int (*refresh_storm)(void *ctx, const struct refresh_storm *s); /* once, when it ends */
-	/* An unmarked animation was recognised (after its third changing frame) / ended. */
-	int (*animation_start)(void *ctx, const struct animation *a);
-	int (*animation_end)(void *ctx, const struct animation *a);
-	int (*annotation)(void *ctx, const struct annotation *an); /* animtrace's own marker */
-	/* An animator's first frame with exact writes: a->targets says what it moves so far. */
-	int (*anim_target)(void *ctx, const struct anim *a);
+#define AT_SINK_OP(cb, type) int (*cb)(void *ctx, type rec);
+	AT_SINK_OPS(AT_SINK_OP)
+#undef AT_SINK_OP
 };
 
 struct sink {
