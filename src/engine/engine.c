@@ -227,14 +227,36 @@ struct engine {
 	struct redraw_stat redraw_top[AT_REDRAW_TOP];
 	int n_redraw_top;
 	int sink_err; /* the first error a sink returned: nothing is sent after it */
+	uint64_t src_ts_ns; /* the input event being handled (note_time): stamped on its records */
 	struct segment *seg;       /* unmarked animations (src/segment.h) */
 	struct seg_change *seg_buf; /* one frame's changes for it */
 	size_t n_seg_buf, cap_seg_buf;
 };
 
+/*
+ * A record's last touch before the sinks see it: the input event that caused it (model.h:
+ * src_ts_ns). Records are the engine's own objects, const only towards the sinks; a record
+ * type sent without a case here does not compile.
+ */
+#define SINK_STAMP(type)                                                               \
+	static void stamp_##type(struct engine *e, const struct type *rec)              \
+	{                                                                              \
+		((struct type *)rec)->src_ts_ns = e->src_ts_ns;                        \
+	}
+SINK_STAMP(anim) SINK_STAMP(frame) SINK_STAMP(frame_props) SINK_STAMP(jank)
+SINK_STAMP(refresh_storm) SINK_STAMP(animation)
+static void stamp_none(struct engine *e, const void *rec) {}
+#define SINK_PREPARE(e, rec)                                                           \
+	_Generic(*(rec), struct anim: stamp_anim, struct frame: stamp_frame,           \
+		 struct frame_props: stamp_frame_props, struct jank: stamp_jank,        \
+		 struct refresh_storm: stamp_refresh_storm, struct animation: stamp_animation, \
+		 struct summary: stamp_none, struct annotation: stamp_none,            \
+		 char: stamp_none)(e, rec)
+
 /* Calls the sink's cb unless it is NULL or an earlier call failed, and keeps its error. */
 #define SINK_CALL(e, cb, arg)                                                          \
 	do {                                                                           \
+		SINK_PREPARE(e, arg);                                                  \
 		if (!(e)->sink_err && (e)->sink.ops && (e)->sink.ops->cb)              \
 			(e)->sink_err = (e)->sink.ops->cb((e)->sink.ctx, arg);         \
 	} while (0)
@@ -2122,6 +2144,7 @@ static void on_annotation(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32
 
 static void note_time(struct engine *e, uint64_t ts_ns)
 {
+	e->src_ts_ns = ts_ns;
 	if (!e->seen || ts_ns < e->first_ns)
 		e->first_ns = ts_ns;
 	if (!e->seen || ts_ns > e->last_ns)

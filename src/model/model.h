@@ -3,6 +3,10 @@
  * What the lifecycle engine reports and sinks render: animators, frames, the summary.
  * Plain data; the engine owns every pointer and keeps it valid for the duration of the
  * sink call only (a sink that needs something later copies it).
+ *
+ * src_ts_ns, in the records that have it: the timestamp of the input event (the engine__*
+ * call) that caused the record, which the engine stamps on it on its way to the sinks
+ * (--annotate measures its delay from it). Copies kept for the summary hold a stale one.
  */
 #ifndef ANIMTRACE_MODEL_H
 #define ANIMTRACE_MODEL_H
@@ -155,6 +159,7 @@ struct anim {
 	/* From the ValueAnimator.start probe to its S marker: the start delay applied. */
 	bool has_start_delay;
 	uint64_t start_delay_ns;
+	uint64_t src_ts_ns;
 };
 
 /*
@@ -189,6 +194,7 @@ struct animation {
 	/* smoothness over those frames, as for an animator */
 	uint32_t frames_dropped, janky_frames;
 	uint64_t worst_frame_ns, worst_gap_ns;
+	uint64_t src_ts_ns;
 };
 
 /* A RenderNode that re-recorded its display list (--refresh). */
@@ -228,6 +234,7 @@ struct frame {
 	const struct redraw_node *redraws;
 	uint32_t redraws_dropped; /* distinct nodes beyond the per-frame cap */
 	uint32_t vsync_requests;
+	uint64_t src_ts_ns;
 };
 
 /*
@@ -267,6 +274,7 @@ struct jank {
 	 * longest descendants; RenderThread: its draw of the frame or its longest slice in the
 	 * gap (n 0 when none) */
 	struct slice_chain ui, render;
+	uint64_t src_ts_ns;
 };
 
 /* One node's property values in one frame: last value wins, sets counts the writes. */
@@ -290,6 +298,7 @@ struct frame_props {
 	bool in_frame;
 	int n_nodes;
 	const struct node_props *nodes;
+	uint64_t src_ts_ns;
 };
 
 /*
@@ -310,6 +319,7 @@ struct refresh_storm {
 	uint64_t duration_ns;   /* to the end of its last frame */
 	int n_stack;            /* a vsync request's Java callers (--stacks), innermost first */
 	char stack[AT_STACK_FRAMES][AT_FRAME_NAME];
+	uint64_t src_ts_ns;
 };
 
 /* A View by how many frames re-recorded it (--refresh), for the summary's ranking. */
