@@ -34,8 +34,8 @@ struct live_opts {
 	bool refresh;        /* --refresh: display-list and vsync request probes (who redraws) */
 	FILE *out;           /* the sink's stream: tracing stops when writing to it failed (EPIPE) */
 	/* --annotate: the sink (already in the engine's chain) that writes to trace_marker; live
-	 * opens it on the marker file it found, tells it each record's time, checks the file on
-	 * every tick and reports its delays at exit. NULL: off. */
+	 * opens it on the marker file it found, checks the file on every tick and reports its
+	 * delays at exit. NULL: off. */
 	struct sink_annotate *annotate;
 };
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * --annotate: engine output as atrace markers in trace_marker (see sink_annotate.h). Each
- * annotation is one write(); its delay (source record's BPF timestamp to the write, both
- * CLOCK_MONOTONIC) goes into a reservoir sample for the exit summary.
+ * --annotate: engine output as atrace markers in trace_marker (see sinks/annotate.h). Each
+ * annotation is one write(); its delay (the record's src_ts_ns, the BPF timestamp of the
+ * event that caused it, to the write, both CLOCK_MONOTONIC) goes into a reservoir sample for
+ * the exit summary.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,7 +30,6 @@ struct sink_annotate {
 	annotate_warn_fn warn;
 	void *ctx;
 	struct sink next;
-	uint64_t source_ns;  /* the record the engine is handling */
 	uint64_t written, unrecorded, max_ns, rng;
 	uint32_t *samples;   /* delays in ns (capped at UINT32_MAX), a reservoir */
 	size_t n_samples;
@@ -271,7 +271,8 @@ static void sample(struct sink_annotate *a, uint64_t d)
 		a->samples[k] = v;
 }
 
-static void put(struct sink_annotate *a, const char *buf, size_t len)
+/* src_ns: the record's src_ts_ns; 0 (a slice closed at exit) counts but has no delay. */
+static void put(struct sink_annotate *a, uint64_t src_ns, const char *buf, size_t len)
 {
 	uint64_t t;
 
@@ -287,16 +288,16 @@ static void put(struct sink_annotate *a, const char *buf, size_t len)
 	}
 	t = now_ns();
 	a->written++;
-	if (a->source_ns)
-		sample(a, t > a->source_ns ? t - a->source_ns : 0);
+	if (src_ns)
+		sample(a, t > src_ns ? t - src_ns : 0);
 }
 
-/* Formats with fmt(buf, cap, arg) and writes the marker. */
-#define PUT(a, fmt, ...)                                                        \
+/* Formats with fmt(buf, cap, arg) and writes the marker, caused by the event at src. */
+#define PUT(a, src, fmt, ...)                                                   \
 	do {                                                                    \
 		char buf_[ANNOTATE_MARKER_MAX];                                 \
 		if ((a)->fd >= 0)                                               \
-			put(a, buf_, fmt(buf_, sizeof(buf_), __VA_ARGS__));     \
+			put(a, src, buf_, fmt(buf_, sizeof(buf_), __VA_ARGS__)); \
 	} while (0)
 
 /* ---- the tee --------------------------------------------------------------------------- */
@@ -309,15 +310,15 @@ static void put(struct sink_annotate *a, const char *buf, size_t len)
 
 static int on_anim_start(void *ctx, const struct anim *an)
 {
-	PUT((struct sink_annotate *)ctx, annotate_fmt_start, an);
+	PUT((struct sink_annotate *)ctx, an->src_ts_ns, annotate_fmt_start, an);
 	NEXT(ctx, anim_start, an);
 }
 
 /* The instant first, so it lies inside the slice the H then closes. */
 static int on_anim_end(void *ctx, const struct anim *an)
 {
-	PUT((struct sink_annotate *)ctx, annotate_fmt_end, an);
-	PUT((struct sink_annotate *)ctx, annotate_fmt_close, an);
+	PUT((struct sink_annotate *)ctx, an->src_ts_ns, annotate_fmt_end, an);
+	PUT((struct sink_annotate *)ctx, an->src_ts_ns, annotate_fmt_close, an);
 	NEXT(ctx, anim_end, an);
 }
 
@@ -340,13 +341,14 @@ static int on_frame_props(void *ctx, const struct frame_props *fp)
 	for (int n = 0; n < fp->n_nodes && a->fd >= 0; n++)
 		for (int p = 0; p < PROP_COUNT; p++)
 			if (fp->nodes[n].set_mask & (1u << p))
-				PUT(a, annotate_fmt_counter, fp->pid, &fp->nodes[n], p);
+				PUT(a, fp->src_ts_ns, annotate_fmt_counter, fp->pid, &fp->nodes[n],
+				    p);
 	NEXT(ctx, frame_props, fp);
 }
 
 static int on_jank(void *ctx, const struct jank *j)
 {
-	PUT((struct sink_annotate *)ctx, annotate_fmt_jank, j);
+	PUT((struct sink_annotate *)ctx, j->src_ts_ns, annotate_fmt_jank, j);
 	NEXT(ctx, jank, j);
 }
 
@@ -360,7 +362,8 @@ static int on_annotation(void *ctx, const struct annotation *an)
 	NEXT(ctx, annotation, an); /* another animtrace's: never written again */
 }
 
-/* Slices still open at exit are closed, and the summary gets the delays. */
+/* Slices still open at exit are closed (no source event: no delay), and the summary gets
+ * the delays. */
 static int on_summary(void *ctx, const struct summary *s)
 {
 	struct sink_annotate *a = ctx;
@@ -368,7 +371,7 @@ static int on_summary(void *ctx, const struct summary *s)
 	struct summary copy = *s;
 
 	for (int i = 0; i < s->n_running; i++)
-		PUT(a, annotate_fmt_close, &s->running[i]);
+		PUT(a, 0, annotate_fmt_close, &s->running[i]);
 	sink_annotate__delay(a, &d);
 	copy.annot_delay = &d;
 	NEXT(ctx, summary, &copy);
@@ -420,11 +423,6 @@ int sink_annotate__open(struct sink_annotate *a, const char *path)
 	a->dev = st.st_dev;
 	a->ino = st.st_ino;
 	return 0;
-}
-
-void sink_annotate__source(struct sink_annotate *a, uint64_t ts_ns)
-{
-	a->source_ns = ts_ns;
 }
 
 void sink_annotate__check(struct sink_annotate *a)

@@ -19,7 +19,7 @@
  *
  * A tee in front of the usual sinks: every callback then goes on to next, and a failed
  * annotation never fails the session: writing stops with one call of the warn callback.
- * The module reads the clock only to measure its own delay.
+ * The module reads the clock only to measure its own delay, from each record's src_ts_ns.
  */
 #ifndef ANIMTRACE_SINK_ANNOTATE_H
 #define ANIMTRACE_SINK_ANNOTATE_H
@@ -41,9 +41,6 @@ struct sink_annotate *sink_annotate__new(annotate_warn_fn warn, void *ctx);
 
 /* Opens path (trace_marker) for writing; on failure annotating stops (warn). 0 or -errno. */
 int sink_annotate__open(struct sink_annotate *a, const char *path);
-
-/* The timestamp of the record the engine is about to get: the source of what it reports. */
-void sink_annotate__source(struct sink_annotate *a, uint64_t ts_ns);
 
 /* Stops annotating (warn) when path no longer names the file opened (tracefs unmounted). */
 void sink_annotate__check(struct sink_annotate *a);
