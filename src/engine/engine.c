@@ -235,8 +235,9 @@ struct engine {
 
 /*
  * A record's last touch before the sinks see it: the input event that caused it (model.h:
- * src_ts_ns). Records are the engine's own objects, const only towards the sinks; a record
- * type sent without a case here does not compile.
+ * src_ts_ns), and for the summary what the sinks add (summary_fill). Records are the engine's
+ * own objects, const only towards the sinks; a record type sent without a case here does not
+ * compile.
  */
 #define SINK_STAMP(type)                                                               \
 	static void stamp_##type(struct engine *e, const struct type *rec)              \
@@ -246,11 +247,16 @@ struct engine {
 SINK_STAMP(anim) SINK_STAMP(frame) SINK_STAMP(frame_props) SINK_STAMP(jank)
 SINK_STAMP(refresh_storm) SINK_STAMP(animation)
 static void stamp_none(struct engine *e, const void *rec) {}
+static void stamp_summary(struct engine *e, struct summary *s)
+{
+	if (!e->sink_err && e->sink.ops && e->sink.ops->summary_fill)
+		e->sink_err = e->sink.ops->summary_fill(e->sink.ctx, s);
+}
 #define SINK_PREPARE(e, rec)                                                           \
 	_Generic(*(rec), struct anim: stamp_anim, struct frame: stamp_frame,           \
 		 struct frame_props: stamp_frame_props, struct jank: stamp_jank,        \
 		 struct refresh_storm: stamp_refresh_storm, struct animation: stamp_animation, \
-		 struct summary: stamp_none, struct annotation: stamp_none,            \
+		 struct summary: stamp_summary, struct annotation: stamp_none,         \
 		 char: stamp_none)(e, rec)
 
 /* Calls the sink's cb unless it is NULL or an earlier call failed, and keeps its error. */

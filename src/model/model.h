@@ -451,7 +451,8 @@ struct summary {
 	uint64_t drops;
 	uint64_t truncated;
 	uint64_t annotations;   /* markers recognised as annotations (struct annotation) */
-	const struct annot_delay *annot_delay; /* NULL unless --annotate wrote (sink_annotate) */
+	/* NULL unless --annotate wrote: set by its sink's summary_fill (sinks/annotate.h) */
+	const struct annot_delay *annot_delay;
 };
 
 /*
@@ -476,7 +477,10 @@ struct summary {
 	X(animation_end, const struct animation *)                                     \
 	X(annotation, const struct annotation *)   /* animtrace's own marker */        \
 	/* an animator's first frame with exact writes: a->targets says what it moves so far */ \
-	X(anim_target, const struct anim *)
+	X(anim_target, const struct anim *)                                            \
+	/* right before summary, once: a sink adds what only it knows (annot_delay); the   \
+	 * pointers it sets must stay valid until the sink is freed */                    \
+	X(summary_fill, struct summary *)
 
 struct sink_ops {
 #define AT_SINK_OP(cb, type) int (*cb)(void *ctx, type rec);

@@ -29,10 +29,10 @@ struct sink_annotate {
 	ino_t ino;
 	annotate_warn_fn warn;
 	void *ctx;
-	struct sink next;
 	uint64_t written, unrecorded, max_ns, rng;
 	uint32_t *samples;   /* delays in ns (capped at UINT32_MAX), a reservoir */
 	size_t n_samples;
+	struct annot_delay delay; /* what summary_fill gave the summary */
 };
 
 /* ---- formatting ------------------------------------------------------------------------ */
@@ -300,18 +300,12 @@ static void put(struct sink_annotate *a, uint64_t src_ns, const char *buf, size_
 			put(a, src, buf_, fmt(buf_, sizeof(buf_), __VA_ARGS__)); \
 	} while (0)
 
-/* ---- the tee --------------------------------------------------------------------------- */
-
-#define NEXT(ctx, cb, arg)                                                      \
-	do {                                                                    \
-		struct sink_annotate *n_ = (ctx);                               \
-		return n_->next.ops && n_->next.ops->cb ? n_->next.ops->cb(n_->next.ctx, arg) : 0; \
-	} while (0)
+/* ---- the sink: a failed annotation never fails the session (every callback returns 0) --- */
 
 static int on_anim_start(void *ctx, const struct anim *an)
 {
 	PUT((struct sink_annotate *)ctx, an->src_ts_ns, annotate_fmt_start, an);
-	NEXT(ctx, anim_start, an);
+	return 0;
 }
 
 /* The instant first, so it lies inside the slice the H then closes. */
@@ -319,20 +313,16 @@ static int on_anim_end(void *ctx, const struct anim *an)
 {
 	PUT((struct sink_annotate *)ctx, an->src_ts_ns, annotate_fmt_end, an);
 	PUT((struct sink_annotate *)ctx, an->src_ts_ns, annotate_fmt_close, an);
-	NEXT(ctx, anim_end, an);
+	return 0;
 }
 
 /*
- * HOOK(unmarked animations): when sink_ops gains animation_start/animation_end (springs,
- * flings and unmarked ValueAnimators, the "every animation" work), write a G named
- * "Spring <id> ..." / "Fling <id> ..." / "Anim <id> ..." on AT_ANNOT_TRACK at its start
- * and N + H at its end here, as on_anim_start/on_anim_end do, and wire them in annotate_ops.
+ * HOOK(unmarked animations): write a G named "Spring <id> ..." / "Fling <id> ..." /
+ * "Anim <id> ..." on AT_ANNOT_TRACK for animation_start (springs, flings and unmarked
+ * ValueAnimators) and N + H for animation_end here, as on_anim_start/on_anim_end do, and
+ * wire them in annotate_ops. Frames (the capture has the doFrame slices already), notes and
+ * annotations (another animtrace's: never written again) are not annotated.
  */
-
-static int on_frame(void *ctx, const struct frame *f)
-{
-	NEXT(ctx, frame, f); /* the capture has the doFrame slices already */
-}
 
 static int on_frame_props(void *ctx, const struct frame_props *fp)
 {
@@ -343,49 +333,34 @@ static int on_frame_props(void *ctx, const struct frame_props *fp)
 			if (fp->nodes[n].set_mask & (1u << p))
 				PUT(a, fp->src_ts_ns, annotate_fmt_counter, fp->pid, &fp->nodes[n],
 				    p);
-	NEXT(ctx, frame_props, fp);
+	return 0;
 }
 
 static int on_jank(void *ctx, const struct jank *j)
 {
 	PUT((struct sink_annotate *)ctx, j->src_ts_ns, annotate_fmt_jank, j);
-	NEXT(ctx, jank, j);
+	return 0;
 }
 
-static int on_note(void *ctx, const char *msg)
-{
-	NEXT(ctx, note, msg);
-}
-
-static int on_annotation(void *ctx, const struct annotation *an)
-{
-	NEXT(ctx, annotation, an); /* another animtrace's: never written again */
-}
-
-/* Slices still open at exit are closed (no source event: no delay), and the summary gets
- * the delays. */
-static int on_summary(void *ctx, const struct summary *s)
+/* The session is over: slices still open are closed (no source event: no delay), then the
+ * summary gets the delays of every annotation, those closes included. */
+static int on_summary_fill(void *ctx, struct summary *s)
 {
 	struct sink_annotate *a = ctx;
-	struct annot_delay d;
-	struct summary copy = *s;
 
 	for (int i = 0; i < s->n_running; i++)
 		PUT(a, 0, annotate_fmt_close, &s->running[i]);
-	sink_annotate__delay(a, &d);
-	copy.annot_delay = &d;
-	NEXT(ctx, summary, &copy);
+	sink_annotate__delay(a, &a->delay);
+	s->annot_delay = &a->delay;
+	return 0;
 }
 
 static const struct sink_ops annotate_ops = {
 	.anim_start = on_anim_start,
 	.anim_end = on_anim_end,
-	.frame = on_frame,
-	.summary = on_summary,
 	.frame_props = on_frame_props,
-	.note = on_note,
 	.jank = on_jank,
-	.annotation = on_annotation,
+	.summary_fill = on_summary_fill,
 };
 
 /* ---- lifecycle ------------------------------------------------------------------------- */
@@ -437,9 +412,8 @@ void sink_annotate__check(struct sink_annotate *a)
 		stop(a, -ENODEV);
 }
 
-struct sink sink_annotate__sink_tee(struct sink_annotate *a, struct sink next)
+struct sink sink_annotate__sink(struct sink_annotate *a)
 {
-	a->next = next;
 	return (struct sink){ .ops = &annotate_ops, .ctx = a };
 }
 

@@ -1,18 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * The fan-out: every callback of struct sink_ops (AT_SINK_OPS, so a new one is covered
- * without touching this file) reaches every sink, in every combination of box, JSON and
- * trace export, with a counting sink between each two; errors and NULL callbacks.
+ * without touching this file) reaches every sink, in every combination of box, JSON, trace
+ * export and annotate, with a counting sink between each two; errors and NULL callbacks;
+ * and the engine stamping each record with the timestamp of the event that caused it.
  */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <criterion/criterion.h>
 
 #include "engine/engine.h"
+#include "sinks/annotate.h"
 #include "sinks/box.h"
 #include "sinks/fanout.h"
 #include "sinks/json.h"
@@ -148,9 +152,9 @@ static struct sink counting(struct counter *c)
 
 /* ---- the four real sinks, each writing where its size can be read ------------------- */
 
-enum real { BOX, JSON, TRACE, N_REAL };
+enum real { BOX, JSON, TRACE, ANNOTATE, N_REAL };
 
-static const char *const real_names[N_REAL] = { "box", "json", "trace" };
+static const char *const real_names[N_REAL] = { "box", "json", "trace", "annotate" };
 
 /*
  * What each sink writes something for (1) and what not (0): exact, so a callback that stops
@@ -168,23 +172,30 @@ static const bool writes[N_REAL][CB_COUNT] = {
 	[TRACE] = { [CB_anim_start] = 1, [CB_anim_end] = 1, [CB_frame] = 1, [CB_frame_props] = 1,
 		    [CB_note] = 1, [CB_jank] = 1, [CB_refresh_storm] = 1,
 		    [CB_animation_end] = 1 },
+	[ANNOTATE] = { [CB_anim_start] = 1, [CB_anim_end] = 1, [CB_frame_props] = 1,
+		       [CB_jank] = 1, [CB_summary_fill] = 1 },
 };
 
 struct outputs {
 	char *buf[N_REAL];
 	size_t len[N_REAL];
 	FILE *f[N_REAL];
+	char path[64]; /* the annotate sink's "trace_marker" */
 	struct sink_box *box;
 	struct sink_json *json;
 	struct sink_trace *trace;
+	struct sink_annotate *annotate;
 };
 
 static struct sink real_open(struct outputs *o, enum real r)
 {
 	static const struct sink_box_opts box_opts = { .frames = true };
+	int fd;
 
-	o->f[r] = open_memstream(&o->buf[r], &o->len[r]);
-	cr_assert_not_null(o->f[r]);
+	if (r != ANNOTATE) {
+		o->f[r] = open_memstream(&o->buf[r], &o->len[r]);
+		cr_assert_not_null(o->f[r]);
+	}
 	switch (r) {
 	case BOX:
 		cr_assert_not_null(o->box = sink_box__new(o->f[r], &box_opts));
@@ -192,15 +203,29 @@ static struct sink real_open(struct outputs *o, enum real r)
 	case JSON:
 		cr_assert_not_null(o->json = sink_json__new(o->f[r]));
 		return sink_json__sink(o->json);
-	default:
+	case TRACE:
 		cr_assert_not_null(o->trace = sink_trace__new(o->f[r]));
 		return sink_trace__sink(o->trace);
+	default:
+		snprintf(o->path, sizeof(o->path), "/tmp/fanout-test-XXXXXX");
+		fd = mkstemp(o->path);
+		cr_assert_geq(fd, 0);
+		close(fd);
+		cr_assert_not_null(o->annotate = sink_annotate__new(NULL, NULL));
+		cr_assert_eq(sink_annotate__open(o->annotate, o->path), 0);
+		return sink_annotate__sink(o->annotate);
 	}
 }
 
 /* Bytes r has written so far. */
 static size_t real_size(struct outputs *o, enum real r)
 {
+	struct stat st;
+
+	if (r == ANNOTATE) {
+		cr_assert_eq(stat(o->path, &st), 0);
+		return (size_t)st.st_size;
+	}
 	fflush(o->f[r]);
 	return o->len[r];
 }
@@ -210,11 +235,14 @@ static void real_close(struct outputs *o)
 	sink_box__free(o->box);
 	sink_json__free(o->json);
 	sink_trace__free(o->trace);
+	sink_annotate__free(o->annotate);
 	for (int r = 0; r < N_REAL; r++) {
 		if (o->f[r])
 			fclose(o->f[r]);
 		free(o->buf[r]);
 	}
+	if (o->annotate)
+		unlink(o->path);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -269,10 +297,32 @@ static void check_combination(unsigned int mask)
 	real_close(&o);
 }
 
-Test(sink_fanout, every_callback_reaches_every_sink_in_every_combination_of_the_outputs)
+Test(sink_fanout, every_callback_reaches_every_sink_in_every_combination_of_the_four)
 {
 	for (unsigned int mask = 1; mask < 1u << N_REAL; mask++)
 		check_combination(mask);
+}
+
+Test(sink_fanout, the_annotate_sink_gives_the_other_sinks_its_delays_in_the_summary)
+{
+	struct sink_fanout *fo = sink_fanout__new();
+	struct outputs o = { 0 };
+	struct samples smp;
+	struct sink s;
+
+	samples_init(&smp);
+	cr_assert_eq(sink_fanout__add(fo, real_open(&o, JSON)), 0);
+	cr_assert_eq(sink_fanout__add(fo, real_open(&o, ANNOTATE)), 0);
+	s = sink_fanout__sink(fo);
+	smp.anim.src_ts_ns = 1;
+	cr_assert_eq(s.ops->anim_start(s.ctx, &smp.anim), 0);
+	cr_assert_eq(s.ops->summary_fill(s.ctx, &smp.summary), 0); /* as the engine does */
+	cr_assert_eq(s.ops->summary(s.ctx, &smp.summary), 0);
+	real_size(&o, JSON);
+	cr_assert_not_null(strstr(o.buf[JSON], "\"annotation_delay_ns\":{\"count\":2,"),
+			   "the G and the H of the running animator: %s", o.buf[JSON]);
+	sink_fanout__free(fo);
+	real_close(&o);
 }
 
 /* ---- errors and NULL callbacks ------------------------------------------------------ */
