@@ -21,6 +21,7 @@
 #include "replay/replay.h"
 #include "sinks/annotate.h"
 #include "sinks/box.h"
+#include "sinks/fanout.h"
 #include "sinks/json.h"
 #include "sinks/trace.h"
 #include "symbols/hwui.h"
@@ -370,6 +371,7 @@ struct output {
 	struct sink_json *json;
 	struct sink_trace *trace;
 	struct sink_annotate *annotate;
+	struct sink_fanout *fanout; /* the engine's sink: every one of the above that is open */
 	struct sink sink;
 };
 
@@ -396,7 +398,7 @@ static FILE *commit_file(struct outfile *o, const char *name)
 	return f;
 }
 
-/* --trace-out: the trace sink sees every record first, then passes it on (open_output). */
+/* --trace-out: a trace file next to the main output (open_output). */
 static int open_trace(const struct cli *c, struct output *out)
 {
 	if (!c->trace_out)
@@ -486,7 +488,8 @@ static int open_files(const struct cli *c, const struct replay *r, struct output
 
 /*
  * The trace file first: a --trace-out that cannot be created must not have truncated
- * -o FILE already (the trace sink is wired in front of the main one afterwards).
+ * -o FILE already. Then one fan-out feeds them all, annotations first: one is written
+ * before the slower outputs.
  */
 static int open_output(const struct cli *c, struct output *out)
 {
@@ -496,15 +499,15 @@ static int open_output(const struct cli *c, struct output *out)
 		return -1;
 	if (open_sink(c, out))
 		return -1;
-	if (out->trace) {
-		main_sink = out->sink;
-		out->sink = sink_trace__sink_tee(out->trace, main_sink);
-	}
-	/* In front of the others: an annotation is written before the slower outputs. */
+	main_sink = out->sink;
 	if (c->annotate && !(out->annotate = sink_annotate__new(annotate_warn, NULL)))
 		return write_error("trace_marker", errno);
-	if (out->annotate)
-		out->sink = sink_annotate__sink_tee(out->annotate, out->sink);
+	if (!(out->fanout = sink_fanout__new()) ||
+	    (out->annotate && sink_fanout__add(out->fanout, sink_annotate__sink(out->annotate))) ||
+	    (out->trace && sink_fanout__add(out->fanout, sink_trace__sink(out->trace))) ||
+	    sink_fanout__add(out->fanout, main_sink))
+		return write_error(out->name, ENOMEM);
+	out->sink = sink_fanout__sink(out->fanout);
 	if (!c->replay) /* live: each record as it happens, even into a pipe */
 		setvbuf(out->f, NULL, _IOLBF, 0);
 	return 0;
@@ -535,6 +538,7 @@ static int close_output(struct output *out, int err)
 
 		terr = terr ? terr : cerr;
 	}
+	sink_fanout__free(out->fanout);
 	sink_annotate__free(out->annotate);
 	sink_box__free(out->box);
 	sink_json__free(out->json);

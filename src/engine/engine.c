@@ -423,6 +423,7 @@ void engine__marker(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid
 	struct proc *p;
 	struct thread *t;
 
+	e->out.src_ts_ns = ts_ns;
 	summary__marker(&e->session, ts_ns);
 	if (summary__is_annotation(m)) {
 		summary__annotation(&e->session, ts_ns, pid, tid, process, m, &e->out);
@@ -457,11 +458,18 @@ void engine__marker(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid
 	}
 }
 
+/* Every entry point with a time: the session's span, and the source of what it now sends. */
+static void note_time(struct engine *e, uint64_t ts_ns)
+{
+	e->out.src_ts_ns = ts_ns;
+	summary__time(&e->session, ts_ns);
+}
+
 /* A probe saw node of pid at ts_ns: its process (*pp) and node state, or NULL (no memory). */
 static struct node_st *node_seen(struct engine *e, uint64_t ts_ns, uint32_t pid, uint64_t node,
 				 const char *node_name, struct proc **pp)
 {
-	summary__time(&e->session, ts_ns);
+	note_time(e, ts_ns);
 	*pp = proc_get(e, pid, NULL);
 	return *pp ? node_get(e, *pp, node, node_name) : NULL;
 }
@@ -526,7 +534,7 @@ void engine__art_call_stack(struct engine *e, uint64_t ts_ns, uint32_t pid, uint
 {
 	struct thread *t;
 
-	summary__time(&e->session, ts_ns);
+	note_time(e, ts_ns);
 	if (has_cookie && call == ART_CALL_START) {
 		struct proc *p = proc_get(e, pid, NULL);
 
@@ -570,7 +578,7 @@ void engine__vsync_request(struct engine *e, uint64_t ts_ns, uint32_t pid, uint3
 	struct proc *p;
 
 	(void)tid;
-	summary__time(&e->session, ts_ns);
+	note_time(e, ts_ns);
 	p = proc_get(e, pid, NULL);
 	if (!p)
 		return;
@@ -583,7 +591,7 @@ void engine__art_animate(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_
 {
 	struct thread *t;
 
-	summary__time(&e->session, ts_ns);
+	note_time(e, ts_ns);
 	t = thread_get(e, pid, tid);
 	if (!t)
 		return;
@@ -610,7 +618,7 @@ void engine__process_exit(struct engine *e, uint64_t ts_ns, uint32_t pid)
 {
 	struct proc *p = procs__find(&e->procs, pid);
 
-	summary__time(&e->session, ts_ns);
+	note_time(e, ts_ns);
 	if (!p)
 		return;
 	frames_flush(e, p, ts_ns);
@@ -635,7 +643,7 @@ void engine__finish(struct engine *e, uint64_t ts_ns, uint64_t drops, uint64_t t
 	uint64_t end_ns;
 
 	if (ts_ns)
-		summary__time(&e->session, ts_ns);
+		note_time(e, ts_ns);
 	end_ns = ts_ns > e->session.last_ns ? ts_ns : e->session.last_ns;
 	for (size_t i = 0; i < e->procs.n; i++) {
 		frames_flush(e, e->procs.list[i], end_ns);

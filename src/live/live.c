@@ -265,8 +265,6 @@ static void on_record(void *ctx, const struct at_hdr *h, size_t size)
 {
 	struct live *l = ctx;
 
-	if (l->o->annotate) /* what the engine reports now, this record caused */
-		sink_annotate__source(l->o->annotate, h->ts_ns);
 	if (h->kind == AT_REC_MARKER)
 		on_marker(l, (const struct at_marker_rec *)h);
 	else if (h->kind == AT_REC_PROC)
@@ -522,8 +520,6 @@ int live_run(const struct live_opts *o, struct engine *e)
 	diag(DIAG_INFO, "ready: tracing %s; Ctrl-C to stop",
 		l->trace_all ? "every process" : "the selected processes");
 	loop(l, as);
-	if (o->annotate) /* the slices closed at exit describe no record */
-		sink_annotate__source(o->annotate, 0);
 	report_names(l);
 	if (probes__bad_records(l->p))
 		diag(DIAG_WARN, "%llu malformed records from the BPF programs dropped",

@@ -33,9 +33,9 @@ struct live_opts {
 	uint32_t stack_bytes; /* --stacks: user stack copied per ART call and unwound; 0: off */
 	bool refresh;        /* --refresh: display-list and vsync request probes (who redraws) */
 	FILE *out;           /* the sink's stream: tracing stops when writing to it failed (EPIPE) */
-	/* --annotate: the sink (already in the engine's chain) that writes to trace_marker; live
-	 * opens it on the marker file it found, tells it each record's time, checks the file on
-	 * every tick and reports its delays at exit. NULL: off. */
+	/* --annotate: the sink (already behind the engine's fan-out) that writes to trace_marker;
+	 * live opens it on the marker file it found, checks the file on every tick and reports
+	 * its delays at exit. NULL: off. */
 	struct sink_annotate *annotate;
 };
 

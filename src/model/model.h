@@ -3,6 +3,10 @@
  * What the lifecycle engine reports and sinks render: animators, frames, the summary.
  * Plain data; the engine owns every pointer and keeps it valid for the duration of the
  * sink call only (a sink that needs something later copies it).
+ *
+ * src_ts_ns, in the records that have it: the timestamp of the input event (the engine__*
+ * call) that caused the record, which the engine stamps on it on its way to the sinks
+ * (--annotate measures its delay from it). Copies kept for the summary hold a stale one.
  */
 #ifndef ANIMTRACE_MODEL_H
 #define ANIMTRACE_MODEL_H
@@ -155,6 +159,7 @@ struct anim {
 	/* From the ValueAnimator.start probe to its S marker: the start delay applied. */
 	bool has_start_delay;
 	uint64_t start_delay_ns;
+	uint64_t src_ts_ns;
 };
 
 /*
@@ -189,6 +194,7 @@ struct animation {
 	/* smoothness over those frames, as for an animator */
 	uint32_t frames_dropped, janky_frames;
 	uint64_t worst_frame_ns, worst_gap_ns;
+	uint64_t src_ts_ns;
 };
 
 /* A RenderNode that re-recorded its display list (--refresh). */
@@ -228,6 +234,7 @@ struct frame {
 	const struct redraw_node *redraws;
 	uint32_t redraws_dropped; /* distinct nodes beyond the per-frame cap */
 	uint32_t vsync_requests;
+	uint64_t src_ts_ns;
 };
 
 /*
@@ -267,6 +274,7 @@ struct jank {
 	 * longest descendants; RenderThread: its draw of the frame or its longest slice in the
 	 * gap (n 0 when none) */
 	struct slice_chain ui, render;
+	uint64_t src_ts_ns;
 };
 
 /* One node's property values in one frame: last value wins, sets counts the writes. */
@@ -290,6 +298,7 @@ struct frame_props {
 	bool in_frame;
 	int n_nodes;
 	const struct node_props *nodes;
+	uint64_t src_ts_ns;
 };
 
 /*
@@ -310,6 +319,7 @@ struct refresh_storm {
 	uint64_t duration_ns;   /* to the end of its last frame */
 	int n_stack;            /* a vsync request's Java callers (--stacks), innermost first */
 	char stack[AT_STACK_FRAMES][AT_FRAME_NAME];
+	uint64_t src_ts_ns;
 };
 
 /* A View by how many frames re-recorded it (--refresh), for the summary's ranking. */
@@ -441,28 +451,41 @@ struct summary {
 	uint64_t drops;
 	uint64_t truncated;
 	uint64_t annotations;   /* markers recognised as annotations (struct annotation) */
-	const struct annot_delay *annot_delay; /* NULL unless --annotate wrote (sink_annotate) */
+	/* NULL unless --annotate wrote: set by its sink's summary_fill (sinks/annotate.h) */
+	const struct annot_delay *annot_delay;
 };
 
 /*
- * Renders engine output. Any callback may be NULL. Each returns 0, or a negative errno
- * when its output failed (the engine then stops calling the sink and keeps the error).
+ * Renders engine output: AT_SINK_OPS(X) is X(callback, record type) for every callback of
+ * struct sink_ops, and declares it. Code that must handle every callback (a fan-out) is
+ * generated from this list, so a callback added here cannot be forgotten there.
+ * Any callback may be NULL. Each returns 0, or a negative errno when its output failed (the
+ * engine then stops calling the sink and keeps the error).
  */
+#define AT_SINK_OPS(X)                                                                 \
+	X(anim_start, const struct anim *)                                             \
+	X(anim_end, const struct anim *)                                               \
+	X(frame, const struct frame *)                                                 \
+	X(summary, const struct summary *)                                             \
+	X(frame_props, const struct frame_props *)                                     \
+	/* an informational line (e.g. "reasons are inferred") */                      \
+	X(note, const char *)                                                          \
+	X(jank, const struct jank *)               /* after the frame it concerns */   \
+	X(refresh_storm, const struct refresh_storm *) /* once, when it ends */        \
+	/* an unmarked animation was recognised (after its third changing frame) / ended */ \
+	X(animation_start, const struct animation *)                                   \
+	X(animation_end, const struct animation *)                                     \
+	X(annotation, const struct annotation *)   /* animtrace's own marker */        \
+	/* an animator's first frame with exact writes: a->targets says what it moves so far */ \
+	X(anim_target, const struct anim *)                                            \
+	/* right before summary, once: a sink adds what only it knows (annot_delay); the   \
+	 * pointers it sets must stay valid until the sink is freed */                    \
+	X(summary_fill, struct summary *)
+
 struct sink_ops {
-	int (*anim_start)(void *ctx, const struct anim *a);
-	int (*anim_end)(void *ctx, const struct anim *a);
-	int (*frame)(void *ctx, const struct frame *f);
-	int (*summary)(void *ctx, const struct summary *s);
-	int (*frame_props)(void *ctx, const struct frame_props *fp);
-	int (*note)(void *ctx, const char *msg); /* informational line (e.g. "reasons are inferred") */
-	int (*jank)(void *ctx, const struct jank *j); /* after the frame it concerns */
-	int (*refresh_storm)(void *ctx, const struct refresh_storm *s); /* once, when it ends */
-	/* An unmarked animation was recognised (after its third changing frame) / ended. */
-	int (*animation_start)(void *ctx, const struct animation *a);
-	int (*animation_end)(void *ctx, const struct animation *a);
-	int (*annotation)(void *ctx, const struct annotation *an); /* animtrace's own marker */
-	/* An animator's first frame with exact writes: a->targets says what it moves so far. */
-	int (*anim_target)(void *ctx, const struct anim *a);
+#define AT_SINK_OP(cb, type) int (*cb)(void *ctx, type rec);
+	AT_SINK_OPS(AT_SINK_OP)
+#undef AT_SINK_OP
 };
 
 struct sink {

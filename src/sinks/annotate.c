@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * --annotate: engine output as atrace markers in trace_marker (see sink_annotate.h). Each
- * annotation is one write(); its delay (source record's BPF timestamp to the write, both
- * CLOCK_MONOTONIC) goes into a reservoir sample for the exit summary.
+ * --annotate: engine output as atrace markers in trace_marker (see sinks/annotate.h). Each
+ * annotation is one write(); its delay (the record's src_ts_ns, the BPF timestamp of the
+ * event that caused it, to the write, both CLOCK_MONOTONIC) goes into a reservoir sample for
+ * the exit summary.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,11 +29,10 @@ struct sink_annotate {
 	ino_t ino;
 	annotate_warn_fn warn;
 	void *ctx;
-	struct sink next;
-	uint64_t source_ns;  /* the record the engine is handling */
 	uint64_t written, unrecorded, max_ns, rng;
 	uint32_t *samples;   /* delays in ns (capped at UINT32_MAX), a reservoir */
 	size_t n_samples;
+	struct annot_delay delay; /* what summary_fill gave the summary */
 };
 
 /* ---- formatting ------------------------------------------------------------------------ */
@@ -271,7 +271,8 @@ static void sample(struct sink_annotate *a, uint64_t d)
 		a->samples[k] = v;
 }
 
-static void put(struct sink_annotate *a, const char *buf, size_t len)
+/* src_ns: the record's src_ts_ns; 0 (a slice closed at exit) counts but has no delay. */
+static void put(struct sink_annotate *a, uint64_t src_ns, const char *buf, size_t len)
 {
 	uint64_t t;
 
@@ -287,51 +288,41 @@ static void put(struct sink_annotate *a, const char *buf, size_t len)
 	}
 	t = now_ns();
 	a->written++;
-	if (a->source_ns)
-		sample(a, t > a->source_ns ? t - a->source_ns : 0);
+	if (src_ns)
+		sample(a, t > src_ns ? t - src_ns : 0);
 }
 
-/* Formats with fmt(buf, cap, arg) and writes the marker. */
-#define PUT(a, fmt, ...)                                                        \
+/* Formats with fmt(buf, cap, arg) and writes the marker, caused by the event at src. */
+#define PUT(a, src, fmt, ...)                                                   \
 	do {                                                                    \
 		char buf_[ANNOTATE_MARKER_MAX];                                 \
 		if ((a)->fd >= 0)                                               \
-			put(a, buf_, fmt(buf_, sizeof(buf_), __VA_ARGS__));     \
+			put(a, src, buf_, fmt(buf_, sizeof(buf_), __VA_ARGS__)); \
 	} while (0)
 
-/* ---- the tee --------------------------------------------------------------------------- */
-
-#define NEXT(ctx, cb, arg)                                                      \
-	do {                                                                    \
-		struct sink_annotate *n_ = (ctx);                               \
-		return n_->next.ops && n_->next.ops->cb ? n_->next.ops->cb(n_->next.ctx, arg) : 0; \
-	} while (0)
+/* ---- the sink: a failed annotation never fails the session (every callback returns 0) --- */
 
 static int on_anim_start(void *ctx, const struct anim *an)
 {
-	PUT((struct sink_annotate *)ctx, annotate_fmt_start, an);
-	NEXT(ctx, anim_start, an);
+	PUT((struct sink_annotate *)ctx, an->src_ts_ns, annotate_fmt_start, an);
+	return 0;
 }
 
 /* The instant first, so it lies inside the slice the H then closes. */
 static int on_anim_end(void *ctx, const struct anim *an)
 {
-	PUT((struct sink_annotate *)ctx, annotate_fmt_end, an);
-	PUT((struct sink_annotate *)ctx, annotate_fmt_close, an);
-	NEXT(ctx, anim_end, an);
+	PUT((struct sink_annotate *)ctx, an->src_ts_ns, annotate_fmt_end, an);
+	PUT((struct sink_annotate *)ctx, an->src_ts_ns, annotate_fmt_close, an);
+	return 0;
 }
 
 /*
- * HOOK(unmarked animations): when sink_ops gains animation_start/animation_end (springs,
- * flings and unmarked ValueAnimators, the "every animation" work), write a G named
- * "Spring <id> ..." / "Fling <id> ..." / "Anim <id> ..." on AT_ANNOT_TRACK at its start
- * and N + H at its end here, as on_anim_start/on_anim_end do, and wire them in annotate_ops.
+ * HOOK(unmarked animations): write a G named "Spring <id> ..." / "Fling <id> ..." /
+ * "Anim <id> ..." on AT_ANNOT_TRACK for animation_start (springs, flings and unmarked
+ * ValueAnimators) and N + H for animation_end here, as on_anim_start/on_anim_end do, and
+ * wire them in annotate_ops. Frames (the capture has the doFrame slices already), notes and
+ * annotations (another animtrace's: never written again) are not annotated.
  */
-
-static int on_frame(void *ctx, const struct frame *f)
-{
-	NEXT(ctx, frame, f); /* the capture has the doFrame slices already */
-}
 
 static int on_frame_props(void *ctx, const struct frame_props *fp)
 {
@@ -340,49 +331,36 @@ static int on_frame_props(void *ctx, const struct frame_props *fp)
 	for (int n = 0; n < fp->n_nodes && a->fd >= 0; n++)
 		for (int p = 0; p < PROP_COUNT; p++)
 			if (fp->nodes[n].set_mask & (1u << p))
-				PUT(a, annotate_fmt_counter, fp->pid, &fp->nodes[n], p);
-	NEXT(ctx, frame_props, fp);
+				PUT(a, fp->src_ts_ns, annotate_fmt_counter, fp->pid, &fp->nodes[n],
+				    p);
+	return 0;
 }
 
 static int on_jank(void *ctx, const struct jank *j)
 {
-	PUT((struct sink_annotate *)ctx, annotate_fmt_jank, j);
-	NEXT(ctx, jank, j);
+	PUT((struct sink_annotate *)ctx, j->src_ts_ns, annotate_fmt_jank, j);
+	return 0;
 }
 
-static int on_note(void *ctx, const char *msg)
-{
-	NEXT(ctx, note, msg);
-}
-
-static int on_annotation(void *ctx, const struct annotation *an)
-{
-	NEXT(ctx, annotation, an); /* another animtrace's: never written again */
-}
-
-/* Slices still open at exit are closed, and the summary gets the delays. */
-static int on_summary(void *ctx, const struct summary *s)
+/* The session is over: slices still open are closed (no source event: no delay), then the
+ * summary gets the delays of every annotation, those closes included. */
+static int on_summary_fill(void *ctx, struct summary *s)
 {
 	struct sink_annotate *a = ctx;
-	struct annot_delay d;
-	struct summary copy = *s;
 
 	for (int i = 0; i < s->n_running; i++)
-		PUT(a, annotate_fmt_close, &s->running[i]);
-	sink_annotate__delay(a, &d);
-	copy.annot_delay = &d;
-	NEXT(ctx, summary, &copy);
+		PUT(a, 0, annotate_fmt_close, &s->running[i]);
+	sink_annotate__delay(a, &a->delay);
+	s->annot_delay = &a->delay;
+	return 0;
 }
 
 static const struct sink_ops annotate_ops = {
 	.anim_start = on_anim_start,
 	.anim_end = on_anim_end,
-	.frame = on_frame,
-	.summary = on_summary,
 	.frame_props = on_frame_props,
-	.note = on_note,
 	.jank = on_jank,
-	.annotation = on_annotation,
+	.summary_fill = on_summary_fill,
 };
 
 /* ---- lifecycle ------------------------------------------------------------------------- */
@@ -422,11 +400,6 @@ int sink_annotate__open(struct sink_annotate *a, const char *path)
 	return 0;
 }
 
-void sink_annotate__source(struct sink_annotate *a, uint64_t ts_ns)
-{
-	a->source_ns = ts_ns;
-}
-
 void sink_annotate__check(struct sink_annotate *a)
 {
 	struct stat st;
@@ -439,9 +412,8 @@ void sink_annotate__check(struct sink_annotate *a)
 		stop(a, -ENODEV);
 }
 
-struct sink sink_annotate__sink_tee(struct sink_annotate *a, struct sink next)
+struct sink sink_annotate__sink(struct sink_annotate *a)
 {
-	a->next = next;
 	return (struct sink){ .ops = &annotate_ops, .ctx = a };
 }
 

@@ -17,9 +17,9 @@
  * Names never hold '|' (becomes '/') nor a newline (becomes ' '). The engine recognises these
  * markers when a capture holding them is replayed (model.h: struct annotation).
  *
- * A tee in front of the usual sinks: every callback then goes on to next, and a failed
+ * An ordinary sink, next to the others behind the fan-out (sinks/fanout.h). A failed
  * annotation never fails the session: writing stops with one call of the warn callback.
- * The module reads the clock only to measure its own delay.
+ * The module reads the clock only to measure its own delay, from each record's src_ts_ns.
  */
 #ifndef ANIMTRACE_SINK_ANNOTATE_H
 #define ANIMTRACE_SINK_ANNOTATE_H
@@ -43,14 +43,12 @@ struct sink_annotate *sink_annotate__new(annotate_warn_fn warn, void *ctx);
 /* Opens path (trace_marker) for writing; on failure annotating stops (warn). 0 or -errno. */
 int sink_annotate__open(struct sink_annotate *a, const char *path);
 
-/* The timestamp of the record the engine is about to get: the source of what it reports. */
-void sink_annotate__source(struct sink_annotate *a, uint64_t ts_ns);
-
 /* Stops annotating (warn) when path no longer names the file opened (tracefs unmounted). */
 void sink_annotate__check(struct sink_annotate *a);
 
-/* The engine-facing tee: annotations first, then every callback goes on to next. */
-struct sink sink_annotate__sink_tee(struct sink_annotate *a, struct sink next);
+/* The engine-facing view of a, valid until sink_annotate__free. Its summary_fill closes the
+ * slices still open and sets the summary's annot_delay (valid until sink_annotate__free). */
+struct sink sink_annotate__sink(struct sink_annotate *a);
 
 /* The delay of every annotation written so far (p50/p99 of a reservoir sample, exact max). */
 void sink_annotate__delay(const struct sink_annotate *a, struct annot_delay *out);

@@ -19,7 +19,6 @@ struct sink_trace {
 	uint64_t last_ns;  /* notes carry no time of their own */
 	uint32_t *pids;    /* processes whose process_name record was written */
 	size_t n_pids, cap_pids;
-	struct sink next;  /* sink_trace__sink_tee: where every callback goes on to */
 };
 
 
@@ -373,127 +372,37 @@ static int on_anim_target(void *ctx, const struct anim *a)
 	return out_status(((struct sink_trace *)ctx)->out);
 }
 
+/* Records with nothing to add to the file still report its state, as every callback does. */
+static int on_summary(void *ctx, const struct summary *s)
+{
+	return out_status(((struct sink_trace *)ctx)->out);
+}
+
+/* Its end is written whole: the start adds nothing. */
+static int on_animation_start(void *ctx, const struct animation *a)
+{
+	return out_status(((struct sink_trace *)ctx)->out);
+}
+
+/* Annotations are already in the capture they came from: the trace file leaves them out. */
+static int on_annotation(void *ctx, const struct annotation *an)
+{
+	return out_status(((struct sink_trace *)ctx)->out);
+}
+
 static const struct sink_ops trace_ops = {
 	.anim_target = on_anim_target,
 	.anim_start = on_anim_start,
 	.anim_end = on_anim_end,
 	.frame = on_frame,
+	.summary = on_summary,
 	.frame_props = on_frame_props,
 	.note = on_note,
 	.jank = on_jank,
 	.refresh_storm = on_refresh_storm,
+	.animation_start = on_animation_start,
 	.animation_end = on_animation_end,
-};
-
-/*
- * The tee: the trace record first, then the next sink (whose callbacks may be NULL) even
- * when the trace failed, so each output gets all it can; the first error is returned.
- */
-#define TEE(ctx, cb, arg)                                                              \
-	do {                                                                           \
-		struct sink_trace *t_ = (ctx);                                         \
-		int e_ = t_->next.ops && t_->next.ops->cb ? t_->next.ops->cb(t_->next.ctx, arg) : 0; \
-		return err ? err : e_;                                                 \
-	} while (0)
-
-static int tee_anim_start(void *ctx, const struct anim *a)
-{
-	int err = on_anim_start(ctx, a);
-
-	TEE(ctx, anim_start, a);
-}
-
-static int tee_anim_end(void *ctx, const struct anim *a)
-{
-	int err = on_anim_end(ctx, a);
-
-	TEE(ctx, anim_end, a);
-}
-
-static int tee_frame(void *ctx, const struct frame *f)
-{
-	int err = on_frame(ctx, f);
-
-	TEE(ctx, frame, f);
-}
-
-static int tee_summary(void *ctx, const struct summary *s)
-{
-	int err = out_status(((struct sink_trace *)ctx)->out);
-
-	TEE(ctx, summary, s);
-}
-
-static int tee_frame_props(void *ctx, const struct frame_props *fp)
-{
-	int err = on_frame_props(ctx, fp);
-
-	TEE(ctx, frame_props, fp);
-}
-
-static int tee_note(void *ctx, const char *msg)
-{
-	int err = on_note(ctx, msg);
-
-	TEE(ctx, note, msg);
-}
-
-static int tee_jank(void *ctx, const struct jank *j)
-{
-	int err = on_jank(ctx, j);
-
-	TEE(ctx, jank, j);
-}
-
-static int tee_refresh_storm(void *ctx, const struct refresh_storm *r)
-{
-	int err = on_refresh_storm(ctx, r);
-
-	TEE(ctx, refresh_storm, r);
-}
-
-static int tee_animation_start(void *ctx, const struct animation *a)
-{
-	int err = out_status(((struct sink_trace *)ctx)->out);
-
-	TEE(ctx, animation_start, a);
-}
-
-static int tee_animation_end(void *ctx, const struct animation *a)
-{
-	int err = on_animation_end(ctx, a);
-
-	TEE(ctx, animation_end, a);
-}
-
-/* Annotations are already in the capture they came from: the trace file leaves them out. */
-static int tee_annotation(void *ctx, const struct annotation *an)
-{
-	int err = out_status(((struct sink_trace *)ctx)->out);
-
-	TEE(ctx, annotation, an);
-}
-
-static int tee_anim_target(void *ctx, const struct anim *a)
-{
-	int err = on_anim_target(ctx, a);
-
-	TEE(ctx, anim_target, a);
-}
-
-static const struct sink_ops tee_ops = {
-	.animation_start = tee_animation_start,
-	.animation_end = tee_animation_end,
-	.anim_target = tee_anim_target,
-	.anim_start = tee_anim_start,
-	.anim_end = tee_anim_end,
-	.frame = tee_frame,
-	.summary = tee_summary,
-	.frame_props = tee_frame_props,
-	.note = tee_note,
-	.jank = tee_jank,
-	.refresh_storm = tee_refresh_storm,
-	.annotation = tee_annotation,
+	.annotation = on_annotation,
 };
 
 struct sink_trace *sink_trace__new(FILE *out)
@@ -523,12 +432,6 @@ struct sink_trace *sink_trace__new(FILE *out)
 struct sink sink_trace__sink(struct sink_trace *t)
 {
 	return (struct sink){ .ops = &trace_ops, .ctx = t };
-}
-
-struct sink sink_trace__sink_tee(struct sink_trace *t, struct sink next)
-{
-	t->next = next;
-	return (struct sink){ .ops = &tee_ops, .ctx = t };
 }
 
 int sink_trace__free(struct sink_trace *t)

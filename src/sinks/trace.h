@@ -26,14 +26,9 @@ struct sink_trace;
  * outlive the sink. */
 struct sink_trace *sink_trace__new(FILE *out);
 
-/* The engine-facing view of t, valid until sink_trace__free. */
+/* The engine-facing view of t, valid until sink_trace__free (next to the box or JSON sink:
+ * sinks/fanout.h). */
 struct sink sink_trace__sink(struct sink_trace *t);
-
-/*
- * Like sink_trace__sink, but every callback then goes on to next (the box or JSON sink),
- * so one engine feeds both: `--trace-out` adds a file without replacing the usual output.
- */
-struct sink sink_trace__sink_tee(struct sink_trace *t, struct sink next);
 
 /*
  * One counter sample (ph "C") on process pid, e.g. name "V|ImageView|alpha".

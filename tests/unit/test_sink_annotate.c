@@ -2,7 +2,8 @@
 /*
  * sink_annotate: the exact markers it writes, their scaling and sanitising, that every one
  * of them parses with marker_parse and replays through the engine as an annotation (never
- * an animator), and that a failed trace_marker stops annotating with one warning.
+ * an animator), that each delay is measured from its record's source event, and that a
+ * failed trace_marker stops annotating with one warning.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include "engine/engine.h"
 #include "common/marker.h"
 #include "sinks/annotate.h"
+#include "sinks/fanout.h"
 
 #define TGID 4242
 #define COOKIE 168950273 /* the simulator's animator:alpha */
@@ -249,6 +251,18 @@ static int seen_summary(void *ctx, const struct summary *s)
 	return 0;
 }
 
+static const struct sink_ops seen_ops;
+
+/* a and next behind one fan-out, as main wires the annotate sink and the main output. */
+static struct sink wired(struct sink_fanout **fo, struct sink_annotate *a, struct seen *next)
+{
+	*fo = sink_fanout__new();
+	cr_assert_not_null(*fo);
+	cr_assert_eq(sink_fanout__add(*fo, sink_annotate__sink(a)), 0);
+	cr_assert_eq(sink_fanout__add(*fo, (struct sink){ &seen_ops, next }), 0);
+	return sink_fanout__sink(*fo);
+}
+
 static const struct sink_ops seen_ops = {
 	.anim_start = seen_start, .anim_end = seen_end, .frame_props = seen_props,
 	.summary = seen_summary,
@@ -273,7 +287,10 @@ static char *temp_path(char *buf, size_t cap)
 	return buf;
 }
 
-/* One animator over two frames of alpha values, then the end and the summary. */
+/*
+ * One animator over two frames of alpha values, then the end and the summary, as the engine
+ * sends them: each record caused by an event at 1 ns (long before any write).
+ */
 static void feed(struct sink s)
 {
 	struct anim a = alpha_anim();
@@ -284,13 +301,16 @@ static void feed(struct sink s)
 
 	snprintf(np.node_name, sizeof(np.node_name), "RenderNode@80e0");
 	a.target_node = 0;
+	a.src_ts_ns = fp.src_ts_ns = 1;
 	cr_assert_eq(s.ops->anim_start(s.ctx, &a), 0);
 	np.values[PROP_ALPHA] = 1.0f;
 	cr_assert_eq(s.ops->frame_props(s.ctx, &fp), 0);
 	np.values[PROP_ALPHA] = 0.5f;
 	cr_assert_eq(s.ops->frame_props(s.ctx, &fp), 0);
 	a = alpha_anim();
+	a.src_ts_ns = 1;
 	cr_assert_eq(s.ops->anim_end(s.ctx, &a), 0);
+	cr_assert_eq(s.ops->summary_fill(s.ctx, &sum), 0);
 	cr_assert_eq(s.ops->summary(s.ctx, &sum), 0);
 }
 
@@ -332,12 +352,13 @@ Test(sink_annotate, every_annotation_parses_and_replays_as_an_annotation_not_an_
 	char path[64], lines[2048] = "";
 	struct seen next = { 0 }, replayed = { 0 };
 	struct sink_annotate *a = sink_annotate__new(on_warn, &next);
+	struct sink_fanout *fo;
 	FILE *f;
 
 	cr_assert_not_null(a);
 	cr_assert_eq(sink_annotate__open(a, temp_path(path, sizeof(path))), 0);
-	sink_annotate__source(a, 1);
-	feed(sink_annotate__sink_tee(a, (struct sink){ &seen_ops, &next }));
+	feed(wired(&fo, a, &next));
+	sink_fanout__free(fo);
 	sink_annotate__free(a);
 	cr_assert_eq(next.starts, 1);
 	cr_assert_eq(next.ends, 1);
@@ -373,9 +394,11 @@ Test(sink_annotate, no_trace_marker_warns_once_and_the_other_sinks_still_get_eve
 {
 	struct seen next = { 0 };
 	struct sink_annotate *a = sink_annotate__new(on_warn, &next);
+	struct sink_fanout *fo;
 
 	cr_assert_eq(sink_annotate__open(a, "/nonexistent/trace_marker"), -ENOENT);
-	feed(sink_annotate__sink_tee(a, (struct sink){ &seen_ops, &next }));
+	feed(wired(&fo, a, &next));
+	sink_fanout__free(fo);
 	sink_annotate__check(a);
 	cr_assert_eq(next.warns, 1);
 	cr_assert_eq(next.last_err, -ENOENT);
@@ -392,7 +415,8 @@ Test(sink_annotate, a_trace_marker_that_disappears_stops_annotating_with_one_war
 	char path[64];
 	struct seen next = { 0 };
 	struct sink_annotate *a = sink_annotate__new(on_warn, &next);
-	struct sink s = sink_annotate__sink_tee(a, (struct sink){ &seen_ops, &next });
+	struct sink_fanout *fo;
+	struct sink s = wired(&fo, a, &next);
 	struct anim an = alpha_anim();
 
 	cr_assert_eq(sink_annotate__open(a, temp_path(path, sizeof(path))), 0);
@@ -405,5 +429,40 @@ Test(sink_annotate, a_trace_marker_that_disappears_stops_annotating_with_one_war
 	cr_assert_eq(next.warns, 1);
 	cr_assert_eq(next.last_err, -ENOENT);
 	cr_assert_eq(next.starts, 1);
+	sink_fanout__free(fo);
 	sink_annotate__free(a);
+}
+
+/* ---- the delay: from the record's source event, none for the slices closed at exit ---- */
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+Test(sink_annotate, each_delay_runs_from_its_records_source_event_and_exit_closes_have_none)
+{
+	char path[64];
+	struct sink_annotate *a = sink_annotate__new(on_warn, NULL);
+	struct sink s = sink_annotate__sink(a);
+	struct anim an = alpha_anim();
+	struct summary sum = { .n_running = 1, .running = &an };
+	uint64_t before = mono_ns();
+
+	cr_assert_eq(sink_annotate__open(a, temp_path(path, sizeof(path))), 0);
+	an.src_ts_ns = before - 50000000; /* an event 50 ms ago */
+	cr_assert_eq(s.ops->anim_start(s.ctx, &an), 0);
+	cr_assert_eq(s.ops->summary_fill(s.ctx, &sum), 0); /* its H, with no source */
+	cr_assert_not_null(sum.annot_delay);
+	cr_assert_eq(sum.annot_delay->count, 2, "the G and the H written at exit");
+	cr_assert_geq(sum.annot_delay->max_ns, 50000000);
+	cr_assert_leq(sum.annot_delay->max_ns, mono_ns() - an.src_ts_ns);
+	/* one sample only (the H has none): every rank is it */
+	cr_assert_eq(sum.annot_delay->p50_ns, sum.annot_delay->max_ns);
+	cr_assert_eq(sum.annot_delay->p99_ns, sum.annot_delay->max_ns);
+	sink_annotate__free(a);
+	unlink(path);
 }

@@ -13,6 +13,7 @@
 #include <criterion/criterion.h>
 #include <json-c/json.h>
 
+#include "sinks/fanout.h"
 #include "sinks/trace.h"
 
 struct st_out {
@@ -312,18 +313,21 @@ static const struct sink_ops st_count_ops = {
 	.anim_end = cnt_end,
 	.frame = cnt_frame,
 	.summary = cnt_summary,
-	.note = cnt_note, /* frame_props left NULL: the tee must skip it */
+	.note = cnt_note, /* frame_props left NULL: the fan-out must skip it */
 };
 
-Test(sink_trace, a_tee_writes_the_same_file_and_forwards_every_callback)
+Test(sink_trace, behind_a_fanout_it_writes_the_same_file_and_the_next_sink_gets_everything)
 {
 	struct st_count n = { 0 };
 	struct summary sum = { .last_ns = 1 };
+	struct sink_fanout *fo = sink_fanout__new();
 	struct st_out o;
 	char *got;
 
 	st_open(&o);
-	o.s = sink_trace__sink_tee(o.t, (struct sink){ .ops = &st_count_ops, .ctx = &n });
+	cr_assert_eq(sink_fanout__add(fo, o.s), 0);
+	cr_assert_eq(sink_fanout__add(fo, (struct sink){ .ops = &st_count_ops, .ctx = &n }), 0);
+	o.s = sink_fanout__sink(fo);
 	st_play(&o);
 	o.s.ops->summary(o.s.ctx, &sum);
 	got = st_close(&o);
@@ -333,6 +337,7 @@ Test(sink_trace, a_tee_writes_the_same_file_and_forwards_every_callback)
 	cr_assert_eq(n.frames, 1);
 	cr_assert_eq(n.summaries, 1);
 	cr_assert_eq(n.notes, 1);
+	sink_fanout__free(fo);
 	free(got);
 }
 
@@ -377,28 +382,6 @@ Test(sink_trace, a_jank_is_an_instant_on_the_ui_thread_with_its_cause_chain)
 		  "%s", got);
 	json_object_put(st_parse_strict(got, strlen(got)));
 	free(got);
-}
-
-static int fail_start(void *ctx, const struct anim *a)
-{
-	((struct st_count *)ctx)->starts++;
-	return -EPIPE;
-}
-
-static const struct sink_ops st_fail_ops = { .anim_start = fail_start };
-
-Test(sink_trace, a_tee_returns_the_error_of_the_next_sink)
-{
-	struct st_count n = { 0 };
-	struct anim a = { .id = 1, .pid = 10, .start_tid = 10, .start_ns = 5 };
-	FILE *f = tmpfile();
-	struct sink_trace *t = sink_trace__new(f);
-	struct sink s = sink_trace__sink_tee(t, (struct sink){ .ops = &st_fail_ops, .ctx = &n });
-
-	cr_assert_eq(s.ops->anim_start(s.ctx, &a), -EPIPE);
-	cr_assert_eq(n.starts, 1);
-	cr_assert_eq(sink_trace__free(t), 0);
-	fclose(f);
 }
 
 Test(sink_trace, reports_a_full_disk_when_it_opens)
