@@ -222,10 +222,10 @@ static void frames_flush(struct engine *e, struct proc *p, uint64_t ts_ns)
 static void on_slice_begin(struct engine *e, struct proc *p, struct thread *t, uint64_t ts_ns,
 			   struct strv name)
 {
-	const struct slice *s = slices__begin(&e->slices, &t->slices, ts_ns, name, &e->ev.slices);
+	struct slice *s = slices__begin(&e->slices, &t->slices, ts_ns, name, &e->ev.slices);
 
 	if (s && s->kind == SLICE_DRAW)
-		frames__draw_began(&p->frames);
+		s->owner_seq = frames__draw_began(&p->frames, t->tid);
 	if (s && s->kind == SLICE_DOFRAME)
 		frame_begin(e, p, t, s->vsync, ts_ns);
 }

@@ -153,21 +153,28 @@ bool frames__done_waits(const struct frames_proc *fp)
 	return fp->render_tid || fp->draws_open;
 }
 
-void frames__draw_began(struct frames_proc *fp)
+uint64_t frames__draw_began(struct frames_proc *fp, uint32_t tid)
 {
 	fp->draws_open++;
+	return fp->cur.live && fp->cur.f.tid != tid ? fp->cur.f.seq : 0;
 }
 
 /*
- * The frame a DrawFrame(s) slice s of thread tid drew: the one waiting for its draw, or with
- * vsync ids the open one too (a quick draw can end before its doFrame does). Without ids a
- * draw that ends while a doFrame is open may still be the previous frame's: only the
- * waiting frame takes it.
+ * The frame a DrawFrame(s) slice s of thread tid drew: the one its id names, else the one whose
+ * doFrame was open when it began (frames__draw_began), else the one waiting for its draw.
+ * Without ids or an owner, a draw that ends while a doFrame is open may still be the previous
+ * frame's: only the waiting frame takes it.
  */
 static struct frame_st *draw_owner(struct frames_proc *fp, uint32_t tid, const struct slice *s)
 {
 	struct frame_st *fs[2] = { &fp->done, &fp->cur }; /* oldest first: draws come in order */
 
+	if (s->vsync < 0 && s->owner_seq) {
+		for (int i = 0; i < 2; i++)
+			if (fs[i]->live && !fs[i]->drawn && fs[i]->f.seq == s->owner_seq)
+				return fs[i];
+		return NULL;
+	}
 	for (int i = 0; i < (s->vsync >= 0 ? 2 : 1); i++) {
 		if (!fs[i]->live || fs[i]->drawn || fs[i]->f.tid == tid)
 			continue;

@@ -100,8 +100,14 @@ void frames__wait_draw(struct frames_proc *fp);
 /* True while a draw can still come for done: one is under way, or the process has drawn. */
 bool frames__done_waits(const struct frames_proc *fp);
 
-/* A DrawFrame(s) slice began on a thread of the process. */
-void frames__draw_began(struct frames_proc *fp);
+/*
+ * A DrawFrame(s) slice began on thread tid of the process: the seq of the frame it draws when
+ * that frame's doFrame is open on another thread (0 otherwise). A device hands a frame to its
+ * RenderThread inside the doFrame's traversal and waits there until the draw began (ViewRootImpl
+ * performDraw -> ThreadedRenderer.draw -> DrawFrameTask::postAndWait), so a draw that begins
+ * during a doFrame is that frame's, however long either lasts.
+ */
+uint64_t frames__draw_began(struct frames_proc *fp, uint32_t tid);
 
 /* A DrawFrame(s) slice s of tid ended: the frame it drew (done; with vsync ids cur too) takes
  * it. True when that frame is done, now complete. */

@@ -81,7 +81,7 @@ static void slice_classify(struct strv name, struct slice *s)
 	}
 }
 
-const struct slice *slices__begin(struct slices *ss, struct slices_thread *st, uint64_t ts_ns,
+struct slice *slices__begin(struct slices *ss, struct slices_thread *st, uint64_t ts_ns,
 				  struct strv name, uint64_t *evicted)
 {
 	size_t n;
@@ -97,6 +97,7 @@ const struct slice *slices__begin(struct slices *ss, struct slices_thread *st, u
 	ss->n_open++;
 	slice_classify(name, s);
 	s->start_ns = ts_ns;
+	s->owner_seq = 0;
 	n = name.len < sizeof(s->name) - 1 ? name.len : sizeof(s->name) - 1;
 	memcpy(s->name, name.p, n); /* every B: no snprintf on this path */
 	s->name[n] = '\0';

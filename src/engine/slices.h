@@ -21,6 +21,7 @@ struct slice {
 	uint8_t kind;
 	uint8_t phase;
 	int64_t vsync;
+	uint64_t owner_seq; /* a draw: the frame whose doFrame was open when it began (0: none) */
 	uint64_t start_ns;
 	char name[AT_SLICE_NAME];
 	uint64_t best_dur;       /* its longest ended child so far... */
@@ -44,7 +45,7 @@ struct slices {
 
 /* Opens a slice for a B named name at ts_ns, classified; valid until st's next B. NULL when a
  * cap turned it away (counted in *evicted): its E then closes nothing else. */
-const struct slice *slices__begin(struct slices *ss, struct slices_thread *st, uint64_t ts_ns,
+struct slice *slices__begin(struct slices *ss, struct slices_thread *st, uint64_t ts_ns,
 				  struct strv name, uint64_t *evicted);
 
 /* Closes st's innermost slice for an E at ts_ns, offering it to its parent's chain (or the

@@ -559,6 +559,31 @@ Test(engine, without_ids_a_late_draw_goes_to_the_frame_waiting_for_it)
 	cr_assert_eq(rec.frames[2].phase_ns[PHASE_DRAW], 0);
 }
 
+/*
+ * Without ids, as on a device: the UI thread hands the frame over inside its traversal and the
+ * draw begins there; a quick draw that ends before the doFrame does is still that frame's.
+ */
+Test(engine, without_ids_a_draw_begun_inside_its_doframe_is_that_frames)
+{
+	const uint64_t t = 1000 * MS;
+
+	frame60(t, 10, -1);
+	B(t + 9 * MS, 10, 11, "DrawFrame");
+	E(t + 10 * MS, 10, 11);
+	frame_begin(t + PERIOD, 10, -1);
+	E(t + PERIOD + 3 * MS / 2, 10, 10);
+	B(t + PERIOD + 2 * MS, 10, 10, "traversal");
+	B(t + PERIOD + 3 * MS, 10, 11, "DrawFrame");
+	E(t + PERIOD + 4 * MS, 10, 11);
+	E(t + PERIOD + 5 * MS, 10, 10);
+	cr_assert_eq(rec.n_frames, 1, "frame 2 is still open");
+	E(t + PERIOD + 6 * MS, 10, 10);
+	cr_assert_eq(rec.n_frames, 2);
+	cr_assert_eq(rec.frames[1].seq, 2);
+	cr_assert_eq(rec.frames[1].phase_ns[PHASE_DRAW], MS);
+	cr_assert_eq(rec.frames[1].dur_ns, 6 * MS);
+}
+
 Test(engine, nested_phases_are_summed_per_frame)
 {
 	const uint64_t t = 1000 * MS;
