@@ -950,6 +950,8 @@ static void reallocate(struct app *app, int frame)
 	}
 }
 
+static void render_signal(struct render_thread *rt, bool quit);
+
 static void do_frame(struct app *app, int frame)
 {
 	struct timespec now;
@@ -970,6 +972,7 @@ static void do_frame(struct app *app, int frame)
 	if (frame == app->sc->slow_frame)
 		slow_traversal(app);
 	redraw(app, frame);
+	render_signal(&app->rt, false);
 	trace_end(app);
 	trace_end(app);
 }
@@ -1007,10 +1010,12 @@ static void *render_main(void *arg)
 }
 
 /*
- * Hands the frame over. As on a device, the UI thread then waits until the RenderThread has
- * begun drawing it (libs/hwui/renderthread/DrawFrameTask.cpp: drawFrame() -> postAndWait()
- * until run(), inside its "DrawFrame" slice, calls unblockUiThread() after syncFrameState()):
- * a draw never begins after the next doFrame, though it may end after it.
+ * Hands the frame over, inside the doFrame's traversal as on a device (ViewRootImpl
+ * performTraversals -> performDraw -> ThreadedRenderer.draw -> syncAndDrawFrame). The UI thread
+ * then waits until the RenderThread has begun drawing it (libs/hwui/renderthread/
+ * DrawFrameTask.cpp: drawFrame() -> postAndWait() until run(), inside its "DrawFrame" slice,
+ * calls unblockUiThread() after syncFrameState()). The one RenderThread draws in order, so a
+ * frame's draw ends before the next doFrame that draws can end: what the engine relies on.
  */
 static void render_signal(struct render_thread *rt, bool quit)
 {
@@ -1073,7 +1078,6 @@ static void play(struct app *app)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (int frame = 1; frame <= app->opts->frames; frame++) {
 		do_frame(app, frame);
-		render_signal(&app->rt, false);
 		/* the next frame's slot: frame + 1 plus what is skipped before it, 0-based */
 		ns = (int64_t)t0.tv_nsec +
 		     (int64_t)(slot_of(app, frame + 1) - 1) * 1000000000LL / app->opts->fps;
