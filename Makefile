@@ -34,7 +34,7 @@ CFLAGS ?=
 CFLAGS += $(CFLAGS_BASE) $(shell $(PKG_CONFIG) --cflags $(LIBS_PC) 2>/dev/null)
 LDLIBS := $(shell $(PKG_CONFIG) --libs $(LIBS_PC) 2>/dev/null)
 LDLIBS := $(if $(strip $(LDLIBS)),$(LDLIBS),-lbpf -ldw -lelf -lminizip -lz -llzma)
-LDLIBS += -lm # src/model/fit.c
+LDLIBS += -lm # src/model/fit*.c
 LDFLAGS += $(LDSTATIC) $(SAN)
 
 SRC_DIRS := src src/common src/engine src/live src/model src/replay src/sinks src/symbols

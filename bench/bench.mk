@@ -20,6 +20,8 @@ BENCH_SRCS := bench/bench.c bench/stats.c bench/results.c bench/proc.c bench/way
 	$(wildcard bench/b_*.c)
 BENCH_RUN = $(BENCH_DIR)/bench $(if $(BENCH_BASELINE),--baseline $(BENCH_BASELINE)) $(BENCH_ARGS)
 JSONC_LIBS := $(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c)
+# src/model/fit.c and the modules behind it (fit_core, fit_spring, fit_fling, fit_interp).
+BENCH_FIT_OBJS := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(wildcard src/model/fit*.c))
 
 .PHONY: bench bench-art bench-build bench-fit bench-replay
 bench: $(BENCH_DIR)/bench $(BUILD)/animtrace $(SIM_TARGETS) $(BENCH_BINS)
@@ -37,13 +39,13 @@ $(BENCH_DIR):
 
 # The driver. It starts and awaits processes with the e2e tests' harness, tests/e2e/e2e.c,
 # built against bench/shim's criterion.h (a failed check ends the run, not a test), and times
-# src/model/fit.c on the unit tests' framework simulator (tests/unit/fit_sim.h).
+# src/model/fit*.c on the unit tests' framework simulator (tests/unit/fit_sim.h).
 $(BENCH_DIR)/bench: $(BENCH_SRCS) $(wildcard bench/*.h) bench/shim/criterion/criterion.h \
 		tests/e2e/e2e.c tests/e2e/e2e.h tests/child_signals.h tests/unit/fit_sim.h \
-		src/model/fit.h $(BUILD)/obj/model/fit.o | $(BENCH_DIR)
+		$(wildcard src/model/fit*.h) $(BENCH_FIT_OBJS) | $(BENCH_DIR)
 	$(Q)$(CC) $(BENCH_CFLAGS) -Ibench/shim -Itests -Itests/unit -Isrc \
 		-DBUILD_DIR='"$(BUILD)"' -DTESTDATA='"$(TESTDATA)"' \
-		$(BENCH_SRCS) tests/e2e/e2e.c $(BUILD)/obj/model/fit.o $(JSONC_LIBS) -lm -o $@
+		$(BENCH_SRCS) tests/e2e/e2e.c $(BENCH_FIT_OBJS) $(JSONC_LIBS) -lm -o $@
 
 # The loop calls the simulator's fixture setters and ART methods; only their headers are shared.
 $(BENCH_DIR)/setter_loop: bench/setter_loop.c tests/sim/hwui_fixture.h tests/sim/art_fixture.h \

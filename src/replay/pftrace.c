@@ -2,6 +2,8 @@
 /*
  * Perfetto protobuf traces. One validating pass, a packet at a time, indexes print events
  * (payloads copied, capped) and thread names (merged per tid as they come, capped).
+ * The wire format is replay/pbwire.h, the top-level framing and resync replay/pfframe.c,
+ * FrameTimeline decoding and pairing replay/pftimeline.c.
  */
 #include <errno.h>
 #include <sys/types.h>
@@ -11,204 +13,10 @@
 
 #include "common/frametimeline.h"
 #include "model/model.h"
+#include "replay/pbwire.h"
+#include "replay/pfframe.h"
+#include "replay/pftimeline.h"
 #include "replay/pftrace.h"
-
-/* ---- wire format ------------------------------------------------------------------- */
-
-enum { WT_VARINT = 0, WT_I64 = 1, WT_LEN = 2, WT_I32 = 5 };
-
-struct pb {
-	const uint8_t *p, *end;
-};
-
-struct pb_field {
-	uint32_t id;
-	int wt;
-	uint64_t v;           /* WT_VARINT, WT_I64, WT_I32 */
-	const uint8_t *data;  /* WT_LEN */
-	size_t len;
-};
-
-static int pb_varint(struct pb *b, uint64_t *out)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 0; i < 10 && b->p < b->end; i++) {
-		uint8_t c = *b->p++;
-
-		v |= (uint64_t)(c & 0x7f) << (7 * i);
-		if (!(c & 0x80)) {
-			*out = v;
-			return 0;
-		}
-	}
-	return -EINVAL; /* over 10 bytes or cut off */
-}
-
-static int pb_fixed(struct pb *b, size_t n, uint64_t *out)
-{
-	uint64_t v = 0;
-
-	if ((size_t)(b->end - b->p) < n)
-		return -EINVAL;
-	for (size_t i = 0; i < n; i++)
-		v |= (uint64_t)b->p[i] << (8 * i);
-	b->p += n;
-	*out = v;
-	return 0;
-}
-
-/* Reads the next field. Returns 1, 0 at the end of the message, -EINVAL when damaged. */
-static int pb_next(struct pb *b, struct pb_field *f)
-{
-	uint64_t key, len;
-
-	if (b->p >= b->end)
-		return 0;
-	if (pb_varint(b, &key) || (key >> 3) == 0 || (key >> 3) > 0x1fffffff)
-		return -EINVAL;
-	f->id = (uint32_t)(key >> 3);
-	f->wt = (int)(key & 7);
-	switch (f->wt) {
-	case WT_VARINT:
-		return pb_varint(b, &f->v) ? -EINVAL : 1;
-	case WT_I64:
-		return pb_fixed(b, 8, &f->v) ? -EINVAL : 1;
-	case WT_I32:
-		return pb_fixed(b, 4, &f->v) ? -EINVAL : 1;
-	case WT_LEN:
-		if (pb_varint(b, &len) || len > (uint64_t)(b->end - b->p))
-			return -EINVAL;
-		f->data = b->p;
-		f->len = (size_t)len;
-		b->p += len;
-		return 1;
-	default: /* groups (3, 4) are long deprecated; 6 and 7 do not exist */
-		return -EINVAL;
-	}
-}
-
-static struct pb pb_sub(const struct pb_field *f)
-{
-	return (struct pb){ f->data, f->data + f->len };
-}
-
-static struct strv pb_str(const struct pb_field *f)
-{
-	return (struct strv){ (const char *)f->data, f->len };
-}
-
-/* True when every field of b is well formed up to its end (nested ones are not opened). */
-static bool pb_whole(struct pb b)
-{
-	struct pb_field f;
-	int rc;
-
-	while ((rc = pb_next(&b, &f)) == 1)
-		;
-	return rc == 0;
-}
-
-/* ---- FrameTimeline ----------------------------------------------------------------- */
-
-/* What a start or end message field holds; 0 = nothing we read. */
-enum ft_slot {
-	S_COOKIE = 1, S_TOKEN, S_DTOKEN, S_PID, S_LAYER, S_PRESENT, S_ONTIME, S_GPU, S_JANK,
-	S_PRED, S_ISBUF, S_SEVERITY
-};
-
-/*
- * Field number -> slot, per event kind (common/frametimeline.h has the sources). Fields
- * after the last one here (present_delay_millis and other floats, experimental copies) are
- * skipped.
- */
-static const uint8_t ft_fields[FT_FRAME_END + 1][13 /* the last field read, + 1 */] = {
-	[FT_EXPECTED_DISPLAY] = { [1] = S_COOKIE, [2] = S_TOKEN, [3] = S_PID },
-	[FT_ACTUAL_DISPLAY] = { [1] = S_COOKIE, [2] = S_TOKEN, [3] = S_PID, [4] = S_PRESENT,
-				[5] = S_ONTIME, [6] = S_GPU, [7] = S_JANK, [8] = S_PRED,
-				[9] = S_SEVERITY },
-	[FT_EXPECTED_SURFACE] = { [1] = S_COOKIE, [2] = S_TOKEN, [3] = S_DTOKEN, [4] = S_PID,
-				  [5] = S_LAYER },
-	[FT_ACTUAL_SURFACE] = { [1] = S_COOKIE, [2] = S_TOKEN, [3] = S_DTOKEN, [4] = S_PID,
-				[5] = S_LAYER, [6] = S_PRESENT, [7] = S_ONTIME, [8] = S_GPU,
-				[9] = S_JANK, [10] = S_PRED, [11] = S_ISBUF, [12] = S_SEVERITY },
-	[FT_FRAME_END] = { [1] = S_COOKIE },
-};
-
-static uint8_t sat8(uint64_t v)
-{
-	return v > 255 ? 255 : (uint8_t)v;
-}
-
-static void ft_set(struct ft_event *e, int slot, const struct pb_field *f)
-{
-	switch (slot) {
-	case S_COOKIE: e->cookie = (int64_t)f->v; break;
-	case S_TOKEN: e->token = (int64_t)f->v; break;
-	case S_DTOKEN: e->display_token = (int64_t)f->v; break;
-	case S_PID: e->pid = (int32_t)f->v; break;
-	case S_LAYER: e->layer = pb_str(f); break;
-	case S_PRESENT: e->present_type = sat8(f->v); break;
-	case S_ONTIME: e->on_time_finish = f->v != 0; break;
-	case S_GPU: e->gpu_composition = f->v != 0; break;
-	case S_JANK: e->jank_type = (uint32_t)f->v; break;
-	case S_PRED: e->prediction_type = sat8(f->v); break;
-	case S_ISBUF: e->is_buffer = f->v != 0; e->has_is_buffer = true; break;
-	case S_SEVERITY: e->jank_severity = sat8(f->v); break;
-	}
-}
-
-/* One start or end message of the given kind. Returns the slots seen, or -EINVAL. */
-static int ft_read_event(struct pb b, unsigned kind, struct ft_event *e)
-{
-	struct pb_field f;
-	int rc, seen = 0, slot;
-
-	while ((rc = pb_next(&b, &f)) == 1) {
-		slot = f.id < sizeof(ft_fields[0]) ? ft_fields[kind][f.id] : 0;
-		if (!slot || f.wt != (slot == S_LAYER ? WT_LEN : WT_VARINT))
-			continue;
-		ft_set(e, slot, &f);
-		seen |= 1 << slot;
-	}
-	return rc < 0 ? -EINVAL : seen;
-}
-
-int pftrace_timeline_decode(const void *msg, size_t len, struct ft_event *out)
-{
-	struct pb b = { msg, (const uint8_t *)msg + len }, ev = { NULL, NULL };
-	const int need_start = 1 << S_COOKIE | 1 << S_TOKEN | 1 << S_PID;
-	unsigned kind = 0;
-	struct pb_field f;
-	int rc, seen, need;
-
-	memset(out, 0, sizeof(*out));
-	out->layer = (struct strv){ "", 0 };
-	while ((rc = pb_next(&b, &f)) == 1) {
-		if (f.id >= FT_EXPECTED_DISPLAY && f.id <= FT_FRAME_END && f.wt == WT_LEN) {
-			kind = f.id;
-			ev = pb_sub(&f);
-		}
-	}
-	if (rc < 0)
-		return -EINVAL;
-	if (!kind)
-		return -ENOMSG;
-	out->kind = (uint8_t)kind;
-	seen = ft_read_event(ev, kind, out);
-	if (seen < 0)
-		return seen;
-	need = kind == FT_FRAME_END ? 1 << S_COOKIE : need_start;
-	if (kind == FT_EXPECTED_SURFACE || kind == FT_ACTUAL_SURFACE)
-		need |= 1 << S_DTOKEN;
-	if ((seen & need) != need)
-		return -EBADMSG;
-	/* Trace processor's inference for traces written before the field existed. */
-	if (!(seen & 1 << S_SEVERITY) && out->jank_type == FT_JANK_NONE)
-		out->jank_severity = FT_SEVERITY_NONE;
-	return 0;
-}
 
 /* ---- the index --------------------------------------------------------------------- */
 
@@ -218,8 +26,6 @@ enum name_rank { RANK_SCHED = 1, RANK_THREAD = 2, RANK_CMDLINE = 3 };
 #define PF_PRINTS_MAX (1u << 19)        /* print events indexed (16 MiB of index) */
 #define PF_PAYLOAD_MAX (16u << 20)      /* bytes of their payloads */
 #define PF_THREADS_MAX (1u << 16)       /* distinct tids named */
-#define PF_PACKET_MAX (16u << 20)       /* one TracePacket, or one inflated compressed_packets */
-#define PF_SCAN_BYTES (64u << 10)       /* the view resync scans through */
 #define PF_NAME_MAX AT_PROC_MAX         /* what the engine keeps of a name */
 
 struct print_rec {
@@ -386,219 +192,6 @@ static void add_name(struct pftrace *t, int32_t tid, int32_t tgid, struct strv n
 	r->rank = rank;
 	r->name_len = (uint8_t)(name.len < PF_NAME_MAX - 1 ? name.len : PF_NAME_MAX - 1);
 	memcpy(r->name, name.p, r->name_len);
-}
-
-/* ---- the FrameTimeline index ------------------------------------------------------ */
-
-/* Bounds of the FrameTimeline index (see pftrace.h). */
-#define TL_FRAMES_MAX (1u << 18)     /* frames indexed */
-#define TL_OPEN_MAX 1024u            /* frames waiting for their FrameEnd */
-#define TL_LAYERS_MAX 4096u          /* distinct layer names */
-#define TL_LAYER_BYTES (1u << 20)    /* bytes of those names */
-#define TL_LAYER_LEN 512u            /* longer names are cut (SurfaceFlinger's are ~150) */
-#define TL_LAYER_SLOTS (TL_LAYERS_MAX * 2)
-
-struct tl_rec {
-	struct ft_frame f; /* f.ev.layer is unset: see layer */
-	uint64_t seq;      /* file order of the start */
-	uint32_t layer;    /* index + 1 into the layer names; 0 = none */
-	bool live;         /* in the open table: its FrameEnd has not come */
-};
-
-struct tl_name {
-	uint32_t off, len;
-};
-
-struct timeline {
-	struct tl_rec *frames;
-	size_t n_frames, cap_frames;
-	struct tl_rec *open;      /* a ring of TL_OPEN_MAX, oldest at open_first */
-	uint64_t open_first, open_next, seq;
-	struct tl_name *names;    /* distinct layer names, bytes in name_buf */
-	size_t n_names;
-	char *name_buf;
-	size_t name_len;
-	uint32_t *name_slots;     /* open addressing on the name: index + 1, 0 = empty */
-	struct pf_timeline_stats st;
-};
-
-static uint32_t fnv1a(struct strv s)
-{
-	uint32_t h = 2166136261u;
-
-	for (size_t i = 0; i < s.len; i++)
-		h = (h ^ (uint8_t)s.p[i]) * 16777619u;
-	return h;
-}
-
-/* Index + 1 of the name s (copied on first sight), 0 when there is no room; -ENOMEM. */
-static int64_t tl_layer(struct timeline *tl, struct strv s)
-{
-	uint32_t i;
-
-	if (!s.len)
-		return 0;
-	s.len = s.len < TL_LAYER_LEN ? s.len : TL_LAYER_LEN;
-	for (i = fnv1a(s) & (TL_LAYER_SLOTS - 1); tl->name_slots[i];
-	     i = (i + 1) & (TL_LAYER_SLOTS - 1)) {
-		const struct tl_name *n = &tl->names[tl->name_slots[i] - 1];
-
-		if (n->len == s.len && !memcmp(tl->name_buf + n->off, s.p, s.len))
-			return tl->name_slots[i];
-	}
-	if (tl->n_names >= TL_LAYERS_MAX || tl->name_len + s.len > TL_LAYER_BYTES) {
-		tl->st.unnamed_layers++;
-		return 0;
-	}
-	memcpy(tl->name_buf + tl->name_len, s.p, s.len);
-	tl->names[tl->n_names] = (struct tl_name){ (uint32_t)tl->name_len, (uint32_t)s.len };
-	tl->name_len += s.len;
-	tl->name_slots[i] = (uint32_t)++tl->n_names;
-	return tl->name_slots[i];
-}
-
-/* The open table and the name table, on the first event. */
-static int tl_alloc(struct timeline *tl)
-{
-	tl->open = calloc(TL_OPEN_MAX, sizeof(*tl->open));
-	tl->names = malloc(TL_LAYERS_MAX * sizeof(*tl->names));
-	tl->name_buf = malloc(TL_LAYER_BYTES);
-	tl->name_slots = calloc(TL_LAYER_SLOTS, sizeof(*tl->name_slots));
-	if (tl->open && tl->names && tl->name_buf && tl->name_slots)
-		return 0;
-	free(tl->open);
-	free(tl->names);
-	free(tl->name_buf);
-	free(tl->name_slots);
-	tl->open = NULL;
-	tl->names = NULL;
-	tl->name_buf = NULL;
-	tl->name_slots = NULL;
-	return -ENOMEM;
-}
-
-static int tl_store(struct timeline *tl, const struct tl_rec *r)
-{
-	struct tl_rec *tmp;
-
-	tl->st.unended += !r->f.ended;
-	if (tl->n_frames >= TL_FRAMES_MAX) {
-		tl->st.dropped++;
-		return 0;
-	}
-	tmp = grow(tl->frames, &tl->cap_frames, tl->n_frames, sizeof(*tmp));
-	if (!tmp)
-		return -ENOMEM;
-	tl->frames = tmp;
-	tl->frames[tl->n_frames] = *r;
-	tl->frames[tl->n_frames++].live = false;
-	tl->st.frames++;
-	return 0;
-}
-
-/* Moves open_first past frames that have ended. */
-static void tl_trim(struct timeline *tl)
-{
-	while (tl->open_first < tl->open_next && !tl->open[tl->open_first % TL_OPEN_MAX].live)
-		tl->open_first++;
-}
-
-static int tl_start(struct timeline *tl, const struct ft_event *ev, uint64_t ts, uint32_t clock)
-{
-	struct tl_rec r = { .f = { .ev = *ev, .start_ns = ts, .clock_id = clock } };
-	struct tl_rec *old;
-	int64_t layer;
-
-	if (!tl->open && tl_alloc(tl))
-		return -ENOMEM;
-	if ((layer = tl_layer(tl, ev->layer)) < 0)
-		return (int)layer;
-	r.layer = (uint32_t)layer;
-	r.f.ev.layer = (struct strv){ "", 0 };
-	r.seq = tl->seq++;
-	r.live = true;
-	tl->st.other_clock += clock && clock != FT_CLOCK_BOOTTIME;
-	if (tl->open_next - tl->open_first == TL_OPEN_MAX) {
-		old = &tl->open[tl->open_first++ % TL_OPEN_MAX];
-		tl->st.evicted++;
-		if (tl_store(tl, old))
-			return -ENOMEM;
-		old->live = false;
-		tl_trim(tl);
-	}
-	tl->open[tl->open_next++ % TL_OPEN_MAX] = r;
-	return 0;
-}
-
-/* The newest open frame with the cookie ends: SurfaceFlinger writes the end right after. */
-static int tl_end(struct timeline *tl, int64_t cookie, uint64_t ts)
-{
-	struct tl_rec *r;
-
-	for (uint64_t i = tl->open_next; tl->open && i-- > tl->open_first;) {
-		r = &tl->open[i % TL_OPEN_MAX];
-		if (!r->live || r->f.ev.cookie != cookie)
-			continue;
-		r->f.end_ns = ts;
-		r->f.ended = true;
-		if (tl_store(tl, r))
-			return -ENOMEM;
-		r->live = false;
-		tl_trim(tl);
-		return 0;
-	}
-	tl->st.unpaired_ends++;
-	return 0;
-}
-
-/* A frame_timeline_event packet. Returns 0 or -ENOMEM. */
-static int tl_event(struct timeline *tl, const struct pb_field *f, uint64_t ts, uint32_t clock)
-{
-	/* trace processor's IsBadTimestamp (b/185978397), and its negative check */
-	const uint64_t bad_ts = (uint64_t)INT64_MAX - 10ull * 1000 * 1000 * 1000;
-	struct ft_event ev;
-
-	if (pftrace_timeline_decode(f->data, f->len, &ev) || ts >= bad_ts) {
-		tl->st.bad++;
-		return 0;
-	}
-	tl->st.events++;
-	if (ev.kind == FT_FRAME_END)
-		return tl_end(tl, ev.cookie, ts);
-	return tl_start(tl, &ev, ts, clock);
-}
-
-static int cmp_frame(const void *a, const void *b)
-{
-	const struct tl_rec *x = a, *y = b;
-
-	if (x->f.start_ns != y->f.start_ns)
-		return x->f.start_ns < y->f.start_ns ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* Frames still open at the end of the trace are indexed unended; then all sorted. */
-static int tl_finish(struct timeline *tl)
-{
-	for (uint64_t i = tl->open_first; i < tl->open_next; i++)
-		if (tl->open[i % TL_OPEN_MAX].live && tl_store(tl, &tl->open[i % TL_OPEN_MAX]))
-			return -ENOMEM;
-	free(tl->open);
-	tl->open = NULL;
-	free(tl->name_slots);
-	tl->name_slots = NULL;
-	if (tl->n_frames)
-		qsort(tl->frames, tl->n_frames, sizeof(*tl->frames), cmp_frame);
-	return 0;
-}
-
-static void tl_free(struct timeline *tl)
-{
-	free(tl->frames);
-	free(tl->open);
-	free(tl->names);
-	free(tl->name_buf);
-	free(tl->name_slots);
 }
 
 /* ---- messages ---------------------------------------------------------------------- */
@@ -910,11 +503,11 @@ bad:
 static void read_timeline(struct pftrace *t, const struct pb_field *f, uint64_t ts,
 			  uint32_t clock)
 {
-	if (!t->tl && !(t->tl = calloc(1, sizeof(*t->tl)))) {
+	if (!t->tl && !(t->tl = pftl_new())) {
 		t->err = ENOMEM;
 		return;
 	}
-	if (tl_event(t->tl, f, ts, clock))
+	if (pftl_event(t->tl, f, ts, clock))
 		t->err = ENOMEM;
 }
 
@@ -976,22 +569,6 @@ static ssize_t src_read(struct pftrace *t, const struct pf_src *src, uint64_t of
 	return (ssize_t)done;
 }
 
-/* A top-level field header at off: key and length of a LEN field, and the header size. */
-struct pf_hdr {
-	uint64_t key, len;
-	size_t size;
-};
-
-static bool read_hdr(const uint8_t *p, size_t avail, struct pf_hdr *h)
-{
-	struct pb b = { p, p + avail };
-
-	if (pb_varint(&b, &h->key) || (h->key & 7) != WT_LEN || pb_varint(&b, &h->len))
-		return false;
-	h->size = (size_t)(b.p - p);
-	return true;
-}
-
 /*
  * Is there a whole TracePacket at off: a 0x0a header whose length fits the source, fields
  * that parse to exactly its end, and (when resyncing, where a random 0x0a must not pass)
@@ -1008,7 +585,7 @@ static bool packet_at(struct pftrace *t, const struct pf_src *src, uint64_t off,
 	if (n < 2 || t->pkt[0] != 0x0a)
 		return false;
 	memcpy(head, t->pkt, (size_t)n);
-	if (!read_hdr(head, (size_t)n, h) || h->len > PF_PACKET_MAX ||
+	if (!pf_read_hdr(head, (size_t)n, h) || h->len > PF_PACKET_MAX ||
 	    h->len + h->size > src->size - off)
 		return false;
 	*next = off + h->size + h->len;
@@ -1018,131 +595,6 @@ static bool packet_at(struct pftrace *t, const struct pf_src *src, uint64_t off,
 	if (resyncing && *next < src->size && t->pkt[h->len] != 0x0a)
 		return false;
 	return pb_whole((struct pb){ t->pkt, t->pkt + h->len });
-}
-
-/*
- * A view of the source for resync, which must not read a candidate's whole body (a random
- * length made the scan quadratic): bytes [base, base + n) of it, cap at most.
- */
-struct pf_win {
-	uint64_t base;
-	size_t n, cap;
-	uint8_t *b;
-};
-
-/*
- * Points *p at the bytes from off on, at least want of them unless the source ends first;
- * reads cap bytes at off when the view does not hold them. Returns how many there are from
- * off in the view (0 at the end of the source or on a read error).
- */
-static size_t win_at(const struct pf_src *src, struct pf_win *w, uint64_t off, size_t want,
-		     const uint8_t **p)
-{
-	bool inside = off >= w->base && off <= w->base + w->n;
-	ssize_t r;
-
-	if (!inside || (off - w->base + want > w->n && w->base + w->n < src->size)) {
-		r = src->read(src->ctx, w->b, w->cap, off);
-		w->base = off;
-		w->n = r > 0 ? (size_t)r : 0;
-	}
-	*p = w->b + (off - w->base);
-	return w->n - (size_t)(off - w->base);
-}
-
-/* win_at from the scan's view when it holds the bytes, else from the probe's. */
-static size_t probe_at(const struct pf_src *src, struct pf_win *w, uint64_t off, size_t want,
-		       const uint8_t **p)
-{
-	const struct pf_win *s = w + 1;
-
-	if (off >= s->base && off - s->base + want <= s->n) {
-		*p = s->b + (off - s->base);
-		return s->n - (size_t)(off - s->base);
-	}
-	return win_at(src, w, off, want, p);
-}
-
-/* pb_whole of the bytes [off, end) of the source, read a field header at a time. */
-static bool pb_whole_at(const struct pf_src *src, struct pf_win *w, uint64_t off, uint64_t end)
-{
-	const uint8_t *p;
-	uint64_t key, v;
-	size_t n;
-	struct pb b;
-
-	while (off < end) {
-		n = probe_at(src, w, off, 20, &p); /* a key and a varint: 10 bytes each at most */
-		b = (struct pb){ p, p + (n < end - off ? n : (size_t)(end - off)) };
-		if (pb_varint(&b, &key) || (key >> 3) == 0 || (key >> 3) > 0x1fffffff)
-			return false;
-		if ((key & 7) == WT_VARINT || (key & 7) == WT_LEN) {
-			if (pb_varint(&b, &v))
-				return false;
-		} else {
-			v = (key & 7) == WT_I64 ? 8 : (key & 7) == WT_I32 ? 4 : UINT64_MAX;
-		}
-		off += (uint64_t)(b.p - p);
-		if ((key & 7) != WT_VARINT && v > end - off)
-			return false; /* a length or fixed field past the end, or a group */
-		off += (key & 7) == WT_VARINT ? 0 : v;
-	}
-	return true;
-}
-
-/*
- * packet_at(resyncing) for the resync scan: header and length first, then the byte after
- * the packet, then its fields, each read only once the cheaper test passed.
- */
-static bool candidate_at(const struct pf_src *src, struct pf_win w[2], uint64_t off)
-{
-	struct pf_win *probe = &w[0], *scan = &w[1];
-	const uint8_t *p;
-	size_t n = win_at(src, scan, off, 16, &p);
-	struct pf_hdr h;
-	uint64_t next;
-
-	if (n < 2 || p[0] != 0x0a || !read_hdr(p, n < 16 ? n : 16, &h) ||
-	    h.len > PF_PACKET_MAX || h.len + h.size > src->size - off)
-		return false;
-	next = off + h.size + h.len;
-	if (next < src->size && (probe_at(src, probe, next, 1, &p) < 1 || *p != 0x0a))
-		return false;
-	return pb_whole_at(src, probe, off + h.size, next);
-}
-
-/* The next offset after off where packet_at(resyncing) holds, or src->size when none does.
- * Linear in the bytes scanned: each 0x0a costs a few header reads, never its body. */
-static uint64_t resync(const struct pf_src *src, uint64_t off)
-{
-	uint8_t probe_buf[64], small[64];
-	/* [0]: far reads (the byte after a candidate, its fields); [1]: the scan itself */
-	struct pf_win w[2] = { { .cap = sizeof(probe_buf), .b = probe_buf },
-			       { .cap = PF_SCAN_BYTES, .b = malloc(PF_SCAN_BYTES) } };
-	uint64_t found = src->size;
-	const uint8_t *p, *hit;
-	size_t n;
-
-	if (!w[1].b) /* no memory for the view: smaller reads, still linear */
-		w[1] = (struct pf_win){ .cap = sizeof(small), .b = small };
-	for (off++; off < src->size; off++) {
-		n = win_at(src, &w[1], off, 16, &p);
-		if (n == 0)
-			break;
-		hit = memchr(p, 0x0a, n);
-		if (!hit) {
-			off += n - 1;
-			continue;
-		}
-		off += (uint64_t)(hit - p);
-		if (candidate_at(src, w, off)) {
-			found = off;
-			break;
-		}
-	}
-	if (w[1].b != small)
-		free(w[1].b);
-	return found;
 }
 
 /* A well-formed top-level field that is not a packet (Trace has none today): skipped. */
@@ -1190,7 +642,7 @@ static uint64_t read_trace_src(struct pftrace *t, const struct pf_src *src, int 
 		}
 		if (more && packet_runs_past_end(t, src, off))
 			return fields_at < off ? fields_at : off; /* all of it with the next window */
-		to = resync(src, off);
+		to = pf_resync(src, off);
 		if (to == src->size && packet_runs_past_end(t, src, off)) {
 			if (depth > 0)
 				return off; /* the caller counts its block */
@@ -1219,7 +671,7 @@ static bool packet_runs_past_end(struct pftrace *t, const struct pf_src *src, ui
 	if (n < 1 || t->pkt[0] != 0x0a)
 		return false;
 	memcpy(head, t->pkt, (size_t)n);
-	if (!read_hdr(head, (size_t)n, &h))
+	if (!pf_read_hdr(head, (size_t)n, &h))
 		return (size_t)n < sizeof(head); /* the length itself is cut off */
 	return h.len + h.size > src->size - off;
 }
@@ -1312,7 +764,7 @@ struct pftrace *pftrace__read(const struct pf_src *src)
 		err = EINVAL;
 		goto fail;
 	}
-	if (make_threads(t) || (t->tl && tl_finish(t->tl)))
+	if (make_threads(t) || (t->tl && pftl_finish(t->tl)))
 		goto fail;
 	if (t->n_prints)
 		qsort(t->prints, t->n_prints, sizeof(*t->prints), cmp_print);
@@ -1383,28 +835,17 @@ const struct pf_thread *pftrace__thread(const struct pftrace *t, int32_t tid)
 
 size_t pftrace__n_frames(const struct pftrace *t)
 {
-	return t->tl ? t->tl->n_frames : 0;
+	return pftl_n_frames(t->tl);
 }
 
 int pftrace__frame(const struct pftrace *t, size_t i, struct ft_frame *out)
 {
-	const struct tl_rec *r;
-	const struct tl_name *n;
-
-	if (i >= pftrace__n_frames(t))
-		return -ERANGE;
-	r = &t->tl->frames[i];
-	*out = r->f;
-	if (r->layer) {
-		n = &t->tl->names[r->layer - 1];
-		out->ev.layer = (struct strv){ t->tl->name_buf + n->off, n->len };
-	}
-	return 0;
+	return pftl_frame(t->tl, i, out);
 }
 
 void pftrace__timeline_stats(const struct pftrace *t, struct pf_timeline_stats *out)
 {
-	*out = t->tl ? t->tl->st : (struct pf_timeline_stats){ 0 };
+	pftl_stats(t->tl, out);
 }
 
 uint64_t pftrace__malformed(const struct pftrace *t)
@@ -1427,8 +868,6 @@ void pftrace__free(struct pftrace *t)
 	free(t->slots);
 	free(t->threads);
 	free(t->pkt);
-	if (t->tl)
-		tl_free(t->tl);
-	free(t->tl);
+	pftl_free(t->tl);
 	free(t);
 }

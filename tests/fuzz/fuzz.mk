@@ -18,7 +18,8 @@ FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-saniti
 # Each target links only the modules it exercises.
 FUZZ_DEPS_marker := src/common/marker.c
 # capture reads Perfetto traces through pftrace (when that module is in the tree).
-FUZZ_DEPS_capture_line := src/replay/capture.c src/common/marker.c $(wildcard src/replay/pftrace.c)
+FUZZ_DEPS_capture_line := src/replay/capture.c src/common/marker.c \
+	$(wildcard src/replay/pftrace.c src/replay/pftimeline.c src/replay/pfframe.c)
 FUZZ_LIBS_capture_line := -lz
 FUZZ_DEPS_capture_file := $(FUZZ_DEPS_capture_line)
 FUZZ_LIBS_capture_file := -lz
@@ -26,7 +27,8 @@ FUZZ_DEPS_elfsym := src/symbols/elfsym.c src/symbols/insn.c
 FUZZ_LIBS_elfsym := -lelf -llzma -lz
 FUZZ_DEPS_insn := src/symbols/insn.c
 # Perfetto protobuf reader: built only while src/replay/pftrace.c exists (written in parallel).
-FUZZ_DEPS_pftrace := src/replay/pftrace.c src/common/marker.c src/common/frametimeline.c
+FUZZ_DEPS_pftrace := src/replay/pftrace.c src/replay/pftimeline.c src/replay/pfframe.c \
+	src/common/marker.c src/common/frametimeline.c
 FUZZ_LIBS_pftrace := -lz
 FUZZ_PFTRACE := $(if $(wildcard src/replay/pftrace.c),pftrace)
 
