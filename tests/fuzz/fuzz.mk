@@ -48,7 +48,7 @@ $(FUZZ_DIR):
 
 # Depends on every module (rebuilding is cheap) rather than on its own FUZZ_DEPS_x, which
 # would need .SECONDEXPANSION for the whole Makefile.
-FUZZ_MODULES := $(wildcard src/*.c src/*.h)
+FUZZ_MODULES := $(SRCS) $(HDRS)
 $(FUZZ_DIR)/fuzz_%: $(FUZZ_SRC)/fuzz_%.c $(FUZZ_SRC)/fuzz.h $(FUZZ_MODULES) | $(FUZZ_DIR)
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $< $(FUZZ_DEPS_$*) $(FUZZ_LIBS_$*) -o $@
 
