@@ -384,9 +384,10 @@ static void reap(struct uprobes *u, struct proc pr)
 }
 
 /*
- * A dead process's probes fire no more, but detaching them takes seconds (a grace period
- * per link) and holds the very uprobes a restarted process needs: they are parked, and
- * detached at exit, or in the background once too many are parked.
+ * A dead process's probes fire no more, but detaching them can take seconds (perf-event
+ * uprobes, where the kernel has no uprobe_multi links: see ulink.h) and holds the very uprobes
+ * a restarted process needs: they are parked, and detached at exit, or in the background once
+ * too many are parked.
  */
 void uprobes__retire(struct uprobes *u, uint32_t pid)
 {
