@@ -11,6 +11,7 @@
 
 #include "animtrace.skel.h"
 #include "common/diag.h"
+#include "live/corebtf.h"
 #include "live/probes.h"
 #include "live/ulink.h"
 
@@ -105,6 +106,58 @@ static int prepare_uprobes(struct probes *p)
 	return 0;
 }
 
+/* Opens, configures and loads the object, relocated against btf_path (NULL: the kernel's). */
+static int open_and_load(struct probes *p, const struct probes_opts *o, const char *btf_path,
+			 char *err, size_t errlen)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = btf_path);
+	int ret;
+
+	p->skel = animtrace_bpf__open_opts(&oo);
+	if (!p->skel) {
+		ret = -errno;
+		snprintf(err, errlen, "opening the BPF object failed: %s", strerror(-ret));
+		return ret;
+	}
+	configure(p->skel, o);
+	ret = prepare_uprobes(p);
+	if (ret) {
+		snprintf(err, errlen, "preparing the uprobe programs failed: %s", strerror(-ret));
+		return ret;
+	}
+	ret = animtrace_bpf__load(p->skel);
+	if (ret)
+		snprintf(err, errlen, "loading the BPF programs failed: %s", strerror(-ret));
+	return ret;
+}
+
+/* With the embedded CO-RE types when they are this kernel's, else with the kernel's BTF. */
+static int load_object(struct probes *p, const struct probes_opts *o, char *err, size_t errlen)
+{
+	const struct corebtf_blob *b = corebtf_embedded();
+	char path[64];
+	int fd = corebtf_match(b, COREBTF_KERNEL), ret;
+
+	if (!fd)
+		fd = corebtf_memfd(b, path, sizeof(path));
+	if (fd < 0) {
+		diag(DIAG_DEBUG, "CO-RE types from the kernel's BTF: %s",
+		     !b->len ? "none embedded" :
+		     fd == -ESTALE ? "the embedded ones are another kernel's" : strerror(-fd));
+		return open_and_load(p, o, NULL, err, errlen);
+	}
+	ret = open_and_load(p, o, path, err, errlen);
+	close(fd);
+	if (!ret) {
+		diag(DIAG_DEBUG, "CO-RE types: the %zu bytes embedded for this kernel", b->len);
+		return 0;
+	}
+	diag(DIAG_WARN, "%s with the embedded kernel types: trying the kernel's BTF", err);
+	animtrace_bpf__destroy(p->skel);
+	p->skel = NULL;
+	return open_and_load(p, o, NULL, err, errlen);
+}
+
 struct probes *probes__load(const struct probes_opts *o, char *err, size_t errlen)
 {
 	struct probes *p = calloc(1, sizeof(*p));
@@ -115,23 +168,9 @@ struct probes *probes__load(const struct probes_opts *o, char *err, size_t errle
 	p->on_record = o->on_record;
 	p->ctx = o->ctx;
 	libbpf_set_print(libbpf_print);
-	p->skel = animtrace_bpf__open();
-	if (!p->skel) {
-		ret = -errno;
-		snprintf(err, errlen, "opening the BPF object failed: %s", strerror(-ret));
+	ret = load_object(p, o, err, errlen);
+	if (ret)
 		goto fail;
-	}
-	configure(p->skel, o);
-	ret = prepare_uprobes(p);
-	if (ret) {
-		snprintf(err, errlen, "preparing the uprobe programs failed: %s", strerror(-ret));
-		goto fail;
-	}
-	ret = animtrace_bpf__load(p->skel);
-	if (ret) {
-		snprintf(err, errlen, "loading the BPF programs failed: %s", strerror(-ret));
-		goto fail;
-	}
 	p->rb = ring_buffer__new(bpf_map__fd(p->skel->maps.events), on_sample, p, NULL);
 	if (!p->rb) {
 		ret = -errno;
