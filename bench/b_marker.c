@@ -16,7 +16,8 @@
 #define N_RINGS 2
 #define MAX_RUNS (N_RINGS * BENCH_MAX_RATES)
 
-static const char *const rings[N_RINGS] = { "8M", SMALL_RING };
+static char default_ring[16]; /* AT_RINGBUF_DEFAULT, as --buffer-size takes it */
+static const char *const rings[N_RINGS] = { default_ring, SMALL_RING };
 
 struct run {
 	long rate, achieved;
@@ -47,6 +48,7 @@ static void setup(const struct bench_env *env)
 	const char *argv[] = { bin, NULL };
 
 	m.env = env;
+	bench_default_ring(default_ring, sizeof(default_ring));
 	snprintf(bin, sizeof(bin), "%s/bench/marker_flood", env->build);
 	helper_start(&m.flood, argv);
 }

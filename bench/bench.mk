@@ -39,9 +39,10 @@ $(BENCH_DIR):
 # built against bench/shim's criterion.h (a failed check ends the run, not a test), and times
 # src/model/fit.c on the unit tests' framework simulator (tests/unit/fit_sim.h).
 $(BENCH_DIR)/bench: $(BENCH_SRCS) $(wildcard bench/*.h) bench/shim/criterion/criterion.h \
+		include/animtrace/wire.h \
 		tests/e2e/e2e.c tests/e2e/e2e.h tests/child_signals.h tests/unit/fit_sim.h \
 		src/model/fit.h $(BUILD)/obj/model/fit.o | $(BENCH_DIR)
-	$(Q)$(CC) $(BENCH_CFLAGS) -Ibench/shim -Itests -Itests/unit -Isrc \
+	$(Q)$(CC) $(BENCH_CFLAGS) -Ibench/shim -Iinclude -Itests -Itests/unit -Isrc \
 		-DBUILD_DIR='"$(BUILD)"' -DTESTDATA='"$(TESTDATA)"' \
 		$(BENCH_SRCS) tests/e2e/e2e.c $(BUILD)/obj/model/fit.o $(JSONC_LIBS) -lm -o $@
 
