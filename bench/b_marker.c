@@ -53,22 +53,6 @@ static void setup(const struct bench_env *env)
 	helper_start(&m.flood, argv);
 }
 
-static long vm_hwm_kb(pid_t pid)
-{
-	char path[64], line[256];
-	long kb = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	f = fopen(path, "r");
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "VmHWM: %ld", &kb) == 1)
-			break;
-	if (f)
-		fclose(f);
-	return kb;
-}
-
 /* The "drops" of the last summary record of path; -1 when it has none. */
 static long long summary_drops(const char *path)
 {
@@ -117,7 +101,7 @@ static void run_one(long rate, const char *ring)
 	 * stats line so the counts are final. */
 	at_await(&at, &(struct at_stats){ .markers = r->written }, 3000);
 	bench_nap_ms(1100);
-	m.rss[m.n] = (struct marker_rss){ ring, rate, vm_hwm_kb(at.pid) };
+	m.rss[m.n] = (struct marker_rss){ ring, rate, proc_status_kb(at.pid, "VmHWM") };
 	at_stop(&at);
 	at_stats(&at, &st);
 	r->rate = rate;
