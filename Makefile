@@ -6,7 +6,8 @@
 .SECONDARY:
 .SUFFIXES:
 
-ARCH ?= $(if $(filter aarch64,$(shell uname -m)),arm64,x86)
+HOST_ARCH := $(if $(filter aarch64,$(shell uname -m)),arm64,x86)
+ARCH ?= $(HOST_ARCH)
 BUILD ?= build/$(ARCH)
 SAN ?=
 TESTDATA ?= ../shared/testdata
@@ -46,7 +47,7 @@ BPF_SRCS := $(wildcard bpf/*.bpf.c)
 SKELS := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
 BPF_ARCH := $(ARCH)
 
-.PHONY: all clean deps deps-host test unit replay e2e e2e-arm64 demo bench fuzz soak asan \
+.PHONY: FORCE all clean deps deps-host test unit replay e2e e2e-arm64 demo bench fuzz soak asan \
 	check-root format
 all: $(BUILD)/animtrace
 
@@ -61,6 +62,21 @@ $(BUILD)/bpf/%.bpf.o: $(BUILD)/bpf/%.tmp.o
 	$(Q)$(BPFTOOL) gen object $@ $<
 $(BUILD)/%.skel.h: $(BUILD)/bpf/%.bpf.o
 	$(Q)$(BPFTOOL) gen skeleton $< > $@
+
+# The kernel types the CO-RE relocations need, cut out of one kernel's BTF (src/live/corebtf.h):
+# by default this machine's when it builds for itself, else none (animtrace then reads the
+# running kernel's whole BTF, as libbpf does). VMLINUX_BTF=FILE cuts them out of another
+# kernel's (e.g. a device's, or vmlinux/btf-extract's output for the arm64 qemu kernel); they
+# are used only on the kernel whose BTF has FILE's size and CRC-32 (a gzip trailer's).
+VMLINUX_BTF ?= $(if $(filter $(ARCH),$(HOST_ARCH)),$(wildcard /sys/kernel/btf/vmlinux))
+# Rewritten only when VMLINUX_BTF names another file: the header follows a change of it.
+$(BUILD)/bpf/vmlinux_btf.path: FORCE | $(BUILD)/bpf
+	$(Q)echo "$(VMLINUX_BTF)" | cmp -s - $@ || echo "$(VMLINUX_BTF)" > $@
+$(BUILD)/corebtf_data.h: bpf/corebtf.sh $(BUILD)/bpf/animtrace.bpf.o $(VMLINUX_BTF) \
+		$(BUILD)/bpf/vmlinux_btf.path
+	$(Q)BPFTOOL=$(BPFTOOL) bpf/corebtf.sh "$(VMLINUX_BTF)" $(BUILD)/bpf/animtrace.bpf.o \
+		$(BUILD)/bpf/animtrace.min.btf > $@
+$(BUILD)/obj/live/corebtf.o: $(BUILD)/corebtf_data.h
 
 # Objects mirror src/'s folders under $(BUILD)/obj/.
 $(BUILD)/obj/%.o: src/%.c $(HDRS) $(wildcard include/animtrace/*.h) $(SKELS)

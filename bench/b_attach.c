@@ -58,19 +58,21 @@ static void report_rss(FILE *md)
 {
 	const struct marker_rss *v;
 	size_t n = marker_bench_rss(&v);
+	char ring[16];
 	long kb = -1;
 
+	bench_default_ring(ring, sizeof(ring));
 	for (size_t i = 0; i < n; i++)
-		if (!strcmp(v[i].ring, "8M") && v[i].rate == 100000)
+		if (!strcmp(v[i].ring, ring) && v[i].rate == 100000)
 			kb = v[i].kb;
 	if (!n) {
 		fprintf(md, "Peak RSS: not measured (it comes from the marker runs: run `marker`\n"
 			    "too).\n\n");
 		return;
 	}
-	fprintf(md, "Peak RSS of animtrace during the 100,000 markers/s run (default 8M ring):\n"
+	fprintf(md, "Peak RSS of animtrace during the 100,000 markers/s run (default %s ring):\n"
 		    "VmHWM\n"
-		    "**");
+		    "**", ring);
 	if (kb < 0)
 		fprintf(md, "?");
 	else

@@ -16,7 +16,8 @@
 #define N_RINGS 2
 #define MAX_RUNS (N_RINGS * BENCH_MAX_RATES)
 
-static const char *const rings[N_RINGS] = { "8M", SMALL_RING };
+static char default_ring[16]; /* AT_RINGBUF_DEFAULT, as --buffer-size takes it */
+static const char *const rings[N_RINGS] = { default_ring, SMALL_RING };
 
 struct run {
 	long rate, achieved;
@@ -47,24 +48,9 @@ static void setup(const struct bench_env *env)
 	const char *argv[] = { bin, NULL };
 
 	m.env = env;
+	bench_default_ring(default_ring, sizeof(default_ring));
 	snprintf(bin, sizeof(bin), "%s/bench/marker_flood", env->build);
 	helper_start(&m.flood, argv);
-}
-
-static long vm_hwm_kb(pid_t pid)
-{
-	char path[64], line[256];
-	long kb = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	f = fopen(path, "r");
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "VmHWM: %ld", &kb) == 1)
-			break;
-	if (f)
-		fclose(f);
-	return kb;
 }
 
 /* The "drops" of the last summary record of path; -1 when it has none. */
@@ -115,7 +101,7 @@ static void run_one(long rate, const char *ring)
 	 * stats line so the counts are final. */
 	at_await(&at, &(struct at_stats){ .markers = r->written }, 3000);
 	bench_nap_ms(1100);
-	m.rss[m.n] = (struct marker_rss){ ring, rate, vm_hwm_kb(at.pid) };
+	m.rss[m.n] = (struct marker_rss){ ring, rate, proc_status_kb(at.pid, "VmHWM") };
 	at_stop(&at);
 	at_stats(&at, &st);
 	r->rate = rate;

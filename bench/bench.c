@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "animtrace/wire.h"
 #include "bench.h"
 #include "e2e/e2e.h"
 #include "proc.h"
@@ -26,7 +27,7 @@
 
 static const struct bench *const benches[] = {
 	&bench_replay, &bench_fit,    &bench_setter,   &bench_art,
-	&bench_marker, &bench_attach, &bench_annotate, &bench_refresh,
+	&bench_marker, &bench_attach, &bench_annotate, &bench_refresh, &bench_footprint,
 };
 #define N_BENCHES (sizeof(benches) / sizeof(benches[0]))
 #define LIVE_HEADING "## Live measurements"
@@ -109,6 +110,19 @@ char *bench_loadavg(char *dst, size_t cap)
 		snprintf(dst, cap, "unknown");
 	if (f)
 		fclose(f);
+	return dst;
+}
+
+char *bench_default_ring(char *dst, size_t cap)
+{
+	unsigned long b = AT_RINGBUF_DEFAULT;
+
+	if (b % (1ul << 20) == 0)
+		snprintf(dst, cap, "%luM", b >> 20);
+	else if (b % 1024 == 0)
+		snprintf(dst, cap, "%luK", b >> 10);
+	else
+		snprintf(dst, cap, "%lu", b);
 	return dst;
 }
 

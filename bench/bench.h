@@ -42,7 +42,7 @@ struct bench {
 };
 
 extern const struct bench bench_replay, bench_fit, bench_setter, bench_art, bench_marker,
-	bench_attach, bench_annotate, bench_refresh;
+	bench_attach, bench_annotate, bench_refresh, bench_footprint;
 
 /* Prints "bench: " and the message, then exits 1. */
 _Noreturn void bench_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -54,6 +54,8 @@ void bench_nap_ms(int ms);
 char *bench_date(char *dst, size_t cap);
 /* dst = the 1, 5 and 15 minute load averages. */
 char *bench_loadavg(char *dst, size_t cap);
+/* dst = animtrace's default ring buffer size as --buffer-size takes it ("256K"). */
+char *bench_default_ring(char *dst, size_t cap);
 /* dst = build/rel resolved to an absolute path (uprobes and /proc maps name real files). */
 char *bench_file(char *dst, const struct bench_env *env, const char *rel);
 

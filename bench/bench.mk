@@ -15,7 +15,8 @@
 # BENCH_MARKER_RATES --rates R,.., BENCH_MARKER_SECS --secs, BENCH_ANNOTATE_FRAMES --frames.
 BENCH_DIR := $(BUILD)/bench
 BENCH_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -D_GNU_SOURCE
-BENCH_BINS := $(BENCH_DIR)/setter_loop $(BENCH_DIR)/marker_flood $(BENCH_DIR)/bare_uprobe
+BENCH_BINS := $(BENCH_DIR)/setter_loop $(BENCH_DIR)/marker_flood $(BENCH_DIR)/bare_uprobe \
+	$(BENCH_DIR)/many_uprobes
 BENCH_SRCS := bench/bench.c bench/stats.c bench/results.c bench/proc.c bench/ways.c \
 	$(wildcard bench/b_*.c)
 BENCH_RUN = $(BENCH_DIR)/bench $(if $(BENCH_BASELINE),--baseline $(BENCH_BASELINE)) $(BENCH_ARGS)
@@ -41,9 +42,10 @@ $(BENCH_DIR):
 # built against bench/shim's criterion.h (a failed check ends the run, not a test), and times
 # src/model/fit*.c on the unit tests' framework simulator (tests/unit/fit_sim.h).
 $(BENCH_DIR)/bench: $(BENCH_SRCS) $(wildcard bench/*.h) bench/shim/criterion/criterion.h \
+		include/animtrace/wire.h \
 		tests/e2e/e2e.c tests/e2e/e2e.h tests/child_signals.h tests/unit/fit_sim.h \
 		$(wildcard src/model/fit*.h) $(BENCH_FIT_OBJS) | $(BENCH_DIR)
-	$(Q)$(CC) $(BENCH_CFLAGS) -Ibench/shim -Itests -Itests/unit -Isrc \
+	$(Q)$(CC) $(BENCH_CFLAGS) -Ibench/shim -Iinclude -Itests -Itests/unit -Isrc \
 		-DBUILD_DIR='"$(BUILD)"' -DTESTDATA='"$(TESTDATA)"' \
 		$(BENCH_SRCS) tests/e2e/e2e.c $(BENCH_FIT_OBJS) $(JSONC_LIBS) -lm -o $@
 
@@ -66,3 +68,11 @@ $(BENCH_DIR)/bare_uprobe.skel.h: $(BENCH_DIR)/bare_uprobe.bpf.o
 $(BENCH_DIR)/bare_uprobe: bench/bare_uprobe.c $(BENCH_DIR)/bare_uprobe.skel.h \
 		$(BUILD)/obj/symbols/elfsym.o
 	$(Q)$(CC) $(BENCH_CFLAGS) -Isrc -I$(BENCH_DIR) $< $(BUILD)/obj/symbols/elfsym.o $(LDLIBS) -o $@
+
+# The uprobes animtrace attaches to one process, on bare_uprobe's empty programs, found by the
+# project's symbol code: the exit time's baselines (b_footprint.c).
+MANY_UPROBES_OBJS := $(addprefix $(BUILD)/obj/,symbols/elfsym.o symbols/hwui.o symbols/art.o \
+	symbols/insn.o symbols/procmaps.o model/model.o live/ulink.o)
+$(BENCH_DIR)/many_uprobes: bench/many_uprobes.c $(BENCH_DIR)/bare_uprobe.skel.h $(MANY_UPROBES_OBJS)
+	$(Q)$(CC) $(BENCH_CFLAGS) -Iinclude -Isrc -I$(BENCH_DIR) $< $(MANY_UPROBES_OBJS) $(LDLIBS) \
+		-lpthread -o $@

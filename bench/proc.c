@@ -76,6 +76,7 @@ void helper_start(struct helper *h, const char *const argv[])
 	read_reply(h, line, sizeof(line));
 	if (strncmp(line, "ready", 5))
 		bench_fail("%s: '%s' instead of ready", h->name, line);
+	snprintf(h->ready, sizeof(h->ready), "%s", line);
 }
 
 void helper_ask(struct helper *h, const char *cmd, char *reply, size_t cap)
@@ -140,6 +141,58 @@ void at_stop(struct at_run *r)
 	kill(r->pid, SIGINT);
 	e2e_wait(r->pid, "animtrace");
 	e2e_forget_exited();
+}
+
+uint64_t proc_sigint_exit_ns(pid_t pid)
+{
+	uint64_t t0 = bench_now_ns();
+	siginfo_t si;
+
+	if (kill(pid, SIGINT))
+		bench_fail("kill %d: %s", (int)pid, strerror(errno));
+	for (;;) {
+		si.si_pid = 0;
+		/* WNOWAIT: the harness reaps it (e2e_wait) and forgets it. */
+		if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT))
+			bench_fail("waitid %d: %s", (int)pid, strerror(errno));
+		if (si.si_pid == pid)
+			return bench_now_ns() - t0;
+		if (bench_now_ns() - t0 > E2E_WAIT_MS * 1000000ULL)
+			bench_fail("pid %d running %d ms after SIGINT", (int)pid, E2E_WAIT_MS);
+		usleep(100);
+	}
+}
+
+long proc_status_kb(pid_t pid, const char *field)
+{
+	char path[64], line[256];
+	size_t len = strlen(field);
+	long kb = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "r");
+	while (f && kb < 0 && fgets(line, sizeof(line), f))
+		if (!strncmp(line, field, len) && line[len] == ':')
+			kb = strtol(line + len + 1, NULL, 10);
+	if (f)
+		fclose(f);
+	return kb;
+}
+
+bool proc_maps_hold(pid_t pid, const char *sub)
+{
+	char path[64], line[512];
+	bool found = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	f = fopen(path, "r");
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = strstr(line, sub) != NULL;
+	if (f)
+		fclose(f);
+	return found;
 }
 
 void at_stats(const struct at_run *r, struct at_stats *s)

@@ -19,6 +19,7 @@ struct helper {
 	int in, out;
 	char name[32];
 	char err[PATH_MAX]; /* its stderr */
+	char ready[256];    /* its "ready ..." line */
 };
 
 /* Starts argv (argv[0] a path) and returns once it said "ready". */
@@ -41,6 +42,14 @@ void at_start(struct at_run *r, const char *bin, const char *const args[], pid_t
 	      unsigned int what);
 /* SIGINT, then waits for its exit. */
 void at_stop(struct at_run *r);
+
+/* SIGINT to pid (a spawned child), then the time until it exits, polled every 0.1 ms; it is
+ * left for e2e_wait to reap. */
+uint64_t proc_sigint_exit_ns(pid_t pid);
+/* The kB of field (VmHWM, VmRSS) in /proc/pid/status; -1 when not there. */
+long proc_status_kb(pid_t pid, const char *field);
+/* Whether a line of /proc/pid/maps holds sub. */
+bool proc_maps_hold(pid_t pid, const char *sub);
 
 /* The last "stats:" line of a run (--stats), and how many there were. */
 struct at_stats {

@@ -143,7 +143,7 @@ static const struct argp_option options[] = {
 	  "Do not set debug.atrace.tags.enableflags / debug.atrace.app_* (they are restored "
 	  "on exit otherwise)", 6 },
 	{ "buffer-size", OPT_BUFFER, "SIZE", 0,
-	  "BPF ring buffer size: bytes, or with K or M (default 8M, 4K to 1024M); what does "
+	  "BPF ring buffer size: bytes, or with K or M (default 256K, 4K to 1024M); what does "
 	  "not fit is counted as lost", 6 },
 	{ 0 },
 };

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <errno.h>
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +11,9 @@
 
 #include "animtrace.skel.h"
 #include "common/diag.h"
+#include "live/corebtf.h"
 #include "live/probes.h"
+#include "live/ulink.h"
 
 #define SELF_TEST_CALLS 4    /* getppid() calls per check: one seen is enough */
 #define SELF_TEST_ATTACHES 3 /* attachments of sys_enter tried again before giving up */
@@ -23,6 +24,7 @@ struct probes {
 	probes_record_fn on_record;
 	void *ctx;
 	uint64_t bad_records;
+	bool multi; /* uprobes as uprobe_multi links (ulink.h) */
 };
 
 static const uint16_t min_size[] = {
@@ -86,6 +88,76 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 	return 0;
 }
 
+/* Every uprobe program as uprobe_multi links when the kernel has them: detached in one go. */
+static int prepare_uprobes(struct probes *p)
+{
+	struct bpf_program *prog;
+	int ret;
+
+	p->multi = ulink_multi_supported();
+	bpf_object__for_each_program(prog, p->skel->obj) {
+		if (!p->multi || bpf_program__type(prog) != BPF_PROG_TYPE_KPROBE)
+			continue;
+		ret = ulink_prepare_multi(prog);
+		if (ret)
+			return ret;
+	}
+	diag(DIAG_DEBUG, "uprobes as %s", p->multi ? "uprobe_multi links" : "perf-event links");
+	return 0;
+}
+
+/* Opens, configures and loads the object, relocated against btf_path (NULL: the kernel's). */
+static int open_and_load(struct probes *p, const struct probes_opts *o, const char *btf_path,
+			 char *err, size_t errlen)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = btf_path);
+	int ret;
+
+	p->skel = animtrace_bpf__open_opts(&oo);
+	if (!p->skel) {
+		ret = -errno;
+		snprintf(err, errlen, "opening the BPF object failed: %s", strerror(-ret));
+		return ret;
+	}
+	configure(p->skel, o);
+	ret = prepare_uprobes(p);
+	if (ret) {
+		snprintf(err, errlen, "preparing the uprobe programs failed: %s", strerror(-ret));
+		return ret;
+	}
+	ret = animtrace_bpf__load(p->skel);
+	if (ret)
+		snprintf(err, errlen, "loading the BPF programs failed: %s", strerror(-ret));
+	return ret;
+}
+
+/* With the embedded CO-RE types when they are this kernel's, else with the kernel's BTF. */
+static int load_object(struct probes *p, const struct probes_opts *o, char *err, size_t errlen)
+{
+	const struct corebtf_blob *b = corebtf_embedded();
+	char path[64];
+	int fd = corebtf_match(b, COREBTF_KERNEL), ret;
+
+	if (!fd)
+		fd = corebtf_memfd(b, path, sizeof(path));
+	if (fd < 0) {
+		diag(DIAG_DEBUG, "CO-RE types from the kernel's BTF: %s",
+		     !b->len ? "none embedded" :
+		     fd == -ESTALE ? "the embedded ones are another kernel's" : strerror(-fd));
+		return open_and_load(p, o, NULL, err, errlen);
+	}
+	ret = open_and_load(p, o, path, err, errlen);
+	close(fd);
+	if (!ret) {
+		diag(DIAG_DEBUG, "CO-RE types: the %zu bytes embedded for this kernel", b->len);
+		return 0;
+	}
+	diag(DIAG_WARN, "%s with the embedded kernel types: trying the kernel's BTF", err);
+	animtrace_bpf__destroy(p->skel);
+	p->skel = NULL;
+	return open_and_load(p, o, NULL, err, errlen);
+}
+
 struct probes *probes__load(const struct probes_opts *o, char *err, size_t errlen)
 {
 	struct probes *p = calloc(1, sizeof(*p));
@@ -96,18 +168,9 @@ struct probes *probes__load(const struct probes_opts *o, char *err, size_t errle
 	p->on_record = o->on_record;
 	p->ctx = o->ctx;
 	libbpf_set_print(libbpf_print);
-	p->skel = animtrace_bpf__open();
-	if (!p->skel) {
-		ret = -errno;
-		snprintf(err, errlen, "opening the BPF object failed: %s", strerror(-ret));
+	ret = load_object(p, o, err, errlen);
+	if (ret)
 		goto fail;
-	}
-	configure(p->skel, o);
-	ret = animtrace_bpf__load(p->skel);
-	if (ret) {
-		snprintf(err, errlen, "loading the BPF programs failed: %s", strerror(-ret));
-		goto fail;
-	}
 	p->rb = ring_buffer__new(bpf_map__fd(p->skel->maps.events), on_sample, p, NULL);
 	if (!p->rb) {
 		ret = -errno;
@@ -188,8 +251,9 @@ int probes__poll(struct probes *p, int timeout_ms)
 	return m < 0 ? m : (n > 0 ? n : 0) + m;
 }
 
+/* One entry link per setter (each its own program), then one return link for them all. */
 struct setter_links {
-	struct bpf_link *links[2 * AT_PROP_COUNT];
+	struct ulink *links[AT_PROP_COUNT + 1];
 	int n;
 };
 
@@ -230,16 +294,16 @@ int probes__drop_offsets(struct probes *p, int pid)
 	return 0;
 }
 
-/* Attaches prog at path:off for pid only, appending the link to links[*n]. */
-static int attach_one(struct bpf_link **links, int *n, struct bpf_program *prog, bool ret,
-		      int pid, const char *path, uint64_t off)
+/* Attaches prog at path's n offsets for pid only, appending the link to links[*n]. */
+static int attach_one(const struct probes *p, struct ulink **links, int *n,
+		      const struct bpf_program *prog, bool ret, int pid, const char *path,
+		      const uint64_t *offsets, int n_offsets)
 {
-	LIBBPF_OPTS(bpf_uprobe_opts, o, .retprobe = ret);
-	struct bpf_link *link = bpf_program__attach_uprobe_opts(prog, pid, path, off, &o);
+	struct ulink *l = ulink__attach(prog, p->multi, ret, pid, path, offsets, n_offsets);
 
-	if (!link)
+	if (!l)
 		return -errno;
-	links[(*n)++] = link;
+	links[(*n)++] = l;
 	return 0;
 }
 
@@ -247,19 +311,25 @@ struct setter_links *probes__attach_setters(struct probes *p, int pid, const str
 					    char *err, size_t errlen)
 {
 	struct setter_links *l = calloc(1, sizeof(*l));
-	int ret = l ? publish_offsets(p, pid, lib) : -ENOMEM;
+	int ret = l ? publish_offsets(p, pid, lib) : -ENOMEM, n_ret = 0;
+	uint64_t ret_offs[AT_PROP_COUNT];
 
 	for (int i = 0; !ret && i < AT_PROP_COUNT; i++) {
 		if (!(lib->ok_mask & (1u << i)))
 			continue;
-		ret = attach_one(l->links, &l->n, setter_prog(p->skel, i), false, pid, lib->path,
-				 lib->setter_off[i]);
-		if (!ret)
-			ret = attach_one(l->links, &l->n, p->skel->progs.at_set_ret, true, pid,
-					 lib->path, lib->setter_off[i]);
+		ret = attach_one(p, l->links, &l->n, setter_prog(p->skel, i), false, pid,
+				 lib->path, &lib->setter_off[i], 1);
+		ret_offs[n_ret++] = lib->setter_off[i];
 		if (ret)
 			snprintf(err, errlen, "attaching the %s setter probe in %s failed: %s",
 				 hwui_prop_name(i), lib->path, strerror(-ret));
+	}
+	if (!ret && n_ret) {
+		ret = attach_one(p, l->links, &l->n, p->skel->progs.at_set_ret, true, pid,
+				 lib->path, ret_offs, n_ret);
+		if (ret)
+			snprintf(err, errlen, "attaching the setter return probes in %s failed: %s",
+				 lib->path, strerror(-ret));
 	}
 	if (!ret)
 		return l;
@@ -268,43 +338,17 @@ struct setter_links *probes__attach_setters(struct probes *p, int pid, const str
 	return NULL;
 }
 
-static void *destroy_link(void *link)
-{
-	bpf_link__destroy(link);
-	return NULL;
-}
-
-/*
- * Each uprobe unregistration waits for an RCU grace period in the kernel (measured here:
- * 400 ms per link, 8 s for the 20 setter probes). Destroyed from one thread each, the
- * waits overlap; a link whose thread cannot start is destroyed inline.
- */
-static void destroy_links(struct bpf_link **links, int n)
-{
-	pthread_t *th = n > 0 ? calloc(n, sizeof(*th)) : NULL;
-	int started = 0;
-
-	/* Threads for a prefix; what is left (no memory, no thread) goes inline. */
-	while (th && started < n && !pthread_create(&th[started], NULL, destroy_link,
-						     links[started]))
-		started++;
-	for (int i = started; i < n; i++)
-		bpf_link__destroy(links[i]);
-	for (int i = 0; i < started; i++)
-		pthread_join(th[i], NULL);
-	free(th);
-}
-
 void setter_links__free(struct setter_links *l)
 {
 	if (!l)
 		return;
-	destroy_links(l->links, l->n);
+	ulinks__free(l->links, l->n);
 	free(l);
 }
 
+/* One link per method kind, at every address of the kind. */
 struct art_links {
-	struct bpf_link *links[AT_ART_METHOD_COUNT * ART_MAX_ADDRS];
+	struct ulink *links[AT_ART_METHOD_COUNT];
 	int n;
 };
 
@@ -327,16 +371,18 @@ struct art_links *probes__attach_art(struct probes *p, int pid, const struct art
 	int ret = l ? 0 : -ENOMEM;
 
 	for (int k = 0; !ret && k < AT_ART_METHOD_COUNT; k++) {
-		for (int i = 0; !ret && i < oat->n[k] && i < ART_MAX_ADDRS; i++) {
-			/* Entry only: a return probe rewrites return addresses ART walks. */
-			ret = attach_one(l->links, &l->n, art_prog(p->skel, k), false, pid,
-					 oat->path, oat->addr[k][i].offset);
-			if (ret)
-				snprintf(err, errlen, "attaching the %s probe at 0x%llx in %s "
-					 "failed: %s", art_method_name(k),
-					 (unsigned long long)oat->addr[k][i].offset, oat->path,
-					 strerror(-ret));
-		}
+		uint64_t offs[ART_MAX_ADDRS];
+		int n = oat->n[k] < ART_MAX_ADDRS ? oat->n[k] : ART_MAX_ADDRS;
+
+		for (int i = 0; i < n; i++)
+			offs[i] = oat->addr[k][i].offset;
+		/* Entry only: a return probe rewrites return addresses ART walks. */
+		ret = n ? attach_one(p, l->links, &l->n, art_prog(p->skel, k), false, pid,
+				     oat->path, offs, n) : 0;
+		if (ret)
+			snprintf(err, errlen, "attaching the %s probe at 0x%llx in %s failed: %s",
+				 art_method_name(k), (unsigned long long)offs[0], oat->path,
+				 strerror(-ret));
 	}
 	if (!ret)
 		return l;
@@ -349,20 +395,20 @@ void art_links__free(struct art_links *l)
 {
 	if (!l)
 		return;
-	destroy_links(l->links, l->n);
+	ulinks__free(l->links, l->n);
 	free(l);
 }
 
 struct refresh_links {
-	struct bpf_link *link;
+	struct ulink *link;
 };
 
 /* One entry probe: a link of its own, so the redraw and the vsync probe come and go apart. */
-static struct refresh_links *attach_refresh(struct bpf_program *prog, int pid, const char *path,
-					    uint64_t off)
+static struct refresh_links *attach_refresh(const struct probes *p, struct bpf_program *prog,
+					    int pid, const char *path, uint64_t off)
 {
 	struct refresh_links *l = calloc(1, sizeof(*l));
-	int n = 0, ret = l ? attach_one(&l->link, &n, prog, false, pid, path, off) : -ENOMEM;
+	int n = 0, ret = l ? attach_one(p, &l->link, &n, prog, false, pid, path, &off, 1) : -ENOMEM;
 
 	if (!ret)
 		return l;
@@ -378,21 +424,21 @@ struct refresh_links *probes__attach_redraw(struct probes *p, int pid, const cha
 		errno = EINVAL;
 		return NULL;
 	}
-	return attach_refresh(node_arg == 2 ? p->skel->progs.at_redraw_arg2
-					    : p->skel->progs.at_redraw_arg3, pid, path, off);
+	return attach_refresh(p, node_arg == 2 ? p->skel->progs.at_redraw_arg2
+					       : p->skel->progs.at_redraw_arg3, pid, path, off);
 }
 
 struct refresh_links *probes__attach_vsync(struct probes *p, int pid, const char *path,
 					   uint64_t off)
 {
-	return attach_refresh(p->skel->progs.at_vsync, pid, path, off);
+	return attach_refresh(p, p->skel->progs.at_vsync, pid, path, off);
 }
 
 void refresh_links__free(struct refresh_links *l)
 {
 	if (!l)
 		return;
-	bpf_link__destroy(l->link);
+	ulinks__free(&l->link, 1);
 	free(l);
 }
 

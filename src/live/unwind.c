@@ -38,12 +38,22 @@ struct walk {
 	int n, max;
 };
 
-static char *debuginfo_path;
+/*
+ * No separate debug file is ever looked for: Android ships none, and what unwinding needs is
+ * in each module itself (.eh_frame, .dynsym, .symtab, .gnu_debugdata). The standard search
+ * (dwfl_standard_find_debuginfo) ends, when it finds nothing, in a debuginfod query: a
+ * dlopen of libdebuginfod (libcurl, gnutls...: 7 MB resident), DEBUGINFOD_URLS set or not.
+ */
+static int own_sections_only(Dwfl_Module *mod, void **userdata, const char *modname,
+			     Dwarf_Addr base, const char *file_name, const char *debuglink_file,
+			     GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	return -1;
+}
 
 static const Dwfl_Callbacks proc_callbacks = {
 	.find_elf = dwfl_linux_proc_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
-	.debuginfo_path = &debuginfo_path,
+	.find_debuginfo = own_sections_only,
 };
 
 int unwind_sp_regno(uint16_t machine)

@@ -12,7 +12,7 @@
 #include "live/uprobes.h"
 
 #define PARKED_MAX 8
-#define REAPERS_MAX (2 * UPROBES_MAX_PROCS + PARKED_MAX)
+#define REAPERS_MAX (4 * (UPROBES_MAX_PROCS + PARKED_MAX)) /* 4 sets of links a process */
 #define CACHE_MAX 8 /* library paths remembered: libhwui builds, boot and app oats */
 #define RECHECK_NS 1000000000ULL
 #define PATH_CAP 512
@@ -343,18 +343,33 @@ int uprobes__recheck(struct uprobes *u, uint32_t pid, uint64_t now_ns)
 	return (int)got;
 }
 
-static void detach(struct proc *pr)
+static void free_setters(void *l)
 {
-	setter_links__free(pr->links);
-	art_links__free(pr->art);
-	refresh_links__free(pr->redraw);
-	refresh_links__free(pr->vsync);
+	setter_links__free(l);
 }
+
+static void free_art(void *l)
+{
+	art_links__free(l);
+}
+
+static void free_refresh(void *l)
+{
+	refresh_links__free(l);
+}
+
+/* One set of a process's links, detached on a thread of its own. */
+struct reaping {
+	void (*free)(void *links);
+	void *links;
+};
 
 static void *reaper_main(void *arg)
 {
-	detach(arg);
-	free(arg);
+	struct reaping *r = arg;
+
+	r->free(r->links);
+	free(r);
 	return NULL;
 }
 
@@ -365,28 +380,40 @@ static void join_reapers(struct uprobes *u)
 	u->n_reapers = 0;
 }
 
-/* Detaches pr's probes on a thread of its own (inline when none can be had). */
-static void reap(struct uprobes *u, struct proc pr)
+/* Detaches links with fn on a thread (inline when none can be had); NULL links: nothing. */
+static void reap_set(struct uprobes *u, void (*fn)(void *), void *links)
 {
-	struct proc *copy = malloc(sizeof(*copy));
+	struct reaping *r = links ? malloc(sizeof(*r)) : NULL;
 
+	if (!links)
+		return;
 	if (u->n_reapers == REAPERS_MAX) /* long done, in a long session */
 		join_reapers(u);
-	if (copy) {
-		*copy = pr;
-		if (!pthread_create(&u->reapers[u->n_reapers], NULL, reaper_main, copy)) {
+	if (r) {
+		*r = (struct reaping){ fn, links };
+		if (!pthread_create(&u->reapers[u->n_reapers], NULL, reaper_main, r)) {
 			u->n_reapers++;
 			return;
 		}
 	}
-	free(copy);
-	detach(&pr);
+	free(r);
+	fn(links);
+}
+
+/* Each set of pr's links on its own thread: their detach waits (a grace period) overlap. */
+static void reap(struct uprobes *u, const struct proc *pr)
+{
+	reap_set(u, free_setters, pr->links);
+	reap_set(u, free_art, pr->art);
+	reap_set(u, free_refresh, pr->redraw);
+	reap_set(u, free_refresh, pr->vsync);
 }
 
 /*
- * A dead process's probes fire no more, but detaching them takes seconds (a grace period
- * per link) and holds the very uprobes a restarted process needs: they are parked, and
- * detached at exit, or in the background once too many are parked.
+ * A dead process's probes fire no more, but detaching them can take seconds (perf-event
+ * uprobes, where the kernel has no uprobe_multi links: see ulink.h) and holds the very uprobes
+ * a restarted process needs: they are parked, and detached at exit, or in the background once
+ * too many are parked.
  */
 void uprobes__retire(struct uprobes *u, uint32_t pid)
 {
@@ -398,7 +425,7 @@ void uprobes__retire(struct uprobes *u, uint32_t pid)
 		probes__drop_offsets(u->o.probes, (int)pid);
 	if (pr->links || pr->art || pr->vsync) {
 		if (u->n_parked == PARKED_MAX) {
-			reap(u, u->parked[0]);
+			reap(u, &u->parked[0]);
 			memmove(u->parked, u->parked + 1, --u->n_parked * sizeof(u->parked[0]));
 		}
 		u->parked[u->n_parked++] = *pr;
@@ -424,9 +451,9 @@ void uprobes__free(struct uprobes *u)
 	if (!u)
 		return;
 	for (int i = 0; i < u->n_procs; i++)
-		reap(u, u->procs[i]);
+		reap(u, &u->procs[i]);
 	for (int i = 0; i < u->n_parked; i++)
-		reap(u, u->parked[i]);
+		reap(u, &u->parked[i]);
 	join_reapers(u);
 	free(u);
 }

@@ -4,6 +4,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 #include <unistd.h>
@@ -149,6 +151,36 @@ Test(unwind, a_copied_stack_unwinds_to_the_exact_caller_chain)
 	cr_assert_str_eq(f[3].name, "com.example.test.Outer.call");
 	cr_assert_eq(f[1].pc, cap.ra);
 	unwinder__free(u);
+}
+
+/* libdw's standard debuginfo search ends in dlopen(libdebuginfod): libcurl, gnutls, 7 MB. */
+static bool maps_hold(const char *sub)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	char line[512];
+	bool found = false;
+
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = strstr(line, sub) != NULL;
+	if (f)
+		fclose(f);
+	return found;
+}
+
+Test(unwind, an_unwind_loads_neither_libdebuginfod_nor_libcurl)
+{
+	struct unwinder *u = unwinder__new("/proc");
+	struct unwind_frame f[UNWIND_MAX_FRAMES];
+	struct unwind_regs r;
+
+	cr_assert_not(maps_hold("libdebuginfod"));
+	uw_outer();
+	uw_regs(&r);
+	cr_assert_geq(unwinder__unwind(u, (uint32_t)getpid(), (uint32_t)gettid(), &r, f,
+				       UNWIND_MAX_FRAMES), 5);
+	unwinder__free(u);
+	cr_assert_not(maps_hold("libdebuginfod"));
+	cr_assert_not(maps_hold("libcurl"));
 }
 
 Test(unwind, the_java_frames_of_a_copied_stack_are_its_callers_innermost_first)

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * many_uprobes: the uprobes animtrace attaches to one process, with empty programs
+ * (bare_uprobe.bpf.c), so that how long they take to detach can be timed apart from animtrace:
+ * an entry and a return probe on each RenderNode setter of LIB and an entry probe at each
+ * address of the ValueAnimator methods of OAT, found by the project's own symbol code
+ * (hwui_resolve, art_resolve).
+ *
+ *   many_uprobes [--multi] LIB OAT PID
+ *   many_uprobes --probe       prints "uprobe_multi yes" or "uprobe_multi no" (this kernel)
+ *
+ * Prints "ready uprobes N setters S art A" once attached, then holds until SIGINT or SIGTERM,
+ * detaches and exits 0. Without --multi each uprobe is one perf-event link, attached and
+ * detached one after another (libbpf's bpf_program__attach_uprobe, as a plain libbpf tool
+ * or bpftrace does); with --multi they are three uprobe_multi links freed together
+ * (src/live/ulink.c, as animtrace does where the kernel has them): the kernel's floor.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/libbpf.h>
+
+#include "bare_uprobe.skel.h"
+#include "live/ulink.h"
+#include "symbols/art.h"
+#include "symbols/hwui.h"
+
+#define MAX_UPROBES (2 * AT_PROP_COUNT + AT_ART_METHOD_COUNT * ART_MAX_ADDRS)
+
+struct targets {
+	uint64_t setters[AT_PROP_COUNT], art[AT_ART_METHOD_COUNT * ART_MAX_ADDRS];
+	int n_setters, n_art;
+};
+
+static void ignore(void *ctx, const char *msg)
+{
+}
+
+static int resolve(const char *lib, const char *oat, struct targets *t)
+{
+	static struct hwui_lib h;
+	static struct art_oat a;
+	int ret = hwui_resolve(lib, NULL, &h, ignore, NULL);
+
+	if (ret || (ret = art_resolve(oat, &a))) {
+		fprintf(stderr, "many_uprobes: %s: %s\n", ret ? oat : lib, strerror(-ret));
+		return ret;
+	}
+	for (int i = 0; i < AT_PROP_COUNT; i++)
+		if (h.ok_mask & (1u << i))
+			t->setters[t->n_setters++] = h.setter_off[i];
+	for (int k = 0; k < AT_ART_METHOD_COUNT; k++)
+		for (int i = 0; i < a.n[k] && i < ART_MAX_ADDRS; i++)
+			t->art[t->n_art++] = a.addr[k][i].offset;
+	return 0;
+}
+
+/* One perf-event link per uprobe, in animtrace's order: each setter's pair, then ART's. */
+static int attach_serial(struct bare_uprobe_bpf *skel, const char *lib, const char *oat, int pid,
+			 const struct targets *t, struct bpf_link **links, int *n)
+{
+	for (int i = 0; i < 2 * t->n_setters + t->n_art; i++) {
+		bool art = i >= 2 * t->n_setters, ret = !art && i % 2;
+		uint64_t off = art ? t->art[i - 2 * t->n_setters] : t->setters[i / 2];
+
+		links[*n] = bpf_program__attach_uprobe(ret ? skel->progs.bare_return :
+						       skel->progs.bare_entry, ret, pid,
+						       art ? oat : lib, (size_t)off);
+		if (!links[*n])
+			return -errno;
+		(*n)++;
+	}
+	return 0;
+}
+
+static int attach_multi(struct bare_uprobe_bpf *skel, const char *lib, const char *oat, int pid,
+			const struct targets *t, struct ulink **links)
+{
+	links[0] = ulink__attach(skel->progs.bare_entry, true, false, pid, lib, t->setters,
+				 t->n_setters);
+	links[1] = ulink__attach(skel->progs.bare_return, true, true, pid, lib, t->setters,
+				 t->n_setters);
+	links[2] = ulink__attach(skel->progs.bare_entry, true, false, pid, oat, t->art, t->n_art);
+	return links[0] && links[1] && links[2] ? 0 : -errno;
+}
+
+static struct bare_uprobe_bpf *load(bool multi)
+{
+	struct bare_uprobe_bpf *skel = bare_uprobe_bpf__open();
+
+	if (!skel)
+		return NULL;
+	if (multi && (ulink_prepare_multi(skel->progs.bare_entry) ||
+		      ulink_prepare_multi(skel->progs.bare_return) ||
+		      bare_uprobe_bpf__load(skel))) {
+		bare_uprobe_bpf__destroy(skel);
+		return NULL;
+	}
+	if (!multi && bare_uprobe_bpf__load(skel)) {
+		bare_uprobe_bpf__destroy(skel);
+		return NULL;
+	}
+	return skel;
+}
+
+/* Blocks SIGINT and SIGTERM at once (no early signal is lost), then waits for one. */
+static void block_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigprocmask(SIG_BLOCK, set, NULL);
+}
+
+int main(int argc, char **argv)
+{
+	bool multi = argc > 1 && !strcmp(argv[1], "--multi");
+	struct bpf_link *perf[MAX_UPROBES];
+	struct ulink *links[3] = { NULL };
+	struct bare_uprobe_bpf *skel;
+	struct targets t = { 0 };
+	int n = 0, ret, sig;
+	sigset_t set;
+
+	if (argc == 2 && !strcmp(argv[1], "--probe")) {
+		printf("uprobe_multi %s\n", ulink_multi_supported() ? "yes" : "no");
+		return 0;
+	}
+	if (argc != 4 + multi) {
+		fprintf(stderr, "usage: many_uprobes [--multi] LIB OAT PID\n");
+		return 2;
+	}
+	argv += multi;
+	block_signals(&set);
+	if (resolve(argv[1], argv[2], &t))
+		return 1;
+	if (multi && !ulink_multi_supported()) {
+		fprintf(stderr, "many_uprobes: this kernel has no uprobe_multi links\n");
+		return 1;
+	}
+	skel = load(multi);
+	if (!skel) {
+		fprintf(stderr, "many_uprobes: loading the BPF programs: %s\n", strerror(errno));
+		return 1;
+	}
+	ret = multi ? attach_multi(skel, argv[1], argv[2], atoi(argv[3]), &t, links)
+		    : attach_serial(skel, argv[1], argv[2], atoi(argv[3]), &t, perf, &n);
+	if (ret)
+		fprintf(stderr, "many_uprobes: attaching: %s\n", strerror(-ret));
+	else
+		printf("ready uprobes %d setters %d art %d\n", 2 * t.n_setters + t.n_art,
+		       t.n_setters, t.n_art);
+	fflush(stdout);
+	if (!ret)
+		sigwait(&set, &sig);
+	for (int i = 0; i < n; i++)
+		bpf_link__destroy(perf[i]);
+	ulinks__free(links, 3);
+	bare_uprobe_bpf__destroy(skel);
+	return ret ? 1 : 0;
+}
