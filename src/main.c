@@ -566,6 +566,7 @@ static int run_replay(struct replay *r, struct engine *e)
 	struct replay_stats st;
 
 	replay__run(r, e, &st);
+	engine__input(e, &st.input);
 	engine__finish(e, st.last_ns, 0, 0);
 	replay_warnings(&st);
 	return 0;

@@ -509,6 +509,12 @@ void engine__node_id(struct engine *e, uint32_t pid, uint64_t node, uint64_t uid
 		props__node_id(n, uid);
 }
 
+void engine__input(struct engine *e, const struct input_stats *in)
+{
+	e->session.input = *in;
+	e->session.has_input = true;
+}
+
 void engine__node_names(struct engine *e, const struct node_name_stats *st)
 {
 	summary__node_names(&e->session, st, &e->ev);

@@ -49,6 +49,12 @@ void engine__prop(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid, 
  */
 void engine__node_id(struct engine *e, uint32_t pid, uint64_t node, uint64_t uid);
 
+/*
+ * Replay: what the capture reader read and could not use (copied), for the summary's input
+ * object; call before finish. Live never calls it: its summary has no input object.
+ */
+void engine__input(struct engine *e, const struct input_stats *in);
+
 /* How the live side named the nodes it passed (for the summary); call before finish. */
 void engine__node_names(struct engine *e, const struct node_name_stats *st);
 

@@ -284,6 +284,7 @@ void summary__send(struct engine *e, uint64_t drops, uint64_t truncated)
 	s.truncated = truncated;
 	s.evicted = e->ev;
 	s.node_names = e->session.node_names;
+	s.input = e->session.has_input ? &e->session.input : NULL;
 	s.n_procs = (int)n_procs;
 	s.procs = procs;
 	frame_stats(e, &s);

@@ -17,6 +17,7 @@
 
 #include "animtrace/props.h"
 #include "model/fit.h"
+#include "model/input.h"
 
 #define AT_NAME_MAX 128
 #define AT_PROC_MAX 64
@@ -448,6 +449,8 @@ struct summary {
 	const struct redraw_stat *redraw_views; /* most redrawn first, up to AT_REDRAW_TOP */
 	/* Filled by the caller (live capture), zero in replay. */
 	struct node_name_stats node_names;
+	/* Replay: what the capture reader could not use (engine__input); NULL live. */
+	const struct input_stats *input;
 	uint64_t drops;
 	uint64_t truncated;
 	uint64_t annotations;   /* markers recognised as annotations (struct annotation) */

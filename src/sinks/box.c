@@ -728,6 +728,12 @@ static void summary_counts(struct sink_box *b, const struct summary *s)
 	box_line(b, "Rejected:   %llu", (unsigned long long)s->markers_rejected);
 	box_line(b, "Drops:      %llu", (unsigned long long)s->drops);
 	box_line(b, "Truncated:  %llu", (unsigned long long)s->truncated);
+	if (s->input && input_stats_damaged(s->input)) { /* what stderr said, kept with the rest */
+		char what[256];
+
+		input_stats_describe(s->input, what, sizeof(what));
+		box_line(b, "Input:      damaged: %s", what);
+	}
 	if (s->annotations) /* animtrace --annotate's markers in the capture: not animators */
 		box_line(b, "Annotation: %llu markers (animtrace --annotate's own)",
 			 (unsigned long long)s->annotations);

@@ -609,6 +609,25 @@ static void put_node_names_stats(FILE *out, const struct node_name_stats *st)
 		(unsigned long long)st->not_class, (unsigned long long)st->gone);
 }
 
+/*
+ * ,"input":{...}: what a replayed capture's reader read and could not use, so a pipeline sees
+ * the damage stderr reports (absent live).
+ */
+static void put_input(FILE *out, const struct input_stats *in)
+{
+	if (!in)
+		return;
+	fprintf(out, ",\"input\":{\"format\":\"%s\",\"bytes\":%llu,\"lines\":%llu,"
+		"\"packets\":%llu,\"damaged\":%llu,\"bad_blocks\":%llu,\"skipped_bytes\":%llu,"
+		"\"truncated\":%llu,\"truncated_at\":%llu,\"time_jumps\":%llu,\"dropped\":%llu}",
+		in->protobuf ? "protobuf" : "text", (unsigned long long)in->bytes,
+		(unsigned long long)in->lines, (unsigned long long)in->packets,
+		(unsigned long long)in->damaged, (unsigned long long)in->bad_blocks,
+		(unsigned long long)in->skipped, (unsigned long long)in->truncated,
+		(unsigned long long)in->truncated_at, (unsigned long long)in->time_jumps,
+		(unsigned long long)in->dropped);
+}
+
 /* ,"processes":[{"pid":..,"refresh_period_ns":..,...,"worst":[...]}]: smoothness per process. */
 static void put_procs(FILE *out, const struct summary *s)
 {
@@ -684,6 +703,7 @@ static int on_summary(void *ctx, const struct summary *s)
 	put_u64(out, "truncated", s->truncated);
 	put_evictions(out, &s->evicted);
 	put_node_names_stats(out, &s->node_names);
+	put_input(out, s->input);
 	put_procs(out, s);
 	put_redraw_views(out, s);
 	put_animations(out, s);
