@@ -211,7 +211,7 @@ static void check(const char *file, const struct doframes *d, uint64_t expect_ns
 
 	cr_assert(err < 0.02 && err > -0.02, "pid %d: period %llu ns, expected %llu +- 2 %%",
 		  d->pid, (unsigned long long)ps->refresh_period_ns, (unsigned long long)expect_ns);
-	cr_assert_str_eq(ps->refresh_source, "intervals");
+	cr_assert_str_eq(ps->refresh_source, "vsync"); /* SurfaceFlinger's VSYNC-app */
 	cr_assert_eq(long_not_janky, 0, "pid %d: %d of %d frames over their budget not janky",
 		     d->pid, long_not_janky, long_frames);
 	cr_assert_geq(ps->janky_frames, (uint64_t)late_count(d, ps->refresh_period_ns),
