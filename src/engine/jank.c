@@ -195,7 +195,7 @@ uint64_t jank__budget(struct jank_proc *jp, bool *assumed)
 /*
  * A start interval dt of t: the sample is its mean with the interval before, the time across
  * two of them, in which the lateness of the start between cancels (a late start lengthens
- * one interval and shortens the next by as much).
+ * one interval and shortens the next by as much); the first interval of a run counts alone.
  */
 static void add_interval(struct jank_proc *jp, struct thread *t, uint64_t dt)
 {
@@ -205,8 +205,8 @@ static void add_interval(struct jank_proc *jp, struct thread *t, uint64_t dt)
 		t->jank.prev_dt_ns = 0;
 		return;
 	}
-	if (jp->period && t->jank.prev_dt_ns)
-		period__add(jp->period, (dt + t->jank.prev_dt_ns) / 2);
+	if (jp->period) /* the first of a run alone: a short run still measures */
+		period__add(jp->period, t->jank.prev_dt_ns ? (dt + t->jank.prev_dt_ns) / 2 : dt);
 	t->jank.prev_dt_ns = dt;
 }
 

@@ -83,19 +83,38 @@ static uint64_t kth_bucket(const struct hist *h, uint64_t k)
 	return N_BUCKETS - 1;
 }
 
-/* The median of the samples up to 1.25 times the 20th percentile: the lower envelope. */
-static uint64_t envelope(const struct hist *h)
+/* The median of the samples within 12.5 % of bucket c, and (*n) how many there are. */
+static uint64_t cluster(const struct hist *h, uint64_t c, uint64_t *n)
 {
-	uint64_t q = kth_bucket(h, (h->n + 4) / 5), top = q + q / 4 + 1, n = 0, seen = 0;
+	uint64_t lo = c - c / 8, hi = c + c / 8 < N_BUCKETS ? c + c / 8 : N_BUCKETS - 1, seen = 0;
 
-	for (uint64_t b = 0; b <= top && b < N_BUCKETS; b++)
-		n += h->count[b];
-	for (uint64_t b = 0; b <= top && b < N_BUCKETS; b++) {
+	*n = 0;
+	for (uint64_t b = lo; b <= hi; b++)
+		*n += h->count[b];
+	for (uint64_t b = lo; b <= hi; b++) {
 		seen += h->count[b];
-		if (seen >= (n + 1) / 2)
+		if (seen >= (*n + 1) / 2)
 			return b * BUCKET_NS + BUCKET_NS / 2;
 	}
-	return PERIOD_ASSUMED_NS;
+	return c * BUCKET_NS + BUCKET_NS / 2;
+}
+
+/*
+ * The lower envelope: skipped vsyncs make intervals multiples of the period, so when a fifth
+ * of the samples or more sit at a third or a half of the median, that is the period; else it
+ * is the median of the samples around the median. Short outliers (a late start, then an
+ * on-time one) never decide it.
+ */
+static uint64_t envelope(const struct hist *h)
+{
+	uint64_t m = kth_bucket(h, (h->n + 1) / 2), n, p;
+
+	for (uint64_t div = 3; div >= 2; div--) {
+		p = cluster(h, m / div, &n);
+		if (n * 5 >= h->n)
+			return p;
+	}
+	return cluster(h, m, &n);
 }
 
 /* Recomputed while the estimate settles, then every 16th sample: a walk per frame is waste. */

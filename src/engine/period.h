@@ -11,9 +11,10 @@
  * has them, between SurfaceFlinger's VSYNC-app toggles or FrameTimeline's expected starts.
  * A late start lengthens one interval and shortens the next (the caller averages pairs of
  * them); skipped vsyncs lengthen intervals to multiples. So the estimate is taken from the
- * lower envelope: the median of the samples no longer than 1.25 times the 20th percentile (a 50 us histogram: bounded,
- * exact enough), snapped to the nearest standard display rate when within 2 % (24, 30, 48,
- * 50, 60, 72, 90, 96, 120, 144 or 165 Hz). Exact samples win once there are 8; with fewer
+ * lower envelope (a 50 us histogram: bounded, exact enough): the median of the samples
+ * within 12.5 % of a third or a half of the median when a fifth of them are there, else of
+ * those around the median; snapped to the nearest standard display rate when within 2 % (24,
+ * 30, 48, 50, 60, 72, 90, 96, 120, 144 or 165 Hz). Exact samples win once there are 8; with fewer
  * than 8 samples of either kind it is 16.67 ms, "assumed". Pure: no I/O, no clock.
  */
 #ifndef ANIMTRACE_PERIOD_H

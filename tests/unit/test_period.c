@@ -56,6 +56,25 @@ Test(period, skipped_vsyncs_do_not_lengthen_the_period)
 	cr_assert_eq(period__period(r, NULL), 16666667);
 }
 
+Test(period, mostly_skipped_vsyncs_still_give_the_period)
+{
+	for (int i = 0; i < 10; i++)
+		period__add(r, 11111111);
+	for (int i = 0; i < 20; i++)
+		period__add(r, 2 * 11111111); /* the median is two periods */
+	cr_assert_eq(period__period(r, NULL), 11111111);
+}
+
+Test(period, a_short_interval_among_few_does_not_decide)
+{
+	static const int us[] = { 16790, 16720, 16450, 16630, 17290, 16570, 16320 };
+
+	period__add(r, 3850000); /* a late start, then an on-time one (Pixel 6a, system_server) */
+	for (int i = 0; i < 7; i++)
+		period__add(r, us[i] * 1000ull);
+	cr_assert_eq(period__period(r, NULL), 16666667);
+}
+
 Test(period, surfaceflinger_vsyncs_win_over_frame_intervals)
 {
 	enum period_source src;
