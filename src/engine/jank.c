@@ -158,18 +158,23 @@ void jank__display_free(struct jank_display *d)
 	period__free(d->period);
 }
 
-/* The display's vsyncs when SurfaceFlinger marked enough of them, else the process's own. */
+/*
+ * The display's vsyncs when SurfaceFlinger marked enough of them, else the process's own
+ * measure, else the intervals of every process (they share the display), else assumed.
+ */
 static uint64_t period_of(const struct jank_proc *jp, enum period_source *src)
 {
-	enum period_source s;
-	uint64_t p = jp->display ? period__period(jp->display->period, &s) : 0;
+	enum period_source s, own;
+	uint64_t p = jp->display ? period__period(jp->display->period, &s) : 0, q;
 
-	if (p && s == PERIOD_VSYNC) {
-		if (src)
-			*src = s;
-		return p;
+	if (!p || s != PERIOD_VSYNC) {
+		q = period__period(jp->period, &own);
+		if (!p || own != PERIOD_ASSUMED)
+			p = q, s = own;
 	}
-	return period__period(jp->period, src);
+	if (src)
+		*src = s;
+	return p;
 }
 
 /* The display's grid while SurfaceFlinger marks vsyncs, else the process's own. */
@@ -199,14 +204,21 @@ uint64_t jank__budget(struct jank_proc *jp, bool *assumed)
  */
 static void add_interval(struct jank_proc *jp, struct thread *t, uint64_t dt)
 {
+	uint64_t sample;
+
 	if (!jp->period)
 		jp->period = period__new();
 	if (!dt || dt >= PERIOD_MAX_INTERVAL_NS) {
 		t->jank.prev_dt_ns = 0;
 		return;
 	}
-	if (jp->period) /* the first of a run alone: a short run still measures */
-		period__add(jp->period, t->jank.prev_dt_ns ? (dt + t->jank.prev_dt_ns) / 2 : dt);
+	sample = t->jank.prev_dt_ns ? (dt + t->jank.prev_dt_ns) / 2 : dt; /* a run's first alone */
+	if (jp->period)
+		period__add(jp->period, sample);
+	if (jp->display && !jp->display->period)
+		jp->display->period = period__new();
+	if (jp->display && jp->display->period) /* one display: every process measures it */
+		period__add(jp->display->period, sample);
 	t->jank.prev_dt_ns = dt;
 }
 

@@ -43,9 +43,9 @@ struct jank_actual {
 };
 
 /* The display's vsyncs, from SurfaceFlinger's VSYNC-app counter: every process's first source
- * of the period and the grid. */
+ * of the period and the grid; and every process's frame intervals, the last source. */
 struct jank_display {
-	struct period *period; /* NULL until its second vsync */
+	struct period *period; /* NULL until its second vsync or first interval */
 	struct period_grid grid;
 	uint64_t last_ns;      /* its last vsync (0: none) */
 };

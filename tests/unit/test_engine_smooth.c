@@ -415,3 +415,24 @@ Test(smooth, before_the_period_is_measured_a_thirty_hertz_display_drops_nothing)
 		cr_assert_eq(rec.frames[f].dropped_before, 0, "frame %d", f + 1);
 	cr_assert_eq(rec.ends[0].frames_dropped, 0);
 }
+
+Test(smooth, a_process_with_few_frames_takes_the_period_every_process_measured)
+{
+	uint64_t t = 1000 * MS;
+	struct marker m;
+
+	for (int f = 0; f < 20; f++)
+		frame(t + f * P90, token(f), 2 * MS);
+	for (int f = 0; f < 3; f++) { /* pid 60: three frames, two intervals of its own */
+		cr_assert_eq(marker_parse("B|60|Choreographer#doFrame", 26, &m), 0);
+		engine__marker(eng, t + (25 + f) * P90, 60, 60, "other", &m);
+		cr_assert_eq(marker_parse("E|60", 4, &m), 0);
+		engine__marker(eng, t + (25 + f) * P90 + MS, 60, 60, "other", &m);
+	}
+	finish(t + 30 * P90);
+	cr_assert_eq(rec.sum.n_procs, 2);
+	cr_assert_eq(rec.procs[1].pid, 60);
+	cr_assert_eq(rec.procs[1].refresh_period_ns, P90);
+	cr_assert_str_eq(rec.procs[1].refresh_source, "intervals");
+	cr_assert_eq(rec.frames[22].budget_ns, P90);
+}
