@@ -989,7 +989,7 @@ static int on_jank(void *ctx, const struct jank *j)
 	for (int i = 0; i < j->n_anims && n < 200; i++)
 		n += snprintf(line + n, sizeof(line) - n, "%s%llu", i ? ", " : "",
 			      (unsigned long long)j->anim_ids[i]);
-	box_line(b, "Animators:  %s", line);
+	box_line(b, "Animators:  %s", j->n_anims ? line : "none");
 	if (j->ui.n) {
 		chain_text(line, sizeof(line), &j->ui);
 		box_line(b, "UI thread:  %s", line);
