@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common/frametimeline.h"
 #include "engine/anims.h"
 #include "engine/artcalls.h"
 #include "engine/attrib.h"
@@ -41,8 +42,10 @@ static struct proc *proc_get(struct engine *e, uint32_t pid, const char *process
 	bool created;
 	struct proc *p = procs__get(&e->procs, pid, process, &e->ev.processes, &created);
 
-	if (p && created)
+	if (p && created) {
 		props__proc_init(&p->props);
+		p->jank.display = &e->display;
+	}
 	return p;
 }
 
@@ -112,13 +115,14 @@ static struct node_st *node_get(struct engine *e, struct proc *p, uint64_t node,
 /* ---- frames -------------------------------------------------------------------------- */
 
 /*
- * fs (p's frame waiting for its draw) goes out, once: its record with the redraws it saw, then
- * the jank records about it.
+ * fs (p's frame waiting for its draw) goes out, once: judged again with its draw's end and
+ * against FrameTimeline, its record with the redraws it saw, then the jank records about it.
  */
 static void frame_send(struct engine *e, struct proc *p, struct frame_st *fs)
 {
 	if (!frames__take(fs, p->name))
 		return;
+	jank__complete(&p->jank, fs, p->anims.running);
 	redraws__attach(&p->redraws, fs);
 	frames__count(&e->frames, &fs->f);
 	SINK_CALL(&e->out, frame, &fs->f);
@@ -165,8 +169,9 @@ static void frame_end(struct engine *e, struct proc *p, struct thread *t, uint64
  *  1. a doFrame still open (on another thread) ends first;
  *  2. the frame waiting for its draw goes out, unless a draw may still come for it;
  *  3. the changes made since the last doFrame ended go out, before this frame collects;
- *  4. the frame opens with the period known so far, and the interval since t's previous
- *     doFrame (step 7 overwrites it) measures the period and the vsyncs missed;
+ *  4. the frame opens; the interval since t's previous doFrame (step 7 overwrites it)
+ *     measures the period, and jank places it on its vsync (start delay and its cause,
+ *     deadline) and counts the vsyncs that passed since t's previous frame's;
  *  5. the gap before it takes the longest slices of t and of the RenderThread, and t starts
  *     a new window;
  *  6. every running animator counts the frame, and the gap with the vsyncs it missed;
@@ -187,9 +192,7 @@ static void frame_begin(struct engine *e, struct proc *p, struct thread *t, int6
 	batch_send(e, p);
 	budget = jank__budget(&p->jank, &assumed);
 	frames__open(fp, p->pid, t->tid, vsync, ts_ns, budget, assumed);
-	if (t->frames.has_frame)
-		dropped = jank__interval(&p->jank, t, vsync, ts_ns, &fp->cur.f.budget_ns,
-					 &fp->cur.assumed);
+	dropped = jank__frame_began(&p->jank, t, &fp->cur);
 	rt = fp->render_tid ? procs__thread_find(&e->procs, fp->render_tid) : NULL;
 	frames__gap(fp, t, rt && rt->pid == p->pid ? rt : NULL);
 	slices__window_reset(&t->slices);
@@ -228,6 +231,8 @@ static void on_slice_begin(struct engine *e, struct proc *p, struct thread *t, u
 		s->owner_seq = frames__draw_began(&p->frames, t->tid);
 	if (s && s->kind == SLICE_DOFRAME)
 		frame_begin(e, p, t, s->vsync, ts_ns);
+	if (s && s->kind == SLICE_ONVSYNC)
+		jank__onvsync(&p->jank, t, ts_ns);
 }
 
 /*
@@ -429,6 +434,10 @@ void engine__marker(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid
 		summary__annotation(&e->session, ts_ns, pid, tid, process, m, &e->out);
 		return;
 	}
+	if (jank__is_display_vsync(m)) { /* SurfaceFlinger's: the display's, no process's */
+		jank__display_vsync(&e->display, ts_ns);
+		return;
+	}
 	t = procs__thread_find(&e->procs, tid);
 	if (t)
 		attrib__marker(&t->attrib);
@@ -498,6 +507,27 @@ void engine__prop(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid, 
 	props__add(p, n, ts_ns, tid, prop, value, writer, &e->ev.node_frames);
 	explained = attrib__write(p, writer, n, prop, value, frames__frame_ns(&p->frames, ts_ns));
 	props__set(&p->props, n, prop, value, explained);
+}
+
+void engine__display_vsync(struct engine *e, uint64_t ts_ns)
+{
+	jank__display_vsync(&e->display, ts_ns);
+}
+
+int engine__timeline(struct engine *e, const struct ft_frame *f)
+{
+	struct proc *p;
+
+	if (f->ev.kind != FT_EXPECTED_SURFACE && f->ev.kind != FT_ACTUAL_SURFACE)
+		return 0;
+	if (f->ev.pid <= 0)
+		return -EINVAL;
+	note_time(e, f->start_ns);
+	p = proc_get(e, (uint32_t)f->ev.pid, NULL);
+	if (!p)
+		return -ENOMEM;
+	jank__timeline(&p->jank, f);
+	return 0;
 }
 
 void engine__node_id(struct engine *e, uint32_t pid, uint64_t node, uint64_t uid)
@@ -685,6 +715,7 @@ void engine__free(struct engine *e)
 	anims__free(&e->anims);
 	props__free(&e->props);
 	summary__free(&e->session);
+	jank__display_free(&e->display);
 	segment__free(e->seg);
 	free(e);
 }

@@ -13,6 +13,7 @@
 #include "model/model.h"
 
 struct engine;
+struct ft_frame;
 
 struct engine_opts {
 	/* S and F closer than this are "end() before it ran" (force_end, inferred). */
@@ -29,6 +30,21 @@ struct engine *engine__new(const struct engine_opts *opts, struct sink sink);
  */
 void engine__marker(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid,
 		    const char *process, const struct marker *m);
+
+/*
+ * A SurfaceFlinger FrameTimeline frame (Perfetto captures), given in start order merged with
+ * the markers, so before the doFrame of its token: expected surface frames give that frame
+ * its vsync and deadline (and the process its vsync grid), actual ones SurfaceFlinger's
+ * verdict on it. Other kinds are ignored. Returns 0, -EINVAL (no pid) or -ENOMEM.
+ */
+int engine__timeline(struct engine *e, const struct ft_frame *f);
+
+/*
+ * SurfaceFlinger toggled its VSYNC-app counter at ts_ns (one vsync of the display), when its
+ * process is not traced: the markers of a traced SurfaceFlinger (C|pid|VSYNC-app|..) say the
+ * same through engine__marker.
+ */
+void engine__display_vsync(struct engine *e, uint64_t ts_ns);
 
 /*
  * A RenderNode setter of thread tid changed prop of node to value. node_name may be NULL

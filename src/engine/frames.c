@@ -42,6 +42,8 @@ void frames__open(struct frames_proc *fp, uint32_t pid, uint32_t tid, int64_t vs
 	fs->f.budget_ns = budget_ns;
 	fs->assumed = assumed;
 	fs->n_ids = 0;
+	fs->end_ns = 0;
+	fs->start_cause.n = 0;
 	fs->live = true;
 	fs->drawn = false;
 }
@@ -124,6 +126,7 @@ void frames__phase(struct frames_proc *fp, uint32_t tid, const struct slice *s, 
 void frames__end(struct frames_proc *fp, uint64_t ts_ns)
 {
 	fp->cur.f.dur_ns = ts_ns > fp->cur.f.start_ns ? ts_ns - fp->cur.f.start_ns : 0;
+	fp->cur.end_ns = ts_ns > fp->cur.end_ns ? ts_ns : fp->cur.end_ns;
 }
 
 void frames__gap_start(struct frames_thread *ft, uint64_t ts_ns)
@@ -197,6 +200,8 @@ bool frames__drawn(struct frames_proc *fp, uint32_t tid, const struct slice *s, 
 	fp->render_tid = tid;
 	slices__chain_of(&fs->render, s, dur_ns);
 	fs->f.phase_ns[PHASE_DRAW] += dur_ns;
+	if (s->start_ns + dur_ns > fs->end_ns)
+		fs->end_ns = s->start_ns + dur_ns;
 	fs->drawn = true;
 	return fs == &fp->done;
 }

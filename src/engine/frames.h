@@ -34,6 +34,8 @@ struct frame_st {
 	uint64_t gap_start_ns; /* the end of the previous doFrame of its thread */
 	struct slice_chain ui, render;         /* the doFrame's and the draw's chains */
 	struct slice_chain ui_gap, render_gap; /* the longest slices in the gap before it */
+	struct slice_chain start_cause; /* the longest slice between its vsync and its start */
+	uint64_t end_ns;       /* the doFrame's end, then the later of it and its draw's end */
 	struct redraws_frame rd;
 };
 

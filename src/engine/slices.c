@@ -35,6 +35,40 @@ static void chain_offer(struct slices_thread *st, const struct slice *s, uint64_
 		st->top_dur = dur;
 		slices__chain_of(&st->top, s, dur);
 	}
+	if (!parent && dur >= SLICES_RECENT_MIN_NS && s->kind != SLICE_DOFRAME) {
+		struct slice_recent *r = &st->recent[st->n_recent++ % SLICES_RECENT];
+
+		r->start_ns = s->start_ns;
+		r->end_ns = s->start_ns + dur;
+		slices__chain_of(&r->c, s, dur);
+	}
+}
+
+static uint64_t overlap(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1)
+{
+	uint64_t lo = a0 > b0 ? a0 : b0, hi = a1 < b1 ? a1 : b1;
+
+	return hi > lo ? hi - lo : 0;
+}
+
+void slices__busy_between(const struct slices_thread *st, uint64_t from_ns, uint64_t to_ns,
+			  struct slice_chain *out)
+{
+	uint64_t best = 0;
+
+	out->n = 0;
+	for (unsigned int i = 0; i < SLICES_RECENT && i < st->n_recent; i++) {
+		const struct slice_recent *r = &st->recent[i];
+		uint64_t o = overlap(r->start_ns, r->end_ns, from_ns, to_ns);
+
+		if (o > best) {
+			best = o;
+			*out = r->c;
+		}
+	}
+	/* the outermost open slice (the doFrame's parent, when it is nested) */
+	if (st->depth > 1 && overlap(st->st[0].start_ns, to_ns, from_ns, to_ns) > best)
+		slices__chain_of(out, &st->st[0], to_ns - st->st[0].start_ns);
 }
 
 /* "<prefix>" -> -1, "<prefix> <digits>" -> digits; false for anything else. */
@@ -66,6 +100,10 @@ static void slice_classify(struct strv name, struct slice *s)
 	s->vsync = -1;
 	if (match_id_suffix(name, "Choreographer#doFrame", &s->vsync)) {
 		s->kind = SLICE_DOFRAME;
+		return;
+	}
+	if (match_id_suffix(name, "Choreographer#onVsync", &s->vsync)) {
+		s->kind = SLICE_ONVSYNC;
 		return;
 	}
 	if (strv_eq(name, "DrawFrame") || match_id_suffix(name, "DrawFrames", &s->vsync)) {
@@ -137,6 +175,7 @@ void slices__thread_reset(struct slices *ss, struct slices_thread *st)
 	ss->n_open -= st->depth;
 	st->depth = 0;
 	st->overflow = 0;
+	st->n_recent = 0;
 	slices__window_reset(st);
 }
 

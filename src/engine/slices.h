@@ -15,7 +15,7 @@
 #include "common/marker.h"
 #include "model/model.h"
 
-enum slice_kind { SLICE_OTHER, SLICE_DOFRAME, SLICE_PHASE, SLICE_DRAW };
+enum slice_kind { SLICE_OTHER, SLICE_DOFRAME, SLICE_PHASE, SLICE_DRAW, SLICE_ONVSYNC };
 
 struct slice {
 	uint8_t kind;
@@ -28,6 +28,9 @@ struct slice {
 	struct slice_chain best; /* ...with that child's own longest descendants */
 };
 
+#define SLICES_RECENT 4
+#define SLICES_RECENT_MIN_NS 500000ull
+
 /* A thread's open slices. */
 struct slices_thread {
 	struct slice *st;
@@ -36,6 +39,12 @@ struct slices_thread {
 	/* the longest top-level slice since its last doFrame or draw ended (a gap's cause) */
 	uint64_t top_dur;
 	struct slice_chain top;
+	/* the last top-level slices of SLICES_RECENT_MIN_NS or more (what delayed a frame) */
+	struct slice_recent {
+		uint64_t start_ns, end_ns;
+		struct slice_chain c;
+	} recent[SLICES_RECENT];
+	unsigned int n_recent; /* ever kept: recent[n_recent % SLICES_RECENT] is the next */
 };
 
 /* Open slices in all threads (CAP_OPEN_SLICES). */
@@ -55,6 +64,11 @@ const struct slice *slices__end(struct slices *ss, struct slices_thread *st, uin
 
 /* c = s, then its longest child and that child's own chain. */
 void slices__chain_of(struct slice_chain *c, const struct slice *s, uint64_t dur);
+
+/* The chain of st's slice that overlapped [from_ns, to_ns] longest: a recent top-level one,
+ * or an open one (its chain so far); n 0 when none did. */
+void slices__busy_between(const struct slices_thread *st, uint64_t from_ns, uint64_t to_ns,
+			  struct slice_chain *out);
 
 /* A new window for st's longest top-level slice (the next gap's cause). */
 void slices__window_reset(struct slices_thread *st);

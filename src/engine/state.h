@@ -61,6 +61,7 @@ struct engine {
 	struct slices slices;
 	struct anims anims;
 	struct frames frames;
+	struct jank_display display; /* SurfaceFlinger's vsyncs */
 	struct props props;
 	struct redraws redraws;
 	struct session session;

@@ -214,6 +214,18 @@ enum frame_phase {
 	PHASE_COUNT,
 };
 
+/*
+ * SurfaceFlinger's FrameTimeline verdict on the frame of one token (Perfetto captures): its
+ * actual surface frame's jank bits (common/frametimeline.h: Perfetto's names) and present.
+ */
+#define AT_LAYER_MAX 96
+struct frame_timeline {
+	bool judged;         /* FrameTimeline had an actual surface frame for its token */
+	uint8_t present;     /* enum ft_present */
+	uint32_t jank_type;  /* enum ft_jank bits */
+	char layer[AT_LAYER_MAX];
+};
+
 struct frame {
 	uint32_t pid, tid;   /* tid: the UI thread that ran Choreographer#doFrame */
 	char process[AT_PROC_MAX];
@@ -223,8 +235,12 @@ struct frame {
 	uint64_t phase_ns[PHASE_COUNT]; /* 0 when the phase did not run */
 	int n_anims;         /* animators running during this frame */
 	const uint64_t *anim_ids;
-	uint64_t budget_ns;  /* the refresh period when the frame began (src/refresh.h) */
-	bool janky;          /* the doFrame took longer than budget_ns */
+	uint64_t budget_ns;  /* the display period when the frame began (engine/period.h) */
+	/* the vsync it answered (FrameTimeline's expected start for its token, else the vsync
+	 * grid's latest point at or before start_ns), start_ns - vsync_ns, and the time it had
+	 * to end by (vsync_ns + budget_ns, or FrameTimeline's expected end) */
+	uint64_t vsync_ns, start_delay_ns, deadline_ns;
+	bool janky;          /* it ended (doFrame or its draw, the later) after deadline_ns */
 	/* vsyncs missed since the previous frame of its thread, counted only when an animator
 	 * ran across the gap (an idle gap counts nothing) */
 	uint32_t dropped_before;
@@ -235,6 +251,7 @@ struct frame {
 	const struct redraw_node *redraws;
 	uint32_t redraws_dropped; /* distinct nodes beyond the per-frame cap */
 	uint32_t vsync_requests;
+	struct frame_timeline timeline; /* judged false when FrameTimeline did not judge it */
 	uint64_t src_ts_ns;
 };
 
@@ -268,6 +285,7 @@ struct jank {
 	uint64_t ts_ns;        /* start of the late frame, the gap or the block */
 	uint64_t duration_ns;  /* of the late frame, the gap or the block */
 	uint64_t budget_ns;
+	uint64_t vsync_ns, start_delay_ns, deadline_ns; /* of the frame (struct frame); 0: block */
 	uint32_t dropped_before;
 	int n_anims;           /* the animators it hit */
 	const uint64_t *anim_ids;
@@ -275,6 +293,9 @@ struct jank {
 	 * longest descendants; RenderThread: its draw of the frame or its longest slice in the
 	 * gap (n 0 when none) */
 	struct slice_chain ui, render;
+	/* late: the longest slice of its thread between its vsync and its start (n 0: none) */
+	struct slice_chain start;
+	struct frame_timeline timeline; /* late: FrameTimeline's verdict on the frame */
 	uint64_t src_ts_ns;
 };
 
@@ -414,6 +435,9 @@ struct proc_stat {
 	uint64_t refresh_period_ns;
 	const char *refresh_source; /* "vsync", "intervals", "assumed" */
 	uint64_t frames, janky_frames, frames_dropped;
+	/* frames FrameTimeline judged, where its verdict (App Deadline Missed, App Resynced
+	 * Jitter, Unknown) and janky agree and disagree */
+	uint64_t timeline_agree, timeline_disagree;
 	int n_worst;                /* its animators by dropped + late frames, most first */
 	struct anim_smooth worst[AT_WORST_ANIMS];
 };

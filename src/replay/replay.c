@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@ struct replay {
 	struct replay_stats open_st; /* what replay__open learnt, copied into the run's */
 	struct ts_guard guard;       /* which marker timestamps are time */
 	bool protobuf;
+	size_t next_ft;              /* the next FrameTimeline frame for the engine */
 };
 
 static bool known_name(struct strv s)
@@ -69,6 +71,11 @@ static void feed_marker(struct replay *r, const struct capture_line *l)
 		return;
 	}
 	tgid = resolve_tgid(r, l, &m);
+	if (tgid && !procsel__wants(r->sel, tgid) && m.type == MARKER_COUNTER &&
+	    strv_eq(m.name, "VSYNC-app")) {
+		engine__display_vsync(r->e, l->ts_ns); /* every process's vsyncs */
+		return;
+	}
 	if (!tgid || !procsel__wants(r->sel, tgid))
 		return;
 	r->st->markers++;
@@ -91,6 +98,23 @@ static void each_line(struct replay *r, void (*fn)(struct replay *, const struct
 	while ((kind = capture__next_event(r->cap, &l)) != CAPTURE_END &&
 	       !(r->e && engine__sink_error(r->e)))
 		fn(r, &l, kind);
+}
+
+/* FrameTimeline frames (Perfetto captures) of chosen processes that start by ts_ns (all:
+ * UINT64_MAX), in start order, before the markers at their time. */
+static void feed_timeline(struct replay *r, uint64_t ts_ns)
+{
+	size_t n = capture__n_frames(r->cap);
+	struct ft_frame f;
+
+	for (; r->next_ft < n; r->next_ft++) {
+		if (capture__frame(r->cap, r->next_ft, &f))
+			continue;
+		if (f.start_ns > ts_ns)
+			break;
+		if (f.ev.pid > 0 && procsel__wants(r->sel, (uint32_t)f.ev.pid))
+			engine__timeline(r->e, &f);
+	}
 }
 
 static void pass_names(struct replay *r, const struct capture_line *l, int kind)
@@ -120,8 +144,10 @@ static void pass_events(struct replay *r, const struct capture_line *l, int kind
 		return;
 	}
 	learn_names(r, l); /* ignored once --proc chose from the names (procsel__thread) */
-	if (kind == CAPTURE_MARKER)
+	if (kind == CAPTURE_MARKER) {
+		feed_timeline(r, l->ts_ns);
 		feed_marker(r, l);
+	}
 }
 
 /* Learns every thread name first, then checks that the filter selects some process. */
@@ -232,7 +258,10 @@ int replay__run(struct replay *r, struct engine *e, struct replay_stats *st)
 	r->st = st;
 	r->e = e;
 	ts_guard_init(&r->guard, r->guard.has_anchor, r->guard.anchor);
+	r->next_ft = 0;
 	each_line(r, pass_events);
+	if (!engine__sink_error(e))
+		feed_timeline(r, UINT64_MAX);
 	add_damage(r->cap, &st->input);
 	return 0;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sinks/jsonout.h"
+#include "common/frametimeline.h"
 #include "sinks/box.h"
 
 #define BOX_WIDTH 64
@@ -863,6 +864,10 @@ static void summary_procs(struct sink_box *b, const struct summary *s)
 			 (unsigned long long)(dhz % 10), p->refresh_source,
 			 (unsigned long long)p->frames, (unsigned long long)p->janky_frames,
 			 (unsigned long long)p->frames_dropped);
+		if (p->timeline_agree || p->timeline_disagree)
+			box_line(b, "    FrameTimeline: agrees on %llu frames, disagrees on %llu",
+				 (unsigned long long)p->timeline_agree,
+				 (unsigned long long)p->timeline_disagree);
 		for (int k = 0; k < p->n_worst; k++)
 			box_line(b, "    %llu %s: %u dropped, %u late in %u frames",
 				 (unsigned long long)p->worst[k].id,
@@ -953,6 +958,29 @@ static void jank_title(char *buf, size_t size, const struct jank *j)
 		snprintf(buf, size, "Jank: UI thread blocked %s ms (budget %s ms)", d, budget);
 }
 
+/* A frame's jank: when it started after its vsync and what held its thread then, and
+ * SurfaceFlinger's FrameTimeline verdict. */
+static void jank_timing(struct sink_box *b, const struct jank *j)
+{
+	char line[AT_CHAIN_MAX * (AT_SLICE_NAME + 20)], delay[24], deadline[24], layer[AT_LAYER_MAX];
+
+	if (j->kind != JANK_LATE || !j->vsync_ns)
+		return;
+	fmt_ms1(delay, sizeof(delay), j->start_delay_ns);
+	fmt_ms1(deadline, sizeof(deadline), j->deadline_ns - j->vsync_ns);
+	box_line(b, "Vsync:      started %s ms after it, deadline %s ms after it", delay, deadline);
+	if (j->start.n) {
+		chain_text(line, sizeof(line), &j->start);
+		box_line(b, "Delayed by: %s", line);
+	}
+	if (j->timeline.judged) {
+		ft_jank_string(j->timeline.jank_type, line, sizeof(line));
+		box_line(b, "Timeline:   %s, present %s, layer %s", line,
+			 ft_present_name(j->timeline.present),
+			 clean(layer, sizeof(layer), j->timeline.layer));
+	}
+}
+
 static int on_jank(void *ctx, const struct jank *j)
 {
 	struct sink_box *b = ctx;
@@ -967,7 +995,7 @@ static int on_jank(void *ctx, const struct jank *j)
 	for (int i = 0; i < j->n_anims && n < 200; i++)
 		n += snprintf(line + n, sizeof(line) - n, "%s%llu", i ? ", " : "",
 			      (unsigned long long)j->anim_ids[i]);
-	box_line(b, "Animators:  %s", line);
+	box_line(b, "Animators:  %s", j->n_anims ? line : "none");
 	if (j->ui.n) {
 		chain_text(line, sizeof(line), &j->ui);
 		box_line(b, "UI thread:  %s", line);
@@ -976,6 +1004,7 @@ static int on_jank(void *ctx, const struct jank *j)
 		chain_text(line, sizeof(line), &j->render);
 		box_line(b, "RenderThread: %s", line);
 	}
+	jank_timing(b, j);
 	clean(proc, sizeof(proc), j->process);
 	box_line(b, "Process:    %s%s(pid %u, tid %u)", proc, *proc ? " " : "", j->pid, j->tid);
 	box_close(b);

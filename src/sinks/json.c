@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sinks/jsonout.h"
+#include "common/frametimeline.h"
 #include "sinks/json.h"
 
 struct sink_json {
@@ -413,12 +414,38 @@ static int on_anim_end(void *ctx, const struct anim *a)
 	return out_status(j->out);
 }
 
-/* A frame's smoothness keys: its budget, whether it was late, vsyncs missed before it. */
+/* ,"timeline":{"jank_types":[...],"present":"late","layer":"..."}: SurfaceFlinger's verdict
+ * in Perfetto's names; nothing when FrameTimeline did not judge the frame. */
+static void put_timeline(FILE *out, const struct frame_timeline *t)
+{
+	const char *names[16];
+	size_t n;
+
+	if (!t->judged)
+		return;
+	n = ft_jank_names(t->jank_type, names, sizeof(names) / sizeof(names[0]));
+	fputs(",\"timeline\":{\"jank_types\":[", out);
+	for (size_t i = 0; i < n && i < sizeof(names) / sizeof(names[0]); i++) {
+		if (i)
+			fputc(',', out);
+		json_put_str(out, names[i]);
+	}
+	fprintf(out, "],\"present\":\"%s\",\"layer\":", ft_present_name(t->present));
+	json_put_str(out, t->layer);
+	fputc('}', out);
+}
+
+/* A frame's smoothness keys: its budget, vsync, start delay and deadline, whether it was
+ * late, vsyncs missed before it, FrameTimeline's verdict. */
 static void put_frame_smooth(FILE *out, const struct frame *f)
 {
 	put_u64(out, "budget_ns", f->budget_ns);
+	put_u64(out, "vsync_ns", f->vsync_ns);
+	put_u64(out, "start_delay_ns", f->start_delay_ns);
+	put_u64(out, "deadline_ns", f->deadline_ns);
 	fprintf(out, ",\"janky\":%s", f->janky ? "true" : "false");
 	put_u64(out, "dropped_before", f->dropped_before);
+	put_timeline(out, &f->timeline);
 }
 
 static int on_frame(void *ctx, const struct frame *f)
@@ -642,6 +669,8 @@ static void put_procs(FILE *out, const struct summary *s)
 		put_u64(out, "frames", p->frames);
 		put_u64(out, "janky_frames", p->janky_frames);
 		put_u64(out, "frames_dropped", p->frames_dropped);
+		put_u64(out, "timeline_agree", p->timeline_agree);
+		put_u64(out, "timeline_disagree", p->timeline_disagree);
 		fputs(",\"worst\":[", out);
 		for (int k = 0; k < p->n_worst; k++) {
 			fprintf(out, "%s{\"id\":%llu,\"name\":", k ? "," : "",
@@ -744,6 +773,9 @@ static int on_jank(void *ctx, const struct jank *jk)
 		fputs(",\"vsync_id\":null", out);
 	put_u64(out, "duration_ns", jk->duration_ns);
 	put_u64(out, "budget_ns", jk->budget_ns);
+	put_u64(out, "vsync_ns", jk->vsync_ns);
+	put_u64(out, "start_delay_ns", jk->start_delay_ns);
+	put_u64(out, "deadline_ns", jk->deadline_ns);
 	put_u64(out, "dropped_before", jk->dropped_before);
 	fputs(",\"animations\":[", out);
 	for (int i = 0; i < jk->n_anims; i++)
@@ -751,6 +783,9 @@ static int on_jank(void *ctx, const struct jank *jk)
 	fputc(']', out);
 	put_chain(out, "ui_chain", &jk->ui);
 	put_chain(out, "render_chain", &jk->render);
+	if (jk->start.n)
+		put_chain(out, "start_chain", &jk->start);
+	put_timeline(out, &jk->timeline);
 	fputs("}\n", out);
 	return out_status(j->out);
 }

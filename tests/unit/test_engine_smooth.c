@@ -153,22 +153,108 @@ Test(smooth, missed_vsyncs_without_ids_count_for_the_animator_running_across_the
 	cr_assert_eq(rec.procs[0].worst[0].frames_dropped, 2);
 }
 
-Test(smooth, missed_vsync_ids_count_exactly)
+/* FrameTimeline tokens: 3 to 12 per vsync, as SurfaceFlinger's TokenManager hands them out. */
+static const int id_steps[] = { 7, 3, 12, 8, 5, 9, 4, 11, 6, 10, 7, 3, 8, 12, 5, 9 };
+
+static int64_t token(int f)
 {
-	uint64_t t = 1000 * MS;
 	int64_t v = 5000;
 
+	for (int i = 0; i < f; i++)
+		v += id_steps[i % 16];
+	return v;
+}
+
+Test(smooth, vsyncs_missed_count_from_time_whatever_the_ids_say)
+{
+	uint64_t t = 1000 * MS;
+
 	mk(t - MS, UI, "S|%d|animator|9", PID);
-	for (int f = 0; f < 10; f++, v++)
-		frame(t + f * P90, v, 3 * MS);
-	frame(t + 13 * P90 + MS, v + 3, 3 * MS); /* ids v, v+1, v+2 missed; time jittered */
+	for (int f = 0; f < 10; f++)
+		frame(t + f * P90, token(f), 3 * MS);
+	frame(t + 13 * P90 + MS, token(10), 3 * MS); /* 3 vsyncs missed, 7 ids apart */
 	mk(t + 14 * P90, UI, "F|%d|animator|9", PID);
 	finish(t + 15 * P90);
 	cr_assert_eq(rec.frames[10].dropped_before, 3);
 	cr_assert_eq(rec.frames[10].budget_ns, P90);
+	cr_assert_eq(rec.frames[10].vsync_ns, t + 13 * P90);
+	cr_assert_eq(rec.frames[10].start_delay_ns, MS);
+	cr_assert_eq(rec.frames[10].deadline_ns, t + 14 * P90);
 	cr_assert_eq(rec.ends[0].frames_dropped, 3);
-	cr_assert_str_eq(rec.procs[0].refresh_source, "vsync");
+	cr_assert_str_eq(rec.procs[0].refresh_source, "intervals");
 	cr_assert_eq(rec.procs[0].refresh_period_ns, P90);
+}
+
+Test(smooth, ids_advancing_irregularly_do_not_change_the_period)
+{
+	uint64_t t = 1000 * MS;
+
+	for (int f = 0; f < 30; f++)
+		frame(t + f * P90 + (f % 3) * 100000, token(f), 2 * MS);
+	finish(t + 31 * P90);
+	cr_assert_eq(rec.procs[0].refresh_period_ns, P90);
+	cr_assert_str_eq(rec.procs[0].refresh_source, "intervals");
+	cr_assert_eq(rec.procs[0].frames_dropped, 0);
+	cr_assert_eq(rec.procs[0].janky_frames, 0);
+	for (int f = 10; f < 30; f++) {
+		cr_assert_eq(rec.frames[f].budget_ns, P90, "frame %d", f + 1);
+		cr_assert_eq(rec.frames[f].vsync_ns, t + f * P90, "frame %d", f + 1);
+		cr_assert_eq(rec.frames[f].start_delay_ns, (f % 3) * 100000ull, "frame %d", f + 1);
+	}
+}
+
+Test(smooth, a_late_start_makes_a_short_frame_late_and_names_what_held_its_thread)
+{
+	uint64_t t = 1000 * MS, f0 = t + 10 * P60;
+
+	mk(t - MS, UI, "S|%d|animator:alpha|12", PID);
+	for (int f = 0; f < 10; f++)
+		frame(t + f * P60, token(f), 4 * MS);
+	mk(f0 - 2 * MS, UI, "B|%d|addStartingWindow", PID); /* holds the thread past the vsync */
+	mk(f0 - MS, UI, "B|%d|addRootView", PID);
+	mk(f0 + 7 * MS, UI, "E|%d", PID);
+	mk(f0 + 8 * MS, UI, "E|%d", PID);
+	frame(f0 + 8 * MS, token(10), 10 * MS); /* 10 ms: within the period, not the deadline */
+	frame(f0 + P60 + 2 * P60, token(11), 4 * MS);
+	mk(f0 + 3 * P60 + 5 * MS, UI, "F|%d|animator:alpha|12", PID);
+	finish(f0 + 4 * P60);
+	cr_assert_eq(rec.frames[10].vsync_ns, f0);
+	cr_assert_eq(rec.frames[10].start_delay_ns, 8 * MS);
+	cr_assert_eq(rec.frames[10].deadline_ns, f0 + P60);
+	cr_assert(rec.frames[10].janky, "ended at 18 ms (its draw at 20 ms), deadline 16.7 ms");
+	cr_assert_eq(rec.frames[11].dropped_before, 2); /* vsyncs f0 + P and f0 + 2P */
+	cr_assert_eq(rec.janks[0].kind, JANK_LATE);
+	cr_assert_eq(rec.janks[0].start_delay_ns, 8 * MS);
+	cr_assert_eq(rec.janks[0].start.n, 2);
+	cr_assert_str_eq(rec.janks[0].start.s[0].name, "addStartingWindow");
+	cr_assert_eq(rec.janks[0].start.s[0].dur_ns, 10 * MS);
+	cr_assert_str_eq(rec.janks[0].start.s[1].name, "addRootView");
+	cr_assert_eq(rec.ends[0].janky_frames, 1);
+	cr_assert_eq(rec.procs[0].janky_frames, 1);
+}
+
+Test(smooth, surfaceflinger_vsync_app_toggles_give_the_period_and_the_grid)
+{
+	uint64_t t = 1000 * MS;
+	struct marker m;
+	char buf[64];
+
+	for (int f = 0; f < 12; f++) {
+		snprintf(buf, sizeof(buf), "C|%d|VSYNC-app|%d", 7, f % 2);
+		cr_assert_eq(marker_parse(buf, strlen(buf), &m), 0);
+		engine__marker(eng, t + f * P90 - 300000, 7, 8, "surfaceflinger", &m);
+		if (f == 2 || f == 5) /* an app that draws every third vsync: 33 ms intervals */
+			frame(t + f * P90 + MS, token(f), 2 * MS);
+		if (f == 8)
+			frame(t + f * P90 + 2 * MS, token(f), 2 * MS);
+	}
+	finish(t + 13 * P90);
+	cr_assert_eq(rec.n_frames, 3);
+	cr_assert_eq(rec.procs[0].refresh_period_ns, P90);
+	cr_assert_str_eq(rec.procs[0].refresh_source, "vsync");
+	cr_assert_eq(rec.frames[2].vsync_ns, t + 8 * P90 - 300000);
+	cr_assert_eq(rec.frames[2].start_delay_ns, 2 * MS + 300000);
+	cr_assert_eq(rec.frames[2].budget_ns, P90);
 }
 
 Test(smooth, an_idle_gap_with_no_animation_counts_nothing)
@@ -284,18 +370,20 @@ Test(smooth, frames_judged_before_the_period_was_known_are_judged_again_in_the_s
 	cr_assert_eq(rec.n_janks, 0); /* no animator was hit */
 }
 
-Test(smooth, late_frame_starts_do_not_bias_the_vsync_period)
+Test(smooth, late_frame_starts_do_not_bias_the_period)
 {
 	uint64_t t = 1000 * MS;
 
 	/* every other doFrame starts 3 ms late: frame-to-frame steps are 19.7 and 13.7 ms */
 	for (int f = 0; f < 40; f++)
-		frame(t + f * P60 + (f % 2) * 3 * MS, 2000 + f, 2 * MS);
+		frame(t + f * P60 + (f % 2) * 3 * MS, token(f), 2 * MS);
 	finish(t + 41 * P60);
 	cr_assert_eq(rec.procs[0].refresh_period_ns, P60);
-	cr_assert_str_eq(rec.procs[0].refresh_source, "vsync");
-	for (int f = 10; f < 40; f++)
+	cr_assert_str_eq(rec.procs[0].refresh_source, "intervals");
+	for (int f = 10; f < 40; f++) {
 		cr_assert_eq(rec.frames[f].budget_ns, P60, "frame %d", f + 1);
+		cr_assert_eq(rec.frames[f].start_delay_ns, (f % 2) * 3 * MS, "frame %d", f + 1);
+	}
 }
 
 Test(smooth, before_the_period_is_measured_a_skip_counts_against_the_shortest_interval)
@@ -326,4 +414,25 @@ Test(smooth, before_the_period_is_measured_a_thirty_hertz_display_drops_nothing)
 	for (int f = 0; f < 6; f++)
 		cr_assert_eq(rec.frames[f].dropped_before, 0, "frame %d", f + 1);
 	cr_assert_eq(rec.ends[0].frames_dropped, 0);
+}
+
+Test(smooth, a_process_with_few_frames_takes_the_period_every_process_measured)
+{
+	uint64_t t = 1000 * MS;
+	struct marker m;
+
+	for (int f = 0; f < 20; f++)
+		frame(t + f * P90, token(f), 2 * MS);
+	for (int f = 0; f < 3; f++) { /* pid 60: three frames, two intervals of its own */
+		cr_assert_eq(marker_parse("B|60|Choreographer#doFrame", 26, &m), 0);
+		engine__marker(eng, t + (25 + f) * P90, 60, 60, "other", &m);
+		cr_assert_eq(marker_parse("E|60", 4, &m), 0);
+		engine__marker(eng, t + (25 + f) * P90 + MS, 60, 60, "other", &m);
+	}
+	finish(t + 30 * P90);
+	cr_assert_eq(rec.sum.n_procs, 2);
+	cr_assert_eq(rec.procs[1].pid, 60);
+	cr_assert_eq(rec.procs[1].refresh_period_ns, P90);
+	cr_assert_str_eq(rec.procs[1].refresh_source, "intervals");
+	cr_assert_eq(rec.frames[22].budget_ns, P90);
 }

@@ -94,10 +94,15 @@ static void box_scenario(struct sink s)
 			   .n_anims = 2, .anim_ids = ids,
 			   .ui = { 2, { { "Choreographer#doFrame 3456", 16700000 },
 					{ "traversal", 5000000 } } },
-			   .render = { 1, { { "DrawFrames 3456", 6200000 } } } };
+			   .render = { 1, { { "DrawFrames 3456", 6200000 } } },
+			   .vsync_ns = 12398 * MS_NS, .start_delay_ns = 2 * MS_NS,
+			   .deadline_ns = 12398 * MS_NS + 11111111,
+			   .start = { 1, { { "addRootView", 2500000 } } },
+			   .timeline = { true, 2, 64, "TX - com.example.anim#0" } };
 	struct proc_stat ps = { .pid = 1234, .process = "com.example.anim",
 				.refresh_period_ns = 11111111, .refresh_source = "vsync",
 				.frames = 2, .janky_frames = 1, .frames_dropped = 2, .n_worst = 1,
+				.timeline_agree = 1,
 				.worst = { { 44292905, "animator:alpha", 18, 2, 1 } } };
 	struct summary sum = { .first_ns = 12 * S_NS, .last_ns = 15 * S_NS, .anims_started = 4,
 			       .anims_ended = 4, .frames = 2, .markers = 1000,

@@ -70,7 +70,9 @@ static void json_scenario(struct sink s)
 	const uint64_t ids[] = { 44292905, 7 };
 	struct frame f1 = { .pid = 1234, .tid = 1234, .process = "com.example.anim", .seq = 12,
 			    .vsync_id = 3456, .start_ns = 12400 * MS_NS, .dur_ns = 16700000,
-			    .n_anims = 2, .anim_ids = ids };
+			    .n_anims = 2, .anim_ids = ids, .vsync_ns = 12398 * MS_NS,
+			    .start_delay_ns = 2 * MS_NS, .deadline_ns = 12398 * MS_NS + 11111111,
+			    .timeline = { true, 2, 64 | 128, "TX - com.example.anim#0" } };
 	struct frame f2 = { .pid = 1234, .tid = 1234, .seq = 13, .vsync_id = -1,
 			    .start_ns = 12417 * MS_NS, .dur_ns = 4049999 };
 	struct name_stat names[] = {
