@@ -51,7 +51,8 @@ static void send(struct cujs *cs, struct cujs_proc *cp, int i, struct emit *out)
 }
 
 static void begin(struct cujs_proc *cp, uint32_t pid, uint32_t tid, const char *process,
-		  const struct marker *m, uint64_t ts_ns, const struct anim_run *running)
+		  const struct marker *m, uint64_t ts_ns, uint64_t frame_ns,
+		  const struct anim_run *running)
 {
 	struct cuj_st *s;
 
@@ -74,18 +75,19 @@ static void begin(struct cujs_proc *cp, uint32_t pid, uint32_t tid, const char *
 	s->c.tid = tid;
 	s->c.cookie = m->value;
 	s->c.begin_ns = ts_ns;
+	s->from_ns = frame_ns && frame_ns < ts_ns ? frame_ns : ts_ns;
 	for (const struct anim_run *r = running; r; r = r->next)
 		add_anim(s, r->a.id);
 }
 
 void cujs__marker(struct cujs *cs, struct cujs_proc *cp, uint32_t pid, uint32_t tid,
-		  const char *process, const struct marker *m, uint64_t ts_ns,
+		  const char *process, const struct marker *m, uint64_t ts_ns, uint64_t frame_ns,
 		  const struct anim_run *running, struct emit *out)
 {
 	int found = -1;
 
 	if (m->type == MARKER_TRACK_BEGIN) {
-		begin(cp, pid, tid, process, m, ts_ns, running);
+		begin(cp, pid, tid, process, m, ts_ns, frame_ns, running);
 		return;
 	}
 	for (int i = 0; i < cp->n; i++) {
@@ -111,7 +113,7 @@ void cujs__frame(struct cujs *cs, struct cujs_proc *cp, const struct frame *f, s
 			send(cs, cp, i, out); /* the last entry moved to i */
 			continue;
 		}
-		if (f->start_ns >= s->c.begin_ns) {
+		if (f->start_ns >= s->from_ns) {
 			s->c.frames++;
 			s->c.janky_frames += f->janky;
 			s->c.frames_dropped += f->dropped_before;
@@ -137,7 +139,7 @@ void cujs__animation(struct cujs_proc *cp, const struct animation *a)
 		struct cuj_st *s = &cp->open[i];
 		bool seen = false;
 
-		if (end_ns < s->c.begin_ns || (s->closing && a->start_ns >= s->until_ns))
+		if (end_ns < s->from_ns || (s->closing && a->start_ns >= s->until_ns))
 			continue;
 		for (uint32_t k = 0; k < s->n_animation_ids && !seen; k++)
 			seen = s->animation_ids[k] == a->id;

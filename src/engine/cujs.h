@@ -28,6 +28,8 @@ struct cuj_st {
 	 * still count, it goes out after them */
 	bool closing;
 	uint64_t until_ns;
+	uint64_t from_ns;     /* frames that began at or after it count: its begin, or the start
+			       * of the doFrame its begin was written in */
 	uint64_t ids[AT_CUJ_ANIMS];
 	uint64_t animation_ids[CUJ_ANIMATIONS_MAX];
 	uint32_t n_animation_ids;
@@ -47,14 +49,16 @@ struct cujs {
 bool cujs__is_cuj(const struct marker *m);
 
 /*
- * The G or H marker m of pid (process) at ts_ns on tid. A G opens a CUJ, with the animators
+ * The G or H marker m of pid (process) at ts_ns on tid; frame_ns: the start of the doFrame
+ * open on tid then (0: none). A G opens a CUJ (FrameTracker begins in a Choreographer
+ * callback: the doFrame it was written in is its first frame), with the animators
  * running in the process (running) as its first; a second G of an open CUJ's track restarts
  * it (the first is closing, unended). An H marks the open CUJ of its track (the cookie decides
  * between two) as ending: it goes out once a frame that began at or after its end does
  * (cujs__frame), or at cujs__flush.
  */
 void cujs__marker(struct cujs *cs, struct cujs_proc *cp, uint32_t pid, uint32_t tid,
-		  const char *process, const struct marker *m, uint64_t ts_ns,
+		  const char *process, const struct marker *m, uint64_t ts_ns, uint64_t frame_ns,
 		  const struct anim_run *running, struct emit *out);
 
 /* A frame of the process went out: the ending CUJs it follows go out, the open ones that it

@@ -468,7 +468,8 @@ void engine__marker(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid
 	case MARKER_TRACK_END:
 		if (cujs__is_cuj(m))
 			cujs__marker(&e->cujs, &p->cujs, p->pid, tid, p->name, m, ts_ns,
-				     p->anims.running, &e->out);
+				     p->frames.cur.live && p->frames.cur.f.tid == tid ?
+				     p->frames.cur.f.start_ns : 0, p->anims.running, &e->out);
 		break;
 	default:
 		break;

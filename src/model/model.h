@@ -340,8 +340,9 @@ struct cuj {
 	uint64_t begin_ns;
 	uint64_t end_ns;         /* 0 when no end was seen */
 	bool ended;
-	/* the doFrames of its process that began in [begin_ns, end_ns), and what their frame
-	 * records say: late (janky) ones and vsyncs missed before them (dropped_before) */
+	/* the doFrames of its process from the one its begin was written in (FrameTracker begins
+	 * in a Choreographer callback) to the last that began before end_ns, and what their
+	 * frame records say: late (janky) ones and vsyncs missed before them (dropped_before) */
 	uint32_t frames, janky_frames, frames_dropped;
 	/* the animators (cookies) that ran inside it: running at its begin, started in it, or
 	 * running in one of its frames; in the order first seen */

@@ -231,6 +231,25 @@ Test(engine_cujs, overlapping_unended_and_foreign_tracks)
 	cr_assert_eq(rec.sum.cujs, 2);
 }
 
+/* FrameTracker begins in a Choreographer callback (CALLBACK_INPUT) of the frame of its begin
+ * vsync: that doFrame, open when the G is written, is its first frame. */
+Test(engine_cujs, the_frame_its_begin_was_written_in_is_its_first)
+{
+	frame(0, 8);
+	mark(at(1, 0), PID, 'B', NULL, "Choreographer#doFrame 1001", 0);
+	mark(at(1, 0) + MS / 4, PID, 'B', NULL, "input", 0);
+	G(at(1, 0) + MS / 2, "JSHADE_EXPAND_COLLAPSE", 1001);
+	mark(at(1, 0) + MS, PID, 'E', NULL, NULL, 0);
+	mark(at(1, 8), PID, 'E', NULL, NULL, 0);
+	frame(2, 8);
+	H(at(2, 4), "JSHADE_EXPAND_COLLAPSE", 1001); /* inside frame 2: it counts */
+	frame(3, 8);
+	engine__finish(eng, at(4, 0), 0, 0);
+	cr_assert_eq(rec.n, 1);
+	cr_assert_eq(rec.cujs[0].begin_ns, at(1, 0) + MS / 2);
+	cr_assert_eq(rec.cujs[0].frames, 2, "frames 1 and 2: %u", rec.cujs[0].frames);
+}
+
 /* The process exits: its CUJ goes out with the frames it had; a new G of an open CUJ's track
  * starts it over (the first goes out unended, with the frames that began before). */
 Test(engine_cujs, process_exit_and_restart)
