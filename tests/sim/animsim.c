@@ -67,6 +67,7 @@ struct opts {
 	bool tags_off; /* --tags-off: its VIEW tag is off, so libcutils writes no marker at all */
 	bool vsync_tokens; /* --vsync-ids tokens: FrameTimeline tokens, onVsync before doFrame */
 	long vsync_seed;   /* --vsync-seed: how the tokens rise (deterministic for a seed) */
+	bool surfaceflinger; /* --surfaceflinger: a third child writes VSYNC-app toggles */
 	char gate[PATH_MAX]; /* --late-gate DIR: load once DIR/load exists, play once DIR/go does */
 };
 
@@ -1417,6 +1418,42 @@ out:
 	return err < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
+/*
+ * --surfaceflinger: a third child, named surfaceflinger, that writes SurfaceFlinger's
+ * VSYNC-app counter (gfx tag: C|pid|VSYNC-app|0 or 1, flipped at each app vsync; ANDROID.md
+ * section 3) on the vsync slots of the app's frames, from the moment the app starts playing
+ * (same --go and --start-delay-ms), one slot past its last frame. No expect lines.
+ */
+#define SF_NAME "surfaceflinger"
+
+static int run_surfaceflinger(struct app *app, const struct argv_area *area)
+{
+	struct timespec t0, next;
+	long last;
+	int64_t ns;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+	rename_process(SF_NAME, area);
+	app->pkg = SF_NAME;
+	app->tgid = getpid();
+	app->expect_fd = -1;
+	app->marker_fd = open_marker();
+	if (app->marker_fd < 0 || wait_go(app) < 0)
+		return EXIT_FAILURE;
+	sleep_ms(app->opts->start_delay_ms);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	last = slot_of(app, (int)app->opts->frames) + 1;
+	for (long slot = 1; slot <= last; slot++) {
+		ns = (int64_t)t0.tv_nsec + (int64_t)(slot - 1) * 1000000000LL / app->opts->fps;
+		next.tv_sec = t0.tv_sec + ns / 1000000000LL;
+		next.tv_nsec = ns % 1000000000LL;
+		sleep_until(&next);
+		marker(app, "C|%d|VSYNC-app|%ld", app->tgid, slot % 2);
+	}
+	close(app->marker_fd);
+	return EXIT_SUCCESS;
+}
+
 /* ---- the parent: zygote ---- */
 
 static pid_t spawn(struct app *proto, const char *pkg, enum role role,
@@ -1514,7 +1551,8 @@ static void usage(FILE *f)
 		   "               [--scenario basic|idle|soak|jank|refresh|physics|listeners|realloc|cuj]\n"
 		   "               [--fps N] [--props-per-frame N] [--flood N] [--go FILE]\n"
 		   "               [--hwui-late-frames N [--late-gate DIR]] [--no-vsync-ids]\n"
-		   "               [--tags-off] [--vsync-ids counter|tokens] [--vsync-seed N]\n");
+		   "               [--tags-off] [--vsync-ids counter|tokens] [--vsync-seed N]\n"
+		   "               [--surfaceflinger]\n");
 }
 
 /* Names go into markers and JSON unescaped, as app package names can be. */
@@ -1570,6 +1608,7 @@ static int parse_opt(struct opts *o, int c, const char *arg)
 		o->vsync_tokens = !strcmp(arg, "tokens");
 		return 0;
 	case 'S': return parse_long(&o->vsync_seed, arg, 0, LONG_MAX);
+	case 'F': o->surfaceflinger = true; return 0;
 	case 'p': return 0;
 	default: return -EINVAL;
 	}
@@ -1597,6 +1636,7 @@ static int parse_opts(struct opts *o, int argc, char **argv)
 		{ "go", required_argument, NULL, 'g' },
 		{ "vsync-ids", required_argument, NULL, 'I' },
 		{ "vsync-seed", required_argument, NULL, 'S' },
+		{ "surfaceflinger", no_argument, NULL, 'F' },
 		{ "pad", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
@@ -1735,6 +1775,9 @@ static int late_load(struct app *app)
 static int start_parent(struct opts *o, struct app *proto, int argc, char **argv)
 {
 	size_t need = strlen(o->name) > strlen(o->decoy) ? strlen(o->name) : strlen(o->decoy);
+
+	if (need < strlen(SF_NAME))
+		need = strlen(SF_NAME);
 	int err;
 
 	err = ensure_argv_room(argc, argv, need + 1 > ARGV_AREA_MIN ? need + 1 : ARGV_AREA_MIN);
@@ -1760,7 +1803,7 @@ int main(int argc, char **argv)
 	struct opts o;
 	struct app proto = { .opts = &o, .marker_fd = -1, .expect_fd = -1 };
 	struct argv_area area = argv_area_of(argc, argv);
-	pid_t pids[2];
+	pid_t pids[3];
 	int n = 0;
 
 	if (parse_opts(&o, argc, argv) < 0) {
@@ -1780,6 +1823,11 @@ int main(int argc, char **argv)
 	pids[n] = spawn(&proto, o.name, ROLE_TARGET, &area);
 	if (pids[n] > 0 && o.decoy[0])
 		pids[++n] = spawn(&proto, o.decoy, ROLE_DECOY, &area);
+	if (pids[n] > 0 && o.surfaceflinger) {
+		pids[++n] = fork();
+		if (pids[n] == 0)
+			_exit(run_surfaceflinger(&proto, &area));
+	}
 	if (pids[n] < 0) {
 		fprintf(stderr, "animsim: fork: %s\n", strerror(errno));
 		return EXIT_FAILURE;

@@ -159,6 +159,11 @@ if [ "$(id -u)" = 0 ]; then
 			     { p = $1 } END { n = 0; for (k in seen) n++; exit bad || n < 2 || NR != 24 }'
 	}
 	check "token ids rise by 3..12 per vsync, irregularly" tokens_ok
+	check "animsim --surfaceflinger exits 0" run_sim --name com.android.systemui \
+		--scenario idle --frames 6 --vsync-ids tokens --surfaceflinger --start-delay-ms 0 \
+		--expect "$tmp/sf.jsonl"
+	check "the fake surfaceflinger writes no expect line" \
+		test "$(grep -c '"type":"process"' "$tmp/sf.jsonl")" -eq 1
 	check "the cuj scenario says its CUJ: 13 frames, 2 animators" grep -q \
 		'"type":"cuj",.*"name":"SHADE_EXPAND_COLLAPSE",.*"frames":13,"animators":2}' \
 		"$tmp/cuj.jsonl"
