@@ -1548,7 +1548,8 @@ static void usage(FILE *f)
 	fprintf(f, "usage: animsim --name PKG [--decoy PKG2] [--start-delay-ms N] "
 		   "[--linger-ms N] [--expect FILE]\n"
 		   "               [--frames N] [--hwui PATH|none] [--art PATH|none]\n"
-		   "               [--scenario basic|idle|soak|jank|refresh|physics|listeners|realloc|cuj]\n"
+		   "               [--scenario basic|idle|soak|jank|refresh|physics|listeners|realloc\n"
+		   "                |cuj]\n"
 		   "               [--fps N] [--props-per-frame N] [--flood N] [--go FILE]\n"
 		   "               [--hwui-late-frames N [--late-gate DIR]] [--no-vsync-ids]\n"
 		   "               [--tags-off] [--vsync-ids counter|tokens] [--vsync-seed N]\n"
@@ -1644,7 +1645,7 @@ static int parse_opts(struct opts *o, int argc, char **argv)
 	int c;
 
 	*o = (struct opts){ .start_delay_ms = -1, .linger_ms = 0, .frames = 24, .fps = 60,
-			    .vsync_seed = 1 };
+			    .vsync_seed = 1, .vsync_tokens = true };
 	snprintf(o->scenario, sizeof(o->scenario), "basic");
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		if (c == 'h') {
