@@ -21,6 +21,7 @@ static struct {
 	char order[128]; /* f per frame, c per CUJ, in the order they went out */
 	int n_order;
 	struct summary sum;
+	int animations; /* animation_end records */
 } rec;
 
 static struct engine *eng;
@@ -56,7 +57,14 @@ static int on_summary(void *ctx, const struct summary *s)
 	return 0;
 }
 
-static const struct sink_ops ops = { .cuj = on_cuj, .frame = on_frame, .summary = on_summary };
+static int on_animation_end(void *ctx, const struct animation *a)
+{
+	rec.animations++;
+	return 0;
+}
+
+static const struct sink_ops ops = { .cuj = on_cuj, .frame = on_frame, .summary = on_summary,
+				     .animation_end = on_animation_end };
 
 static void setup(void)
 {
@@ -268,4 +276,35 @@ Test(engine_cujs, process_exit_and_restart)
 	cr_assert_eq(rec.cujs[1].cookie, 1001);
 	cr_assert_eq(rec.cujs[1].frames, 2, "frames 2 and 3");
 	cr_assert_not(rec.cujs[1].ended);
+}
+
+/* An unmarked animation (no animator: a spring, a hand-written loop) moving a node in frames
+ * 2..7 ran inside the CUJ; one in frames 11..16, after its end, did not. */
+Test(engine_cujs, unmarked_animations_inside_it_count)
+{
+	char name[64];
+
+	for (int i = 0; i < 18; i++) {
+		if (i == 1)
+			G(at(0, 12), "JSHADE_EXPAND_COLLAPSE", 1001);
+		if (i == 9)
+			H(at(8, 12), "JSHADE_EXPAND_COLLAPSE", 1001);
+		snprintf(name, sizeof(name), "Choreographer#doFrame %d", 1000 + i);
+		mark(at(i, 0), PID, 'B', NULL, name, 0);
+		mark(at(i, 0) + MS / 2, PID, 'B', NULL, "animation", 0);
+		if (i >= 2 && i <= 7)
+			engine__prop(eng, at(i, 0) + 3 * MS / 4, PID, PID, 0x51c0, "Row",
+				     PROP_TRANSLATION_X, 10.0f * (float)(i - 1), NULL);
+		if (i >= 11 && i <= 16)
+			engine__prop(eng, at(i, 0) + 3 * MS / 4, PID, PID, 0x61c0, "Scrim",
+				     PROP_ALPHA, 1.0f - 0.1f * (float)(i - 10), NULL);
+		mark(at(i, 1), PID, 'E', NULL, NULL, 0);
+		mark(at(i, 8), PID, 'E', NULL, NULL, 0);
+	}
+	engine__finish(eng, at(19, 0), 0, 0);
+	cr_assert_eq(rec.animations, 2, "the segmenter found both: %d", rec.animations);
+	cr_assert_eq(rec.n, 1);
+	cr_assert_eq(rec.cujs[0].frames, 8, "frames 1..8: %u", rec.cujs[0].frames);
+	cr_assert_eq(rec.cujs[0].n_anims, 0);
+	cr_assert_eq(rec.cujs[0].animations, 1);
 }
