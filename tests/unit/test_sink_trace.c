@@ -247,11 +247,13 @@ Test(sink_trace, writes_a_cuj_as_an_async_slice)
 	cr_assert_eq(o.s.ops->cuj(o.s.ctx, &c), 0);
 	got = st_close(&o);
 	cr_assert(strstr(got, "{\"ph\":\"b\",\"name\":\"CUJ|SHADE_EXPAND_COLLAPSE\","
-			 "\"cat\":\"cuj\",\"id\":\"0x3f3\",\"pid\":24675,\"tid\":24675,\"ts\":1000000.000,"
+			 "\"cat\":\"cuj\",\"id\":\"0x3f3\",\"pid\":24675,\"tid\":24675,"
+			 "\"ts\":1000000.000,"
 			 "\"args\":{\"frames\":13,\"janky_frames\":1,\"frames_dropped\":2,"
 			 "\"animators\":2,\"animations\":0,\"ended\":true}}"), "%s", got);
 	cr_assert(strstr(got, "{\"ph\":\"e\",\"name\":\"CUJ|SHADE_EXPAND_COLLAPSE\","
-			 "\"cat\":\"cuj\",\"id\":\"0x3f3\",\"pid\":24675,\"tid\":24675,\"ts\":1216666.667,"),
+			 "\"cat\":\"cuj\",\"id\":\"0x3f3\",\"pid\":24675,\"tid\":24675,"
+			 "\"ts\":1216666.667,"),
 		  "%s", got);
 	free(got);
 }
