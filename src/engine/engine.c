@@ -2,7 +2,7 @@
 /*
  * Lifecycle engine: the dispatch. Every engine__* entry point hands its event to the trackers
  * (one concern each, one header each: procs, slices, frames, jank, props, attrib, anims,
- * artcalls, redraws, summary, and the segmenter), and where an event involves several of them
+ * artcalls, redraws, cujs, summary, and the segmenter), and where an event involves several of them
  * this file states the order once: frame open, close, draw and send, animator start and end,
  * process exit, session end. Trackers never call back up; when one needs another to act (a
  * full node table, a frame completed by its draw) it says so to its caller here.
@@ -21,6 +21,7 @@
 #include "engine/anims.h"
 #include "engine/artcalls.h"
 #include "engine/attrib.h"
+#include "engine/cujs.h"
 #include "engine/engine.h"
 #include "engine/frames.h"
 #include "engine/jank.h"
@@ -71,6 +72,7 @@ static void proc_free(struct proc *p)
 	frames__proc_free(&p->frames);
 	jank__proc_free(&p->jank);
 	props__proc_free(&p->props);
+	cujs__proc_free(&p->cujs);
 	free(p);
 }
 
@@ -116,7 +118,8 @@ static struct node_st *node_get(struct engine *e, struct proc *p, uint64_t node,
 
 /*
  * fs (p's frame waiting for its draw) goes out, once: judged again with its draw's end and
- * against FrameTimeline, its record with the redraws it saw, then the jank records about it.
+ * against FrameTimeline, its record with the redraws it saw, then the jank records about it,
+ * then the CUJs it follows (it counts for those it began in).
  */
 static void frame_send(struct engine *e, struct proc *p, struct frame_st *fs)
 {
@@ -127,6 +130,7 @@ static void frame_send(struct engine *e, struct proc *p, struct frame_st *fs)
 	frames__count(&e->frames, &fs->f);
 	SINK_CALL(&e->out, frame, &fs->f);
 	jank__frame_sent(p, fs, &e->out);
+	cujs__frame(&e->cujs, &p->cujs, &fs->f, &e->out);
 }
 
 /*
@@ -311,7 +315,7 @@ static struct artcalls_thread *art_thread(struct engine *e, uint32_t tid)
  *  2. a cap makes room by evicting the oldest running animator;
  *  3. the run starts, and counts for the doFrame open now;
  *  4. the ART calls that wrote the S give its start stack and its start delay;
- *  5. it goes out.
+ *  5. it goes out, and runs inside the CUJs open in p.
  */
 static void anim_begin(struct engine *e, struct proc *p, struct anim_key *k, const char *name,
 		       uint64_t ts_ns, uint32_t tid)
@@ -328,6 +332,7 @@ static void anim_begin(struct engine *e, struct proc *p, struct anim_key *k, con
 	artcalls__start_stack(art_thread(e, tid), k->cookie, ts_ns, &r->a);
 	artcalls__start_delay(&p->art, k->cookie, ts_ns, &r->a);
 	SINK_CALL(&e->out, anim_start, &r->a);
+	cujs__anim_started(&p->cujs, r->a.id);
 }
 
 /*
@@ -384,19 +389,26 @@ static void on_async(struct engine *e, struct proc *p, uint64_t ts_ns, uint32_t 
 
 /* ---- entry points (engine.h) --------------------------------------------------------- */
 
+/* An unmarked animation goes out; it ran inside the CUJs of its process it overlaps. */
 static int seg_start(void *ctx, const struct animation *a)
 {
 	struct engine *e = ctx;
+	struct proc *p = procs__find(&e->procs, a->pid);
 
 	SINK_CALL(&e->out, animation_start, a);
+	if (p)
+		cujs__animation(&p->cujs, a);
 	return e->out.err;
 }
 
 static int seg_end(void *ctx, const struct animation *a)
 {
 	struct engine *e = ctx;
+	struct proc *p = procs__find(&e->procs, a->pid);
 
 	SINK_CALL(&e->out, animation_end, a);
+	if (p)
+		cujs__animation(&p->cujs, a);
 	return e->out.err;
 }
 
@@ -461,6 +473,13 @@ void engine__marker(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid
 	case MARKER_ASYNC_BEGIN:
 	case MARKER_ASYNC_END:
 		on_async(e, p, ts_ns, tid, m);
+		break;
+	case MARKER_TRACK_BEGIN:
+	case MARKER_TRACK_END:
+		if (cujs__is_cuj(m))
+			cujs__marker(&e->cujs, &p->cujs, p->pid, tid, p->name, m, ts_ns,
+				     p->frames.cur.live && p->frames.cur.f.tid == tid ?
+				     p->frames.cur.f.start_ns : 0, p->anims.running, &e->out);
 		break;
 	default:
 		break;
@@ -647,8 +666,8 @@ void engine__rejected(struct engine *e)
 
 /*
  * The process-exit order: its frames go out (the open one ends now), its unmarked animations
- * and then its running animators end, it is noted when it wrote properties but no marker, and
- * it is forgotten (proc_remove).
+ * and then its running animators end, its CUJs go out, it is noted when it wrote properties
+ * but no marker, and it is forgotten (proc_remove).
  */
 void engine__process_exit(struct engine *e, uint64_t ts_ns, uint32_t pid)
 {
@@ -661,6 +680,7 @@ void engine__process_exit(struct engine *e, uint64_t ts_ns, uint32_t pid)
 	segment__process_exit(e->seg, pid);
 	while (p->anims.running)
 		anim_end(e, p, p->anims.running, ts_ns, 0, END_PROCESS_EXIT, REASON_INFERRED);
+	cujs__flush(&e->cujs, &p->cujs, &e->out);
 	summary__note_unmarked(p, &e->out);
 	/* Nothing of it is needed any more (its pid may come back as another process): a
 	 * long session of restarts must not fill CAP_PROCS with the dead. */
@@ -670,9 +690,9 @@ void engine__process_exit(struct engine *e, uint64_t ts_ns, uint32_t pid)
 /*
  * The session-end order: every process's frames go out (the open ones end at ts_ns, or at the
  * last event), its refresh storm ends, its Views enter the ranking and it is noted when it
- * wrote properties but no marker; the unmarked animations still running end; the animators
- * still running count (their targets, p's smoothness, their names) as running at exit; then
- * the summary, built from all of it, goes out.
+ * wrote properties but no marker; the unmarked animations still running end; the CUJs go out;
+ * the animators still running count (their targets, p's smoothness, their names) as running
+ * at exit; then the summary, built from all of it, goes out.
  */
 void engine__finish(struct engine *e, uint64_t ts_ns, uint64_t drops, uint64_t truncated)
 {
@@ -688,6 +708,8 @@ void engine__finish(struct engine *e, uint64_t ts_ns, uint64_t drops, uint64_t t
 		summary__note_unmarked(e->procs.list[i], &e->out);
 	}
 	segment__finish(e->seg);
+	for (size_t i = 0; i < e->procs.n; i++)
+		cujs__flush(&e->cujs, &e->procs.list[i]->cujs, &e->out);
 	for (size_t i = 0; i < e->procs.n; i++) {
 		struct proc *p = e->procs.list[i];
 

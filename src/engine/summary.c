@@ -274,6 +274,7 @@ void summary__send(struct engine *e, uint64_t drops, uint64_t truncated)
 	s.markers = e->session.markers;
 	s.markers_rejected = e->session.rejected;
 	s.annotations = e->session.annotations;
+	s.cujs = e->cujs.count;
 	s.n_names = names ? (int)e->anims.n_names : 0;
 	s.names = names;
 	s.n_longest = e->anims.n_longest;

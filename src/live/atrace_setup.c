@@ -22,7 +22,7 @@
 
 enum prop_kind {
 	PROP_VALUE,    /* want is fixed */
-	PROP_VIEW_ON,  /* the tag flags: the current value with the view bit set */
+	PROP_VIEW_ON,  /* the tag flags: the current value with the view and app bits set */
 	PROP_VIEW_OFF, /* prefer_sdk: the current value with the view bit clear */
 };
 
@@ -175,14 +175,25 @@ bool atrace_setup_has_view(const char *value)
 	return strtoull(value, NULL, 0) & ATRACE_SETUP_TAG_VIEW;
 }
 
-/* want: cur itself when its view bit already is as p wants it, else cur with it flipped. */
+/* Whether the flags value has every tag animtrace keeps on (ATRACE_SETUP_TAGS). */
+static bool has_tags(const char *value)
+{
+	return (strtoull(value, NULL, 0) & ATRACE_SETUP_TAGS) == ATRACE_SETUP_TAGS;
+}
+
+/*
+ * want: cur itself when its bits already are as p wants them, else cur with the view and app
+ * bits set (the tag flags) or the view bit cleared (prefer_sdk).
+ */
 static void want_view_bit(struct prop *p, const char *cur)
 {
-	if (atrace_setup_has_view(cur) == (p->kind == PROP_VIEW_ON))
+	unsigned long long v = strtoull(cur, NULL, 0);
+
+	if (p->kind == PROP_VIEW_ON ? has_tags(cur) : !atrace_setup_has_view(cur))
 		snprintf(p->want, sizeof(p->want), "%s", cur);
 	else
-		snprintf(p->want, sizeof(p->want), "0x%llx",
-			 strtoull(cur, NULL, 0) ^ ATRACE_SETUP_TAG_VIEW);
+		snprintf(p->want, sizeof(p->want), "0x%llx", p->kind == PROP_VIEW_ON ?
+			 v | ATRACE_SETUP_TAGS : v & ~ATRACE_SETUP_TAG_VIEW);
 }
 
 /* What the property must hold given its current value; pending when it does not yet. */
@@ -285,8 +296,8 @@ static void describe_active(struct atrace_setup *s)
 		set_desc(s, "atrace: enableflags %s -> %s%s%s", f->old[0] ? f->old : "(unset)",
 			 f->want, extra, s->poke_failed ? "; sysprops poke failed" : "");
 	else
-		set_desc(s, "atrace: enableflags %s already has the view tag%s%s", f->old, extra,
-			 s->poke_failed ? "; sysprops poke failed" : "");
+		set_desc(s, "atrace: enableflags %s already has the view and app tags%s%s", f->old,
+			 extra, s->poke_failed ? "; sysprops poke failed" : "");
 }
 
 static int start(struct atrace_setup *s)

@@ -26,6 +26,13 @@
 #include <stddef.h>
 
 #define ATRACE_SETUP_TAG_VIEW 0x8ULL /* ATRACE_TAG_VIEW, 1 << 3 */
+/* ATRACE_TAG_APP, 1 << 12 (system/core/libcutils/include/cutils/trace.h): what
+ * android.os.Trace.TRACE_TAG_APP writes under, e.g. the CUJ tracks (J<CUJ>) of
+ * InteractionJankMonitor's FrameTracker; honoured only for the apps listed in
+ * debug.atrace.app_* (ANDROID.md section 2) */
+#define ATRACE_SETUP_TAG_APP 0x1000ULL
+/* The tags animtrace keeps on in debug.atrace.tags.enableflags */
+#define ATRACE_SETUP_TAGS (ATRACE_SETUP_TAG_VIEW | ATRACE_SETUP_TAG_APP)
 #define ATRACE_SETUP_PROP_FLAGS "debug.atrace.tags.enableflags"
 /* 15+: a category bit set here sends its events to the Perfetto SDK, not to trace_marker,
  * while a Perfetto session enables that category (tracing_perfetto.cpp shouldPreferAtrace) */
@@ -44,7 +51,8 @@ struct atrace_setup;
 struct procfilter;
 
 /*
- * On Android (getprop on PATH): read debug.atrace.tags.enableflags, OR in the view tag,
+ * On Android (getprop on PATH): read debug.atrace.tags.enableflags, OR in the view and app
+ * tags (ATRACE_SETUP_TAGS),
  * clear the view bit of debug.atrace.prefer_sdk so View markers stay on trace_marker,
  * append the --proc names of filter (NULL: none) that no existing debug.atrace.app_<i>
  * entry already matches, and poke. Each `NAME:*` is listed as NAME and as `NAME:*`

@@ -344,6 +344,37 @@ struct refresh_storm {
 	uint64_t src_ts_ns;
 };
 
+/*
+ * A CUJ ("critical user journey"): an interaction SystemUI or Launcher measures with
+ * InteractionJankMonitor. FrameTracker.beginInternal writes
+ * Trace.asyncTraceForTrackBegin(TRACE_TAG_APP, name, name, (int) beginVsyncId) with name
+ * "J<CUJ_NAME>" (frameworks/base core/java/com/android/internal/jank/FrameTracker.java), i.e.
+ * G|pid|J<CUJ>|J<CUJ>|<cookie>, and its end or cancel H|pid|J<CUJ>|<cookie>. Reported when it
+ * ended (after the frames that began before its end went out), or at the process's exit or
+ * the end of the session (ended false).
+ */
+#define AT_CUJ_ANIMS 32 /* animator ids listed per CUJ; more are counted in anims_left_out */
+struct cuj {
+	uint32_t pid, tid;       /* tid: the thread that wrote its begin */
+	char process[AT_PROC_MAX];
+	char name[AT_NAME_MAX];  /* the CUJ's name, the track's without the leading 'J' */
+	int64_t cookie;          /* the begin vsync id, as FrameTracker writes it (int) */
+	uint64_t begin_ns;
+	uint64_t end_ns;         /* 0 when no end was seen */
+	bool ended;
+	/* the doFrames of its process from the one its begin was written in (FrameTracker begins
+	 * in a Choreographer callback) to the last that began before end_ns, and what their
+	 * frame records say: late (janky) ones and vsyncs missed before them (dropped_before) */
+	uint32_t frames, janky_frames, frames_dropped;
+	/* the animators (cookies) that ran inside it: running at its begin, started in it, or
+	 * running in one of its frames; in the order first seen */
+	int n_anims;
+	const uint64_t *anim_ids;
+	uint32_t anims_left_out;
+	uint32_t animations;     /* unmarked animations (struct animation) that ran inside it */
+	uint64_t src_ts_ns;
+};
+
 /* A View by how many frames re-recorded it (--refresh), for the summary's ranking. */
 #define AT_REDRAW_TOP 10
 struct redraw_stat {
@@ -478,6 +509,7 @@ struct summary {
 	uint64_t drops;
 	uint64_t truncated;
 	uint64_t annotations;   /* markers recognised as annotations (struct annotation) */
+	uint64_t cujs;          /* CUJs reported (struct cuj) */
 	/* NULL unless --annotate wrote: set by its sink's summary_fill (sinks/annotate.h) */
 	const struct annot_delay *annot_delay;
 };
@@ -505,6 +537,8 @@ struct summary {
 	X(annotation, const struct annotation *)   /* animtrace's own marker */        \
 	/* an animator's first frame with exact writes: a->targets says what it moves so far */ \
 	X(anim_target, const struct anim *)                                            \
+	/* a CUJ ended (or the process or session did while it ran) */                 \
+	X(cuj, const struct cuj *)                                                     \
 	/* right before summary, once: a sink adds what only it knows (annot_delay); the   \
 	 * pointers it sets must stay valid until the sink is freed */                    \
 	X(summary_fill, struct summary *)

@@ -735,6 +735,8 @@ static void summary_counts(struct sink_box *b, const struct summary *s)
 		input_stats_describe(s->input, what, sizeof(what));
 		box_line(b, "Input:      damaged: %s", what);
 	}
+	if (s->cujs)
+		box_line(b, "CUJs:       %llu", (unsigned long long)s->cujs);
 	if (s->annotations) /* animtrace --annotate's markers in the capture: not animators */
 		box_line(b, "Annotation: %llu markers (animtrace --annotate's own)",
 			 (unsigned long long)s->annotations);
@@ -1039,6 +1041,36 @@ static int on_refresh_storm(void *ctx, const struct refresh_storm *r)
 	return out_status(b->out);
 }
 
+/*
+ * "CUJ SHADE_EXPAND_COLLAPSE (412.3 ms): 25 frames, 2 janky, 3 dropped": the frames, the
+ * animators (cookies) and unmarked animations that ran inside an InteractionJankMonitor CUJ.
+ */
+static int on_cuj(void *ctx, const struct cuj *c)
+{
+	struct sink_box *b = ctx;
+	char title[192], name[AT_NAME_MAX], t[32], proc[AT_PROC_MAX];
+
+	clean(name, sizeof(name), c->name);
+	if (c->ended)
+		fmt_ms1(t, sizeof(t), c->end_ns - c->begin_ns);
+	snprintf(title, sizeof(title), "CUJ %.100s (%s%s)", name, c->ended ? t : "not ended",
+		 c->ended ? " ms" : "");
+	box_open(b, c->janky_frames || c->frames_dropped ? ANSI_YELLOW : ANSI_GREEN, title);
+	fmt_sec(t, sizeof(t), c->begin_ns);
+	box_line(b, "At:         %s (begin vsync %lld)", t, (long long)c->cookie);
+	box_line(b, "Frames:     %u, %u janky, %u dropped", c->frames, c->janky_frames,
+		 c->frames_dropped);
+	fprintf(b->out, "%s Animators:  %d", b->g->v, c->n_anims + (int)c->anims_left_out);
+	for (int i = 0; i < c->n_anims && c->anim_ids && i < 8; i++)
+		fprintf(b->out, "%s #%lld", i ? "," : " (", (long long)c->anim_ids[i]);
+	fprintf(b->out, "%s\n", c->n_anims ? (c->n_anims > 8 ? ", ...)" : ")") : "");
+	box_line(b, "Unmarked:   %u animation%s", c->animations, c->animations == 1 ? "" : "s");
+	clean(proc, sizeof(proc), c->process);
+	box_line(b, "Process:    %s%s(pid %u)", proc, *proc ? " " : "", c->pid);
+	box_close(b);
+	return out_status(b->out);
+}
+
 static int on_note(void *ctx, const char *msg)
 {
 	struct sink_box *b = ctx;
@@ -1085,6 +1117,7 @@ static const struct sink_ops box_ops = {
 	.refresh_storm = on_refresh_storm,
 	.animation_start = on_animation_start,
 	.animation_end = on_animation_end,
+	.cuj = on_cuj,
 };
 
 struct sink_box *sink_box__new(FILE *out, const struct sink_box_opts *o)

@@ -239,6 +239,41 @@ static int on_refresh_storm(void *ctx, const struct refresh_storm *r)
 	return out_status(j->out);
 }
 
+/*
+ * {"type":"cuj","ts_ns"(its begin),"pid","tid","process","name","cookie","begin_ns",
+ *  "end_ns"(null when it did not end),"ended","duration_ns"(null likewise),"frames",
+ *  "janky_frames","frames_dropped","animators":[ids],"animators_left_out","animations"}
+ */
+static int on_cuj(void *ctx, const struct cuj *c)
+{
+	struct sink_json *j = ctx;
+
+	note_ts(j, c->begin_ns);
+	fputs("{\"type\":\"cuj\"", j->out);
+	put_common(j->out, c->begin_ns, c->pid, c->tid, c->process);
+	put_name(j->out, "name", c->name);
+	fprintf(j->out, ",\"cookie\":%lld", (long long)c->cookie);
+	put_u64(j->out, "begin_ns", c->begin_ns);
+	if (c->ended) {
+		put_u64(j->out, "end_ns", c->end_ns);
+		fputs(",\"ended\":true", j->out);
+		put_u64(j->out, "duration_ns", c->end_ns - c->begin_ns);
+	} else {
+		fputs(",\"end_ns\":null,\"ended\":false,\"duration_ns\":null", j->out);
+	}
+	put_u64(j->out, "frames", c->frames);
+	put_u64(j->out, "janky_frames", c->janky_frames);
+	put_u64(j->out, "frames_dropped", c->frames_dropped);
+	fputs(",\"animators\":[", j->out);
+	for (int i = 0; i < c->n_anims && c->anim_ids; i++)
+		fprintf(j->out, "%s%lld", i ? "," : "", (long long)c->anim_ids[i]);
+	fputc(']', j->out);
+	put_u64(j->out, "animators_left_out", c->anims_left_out);
+	put_u64(j->out, "animations", c->animations);
+	fputs("}\n", j->out);
+	return out_status(j->out);
+}
+
 /* ,"key":v for a fitted number (%.6g: the fit is no more precise); null when not finite. */
 static void put_dbl(FILE *out, const char *key, double v)
 {
@@ -692,6 +727,8 @@ static void put_annotations(FILE *out, const struct summary *s)
 
 	if (s->annotations)
 		put_u64(out, "annotations", s->annotations);
+	if (s->cujs) /* likewise: only when some CUJ was reported */
+		put_u64(out, "cujs", s->cujs);
 	if (d)
 		fprintf(out, ",\"annotation_delay_ns\":{\"count\":%llu,\"p50\":%llu,\"p99\":%llu,"
 			"\"max\":%llu}", (unsigned long long)d->count, (unsigned long long)d->p50_ns,
@@ -830,6 +867,7 @@ static const struct sink_ops json_ops = {
 	.animation_end = on_animation_end,
 	.annotation = on_annotation,
 	.anim_target = on_anim_target,
+	.cuj = on_cuj,
 };
 
 struct sink_json *sink_json__new(FILE *out)

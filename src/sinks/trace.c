@@ -366,6 +366,37 @@ static int on_refresh_storm(void *ctx, const struct refresh_storm *r)
 	return out_status(t->out);
 }
 
+/*
+ * A CUJ as an async slice "CUJ|<name>" (cat "cuj", id its begin vsync id) from its begin to its
+ * end, or to the last time written when it did not end (a process exit, the session's end).
+ */
+static void put_cuj_event(struct sink_trace *t, const struct cuj *c, const char *ph,
+			  const char *name, uint64_t ts_ns)
+{
+	begin(t, ph, name);
+	fputs(",\"cat\":\"cuj\",\"id\":", t->out);
+	put_id(t->out, (uint64_t)c->cookie);
+	put_task(t, c->pid, c->tid, ts_ns);
+	fprintf(t->out, ",\"args\":{\"frames\":%u,\"janky_frames\":%u,\"frames_dropped\":%u,"
+		"\"animators\":%d,\"animations\":%u,\"ended\":%s}", c->frames, c->janky_frames,
+		c->frames_dropped, c->n_anims + (int)c->anims_left_out, c->animations,
+		c->ended ? "true" : "false");
+	end(t);
+}
+
+static int on_cuj(void *ctx, const struct cuj *c)
+{
+	struct sink_trace *t = ctx;
+	char name[AT_NAME_MAX + 8];
+	uint64_t end_ns = c->ended ? c->end_ns : t->last_ns;
+
+	name_process(t, c->pid, c->process);
+	snprintf(name, sizeof(name), "CUJ|%s", c->name);
+	put_cuj_event(t, c, "b", name, c->begin_ns);
+	put_cuj_event(t, c, "e", name, end_ns > c->begin_ns ? end_ns : c->begin_ns);
+	return out_status(t->out);
+}
+
 /* The counters already name each node: an animator's first targets add no record. */
 static int on_anim_target(void *ctx, const struct anim *a)
 {
@@ -403,6 +434,7 @@ static const struct sink_ops trace_ops = {
 	.animation_start = on_animation_start,
 	.animation_end = on_animation_end,
 	.annotation = on_annotation,
+	.cuj = on_cuj,
 };
 
 struct sink_trace *sink_trace__new(FILE *out)

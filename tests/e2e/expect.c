@@ -126,6 +126,13 @@ int exp_load(const char *path, struct exp_proc *procs, int max)
 			add_phys(p, o);
 			continue;
 		}
+		if (e2e_type_is(o, "frame")) {
+			int f = (int)e2e_int(o, "frame");
+
+			if (f > 0 && f <= EXP_MAX_FRAMES)
+				p->vsync[f] = e2e_int(o, "vsync");
+			continue;
+		}
 		if (!e2e_type_is(o, "process"))
 			continue;
 		snprintf(p->process, sizeof(p->process), "%s", e2e_str(o, "process"));
@@ -135,6 +142,21 @@ int exp_load(const char *path, struct exp_proc *procs, int max)
 	}
 	e2e_jsonl_free(&j);
 	return n;
+}
+
+int64_t exp_vsync(const struct exp_proc *t, int f)
+{
+	cr_assert(f > 0 && f <= EXP_MAX_FRAMES && t->vsync[f], "pid %d: no vsync id for frame %d "
+		  "in the expect file", t->pid, f);
+	return t->vsync[f];
+}
+
+int exp_frame_of_vsync(const struct exp_proc *t, int64_t vsync)
+{
+	for (int f = 1; f <= EXP_MAX_FRAMES; f++)
+		if (t->vsync[f] == vsync)
+			return f;
+	return 0;
 }
 
 const struct exp_proc *exp_role(const struct exp_proc *procs, int n, const char *role)
@@ -320,7 +342,7 @@ static void check_frame(json_object *fr, const struct exp_proc *t, int f)
 	json_object *ph = e2e_get(fr, "phases");
 
 	cr_assert_eq(e2e_int(fr, "seq"), f, "pid %d: frames out of order", t->pid);
-	cr_assert_eq(e2e_int(fr, "vsync_id"), t->first_vsync + f - 1);
+	cr_assert_eq(e2e_int(fr, "vsync_id"), exp_vsync(t, f));
 	cr_assert_eq(e2e_int(fr, "tid"), t->pid, "frames run on the UI thread");
 	cr_assert_str_eq(e2e_str(fr, "process"), t->process);
 	cr_assert_eq(json_object_object_length(ph), 4, "frame %d: %s", f,

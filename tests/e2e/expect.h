@@ -31,6 +31,7 @@ struct exp_prop {
 };
 
 #define EXP_MAX_PHYS 8
+#define EXP_MAX_FRAMES 512 /* frames whose vsync id the expect file gives */
 
 /* One animation of --scenario physics (a "jump" is one write, no animation). */
 struct exp_phys {
@@ -49,6 +50,10 @@ struct exp_proc {
 	char process[64];
 	char role[16];
 	int frames, first_vsync;
+	/* vsync[f]: frame f's vsync id, from the simulator's "frame" lines (0: not given). Ids
+	 * are the simulator's to choose (FrameTimeline tokens rise by several per vsync): never
+	 * first_vsync + f - 1. */
+	int64_t vsync[EXP_MAX_FRAMES + 1];
 	struct exp_anim anims[EXP_MAX_ANIMS];
 	int n_anims;
 	struct exp_prop props[EXP_MAX_PROPS];
@@ -60,6 +65,11 @@ struct exp_proc {
 
 /* The physics animation of kind in t; fails the test if there is none. */
 const struct exp_phys *exp_phys_kind(const struct exp_proc *t, const char *kind);
+
+/* Frame f's vsync id in t (fails the test when the expect file does not give it), and the
+ * frame whose vsync id is vsync (0 when none). */
+int64_t exp_vsync(const struct exp_proc *t, int f);
+int exp_frame_of_vsync(const struct exp_proc *t, int64_t vsync);
 
 /* The processes of an --expect file, in file order, with their animators. */
 int exp_load(const char *path, struct exp_proc *procs, int max);

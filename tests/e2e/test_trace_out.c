@@ -16,6 +16,7 @@
 #include <criterion/criterion.h>
 
 #include "e2e.h"
+#include "expect.h"
 
 static char target_name[E2E_NAME_MAX], decoy_name[E2E_NAME_MAX];
 
@@ -290,13 +291,20 @@ Test(trace_out, a_trace_cut_off_by_sigkill_loads_once_the_bracket_is_appended)
 			       e2e_path(trace, "t.json"), "--no-atrace-setup", NULL };
 	pid_t at = e2e_animtrace(args, e2e_path(err, "err.txt"), NULL), target;
 	pid_t sim = start_sim(e2e_path(exp, "e.jsonl"), at, err, &target);
-	char *before, *after, *fixed;
+	char *before, *after, *fixed, doframe[64];
+	struct exp_proc procs[2];
 	size_t n_before, len;
+	int n_procs;
 	json_object *t;
 	int status;
 
-	/* Mid-session: frame 5 was written; the animators of frames 1..18 still run. */
-	e2e_await(trace, at, "Choreographer#doFrame 1005", NULL);
+	/* Mid-session: frame 6 was written; the animators of frames 1..18 still run. Its vsync id
+	 * is the simulator's (its "frame" line), not 1000 + 5. */
+	e2e_await(exp, sim, "{\"type\":\"frame\"", "\"frame\":6,", NULL);
+	n_procs = exp_load(exp, procs, 2);
+	snprintf(doframe, sizeof(doframe), "Choreographer#doFrame %lld",
+		 (long long)exp_vsync(exp_role(procs, n_procs, "target"), 6));
+	e2e_await(trace, at, doframe, NULL);
 	before = e2e_slurp(trace);
 	n_before = complete_records(before);
 	kill(at, SIGKILL);
@@ -318,8 +326,7 @@ Test(trace_out, a_trace_cut_off_by_sigkill_loads_once_the_bracket_is_appended)
 	strcpy(fixed + len, "\n]");
 	t = parse_strict(fixed);
 	cr_assert_geq(json_object_array_length(t), n_before);
-	cr_assert_str_eq(e2e_str(find_one(t, target, "X", "Choreographer#doFrame 1005", NULL), "cat"),
-			 "frame");
+	cr_assert_str_eq(e2e_str(find_one(t, target, "X", doframe, NULL), "cat"), "frame");
 	json_object_put(t);
 	free(fixed);
 	free(after);

@@ -65,6 +65,9 @@ struct opts {
 	long late_frames; /* --hwui-late-frames: load the fixtures in the child after N frames */
 	bool no_vsync_ids; /* --no-vsync-ids: Android 11 markers (doFrame and DrawFrame, no id) */
 	bool tags_off; /* --tags-off: its VIEW tag is off, so libcutils writes no marker at all */
+	bool vsync_tokens; /* --vsync-ids tokens: FrameTimeline tokens, onVsync before doFrame */
+	long vsync_seed;   /* --vsync-seed: how the tokens rise (deterministic for a seed) */
+	bool surfaceflinger; /* --surfaceflinger: a third child writes VSYNC-app toggles */
 	char gate[PATH_MAX]; /* --late-gate DIR: load once DIR/load exists, play once DIR/go does */
 };
 
@@ -130,6 +133,14 @@ struct scenario {
 	/* Each frame goes through the animators' animateValue (ART fixture), whose update
 	 * listeners or property setters make their track writes, as AnimationHandler does. */
 	bool animate_value;
+	/* A CUJ (InteractionJankMonitor): J<cuj> begins in the input phase of cuj_begin and
+	 * ends in the animation phase of cuj_end (after that frame's F markers). */
+	const char *cuj;
+	int cuj_begin, cuj_end;
+	/* A Looper message (android.os.Handler) of handler_ms runs between this frame's vsync
+	 * and its doFrame, so the doFrame starts that late. */
+	int handler_frame;
+	long handler_ms;
 };
 
 static const struct anim_def basic_anims[] = {
@@ -241,6 +252,25 @@ static const struct realloc_def realloc_reallocs[] = {
 	{ 13, NODE_A, "com.android.systemui.qs.QSPanel" },
 };
 
+/*
+ * cuj: SystemUI expands the shade. CUJ SHADE_EXPAND_COLLAPSE over frames 2..14: an alpha fade
+ * (frames 3..14) and a translationY (5..10) inside it, a scaleX (17..20) after it; in frame 8 a
+ * 6 ms Handler message delays the doFrame. Meant for --vsync-ids tokens (the real frame model).
+ */
+static const struct anim_def cuj_anims[] = {
+	{ "animator:alpha", 1, 3, 14, "complete", ART_CALL_START, 0 },
+	{ "animator:translationY", 2, 5, 10, "complete", ART_CALL_START, 0 },
+	{ "animator:scaleX", 3, 17, 20, "complete", ART_CALL_START, 0 },
+};
+
+static const struct track_def cuj_tracks[] = {
+	{ 0, NODE_A, HWUI_ALPHA, 1.0f, 0.0f },
+	{ 1, NODE_B, HWUI_TRANSLATION_Y, 0.0f, -100.0f },
+	{ 2, NODE_A, HWUI_SCALE_X, 1.0f, 0.5f },
+};
+
+#define CUJ_HANDLER "android.os.Handler: com.example.Feed$1"
+
 #define ARRAY_LEN(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 static const struct scenario scenarios[] = {
@@ -259,6 +289,9 @@ static const struct scenario scenarios[] = {
 	  ARRAY_LEN(listeners_tracks), .n_nodes = NODE_MAX, .animate_value = true },
 	{ "realloc", realloc_anims, ARRAY_LEN(realloc_anims), realloc_tracks,
 	  ARRAY_LEN(realloc_tracks), .cycle = 0 },
+	{ "cuj", cuj_anims, ARRAY_LEN(cuj_anims), cuj_tracks, ARRAY_LEN(cuj_tracks),
+	  .cuj = "SHADE_EXPAND_COLLAPSE", .cuj_begin = 2, .cuj_end = 14, .handler_frame = 8,
+	  .handler_ms = 6 },
 };
 
 /* The scenario's node reallocations (kept apart so the other scenarios' rows stay as they are). */
@@ -404,9 +437,46 @@ static long slot_of(const struct app *app, int frame)
 	return slot;
 }
 
+/* splitmix64's finaliser: a well-spread hash of x. */
+static uint64_t mix64(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ull;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+/*
+ * How much the vsync id rises into slot from the slot before it, with --vsync-ids tokens.
+ * Android 12+ ids are FrameTimeline tokens: SurfaceFlinger's
+ * TokenManager::generateTokenForPredictions (services/surfaceflinger/FrameTimeline/
+ * FrameTimeline.cpp) returns mCurrentToken++ for every prediction it makes, one per SF
+ * wake-up and one per app vsync event of every app (7-8 per vsync on real captures,
+ * ANDROID.md section 3): several per vsync, irregularly. Here 3..12, fixed by the seed.
+ */
+static long token_step(const struct app *app, long slot)
+{
+	return 3 + (long)(mix64((uint64_t)app->opts->vsync_seed * 0x100000001b3ull ^
+				(uint64_t)slot) % 10);
+}
+
+/* The vsync id of a vsync slot (1: the first frame's; <= 0: the --hwui-late-frames). */
+static long vsync_of_slot(const struct app *app, long slot)
+{
+	long id = FIRST_VSYNC;
+
+	if (!app->opts->vsync_tokens)
+		return FIRST_VSYNC + slot - 1;
+	for (long s = 2; s <= slot; s++)
+		id += token_step(app, s);
+	for (long s = slot + 1; s <= 1; s++)
+		id -= token_step(app, s);
+	return id;
+}
+
 static long vsync_of(const struct app *app, int frame)
 {
-	return FIRST_VSYNC + slot_of(app, frame) - 1;
+	return vsync_of_slot(app, slot_of(app, frame));
 }
 
 static void expect_line(struct app *app, const char *fmt, ...)
@@ -688,6 +758,8 @@ static void start_delay_line(struct app *app, int anim)
 		    (long long)(mono_ns() - app->start_called_ns[anim]));
 }
 
+static void cuj_end(struct app *app, int frame);
+
 static void animation_phase(struct app *app, int vframe)
 {
 	const struct scenario *sc = app->sc;
@@ -730,6 +802,7 @@ static void animation_phase(struct app *app, int vframe)
 		f_marker(app, a);
 		app->ended[i] = frame;
 	}
+	cuj_end(app, frame);
 	trace_end(app);
 }
 
@@ -952,11 +1025,75 @@ static void reallocate(struct app *app, int frame)
 
 static void render_signal(struct render_thread *rt, bool quit);
 
+/*
+ * The CUJ track of FrameTracker (frameworks/base core/java/com/android/internal/jank/
+ * FrameTracker.java): beginInternal() writes Trace.asyncTraceForTrackBegin(TRACE_TAG_APP,
+ * name, name, (int) mBeginVsyncId) with name "J<CUJ>" and markEvent("FT#beginVsync", id), an
+ * instant on the same track; end() the FT#end instant and asyncTraceForTrackEnd(TRACE_TAG_APP,
+ * name, (int) mBeginVsyncId). libcutils writes them as G|pid|track|name|cookie,
+ * N|pid|track|name and (14+) H|pid|track|cookie (ANDROID.md section 1).
+ */
+static void cuj_begin(struct app *app, int frame)
+{
+	const char *cuj = app->sc->cuj;
+
+	if (!cuj || frame != app->sc->cuj_begin)
+		return;
+	marker(app, "G|%d|J%s|J%s|%ld", app->tgid, cuj, cuj, vsync_of(app, frame));
+	marker(app, "N|%d|J%s|FT#beginVsync#%ld", app->tgid, cuj, vsync_of(app, frame));
+}
+
+static void cuj_end(struct app *app, int frame)
+{
+	const struct scenario *sc = app->sc;
+	int n = 0;
+
+	if (!sc->cuj || frame != sc->cuj_end)
+		return;
+	marker(app, "N|%d|J%s|FT#end#%ld", app->tgid, sc->cuj, vsync_of(app, frame));
+	marker(app, "H|%d|J%s|%ld", app->tgid, sc->cuj, vsync_of(app, sc->cuj_begin));
+	for (int i = 0; i < sc->n_anims; i++) /* the animators that ran inside it */
+		n += sc->anims[i].start_frame && sc->anims[i].start_frame <= sc->cuj_end &&
+		     (!sc->anims[i].end_frame || sc->anims[i].end_frame >= sc->cuj_begin);
+	expect_line(app, "{\"type\":\"cuj\",\"pid\":%d,\"role\":\"%s\",\"name\":\"%s\","
+		    "\"cookie\":%ld,\"begin_frame\":%d,\"end_frame\":%d,\"frames\":%d,"
+		    "\"animators\":%d}",
+		    app->tgid, role_name[app->role], sc->cuj, vsync_of(app, sc->cuj_begin),
+		    sc->cuj_begin, sc->cuj_end, sc->cuj_end - sc->cuj_begin + 1, n);
+}
+
+/*
+ * What the UI thread's Looper runs between the vsync and the doFrame: with tokens,
+ * FrameDisplayEventReceiver.onVsync's `Choreographer#onVsync <id>` slice (it posts the
+ * doFrame; android/view/Choreographer.java), then in the scenario's handler frame a Handler
+ * message of handler_ms that the doFrame waits behind.
+ */
+static void before_frame(struct app *app, int frame)
+{
+	int64_t t0;
+
+	if (app->opts->vsync_tokens && !app->opts->no_vsync_ids) {
+		marker(app, "B|%d|Choreographer#onVsync %ld", app->tgid, vsync_of(app, frame));
+		trace_end(app);
+	}
+	if (frame != app->sc->handler_frame)
+		return;
+	t0 = mono_ns();
+	trace_begin(app, CUJ_HANDLER);
+	sleep_ms(app->sc->handler_ms);
+	trace_end(app);
+	expect_line(app, "{\"type\":\"handler\",\"pid\":%d,\"role\":\"%s\",\"frame\":%d,"
+		    "\"vsync\":%ld,\"name\":\"%s\",\"duration_ms\":%ld,\"measured_ns\":%lld}",
+		    app->tgid, role_name[app->role], frame, vsync_of(app, frame), CUJ_HANDLER,
+		    app->sc->handler_ms, (long long)(mono_ns() - t0));
+}
+
 static void do_frame(struct app *app, int frame)
 {
 	struct timespec now;
 
 	reallocate(app, frame);
+	before_frame(app, frame);
 	/* The frame time the physics scenario computes from: what the doFrame marker says. */
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	app->frame_ns = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
@@ -964,7 +1101,12 @@ static void do_frame(struct app *app, int frame)
 		marker(app, "B|%d|Choreographer#doFrame", app->tgid);
 	else
 		marker(app, "B|%d|Choreographer#doFrame %ld", app->tgid, vsync_of(app, frame));
+	if (!app->quiet && !app->opts->no_vsync_ids)
+		expect_line(app, "{\"type\":\"frame\",\"pid\":%d,\"role\":\"%s\",\"frame\":%d,"
+			    "\"vsync\":%ld}", app->tgid, role_name[app->role], frame,
+			    vsync_of(app, frame));
 	trace_begin(app, "input");
+	cuj_begin(app, frame);
 	trace_end(app);
 	animation_phase(app, frame);
 	request_vsync(app, frame);
@@ -1280,6 +1422,42 @@ out:
 	return err < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
+/*
+ * --surfaceflinger: a third child, named surfaceflinger, that writes SurfaceFlinger's
+ * VSYNC-app counter (gfx tag: C|pid|VSYNC-app|0 or 1, flipped at each app vsync; ANDROID.md
+ * section 3) on the vsync slots of the app's frames, from the moment the app starts playing
+ * (same --go and --start-delay-ms), one slot past its last frame. No expect lines.
+ */
+#define SF_NAME "surfaceflinger"
+
+static int run_surfaceflinger(struct app *app, const struct argv_area *area)
+{
+	struct timespec t0, next;
+	long last;
+	int64_t ns;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+	rename_process(SF_NAME, area);
+	app->pkg = SF_NAME;
+	app->tgid = getpid();
+	app->expect_fd = -1;
+	app->marker_fd = open_marker();
+	if (app->marker_fd < 0 || wait_go(app) < 0)
+		return EXIT_FAILURE;
+	sleep_ms(app->opts->start_delay_ms);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	last = slot_of(app, (int)app->opts->frames) + 1;
+	for (long slot = 1; slot <= last; slot++) {
+		ns = (int64_t)t0.tv_nsec + (int64_t)(slot - 1) * 1000000000LL / app->opts->fps;
+		next.tv_sec = t0.tv_sec + ns / 1000000000LL;
+		next.tv_nsec = ns % 1000000000LL;
+		sleep_until(&next);
+		marker(app, "C|%d|VSYNC-app|%ld", app->tgid, slot % 2);
+	}
+	close(app->marker_fd);
+	return EXIT_SUCCESS;
+}
+
 /* ---- the parent: zygote ---- */
 
 static pid_t spawn(struct app *proto, const char *pkg, enum role role,
@@ -1374,10 +1552,12 @@ static void usage(FILE *f)
 	fprintf(f, "usage: animsim --name PKG [--decoy PKG2] [--start-delay-ms N] "
 		   "[--linger-ms N] [--expect FILE]\n"
 		   "               [--frames N] [--hwui PATH|none] [--art PATH|none]\n"
-		   "               [--scenario basic|idle|soak|jank|refresh|physics|listeners|realloc]\n"
+		   "               [--scenario basic|idle|soak|jank|refresh|physics|listeners|realloc\n"
+		   "                |cuj]\n"
 		   "               [--fps N] [--props-per-frame N] [--flood N] [--go FILE]\n"
 		   "               [--hwui-late-frames N [--late-gate DIR]] [--no-vsync-ids]\n"
-		   "               [--tags-off]\n");
+		   "               [--tags-off] [--vsync-ids counter|tokens] [--vsync-seed N]\n"
+		   "               [--surfaceflinger]\n");
 }
 
 /* Names go into markers and JSON unescaped, as app package names can be. */
@@ -1427,6 +1607,13 @@ static int parse_opt(struct opts *o, int c, const char *arg)
 	case 'V': o->no_vsync_ids = true; return 0;
 	case 'T': o->tags_off = true; return 0;
 	case 'g': return copy_str(o->go, sizeof(o->go), arg);
+	case 'I':
+		if (strcmp(arg, "tokens") && strcmp(arg, "counter"))
+			return -EINVAL;
+		o->vsync_tokens = !strcmp(arg, "tokens");
+		return 0;
+	case 'S': return parse_long(&o->vsync_seed, arg, 0, LONG_MAX);
+	case 'F': o->surfaceflinger = true; return 0;
 	case 'p': return 0;
 	default: return -EINVAL;
 	}
@@ -1452,13 +1639,17 @@ static int parse_opts(struct opts *o, int argc, char **argv)
 		{ "no-vsync-ids", no_argument, NULL, 'V' },
 		{ "tags-off", no_argument, NULL, 'T' },
 		{ "go", required_argument, NULL, 'g' },
+		{ "vsync-ids", required_argument, NULL, 'I' },
+		{ "vsync-seed", required_argument, NULL, 'S' },
+		{ "surfaceflinger", no_argument, NULL, 'F' },
 		{ "pad", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	int c;
 
-	*o = (struct opts){ .start_delay_ms = -1, .linger_ms = 0, .frames = 24, .fps = 60 };
+	*o = (struct opts){ .start_delay_ms = -1, .linger_ms = 0, .frames = 24, .fps = 60,
+			    .vsync_seed = 1, .vsync_tokens = true };
 	snprintf(o->scenario, sizeof(o->scenario), "basic");
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		if (c == 'h') {
@@ -1569,7 +1760,8 @@ static int late_load(struct app *app)
 	int err;
 
 	for (long f = 0; f < n; f++) {
-		marker(app, "B|%d|Choreographer#doFrame %ld", app->tgid, FIRST_VSYNC - n + f);
+		marker(app, "B|%d|Choreographer#doFrame %ld", app->tgid,
+		       vsync_of_slot(app, f - n + 1));
 		trace_end(app);
 		sleep_ms(1000 / o.fps);
 	}
@@ -1588,6 +1780,9 @@ static int late_load(struct app *app)
 static int start_parent(struct opts *o, struct app *proto, int argc, char **argv)
 {
 	size_t need = strlen(o->name) > strlen(o->decoy) ? strlen(o->name) : strlen(o->decoy);
+
+	if (need < strlen(SF_NAME))
+		need = strlen(SF_NAME);
 	int err;
 
 	err = ensure_argv_room(argc, argv, need + 1 > ARGV_AREA_MIN ? need + 1 : ARGV_AREA_MIN);
@@ -1613,7 +1808,7 @@ int main(int argc, char **argv)
 	struct opts o;
 	struct app proto = { .opts = &o, .marker_fd = -1, .expect_fd = -1 };
 	struct argv_area area = argv_area_of(argc, argv);
-	pid_t pids[2];
+	pid_t pids[3];
 	int n = 0;
 
 	if (parse_opts(&o, argc, argv) < 0) {
@@ -1633,6 +1828,11 @@ int main(int argc, char **argv)
 	pids[n] = spawn(&proto, o.name, ROLE_TARGET, &area);
 	if (pids[n] > 0 && o.decoy[0])
 		pids[++n] = spawn(&proto, o.decoy, ROLE_DECOY, &area);
+	if (pids[n] > 0 && o.surfaceflinger) {
+		pids[++n] = fork();
+		if (pids[n] == 0)
+			_exit(run_surfaceflinger(&proto, &area));
+	}
 	if (pids[n] < 0) {
 		fprintf(stderr, "animsim: fork: %s\n", strerror(errno));
 		return EXIT_FAILURE;

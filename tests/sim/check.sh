@@ -144,8 +144,31 @@ if [ "$(id -u)" = 0 ]; then
 	check "animsim exits 0" run_sim --name com.android.systemui --decoy com.example.decoy \
 		--start-delay-ms 0 --expect "$tmp/expect.jsonl"
 	count() { grep -c "$1" "$tmp/expect.jsonl"; }
-	check "expect has 90 lines besides the ART calls" \
-		test "$(grep -vc '"type":"art"' "$tmp/expect.jsonl")" -eq 90
+	check "expect has 90 lines besides the ART calls and the frames' ids" \
+		test "$(grep -v '"type":"art"' "$tmp/expect.jsonl" |
+			grep -vc '"type":"frame"')" -eq 90
+	check "expect gives the 24 frames' vsync ids of each process" \
+		test "$(count '"type":"frame"')" -eq 48
+	check "token ids (the default): frame 24's is not 1023" \
+		test "$(grep -c '"target","frame":24,"vsync":1023}' "$tmp/expect.jsonl")" -eq 0
+	check "animsim --scenario cuj --vsync-ids tokens exits 0" run_sim \
+		--name com.android.systemui --scenario cuj --vsync-ids tokens --start-delay-ms 0 \
+		--art none --expect "$tmp/cuj.jsonl"
+	tokens_ok() { # ids rise by 3..12 per frame, and not all by the same
+		sed -n 's/.*"type":"frame".*"vsync":\([0-9]*\)}/\1/p' "$tmp/cuj.jsonl" |
+			awk 'NR > 1 { d = $1 - p; if (d < 3 || d > 12) bad = 1; seen[d] = 1 }
+			     { p = $1 }
+			     END { n = 0; for (k in seen) n++; exit bad || n < 2 || NR != 24 }'
+	}
+	check "token ids rise by 3..12 per vsync, irregularly" tokens_ok
+	check "animsim --surfaceflinger exits 0" run_sim --name com.android.systemui \
+		--scenario idle --frames 6 --vsync-ids tokens --surfaceflinger --start-delay-ms 0 \
+		--expect "$tmp/sf.jsonl"
+	check "the fake surfaceflinger writes no expect line" \
+		test "$(grep -c '"type":"process"' "$tmp/sf.jsonl")" -eq 1
+	check "the cuj scenario says its CUJ: 13 frames, 2 animators" grep -q \
+		'"type":"cuj",.*"name":"SHADE_EXPAND_COLLAPSE",.*"frames":13,"animators":2}' \
+		"$tmp/cuj.jsonl"
 	check "expect has 16 ART calls" test "$(count '"type":"art"')" -eq 16
 	check "the target's animator 168950275 is cancelled by ART at frame 9" grep -q \
 		'"target","frame":9,"method":"cancel","cookie":168950275,' "$tmp/expect.jsonl"

@@ -145,15 +145,15 @@ Test(atrace_setup, the_view_tag_is_ored_into_the_flags_and_restored)
 	cr_assert_str_eq(writes(), "");
 }
 
-Test(atrace_setup, unset_flags_become_0x8_and_are_restored_to_empty)
+Test(atrace_setup, unset_flags_become_0x1008_and_are_restored_to_empty)
 {
 	struct atrace_setup *s = started(NULL, 0);
 
-	cr_assert_str_eq(get(FLAGS), "0x8");
-	cr_assert_str_eq(atrace_setup__status(s), "atrace: enableflags (unset) -> 0x8");
+	cr_assert_str_eq(get(FLAGS), "0x1008");
+	cr_assert_str_eq(atrace_setup__status(s), "atrace: enableflags (unset) -> 0x1008");
 	cr_assert_eq(atrace_setup__restore(s), 0);
 	cr_assert_str_eq(get(FLAGS), "");
-	cr_assert_str_eq(writes(), "setprop " FLAGS " 0x8\n" POKE "setprop " FLAGS " \n" POKE);
+	cr_assert_str_eq(writes(), "setprop " FLAGS " 0x1008\n" POKE "setprop " FLAGS " \n" POKE);
 	atrace_setup__free(s);
 }
 
@@ -174,12 +174,12 @@ Test(atrace_setup, flags_that_already_have_the_view_tag_are_not_touched)
 {
 	struct atrace_setup *s;
 
-	put(FLAGS, "0xa");
+	put(FLAGS, "0x100a");
 	s = started(NULL, 0);
 	cr_assert_str_eq(atrace_setup__status(s),
-			 "atrace: enableflags 0xa already has the view tag");
+			 "atrace: enableflags 0x100a already has the view and app tags");
 	cr_assert_eq(atrace_setup__restore(s), 0);
-	cr_assert_str_eq(get(FLAGS), "0xa");
+	cr_assert_str_eq(get(FLAGS), "0x100a");
 	cr_assert_str_eq(writes(), "", "no setprop, no poke");
 	atrace_setup__free(s);
 }
@@ -215,11 +215,11 @@ Test(atrace_setup, prefer_sdk_without_the_view_bit_or_unset_is_not_touched)
 {
 	struct atrace_setup *s;
 
-	put(FLAGS, "0xa");
+	put(FLAGS, "0x100a");
 	put(PREFER, "0x1000");
 	s = started(NULL, 0);
 	cr_assert_str_eq(atrace_setup__status(s),
-			 "atrace: enableflags 0xa already has the view tag");
+			 "atrace: enableflags 0x100a already has the view and app tags");
 	cr_assert_eq(atrace_setup__restore(s), 0);
 	cr_assert_str_eq(get(PREFER), "0x1000");
 	cr_assert_str_eq(writes(), "", "no setprop, no poke");
@@ -266,12 +266,12 @@ Test(atrace_setup, unset_app_number_is_restored_to_empty)
 	const char *apps[] = { "com.foo" };
 	struct atrace_setup *s;
 
-	put(FLAGS, "0x8");
+	put(FLAGS, "0x1008");
 	s = started(apps, 1);
 	cr_assert_str_eq(writes(), "setprop debug.atrace.app_0 com.foo\n"
 				   "setprop debug.atrace.app_number 1\n" POKE);
 	cr_assert_str_eq(atrace_setup__status(s),
-			 "atrace: enableflags 0x8 already has the view tag; "
+			 "atrace: enableflags 0x1008 already has the view and app tags; "
 			 "1 app added to debug.atrace.app_*");
 	cr_assert_eq(atrace_setup__restore(s), 0);
 	cr_assert_str_eq(writes(), "setprop debug.atrace.app_number \n"
@@ -284,7 +284,7 @@ Test(atrace_setup, apps_an_existing_pattern_already_matches_are_not_added)
 	const char *apps[] = { "com.foo", "com.foo:*" };
 	struct atrace_setup *s;
 
-	put(FLAGS, "0x8");
+	put(FLAGS, "0x1008");
 	put("debug.atrace.app_number", "1");
 	put("debug.atrace.app_0", "*");
 	s = started(apps, 2);
@@ -301,7 +301,7 @@ Test(atrace_setup, names_too_long_for_a_property_are_left_out)
 
 	memset(longname, 'a', 92);
 	longname[92] = '\0';
-	put(FLAGS, "0x8");
+	put(FLAGS, "0x1008");
 	s = started(apps, 2);
 	cr_assert_str_eq(writes(), "setprop debug.atrace.app_0 com.ok\n"
 				   "setprop debug.atrace.app_number 1\n" POKE);
@@ -327,13 +327,18 @@ Test(atrace_setup, reassert_sets_our_values_again_after_an_external_rewrite)
 				   "setprop " FLAGS " 0x100a\n" POKE);
 	cr_assert_str_eq(get(FLAGS), "0x100a");
 
-	/* A session that has the view tag on too is left alone; one without gets it ORed in. */
-	put(FLAGS, "0x400a");
+	/* A session that has the view and app tags on too is left alone; one without gets them
+	 * ORed in, the app tag as well when only the view tag is missing, and back. */
+	put(FLAGS, "0x500a");
 	cr_assert_eq(atrace_setup__reassert(s), 0);
 	put(FLAGS, "0x4000");
 	cr_assert_eq(atrace_setup__reassert(s), 1);
-	cr_assert_str_eq(get(FLAGS), "0x4008");
-	cr_assert_str_eq(writes(), "setprop " FLAGS " 0x4008\n" POKE);
+	cr_assert_str_eq(get(FLAGS), "0x5008");
+	cr_assert_str_eq(writes(), "setprop " FLAGS " 0x5008\n" POKE);
+	put(FLAGS, "0x400a"); /* view on, app off: the CUJ markers would not flow */
+	cr_assert_eq(atrace_setup__reassert(s), 1);
+	cr_assert_str_eq(get(FLAGS), "0x500a");
+	cr_assert_str_eq(writes(), "setprop " FLAGS " 0x500a\n" POKE);
 
 	cr_assert_eq(atrace_setup__restore(s), 0);
 	cr_assert_str_eq(get(FLAGS), "0x1002");
@@ -350,14 +355,14 @@ Test(atrace_setup, reassert_restores_flags_it_did_not_change_at_start)
 {
 	struct atrace_setup *s;
 
-	put(FLAGS, "0x8");
+	put(FLAGS, "0x1008");
 	s = started(NULL, 0);
 	put(FLAGS, "");
 	cr_assert_eq(atrace_setup__reassert(s), 1);
-	cr_assert_str_eq(get(FLAGS), "0x8");
+	cr_assert_str_eq(get(FLAGS), "0x1008");
 	cr_assert_eq(atrace_setup__restore(s), 0);
-	cr_assert_str_eq(get(FLAGS), "0x8", "the value from before we started");
-	cr_assert_str_eq(writes(), "setprop " FLAGS " 0x8\n" POKE "setprop " FLAGS " 0x8\n" POKE);
+	cr_assert_str_eq(get(FLAGS), "0x1008", "the value from before we started");
+	cr_assert_str_eq(writes(), "setprop " FLAGS " 0x1008\n" POKE "setprop " FLAGS " 0x1008\n" POKE);
 	atrace_setup__free(s);
 }
 
@@ -375,7 +380,7 @@ Test(atrace_setup, a_failing_setprop_undoes_what_start_wrote)
 						    "(Input/output error); changes undone");
 	cr_assert_str_eq(writes(), "setprop debug.atrace.app_0 com.foo\n"
 				   "setprop debug.atrace.app_number 1\n"
-				   "setprop " FLAGS " 0xa\n"
+				   "setprop " FLAGS " 0x100a\n"
 				   "setprop " FLAGS " 0x2\n"
 				   "setprop debug.atrace.app_number \n"
 				   "setprop debug.atrace.app_0 \n" POKE);
@@ -392,9 +397,9 @@ Test(atrace_setup, a_failing_poke_is_reported_but_not_fatal)
 
 	put(".fail.service", "");
 	s = started(NULL, 0);
-	cr_assert_str_eq(get(FLAGS), "0x8");
+	cr_assert_str_eq(get(FLAGS), "0x1008");
 	cr_assert_str_eq(atrace_setup__status(s),
-			 "atrace: enableflags (unset) -> 0x8; sysprops poke failed");
+			 "atrace: enableflags (unset) -> 0x1008; sysprops poke failed");
 	atrace_setup__free(s);
 }
 
@@ -436,7 +441,7 @@ Test(atrace_setup, the_proc_names_of_a_filter_become_apps)
 
 	cr_assert_eq(procfilter__add_names(f, "com.foo:*,com.bar"), 0);
 	cr_assert_eq(procfilter__add_pids(f, "42"), 0);
-	put(FLAGS, "0x8");
+	put(FLAGS, "0x1008");
 	s = atrace_setup__new(f);
 	cr_assert(atrace_setup__active(s));
 	cr_assert_str_eq(writes(), "setprop debug.atrace.app_0 com.foo\n"
@@ -453,7 +458,7 @@ Test(atrace_setup, no_filter_only_sets_the_flags)
 	struct atrace_setup *s = atrace_setup__new(NULL);
 
 	cr_assert(atrace_setup__active(s));
-	cr_assert_str_eq(writes(), "setprop " FLAGS " 0x8\n" POKE);
+	cr_assert_str_eq(writes(), "setprop " FLAGS " 0x1008\n" POKE);
 	atrace_setup__free(s);
 	atrace_setup__free(NULL);
 	cr_assert_eq(atrace_setup__restore(NULL), 0);
@@ -511,14 +516,14 @@ Test(atrace_setup, a_property_first_written_by_reassert_is_saved_before_it_is_wr
 {
 	struct atrace_setup *s;
 
-	put(FLAGS, "0x8");
+	put(FLAGS, "0x1008");
 	s = started(NULL, 0);
 	cr_assert_str_eq(state_of(getpid()), "", "nothing written, nothing saved");
 	put(FLAGS, "0x1");
 	cr_assert_eq(atrace_setup__reassert(s), 1);
-	cr_assert_str_eq(props_of(state_of(getpid())), "prop " FLAGS " 0x8\n");
+	cr_assert_str_eq(props_of(state_of(getpid())), "prop " FLAGS " 0x1008\n");
 	atrace_setup__free(s);
-	cr_assert_str_eq(get(FLAGS), "0x8");
+	cr_assert_str_eq(get(FLAGS), "0x1008");
 	cr_assert_str_eq(state_of(getpid()), "");
 }
 
@@ -621,7 +626,7 @@ Test(atrace_setup, a_state_file_from_before_a_reboot_is_removed_not_restored)
 {
 	struct atrace_setup *s;
 
-	put(FLAGS, "0x8");
+	put(FLAGS, "0x1008");
 	plant(999999999, "1", "00000000-0000-0000-0000-000000000000",
 	      "prop " FLAGS " 0x1002\n");
 	s = started(NULL, 0);
@@ -641,7 +646,7 @@ Test(atrace_setup, state_files_that_do_not_parse_or_name_other_properties_are_ig
 	cr_assert(f && fgets(boot, sizeof(boot), f));
 	fclose(f);
 	boot[strcspn(boot, "\n")] = '\0';
-	put(FLAGS, "0x8");
+	put(FLAGS, "0x1008");
 	plant(999999997, "1", boot, "prop persist.sys.usb.config adb\n");
 	plant(999999998, "1", boot, "prop " FLAGS " 0x1\nwhat is this\n");
 	snprintf(path, sizeof(path), "%s/animtrace-atrace.1.state", state_dir);
@@ -661,9 +666,25 @@ Test(atrace_setup, a_state_that_cannot_be_saved_is_said_and_tracing_goes_on)
 	put(FLAGS, "0x2");
 	s = started(NULL, 0);
 	cr_assert(atrace_setup__unsaved(s));
-	cr_assert_str_eq(atrace_setup__status(s), "atrace: enableflags 0x2 -> 0xa; previous "
+	cr_assert_str_eq(atrace_setup__status(s), "atrace: enableflags 0x2 -> 0x100a; previous "
 			 "values not saved in /nonexistent/dir (No such file or directory): a "
 			 "killed run leaves them changed");
 	atrace_setup__free(s);
 	cr_assert_str_eq(get(FLAGS), "0x2");
+}
+
+/* The view tag alone is not enough: FrameTracker's CUJ tracks (J<CUJ>) are written under
+ * TRACE_TAG_APP (1 << 12), so the app tag is ORed in beside it, and taken off again. */
+Test(atrace_setup, flags_with_the_view_tag_only_get_the_app_tag)
+{
+	struct atrace_setup *s;
+
+	put(FLAGS, "0xa");
+	s = started(NULL, 0);
+	cr_assert_str_eq(get(FLAGS), "0x100a");
+	cr_assert_str_eq(atrace_setup__status(s), "atrace: enableflags 0xa -> 0x100a");
+	cr_assert_eq(atrace_setup__restore(s), 0);
+	cr_assert_str_eq(get(FLAGS), "0xa");
+	cr_assert_str_eq(writes(), "setprop " FLAGS " 0x100a\n" POKE "setprop " FLAGS " 0xa\n" POKE);
+	atrace_setup__free(s);
 }

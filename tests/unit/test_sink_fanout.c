@@ -50,6 +50,7 @@ struct samples {
 	struct refresh_storm storm;
 	struct animation animation;
 	struct annotation annotation;
+	struct cuj cuj;
 	uint64_t ids[1];
 	char note[32];
 };
@@ -89,6 +90,10 @@ static void samples_init(struct samples *s)
 	s->annotation = (struct annotation){ .pid = PID, .tid = 7, .ts_ns = 1000000000,
 					     .type = 'N' };
 	snprintf(s->annotation.name, sizeof(s->annotation.name), "Anim 1 end");
+	s->cuj = (struct cuj){ .pid = PID, .tid = PID, .cookie = 1000, .begin_ns = 1000000000,
+			       .end_ns = 1300000000, .ended = true, .frames = 18, .n_anims = 1,
+			       .anim_ids = s->ids };
+	snprintf(s->cuj.name, sizeof(s->cuj.name), "SHADE_EXPAND_COLLAPSE");
 	/* one animator still running at exit: --annotate closes its slice then */
 	s->summary = (struct summary){ .first_ns = 1000000000, .last_ns = 2000000000,
 				       .n_running = 1, .running = &s->anim };
@@ -102,7 +107,7 @@ static void samples_init(struct samples *s)
 		 const struct frame_props *: &(s)->fp, const char *: (s)->note,        \
 		 const struct jank *: &(s)->jank, const struct refresh_storm *: &(s)->storm, \
 		 const struct animation *: &(s)->animation,                            \
-		 const struct annotation *: &(s)->annotation)
+		 const struct annotation *: &(s)->annotation, const struct cuj *: &(s)->cuj)
 
 /* Calls callback id of s with its sample; a NULL callback is 0. */
 static int call(struct sink s, enum cb_id id, struct samples *smp)
@@ -164,14 +169,15 @@ static const char *const real_names[N_REAL] = { "box", "json", "trace", "annotat
 static const bool writes[N_REAL][CB_COUNT] = {
 	[BOX] = { [CB_anim_start] = 1, [CB_anim_end] = 1, [CB_frame] = 1, [CB_summary] = 1,
 		  [CB_frame_props] = 1, [CB_note] = 1, [CB_jank] = 1, [CB_refresh_storm] = 1,
-		  [CB_animation_start] = 1, [CB_animation_end] = 1, [CB_anim_target] = 1 },
+		  [CB_animation_start] = 1, [CB_animation_end] = 1, [CB_anim_target] = 1,
+		  [CB_cuj] = 1 },
 	[JSON] = { [CB_anim_start] = 1, [CB_anim_end] = 1, [CB_frame] = 1, [CB_summary] = 1,
 		   [CB_frame_props] = 1, [CB_note] = 1, [CB_jank] = 1, [CB_refresh_storm] = 1,
 		   [CB_animation_start] = 1, [CB_animation_end] = 1, [CB_annotation] = 1,
-		   [CB_anim_target] = 1 },
+		   [CB_anim_target] = 1, [CB_cuj] = 1 },
 	[TRACE] = { [CB_anim_start] = 1, [CB_anim_end] = 1, [CB_frame] = 1, [CB_frame_props] = 1,
 		    [CB_note] = 1, [CB_jank] = 1, [CB_refresh_storm] = 1,
-		    [CB_animation_end] = 1 },
+		    [CB_animation_end] = 1, [CB_cuj] = 1 },
 	[ANNOTATE] = { [CB_anim_start] = 1, [CB_anim_end] = 1, [CB_frame_props] = 1,
 		       [CB_jank] = 1, [CB_summary_fill] = 1 },
 };

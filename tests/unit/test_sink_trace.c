@@ -231,6 +231,33 @@ Test(sink_trace, marks_an_animator_cancelled_before_start_with_an_instant)
 	free(got);
 }
 
+/* A CUJ is an async slice from its begin to its end, id its begin vsync id. */
+Test(sink_trace, writes_a_cuj_as_an_async_slice)
+{
+	static const uint64_t ids[] = { 7, 8 };
+	struct cuj c = { .pid = 24675, .tid = 24675, .cookie = 1011, .begin_ns = 1000000000,
+			 .end_ns = 1216666667, .ended = true, .frames = 13, .janky_frames = 1,
+			 .frames_dropped = 2, .n_anims = 2, .anim_ids = ids };
+	struct st_out o;
+	char *got;
+
+	snprintf(c.name, sizeof(c.name), "SHADE_EXPAND_COLLAPSE");
+	snprintf(c.process, sizeof(c.process), "com.android.systemui");
+	st_open(&o);
+	cr_assert_eq(o.s.ops->cuj(o.s.ctx, &c), 0);
+	got = st_close(&o);
+	cr_assert(strstr(got, "{\"ph\":\"b\",\"name\":\"CUJ|SHADE_EXPAND_COLLAPSE\","
+			 "\"cat\":\"cuj\",\"id\":\"0x3f3\",\"pid\":24675,\"tid\":24675,"
+			 "\"ts\":1000000.000,"
+			 "\"args\":{\"frames\":13,\"janky_frames\":1,\"frames_dropped\":2,"
+			 "\"animators\":2,\"animations\":0,\"ended\":true}}"), "%s", got);
+	cr_assert(strstr(got, "{\"ph\":\"e\",\"name\":\"CUJ|SHADE_EXPAND_COLLAPSE\","
+			 "\"cat\":\"cuj\",\"id\":\"0x3f3\",\"pid\":24675,\"tid\":24675,"
+			 "\"ts\":1216666.667,"),
+		  "%s", got);
+	free(got);
+}
+
 Test(sink_trace, names_a_process_once_and_escapes_names)
 {
 	struct anim a = st_anim();
