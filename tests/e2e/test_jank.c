@@ -5,10 +5,8 @@
  * (after which two more vsyncs go by), and leaves an idle gap of ten vsyncs before frame 36
  * with no animator running. With vsync ids the misses come from the ids; without, from the
  * intervals (at 30 Hz, so a loaded machine's wake-up latency stays far below half a period).
- * The ids run uses `--vsync-ids counter` (one id per vsync, the pre-Android 12 reading): the
- * engine still counts missed vsyncs from id differences, which FrameTimeline tokens (the
- * simulator's default, +3..12 per vsync) make wrong. Drop it once the engine takes its vsync
- * grid from time (frames.c, jank.c, period.c).
+ * The ids run plays FrameTimeline tokens (the simulator's default, +3..12 per vsync): the
+ * engine takes its vsync grid from time, so the counts must not depend on the ids.
  */
 #include <limits.h>
 #include <signal.h>
@@ -34,7 +32,7 @@ static pid_t run_jank(bool ids, const char *fps, struct e2e_jsonl *j, struct exp
 	const char *sim[] = { E2E_ANIMSIM, "--name", name, "--go", e2e_path(go, "go"),
 			      "--expect", e2e_path(exp_path, "expect.jsonl"),
 			      "--scenario", "jank", "--frames", "40", "--fps", fps,
-			      ids ? "--vsync-ids" : "--no-vsync-ids", ids ? "counter" : NULL, NULL };
+			      ids ? "--vsync-ids" : "--no-vsync-ids", ids ? "tokens" : NULL, NULL };
 	const char *args[] = { "--proc", name, "--format", "json", "-o",
 			       e2e_path(out, "out.jsonl"), "--no-atrace-setup", NULL };
 
