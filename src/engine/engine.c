@@ -236,7 +236,7 @@ static void on_slice_begin(struct engine *e, struct proc *p, struct thread *t, u
 	if (s && s->kind == SLICE_DOFRAME)
 		frame_begin(e, p, t, s->vsync, ts_ns);
 	if (s && s->kind == SLICE_ONVSYNC)
-		jank__onvsync(&p->jank, t, ts_ns);
+		jank__onvsync(&p->jank, t, ts_ns, s->vsync);
 }
 
 /*

@@ -222,11 +222,32 @@ static void add_interval(struct jank_proc *jp, struct thread *t, uint64_t dt)
 	t->jank.prev_dt_ns = dt;
 }
 
-void jank__onvsync(struct jank_proc *jp, struct thread *t, uint64_t ts_ns)
+void jank__onvsync(struct jank_proc *jp, struct thread *t, uint64_t ts_ns, int64_t vsync)
 {
 	if (t->jank.onvsync_ns && ts_ns > t->jank.onvsync_ns)
 		add_interval(jp, t, ts_ns - t->jank.onvsync_ns);
 	t->jank.onvsync_ns = ts_ns;
+	t->jank.onvsync_id = vsync;
+}
+
+/*
+ * Where t's frame starting at ts (vsync id vsync) meets the vsync grid: its own onVsync, when
+ * t marked one for it, however long the doFrame then waited behind other Looper messages
+ * (FrameDisplayEventReceiver.onVsync posts the doFrame; a Handler message ahead of it delays
+ * it past its vsync, even by more than a period); else the doFrame's start.
+ */
+static uint64_t grid_point(const struct thread *t, uint64_t ts, int64_t vsync, uint64_t p)
+{
+	uint64_t on = t->jank.onvsync_ns;
+
+	if (!on || on > ts)
+		return ts;
+	if (vsync >= 0 && t->jank.onvsync_id >= 0)
+		return t->jank.onvsync_id == vsync ? on : ts;
+	/* without ids: the onVsync since t's previous frame began, else a stale one */
+	if (t->frames.has_frame && on <= t->frames.last_frame_ns)
+		return ts;
+	return ts - on < 4 * p ? on : ts;
 }
 
 /*
@@ -252,8 +273,7 @@ uint32_t jank__frame_began(struct jank_proc *jp, struct thread *t, struct frame_
 		t->jank.min_interval_ns = dt;
 	p = jank__budget(jp, &fs->assumed);
 	fs->f.budget_ns = p;
-	if (t->jank.onvsync_ns && t->jank.onvsync_ns <= ts && ts - t->jank.onvsync_ns < p / 2)
-		grid_ts = t->jank.onvsync_ns; /* the vsync event was handled here */
+	grid_ts = grid_point(t, ts, fs->f.vsync_id, p);
 	if (x && x->vsync_ns <= ts) {
 		fs->f.vsync_ns = x->vsync_ns;
 		fs->f.deadline_ns = x->deadline_ns;

@@ -70,6 +70,7 @@ struct jank_proc {
 struct jank_thread {
 	uint64_t min_interval_ns; /* its shortest doFrame interval (0: none yet) */
 	uint64_t onvsync_ns;      /* its last Choreographer#onVsync start (0: none) */
+	int64_t onvsync_id;       /* that onVsync's vsync id (-1: none) */
 	uint64_t prev_dt_ns;      /* its last start interval under 50 ms (0: none) */
 	uint64_t last_vsync_ns;   /* the vsync of its last frame (0: none) */
 };
@@ -87,7 +88,7 @@ void jank__display_free(struct jank_display *d);
 uint64_t jank__budget(struct jank_proc *jp, bool *assumed);
 
 /* t began a Choreographer#onVsync at ts_ns: an interval of its vsync events. */
-void jank__onvsync(struct jank_proc *jp, struct thread *t, uint64_t ts_ns);
+void jank__onvsync(struct jank_proc *jp, struct thread *t, uint64_t ts_ns, int64_t vsync);
 
 /* t began fs (open, vsync id fs->f.vsync_id or -1): the interval since its last frame
  * measures the period; fs gets its budget, vsync, start delay (and what caused it) and

@@ -233,6 +233,42 @@ Test(smooth, a_late_start_makes_a_short_frame_late_and_names_what_held_its_threa
 	cr_assert_eq(rec.procs[0].janky_frames, 1);
 }
 
+/*
+ * The doFrame waits 20 ms (more than a period) behind a Handler message after its onVsync: its
+ * vsync is the onVsync's of the same id, not the grid point just before the doFrame.
+ */
+Test(smooth, a_doframe_held_past_a_period_by_a_message_keeps_the_vsync_of_its_onvsync)
+{
+	uint64_t t = 1000 * MS, f0 = t + 20 * P60;
+
+	mk(t - MS, UI, "S|%d|animator:alpha|12", PID);
+	for (int f = 0; f < 20; f++) {
+		mk(t + f * P60, UI, "B|%d|Choreographer#onVsync %lld", PID, (long long)token(f));
+		mk(t + f * P60 + 10000, UI, "E|%d", PID);
+		frame(t + f * P60 + 20000, token(f), 4 * MS);
+	}
+	mk(f0, UI, "B|%d|Choreographer#onVsync %lld", PID, (long long)token(20));
+	mk(f0 + 10000, UI, "E|%d", PID);
+	mk(f0 + MS, UI, "B|%d|android.os.Handler: com.example.Feed$1", PID);
+	mk(f0 + 20 * MS, UI, "E|%d", PID);
+	frame(f0 + 20 * MS, token(20), 4 * MS);
+	mk(f0 + P60 + 5 * MS, UI, "F|%d|animator:alpha|12", PID);
+	finish(f0 + 4 * P60);
+	cr_assert_eq(rec.frames[20].vsync_ns, f0);
+	cr_assert_eq(rec.frames[20].start_delay_ns, 20 * MS);
+	cr_assert(rec.frames[20].janky, "ended at 24 ms, deadline 16.7 ms");
+	cr_assert_eq(rec.frames[20].dropped_before, 0);
+	const struct jank *late = NULL;
+
+	for (int i = 0; i < rec.n_janks; i++)
+		if (rec.janks[i].kind == JANK_LATE)
+			late = late ? late : &rec.janks[i];
+	cr_assert_not_null(late);
+	cr_assert_eq(late->start_delay_ns, 20 * MS);
+	cr_assert_geq(late->start.n, 1);
+	cr_assert_str_eq(late->start.s[0].name, "android.os.Handler: com.example.Feed$1");
+}
+
 Test(smooth, surfaceflinger_vsync_app_toggles_give_the_period_and_the_grid)
 {
 	uint64_t t = 1000 * MS;
