@@ -35,6 +35,53 @@ static json_object *exp_cuj(const struct e2e_jsonl *x)
 	return found;
 }
 
+/* The simulator's one line of type type. */
+static json_object *exp_one(const struct e2e_jsonl *x, const char *type)
+{
+	for (size_t i = 0; i < x->n; i++)
+		if (e2e_type_is(x->v[i], type))
+			return x->v[i];
+	cr_assert_fail("no %s line in the expect file", type);
+	return NULL;
+}
+
+/* The first record of type type of pid whose vsync_id is vsync. */
+static json_object *rec_of_vsync(const struct e2e_jsonl *j, const char *type, pid_t pid,
+				 int64_t vsync)
+{
+	for (size_t i = 0; i < j->n; i++)
+		if (e2e_type_is(j->v[i], type) && e2e_int(j->v[i], "pid") == pid &&
+		    !e2e_is_null(j->v[i], "vsync_id") && e2e_int(j->v[i], "vsync_id") == vsync)
+			return j->v[i];
+	return NULL;
+}
+
+/*
+ * Frame 8 waited 20 ms behind a Handler message after its vsync: its start delay is what the
+ * simulator measured from its vsync slot (within 1 ms: the grid is the envelope of the
+ * frames' starts), it misses its deadline, and its jank record names the message.
+ */
+static void check_late_start(const struct e2e_jsonl *j, const struct e2e_jsonl *x, pid_t pid)
+{
+	json_object *late = exp_one(x, "late_start"), *h = exp_one(x, "handler");
+	int64_t vsync = e2e_int(late, "vsync");
+	json_object *f = rec_of_vsync(j, "frame", pid, vsync), *jk, *chain;
+
+	cr_assert_not_null(f, "no frame of vsync %lld", (long long)vsync);
+	cr_assert(llabs(e2e_int(f, "start_delay_ns") - e2e_int(late, "late_ns")) < 1000000,
+		  "start_delay_ns %lld, the simulator measured %lld: %s",
+		  (long long)e2e_int(f, "start_delay_ns"), (long long)e2e_int(late, "late_ns"),
+		  json_object_to_json_string(f));
+	cr_assert(json_object_get_boolean(e2e_get(f, "janky")), "%s",
+		  json_object_to_json_string(f));
+	jk = rec_of_vsync(j, "jank", pid, vsync);
+	cr_assert_not_null(jk, "no jank record for the delayed frame");
+	chain = e2e_get(jk, "start_chain");
+	cr_assert_gt(json_object_array_length(chain), 0, "%s", json_object_to_json_string(jk));
+	cr_assert_str_eq(e2e_str(json_object_array_get_idx(chain, 0), "name"), e2e_str(h, "name"),
+			 "%s", json_object_to_json_string(jk));
+}
+
 static bool has_id(json_object *arr, int64_t id)
 {
 	for (size_t i = 0; i < json_object_array_length(arr); i++)
@@ -130,6 +177,7 @@ Test(cuj, a_cuj_is_reported_with_its_frames_and_animators)
 	cr_assert_eq(e2e_int(cuj, "frames_dropped"), dropped);
 	cr_assert(e2e_type_is(j.v[j.n - 1], "summary"));
 	cr_assert_eq(e2e_int(j.v[j.n - 1], "cujs"), 1, "the summary counts it");
+	check_late_start(&j, &x, pid);
 	e2e_jsonl_free(&x);
 	e2e_jsonl_free(&j);
 }

@@ -291,7 +291,7 @@ static const struct scenario scenarios[] = {
 	  ARRAY_LEN(realloc_tracks), .cycle = 0 },
 	{ "cuj", cuj_anims, ARRAY_LEN(cuj_anims), cuj_tracks, ARRAY_LEN(cuj_tracks),
 	  .cuj = "SHADE_EXPAND_COLLAPSE", .cuj_begin = 2, .cuj_end = 14, .handler_frame = 8,
-	  .handler_ms = 6 },
+	  .handler_ms = 20 },
 };
 
 /* The scenario's node reallocations (kept apart so the other scenarios' rows stay as they are). */
@@ -374,6 +374,7 @@ struct app {
 	long n_markers, n_starts, n_ends, n_changes; /* for the totals line */
 	uint32_t art_obj[MAX_ANIMS]; /* the animators as ART objects, hash = cookie */
 	uint64_t frame_ns; /* CLOCK_MONOTONIC right before this frame's doFrame B marker */
+	uint64_t slot_ns;  /* CLOCK_MONOTONIC of this frame's vsync slot (play) */
 	struct physics *phys; /* --scenario physics only */
 	int started[MAX_ANIMS], ended[MAX_ANIMS]; /* frame numbers, 0 when it did not happen */
 	int64_t start_called_ns[MAX_ANIMS]; /* CLOCK_MONOTONIC of a delayed start() call */
@@ -1097,6 +1098,10 @@ static void do_frame(struct app *app, int frame)
 	/* The frame time the physics scenario computes from: what the doFrame marker says. */
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	app->frame_ns = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
+	if (frame == app->sc->handler_frame) /* how late its doFrame starts after its vsync slot */
+		expect_line(app, "{\"type\":\"late_start\",\"pid\":%d,\"frame\":%d,\"vsync\":%ld,"
+			    "\"late_ns\":%lld}", app->tgid, frame, vsync_of(app, frame),
+			    (long long)(app->frame_ns - app->slot_ns));
 	if (app->opts->no_vsync_ids)
 		marker(app, "B|%d|Choreographer#doFrame", app->tgid);
 	else
@@ -1219,6 +1224,9 @@ static void play(struct app *app)
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (int frame = 1; frame <= app->opts->frames; frame++) {
+		app->slot_ns = (uint64_t)t0.tv_sec * 1000000000ull + (uint64_t)t0.tv_nsec +
+			       (uint64_t)(slot_of(app, frame) - 1) * 1000000000ull /
+				       (uint64_t)app->opts->fps;
 		do_frame(app, frame);
 		/* the next frame's slot: frame + 1 plus what is skipped before it, 0-based */
 		ns = (int64_t)t0.tv_nsec +
