@@ -25,8 +25,9 @@
 #define CAP_DURATIONS 4096
 /* Processes the engine follows; markers of further ones are counted and ignored. */
 #define CAP_PROCS 1024
-/* Threads with slice state; when full, those with no open slice are forgotten. */
-#define CAP_THREADS 16384
+/* Threads with slice state (~6.5 KB each with their slices); when full, a quarter is
+ * forgotten at once, those with no open slice first, then the least recently used. */
+#define CAP_THREADS 4096
 /* Open B slices per thread (a B without its E nests forever) and in all threads (each keeps
  * its longest child chain, ~300 bytes); further ones are counted and ignored with their E. */
 #define CAP_SLICE_DEPTH 64

@@ -50,7 +50,8 @@ static struct proc *proc_get(struct engine *e, uint32_t pid, const char *process
 static struct thread *thread_get(struct engine *e, uint32_t pid, uint32_t tid)
 {
 	bool fresh;
-	struct thread *t = procs__thread_get(&e->procs, pid, tid, &e->ev.threads, &fresh);
+	struct thread *t =
+		procs__thread_get(&e->procs, &e->slices, pid, tid, &e->ev.threads, &fresh);
 
 	if (t && fresh) {
 		slices__thread_reset(&e->slices, &t->slices);

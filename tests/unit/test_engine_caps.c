@@ -219,6 +219,22 @@ Test(engine_caps, a_full_thread_table_forgets_idle_threads)
 	cr_assert_eq(cnt.sum.evicted.threads, CAP_THREADS);
 }
 
+/* Threads that never end their slice: the oldest quarter goes at once, the newest is kept. */
+Test(engine_caps, a_full_thread_table_of_open_slices_forgets_the_least_recently_used)
+{
+	uint32_t n = 3 * CAP_THREADS;
+
+	for (uint32_t tid = 1; tid <= n; tid++)
+		feed(10, 1000 + tid, "B|10|work");
+	feed(10, 1000 + n, "E|10"); /* the newest still has its slice */
+	feed(10, 1000 + n, "B|10|Choreographer#doFrame 9");
+	feed(10, 1000 + n, "E|10");
+	finish();
+	cr_assert_geq(cnt.sum.evicted.threads, n - CAP_THREADS);
+	cr_assert_leq(cnt.sum.evicted.threads, n - CAP_THREADS / 4 * 3);
+	cr_assert_eq(cnt.frames, 1);
+}
+
 Test(engine_caps, a_full_node_table_forgets_nodes_outside_the_current_frame)
 {
 	for (uint64_t n = 1; n <= CAP_NODES_PROC + 1; n++) {
