@@ -25,6 +25,11 @@
 #define CAP_DURATIONS 4096
 /* Processes the engine follows; markers of further ones are counted and ignored. */
 #define CAP_PROCS 1024
+/* Thread and process ids known by name or process in each table of src/common/proctab.c
+ * (thread names from task columns and sched lines; the sets of selected processes and of
+ * those that wrote markers), ~150 bytes each with its slot: when full, the id set least
+ * recently is forgotten (CLOCK). */
+#define CAP_PROC_IDS 32768
 /* Threads with slice state (~6.5 KB each with their slices); when full, a quarter is
  * forgotten at once, those with no open slice first, then the least recently used. */
 #define CAP_THREADS 4096

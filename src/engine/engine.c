@@ -510,6 +510,13 @@ void engine__node_id(struct engine *e, uint32_t pid, uint64_t node, uint64_t uid
 		props__node_id(n, uid);
 }
 
+void engine__evicted(struct engine *e, const struct evictions *add)
+{
+#define ADD_EVICTION(f) e->ev.f += add->f;
+	AT_EVICTIONS(ADD_EVICTION)
+#undef ADD_EVICTION
+}
+
 void engine__node_names(struct engine *e, const struct node_name_stats *st)
 {
 	summary__node_names(&e->session, st, &e->ev);

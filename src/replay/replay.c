@@ -228,12 +228,16 @@ static void add_damage(const struct capture *c, struct input_stats *in)
 
 int replay__run(struct replay *r, struct engine *e, struct replay_stats *st)
 {
+	struct evictions ev = { 0 };
+
 	*st = r->open_st;
 	r->st = st;
 	r->e = e;
 	ts_guard_init(&r->guard, r->guard.has_anchor, r->guard.anchor);
 	each_line(r, pass_events);
 	add_damage(r->cap, &st->input);
+	procsel__evicted(r->sel, &ev.thread_names, &ev.pids);
+	engine__evicted(e, &ev);
 	return 0;
 }
 
