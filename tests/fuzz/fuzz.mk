@@ -109,3 +109,22 @@ fuzz-smoke-run: $(patsubst %,$(FUZZ_DIR)/fuzz_%,$(FUZZ_SMOKE_TARGETS)) $(FUZZ_SE
 		grep -h '^stat::number_of_executed_units\|^stat::peak_rss_mb' \
 			$(FUZZ_DIR)/smoke-$$t.log | sed "s/^/fuzz-smoke: $$t: /"; \
 	done
+
+# Which engine lines and functions the whole-replay targets reach: each target built with
+# clang's source coverage (no sanitizer) replays its seeds and what fuzz-smoke and fuzz kept,
+# then llvm-cov reports src/engine/. Needs llvm-profdata and llvm-cov.
+FUZZ_COV_DIR := $(FUZZ_DIR)/cov
+.PHONY: fuzz-cov
+fuzz-cov: $(FUZZ_SEEDS)
+	$(Q)mkdir -p $(FUZZ_COV_DIR) && rm -f $(FUZZ_COV_DIR)/*.profraw
+	$(Q)for t in $(FUZZ_SMOKE_TARGETS); do \
+		$(FUZZ_CC) -std=gnu11 -g -O1 -fsanitize=fuzzer -fprofile-instr-generate \
+			-fcoverage-mapping -D_GNU_SOURCE -Iinclude -Isrc $(FUZZ_SRC)/fuzz_$$t.c \
+			$(FUZZ_DEPS_replay_text) $(FUZZ_LIBS_replay_text) -o $(FUZZ_COV_DIR)/fuzz_$$t && \
+		LLVM_PROFILE_FILE=$(FUZZ_COV_DIR)/$$t.profraw $(FUZZ_COV_DIR)/fuzz_$$t -runs=0 \
+			$(wildcard $(FUZZ_DIR)/corpus/$$t $(FUZZ_DIR)/smoke/$$t) \
+			$(FUZZ_DIR)/seeds/$$t > $(FUZZ_COV_DIR)/$$t.log 2>&1 || exit 1; \
+	done
+	$(Q)llvm-profdata merge -o $(FUZZ_COV_DIR)/replay.profdata $(FUZZ_COV_DIR)/*.profraw
+	$(Q)llvm-cov report $(FUZZ_COV_DIR)/fuzz_replay_text -object $(FUZZ_COV_DIR)/fuzz_replay_pftrace \
+		-instr-profile=$(FUZZ_COV_DIR)/replay.profdata $(wildcard src/engine/*.c)

@@ -119,6 +119,16 @@ for t in antutu-2018 flyme-launcher-scroll-2019 miui-launcher-2021; do
 	kib "$f" "$busy" 1000 > "$out.tmp/replay_text/$t-busy1m"
 done
 cp "$out.tmp/capture_file/systrace.html" "$out.tmp/replay_text/systrace.html"
+# Inputs that fill the tables of common/caps.h, so the mutations start at the evictions.
+gen() { # gen NAME COUNT AWK_PRINTF_BODY: COUNT marker lines, i from 0
+	awk -v n="$2" 'BEGIN { print "# tracer: nop"; for (i = 0; i < n; i++) '"$3"' }' \
+		> "$out.tmp/replay_text/caps-$1"
+}
+line='printf "  app-%d  ( %d) [001] .... %d.%06d: tracing_mark_write: '
+gen threads 5000 "$line"'B|1000|work\n", 1000 + i, 1000, 1 + int(i / 1e6), i % 1e6'
+gen depth 200 "$line"'B|1000|nested\n", 1000, 1000, 1, i'
+gen procs 1200 "$line"'B|%d|x\n", 2000 + i, 2000 + i, 1, i, 2000 + i'
+gen anims 5000 "$line"'S|%d|animator:n%d|%d\n", 3000 + i % 5, 3000 + i % 5, 1, i, 3000 + i % 5, i, i'
 
 # replay_pftrace: the Perfetto captures whole (up to 1 MiB) and their heads.
 head -c 1048576 "$pf" > "$out.tmp/replay_pftrace/pixel7pro"
