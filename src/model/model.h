@@ -369,7 +369,8 @@ struct name_stat {
  *   names        animator lifecycles counted under "(other names)"
  *   durations    ended durations left out of the median (a reservoir sample is kept)
  *   processes    markers of processes beyond the process cap, ignored
- *   threads      idle threads forgotten
+ *   threads      threads forgotten: idle ones first, then the least recently used with their
+ *                open slices (a later E of one is ignored)
  *   slices       B slices nested deeper than the cap, ignored with their E
  *   nodes        RenderNodes forgotten (their next change has no "from")
  *   node_frames  node-frames not reported (too many nodes in one frame)
