@@ -40,6 +40,10 @@
 /* RenderNodes remembered per process; when full, those not in the current frame are
  * forgotten (their next change has no "from" value). */
 #define CAP_NODES_PROC 16384
+/* RenderNodes remembered in all processes (~200 bytes each with its slot); a process that
+ * needs one more forgets its own nodes outside the current frame, or loses the change
+ * (counted in nodes) when it has none to give up. */
+#define CAP_NODES 65536
 /* View class names cached by (pid, node, unique id), live only, ~160 bytes each; when a
  * bucket is full its least recently used name is evicted (read again when seen again). */
 #define CAP_NODE_NAMES 8192

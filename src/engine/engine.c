@@ -42,7 +42,7 @@ static struct proc *proc_get(struct engine *e, uint32_t pid, const char *process
 	struct proc *p = procs__get(&e->procs, pid, process, &e->ev.processes, &created);
 
 	if (p && created)
-		props__proc_init(&p->props);
+		props__proc_init(&p->props, &e->props.nodes);
 	return p;
 }
 
@@ -106,6 +106,8 @@ static struct node_st *node_get(struct engine *e, struct proc *p, uint64_t node,
 	if (err == -ENOSPC) {
 		batch_send(e, p);
 		err = props__node(&p->props, node, name, &e->ev.nodes, &n);
+		if (err == -ENOSPC) /* the other processes hold every node: this one is lost */
+			e->ev.nodes++;
 	}
 	return err ? NULL : n;
 }
