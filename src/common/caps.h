@@ -25,8 +25,14 @@
 #define CAP_DURATIONS 4096
 /* Processes the engine follows; markers of further ones are counted and ignored. */
 #define CAP_PROCS 1024
-/* Threads with slice state; when full, those with no open slice are forgotten. */
-#define CAP_THREADS 16384
+/* Thread and process ids known by name or process in each table of src/common/proctab.c
+ * (thread names from task columns and sched lines; the sets of selected processes and of
+ * those that wrote markers), ~150 bytes each with its slot: when full, the id set least
+ * recently is forgotten (CLOCK). */
+#define CAP_PROC_IDS 32768
+/* Threads with slice state (~6.5 KB each with their slices); when full, a quarter is
+ * forgotten at once, those with no open slice first, then the least recently used. */
+#define CAP_THREADS 4096
 /* Open B slices per thread (a B without its E nests forever) and in all threads (each keeps
  * its longest child chain, ~300 bytes); further ones are counted and ignored with their E. */
 #define CAP_SLICE_DEPTH 64
@@ -34,6 +40,10 @@
 /* RenderNodes remembered per process; when full, those not in the current frame are
  * forgotten (their next change has no "from" value). */
 #define CAP_NODES_PROC 16384
+/* RenderNodes remembered in all processes (~200 bytes each with its slot); a process that
+ * needs one more forgets its own nodes outside the current frame, or loses the change
+ * (counted in nodes) when it has none to give up. */
+#define CAP_NODES 65536
 /* View class names cached by (pid, node, unique id), live only, ~160 bytes each; when a
  * bucket is full its least recently used name is evicted (read again when seen again). */
 #define CAP_NODE_NAMES 8192

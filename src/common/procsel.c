@@ -713,3 +713,9 @@ uint32_t procsel__named(const struct procsel *s)
 {
 	return s->named;
 }
+
+void procsel__evicted(const struct procsel *s, uint64_t *thread_names, uint64_t *pids)
+{
+	*thread_names = proctab__evicted(s->names);
+	*pids = proctab__evicted(s->selected) + proctab__evicted(s->wrote);
+}

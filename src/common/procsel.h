@@ -223,4 +223,8 @@ int procsel__decide(struct procsel *s, char *msg, size_t msglen);
 /* How many processes procsel__decide found a main-thread name for (0 without --proc). */
 uint32_t procsel__named(const struct procsel *s);
 
+/* Ids its tables forgot (common/caps.h CAP_PROC_IDS): threads with their names and
+ * processes, and processes of its sets (selected, wrote markers). */
+void procsel__evicted(const struct procsel *s, uint64_t *thread_names, uint64_t *pids);
+
 #endif /* ANIMTRACE_PROCSEL_H */

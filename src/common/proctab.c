@@ -1,20 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Open addressing with linear probing; ids are never 0 (pid 0 is the idle task). */
+/*
+ * Open addressing with linear probing; ids are never 0 (pid 0 is the idle task). Bounded by
+ * CAP_PROC_IDS: a full table evicts by CLOCK (a hand sweeps the slots, sparing once each entry
+ * set since it last passed), O(1) amortised.
+ */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/caps.h"
 #include "common/proctab.h"
 
 struct slot {
 	uint32_t id; /* 0: empty */
 	uint32_t tgid;
 	char name[PROCTAB_NAME_MAX];
+	uint8_t ref; /* set since the hand last passed */
 };
 
 struct proctab {
 	struct slot *slots;
 	size_t cap, used; /* cap is a power of two */
+	size_t hand;	   /* the CLOCK hand: the next slot it looks at */
+	uint64_t evicted;
 };
 
 static size_t hash(uint32_t id, size_t cap)
@@ -80,12 +88,35 @@ static int grow(struct proctab *t)
 	return 0;
 }
 
+/* The table is full: forget the first entry the hand finds not set since it last passed. */
+static void evict_one(struct proctab *t)
+{
+	for (;;) {
+		struct slot *s = &t->slots[t->hand];
+
+		t->hand = (t->hand + 1) & (t->cap - 1);
+		if (!s->id)
+			continue;
+		if (s->ref) {
+			s->ref = 0;
+			continue;
+		}
+		proctab__remove(t, s->id);
+		t->evicted++;
+		return;
+	}
+}
+
 static struct slot *get_or_add(struct proctab *t, uint32_t id)
 {
 	struct slot *s = find(t, id);
 
-	if (s)
+	if (s) {
+		s->ref = 1;
 		return s;
+	}
+	if (t->used >= CAP_PROC_IDS)
+		evict_one(t);
 	if ((t->used + 1) * 4 > t->cap * 3 && grow(t))
 		return NULL;
 	size_t i = hash(id, t->cap);
@@ -93,7 +124,7 @@ static struct slot *get_or_add(struct proctab *t, uint32_t id)
 	while (t->slots[i].id)
 		i = (i + 1) & (t->cap - 1);
 	/* An emptied slot still holds the name and tgid of the id that left it. */
-	t->slots[i] = (struct slot){ .id = id };
+	t->slots[i] = (struct slot){ .id = id, .ref = 1 };
 	t->used++;
 	return &t->slots[i];
 }
@@ -158,6 +189,11 @@ void proctab__remove(struct proctab *t, uint32_t id)
 			i = j;
 		}
 	}
+}
+
+uint64_t proctab__evicted(const struct proctab *t)
+{
+	return t->evicted;
 }
 
 void proctab__for_each(const struct proctab *t, void (*fn)(void *ctx, uint32_t id,

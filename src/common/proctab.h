@@ -13,6 +13,9 @@ struct proctab;
 struct proctab *proctab__new(void);
 void proctab__free(struct proctab *t);
 
+/* Every set may evict an entry once the table holds CAP_PROC_IDS (common/caps.h): the ids set
+ * least recently, by CLOCK. */
+
 /* Sets the name of id (truncated to PROCTAB_NAME_MAX - 1). Returns 0 or -ENOMEM. */
 int proctab__set_name(struct proctab *t, uint32_t id, const char *name, size_t len);
 
@@ -27,6 +30,9 @@ uint32_t proctab__tgid(const struct proctab *t, uint32_t id);
 
 /* Forgets id. */
 void proctab__remove(struct proctab *t, uint32_t id);
+
+/* Entries evicted so far. */
+uint64_t proctab__evicted(const struct proctab *t);
 
 /* Calls fn for every id that has a name. */
 void proctab__for_each(const struct proctab *t, void (*fn)(void *ctx, uint32_t id,

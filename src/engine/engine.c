@@ -44,7 +44,7 @@ static struct proc *proc_get(struct engine *e, uint32_t pid, const char *process
 	struct proc *p = procs__get(&e->procs, pid, process, &e->ev.processes, &created);
 
 	if (p && created) {
-		props__proc_init(&p->props);
+		props__proc_init(&p->props, &e->props.nodes);
 		p->jank.display = &e->display;
 	}
 	return p;
@@ -54,7 +54,8 @@ static struct proc *proc_get(struct engine *e, uint32_t pid, const char *process
 static struct thread *thread_get(struct engine *e, uint32_t pid, uint32_t tid)
 {
 	bool fresh;
-	struct thread *t = procs__thread_get(&e->procs, pid, tid, &e->ev.threads, &fresh);
+	struct thread *t =
+		procs__thread_get(&e->procs, &e->slices, pid, tid, &e->ev.threads, &fresh);
 
 	if (t && fresh) {
 		slices__thread_reset(&e->slices, &t->slices);
@@ -110,6 +111,8 @@ static struct node_st *node_get(struct engine *e, struct proc *p, uint64_t node,
 	if (err == -ENOSPC) {
 		batch_send(e, p);
 		err = props__node(&p->props, node, name, &e->ev.nodes, &n);
+		if (err == -ENOSPC) /* the other processes hold every node: this one is lost */
+			e->ev.nodes++;
 	}
 	return err ? NULL : n;
 }
@@ -562,6 +565,13 @@ void engine__input(struct engine *e, const struct input_stats *in)
 {
 	e->session.input = *in;
 	e->session.has_input = true;
+}
+
+void engine__evicted(struct engine *e, const struct evictions *add)
+{
+#define ADD_EVICTION(f) e->ev.f += add->f;
+	AT_EVICTIONS(ADD_EVICTION)
+#undef ADD_EVICTION
 }
 
 void engine__node_names(struct engine *e, const struct node_name_stats *st)

@@ -144,6 +144,9 @@ void engine__rejected(struct engine *e);
 /* The process exited: its running animators end with END_PROCESS_EXIT. */
 void engine__process_exit(struct engine *e, uint64_t ts_ns, uint32_t pid);
 
+/* Adds what the caller's own tables evicted (the replay's thread names) to the summary's. */
+void engine__evicted(struct engine *e, const struct evictions *add);
+
 /*
  * Ends the session at ts_ns: pending frames are flushed, running animators are reported
  * as END_RUNNING_AT_EXIT in the summary (not as animator_end), and the summary is sent.

@@ -77,27 +77,78 @@ struct thread *procs__thread_find(const struct procs *ps, uint32_t tid)
 	return htab_find(&ps->by_tid, hash_mix64(tid), thread_eq, &tid);
 }
 
-/* The thread table is full: forget the threads inside no slice. */
-static bool thread_idle(void *v, void *ctx)
+/* What a sweep of the full thread table drops: threads inside no slice, and the threads
+ * last used at or before `before` (0: none). */
+struct thread_drop {
+	struct slices *ss;
+	uint64_t before;
+};
+
+static bool thread_drop(void *v, void *ctx)
 {
 	struct thread *t = v;
+	struct thread_drop *d = ctx;
 
-	if (!slices__thread_idle(&t->slices))
+	if (!slices__thread_idle(&t->slices) && t->used > d->before)
 		return false;
+	slices__thread_reset(d->ss, &t->slices); /* its open slices leave the global count */
 	slices__thread_free(&t->slices);
 	free(t);
 	return true;
 }
 
-struct thread *procs__thread_get(struct procs *ps, uint32_t pid, uint32_t tid, uint64_t *evicted,
-				 bool *fresh)
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The thread table is full: forget at least a quarter of it, the threads inside no slice
+ * first, then those used least recently. One O(n log n) pass per n/4 new threads keeps a
+ * new thread O(log n) amortised (a sweep per insert made 40,000 threads take 30 s).
+ */
+static void threads_evict(struct procs *ps, struct slices *ss, uint64_t *evicted)
+{
+	size_t want = CAP_THREADS / 4, idle = 0, n = 0;
+	struct thread_drop d = { .ss = ss };
+	uint64_t *used;
+
+	for (size_t i = 0; i < ps->by_tid.cap; i++) {
+		struct thread *t = ps->by_tid.s[i].v;
+
+		if (t && slices__thread_idle(&t->slices))
+			idle++;
+	}
+	if (idle < want && (used = malloc(ps->by_tid.cnt * sizeof(*used)))) {
+		for (size_t i = 0; i < ps->by_tid.cap; i++) {
+			struct thread *t = ps->by_tid.s[i].v;
+
+			if (t && !slices__thread_idle(&t->slices))
+				used[n++] = t->used;
+		}
+		qsort(used, n, sizeof(*used), u64_cmp);
+		if (n)
+			d.before = used[(want - idle < n ? want - idle : n) - 1];
+		free(used);
+	}
+	sweep_count(&ps->by_tid, thread_drop, &d, evicted);
+}
+
+struct thread *procs__thread_get(struct procs *ps, struct slices *ss, uint32_t pid, uint32_t tid,
+				 uint64_t *evicted, bool *fresh)
 {
 	struct thread *t = procs__thread_find(ps, tid);
 
 	*fresh = false;
 	if (!t) {
 		if (ps->by_tid.cnt >= CAP_THREADS)
-			sweep_count(&ps->by_tid, thread_idle, NULL, evicted);
+			threads_evict(ps, ss, evicted);
+		if (ps->by_tid.cnt >= CAP_THREADS) { /* no memory to sweep: turn it away */
+			(*evicted)++;
+			return NULL;
+		}
 		t = calloc(1, sizeof(*t));
 		if (!t)
 			return NULL;
@@ -109,6 +160,7 @@ struct thread *procs__thread_get(struct procs *ps, uint32_t pid, uint32_t tid, u
 		}
 		*fresh = true;
 	}
+	t->used = ++ps->tick;
 	if (t->pid != pid) { /* the tid now belongs to another process */
 		t->pid = pid;
 		*fresh = true;

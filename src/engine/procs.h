@@ -15,6 +15,7 @@
 #include "common/coll.h"
 
 struct proc;
+struct slices;
 struct thread;
 
 /* The processes and threads followed. */
@@ -22,6 +23,7 @@ struct procs {
 	struct htab by_pid, by_tid;
 	struct proc **list; /* creation order, for deterministic flushing */
 	size_t n, cap;
+	uint64_t tick; /* thread uses so far: struct thread's used */
 };
 
 /* pid's process, or NULL. */
@@ -39,9 +41,11 @@ bool procs__remove(struct procs *ps, struct proc *p);
 struct thread *procs__thread_find(const struct procs *ps, uint32_t tid);
 
 /* Thread tid of pid, keyed by tid alone (a bare E has no tgid); *fresh when it is new or its
- * tid moved to pid. A full table forgets threads inside no slice (counted in *evicted). */
-struct thread *procs__thread_get(struct procs *ps, uint32_t pid, uint32_t tid, uint64_t *evicted,
-				 bool *fresh);
+ * tid moved to pid. A full table (CAP_THREADS) forgets a quarter of its threads, those inside
+ * no slice first, then the least recently used with their open slices (taken out of ss);
+ * each forgotten thread is counted in *evicted. */
+struct thread *procs__thread_get(struct procs *ps, struct slices *ss, uint32_t pid, uint32_t tid,
+				 uint64_t *evicted, bool *fresh);
 
 /* Frees the tables and the threads; the processes are the caller's to free first. */
 void procs__free(struct procs *ps);

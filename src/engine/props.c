@@ -163,9 +163,14 @@ int props__node(struct props_proc *pp, uint64_t node, const char *name, uint64_t
 	char fallback[32];
 
 	if (!n) {
-		if (pp->nodes.cnt >= CAP_NODES_PROC &&
-		    !sweep_count(&pp->nodes, node_stale, &pp->pb.gen, evicted))
-			return -ENOSPC;
+		if (pp->nodes.cnt >= CAP_NODES_PROC || (pp->total && *pp->total >= CAP_NODES)) {
+			long k = sweep_count(&pp->nodes, node_stale, &pp->pb.gen, evicted);
+
+			if (k <= 0)
+				return -ENOSPC;
+			if (pp->total)
+				*pp->total -= (size_t)k;
+		}
 		n = calloc(1, sizeof(*n));
 		if (!n)
 			return -ENOMEM;
@@ -175,6 +180,8 @@ int props__node(struct props_proc *pp, uint64_t node, const char *name, uint64_t
 			return -ENOMEM;
 		}
 		node_fallback_name(n->name, sizeof(n->name), node);
+		if (pp->total)
+			++*pp->total;
 	}
 	*out = n;
 	if (!name || !*name || !strncmp(n->name, name, sizeof(n->name) - 1))
@@ -226,8 +233,9 @@ void props__segment(struct props *ps, const struct props_proc *pp, const struct 
 	segment__frame(seg, &sf);
 }
 
-void props__proc_init(struct props_proc *pp)
+void props__proc_init(struct props_proc *pp, size_t *total)
 {
+	pp->total = total;
 	pp->pb.gen = 1; /* node_st.gen 0 is in no batch */
 }
 
@@ -235,6 +243,8 @@ void props__proc_free(struct props_proc *pp)
 {
 	free(pp->pb.nodes);
 	free(pp->pb.before);
+	if (pp->total)
+		*pp->total -= pp->nodes.cnt;
 	htab_free_values(&pp->nodes);
 }
 

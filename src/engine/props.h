@@ -53,6 +53,7 @@ struct prop_batch {
 struct props_proc {
 	struct htab nodes; /* node_st by RenderNode pointer */
 	struct prop_batch pb;
+	size_t *total; /* the nodes of every process (CAP_NODES), or NULL */
 };
 
 /* Property writes per frame (for the summary), and one frame's changes for segment.h. */
@@ -61,13 +62,16 @@ struct props {
 	uint32_t sets_max;
 	struct seg_change *seg_buf;
 	size_t n_seg_buf, cap_seg_buf;
+	size_t nodes; /* in all processes: struct props_proc's total */
 };
 
-/* A new process's part: its first batch is generation 1 (nodes of generation 0 are in none). */
-void props__proc_init(struct props_proc *pp);
+/* A new process's part: its first batch is generation 1 (nodes of generation 0 are in none).
+ * total (may be NULL) counts the nodes of all processes, against CAP_NODES. */
+void props__proc_init(struct props_proc *pp, size_t *total);
 
 /* Finds or creates node (named name when not NULL): 0 and *out, or -ENOMEM, or -ENOSPC when
- * the table is full and every node changed in the batch (send it, then call again). */
+ * the table is full (CAP_NODES_PROC, or CAP_NODES in all) and every node of pp changed in the
+ * batch (send it, then call again; -ENOSPC again: pp has no node to give up). */
 int props__node(struct props_proc *pp, uint64_t node, const char *name, uint64_t *evicted,
 		struct node_st **out);
 

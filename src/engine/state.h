@@ -41,6 +41,7 @@ struct proc {
 
 struct thread {
 	uint32_t tid, pid;
+	uint64_t used; /* procs' tick at its last use: the least recently used are evicted */
 	struct slices_thread slices;
 	struct frames_thread frames;
 	struct jank_thread jank;

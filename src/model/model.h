@@ -422,17 +422,22 @@ struct name_stat {
  *   names        animator lifecycles counted under "(other names)"
  *   durations    ended durations left out of the median (a reservoir sample is kept)
  *   processes    markers of processes beyond the process cap, ignored
- *   threads      idle threads forgotten
+ *   threads      threads forgotten: idle ones first, then the least recently used with their
+ *                open slices (a later E of one is ignored)
  *   slices       B slices nested deeper than the cap, ignored with their E
  *   nodes        RenderNodes forgotten (their next change has no "from")
  *   node_frames  node-frames not reported (too many nodes in one frame)
  *   proc_stats   exited processes left out of the summary's per-process smoothness
  *   prop_runs    property runs not followed (too many at once): animations missed
  *   node_names   View class names forgotten (live only: read again when seen again)
+ *   thread_names thread ids forgotten with their name and process (task columns, sched
+ *                lines): a later marker of one has no process unless its line says
+ *   pids         process ids forgotten from the sets of selected processes and of those
+ *                that wrote markers (replay selection and its messages)
  */
 #define AT_EVICTIONS(X) X(animators) X(anim_keys) X(names) X(durations) X(processes) \
 	X(threads) X(slices) X(nodes) X(node_frames) X(proc_stats) X(prop_runs) \
-	X(node_names)
+	X(node_names) X(thread_names) X(pids)
 
 struct evictions {
 #define AT_EVICTION_FIELD(f) uint64_t f;

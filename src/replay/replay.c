@@ -254,6 +254,8 @@ static void add_damage(const struct capture *c, struct input_stats *in)
 
 int replay__run(struct replay *r, struct engine *e, struct replay_stats *st)
 {
+	struct evictions ev = { 0 };
+
 	*st = r->open_st;
 	r->st = st;
 	r->e = e;
@@ -263,6 +265,8 @@ int replay__run(struct replay *r, struct engine *e, struct replay_stats *st)
 	if (!engine__sink_error(e))
 		feed_timeline(r, UINT64_MAX);
 	add_damage(r->cap, &st->input);
+	procsel__evicted(r->sel, &ev.thread_names, &ev.pids);
+	engine__evicted(e, &ev);
 	return 0;
 }
 

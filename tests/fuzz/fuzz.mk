@@ -32,7 +32,17 @@ FUZZ_DEPS_pftrace := src/replay/pftrace.c src/replay/pftimeline.c src/replay/pff
 FUZZ_LIBS_pftrace := -lz
 FUZZ_PFTRACE := $(if $(wildcard src/replay/pftrace.c),pftrace)
 
-FUZZ_TARGETS ?= marker capture_line capture_file elfsym insn $(FUZZ_PFTRACE)
+# Whole replays: the driver, the engine and the box, JSON and trace sinks (not the live side).
+FUZZ_DEPS_replay_text := $(foreach d,replay engine model sinks common,$(wildcard src/$(d)/*.c))
+FUZZ_LIBS_replay_text := -lz -lminizip -lm
+FUZZ_DEPS_replay_pftrace := $(FUZZ_DEPS_replay_text)
+FUZZ_LIBS_replay_pftrace := $(FUZZ_LIBS_replay_text)
+# Inputs large enough to fill the tables (common/caps.h).
+FUZZ_FLAGS_replay_text := -max_len=1048576
+FUZZ_FLAGS_replay_pftrace := -max_len=1048576
+
+FUZZ_TARGETS ?= marker capture_line capture_file elfsym insn $(FUZZ_PFTRACE) replay_text \
+	replay_pftrace
 FUZZ_BINS := $(patsubst %,$(FUZZ_DIR)/fuzz_%,$(FUZZ_TARGETS))
 FUZZ_SEEDS := $(FUZZ_DIR)/seeds/.done
 
@@ -67,9 +77,54 @@ $(FUZZ_RUNS): fuzz-run-%: $(FUZZ_DIR)/fuzz_% $(FUZZ_SEEDS)
 	@echo "fuzz: $* for $(FUZZ_SECONDS) s"
 	$(Q)mkdir -p $(FUZZ_DIR)/corpus/$* $(FUZZ_DIR)/artifacts
 	$(Q)$< $(FUZZ_DIR)/corpus/$* $(FUZZ_DIR)/seeds/$* -max_total_time=$(FUZZ_SECONDS) \
-		-rss_limit_mb=$(FUZZ_RSS_MB) -timeout=25 -print_final_stats=1 \
+		-rss_limit_mb=$(FUZZ_RSS_MB) -timeout=25 -print_final_stats=1 $(FUZZ_FLAGS_$*) \
 		-artifact_prefix=$(FUZZ_DIR)/artifacts/$*- \
 		> $(FUZZ_DIR)/$*.log 2>&1 || { tail -n 60 $(FUZZ_DIR)/$*.log; \
 		echo "fuzz: $* found a bug; input in $(FUZZ_DIR)/artifacts/" >&2; exit 1; }
 	$(Q)grep -h '^stat::number_of_executed_units\|^stat::peak_rss_mb' $(FUZZ_DIR)/$*.log | \
 		sed 's/^/fuzz: $*: /'
+
+# make test's short, deterministic run of the whole-replay targets (-seed=1, a fixed number of
+# inputs from the real captures' seeds, a few seconds each): a crash, leak or sanitizer report
+# fails it. Skipped, saying so, where clang has no libFuzzer.
+FUZZ_SMOKE_TARGETS := replay_text replay_pftrace
+FUZZ_SMOKE_RUNS ?= 300
+FUZZ_HAVE_TEST := echo 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }' | \
+	$(FUZZ_CC) -x c -fsanitize=fuzzer - -o /dev/null 2>/dev/null
+
+.PHONY: fuzz-smoke fuzz-smoke-run
+fuzz-smoke:
+	$(Q)if $(FUZZ_HAVE_TEST); then $(MAKE) --no-print-directory fuzz-smoke-run; \
+	else echo "fuzz-smoke: skipped: $(FUZZ_CC) has no libFuzzer (-fsanitize=fuzzer)"; fi
+
+fuzz-smoke-run: $(patsubst %,$(FUZZ_DIR)/fuzz_%,$(FUZZ_SMOKE_TARGETS)) $(FUZZ_SEEDS)
+	$(Q)for t in $(FUZZ_SMOKE_TARGETS); do \
+		rm -rf $(FUZZ_DIR)/smoke/$$t && mkdir -p $(FUZZ_DIR)/smoke/$$t $(FUZZ_DIR)/artifacts && \
+		$(FUZZ_DIR)/fuzz_$$t $(FUZZ_DIR)/smoke/$$t $(FUZZ_DIR)/seeds/$$t -seed=1 \
+			-runs=$(FUZZ_SMOKE_RUNS) -max_len=1048576 -rss_limit_mb=$(FUZZ_RSS_MB) \
+			-timeout=25 -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/artifacts/$$t- \
+			> $(FUZZ_DIR)/smoke-$$t.log 2>&1 || { tail -n 60 $(FUZZ_DIR)/smoke-$$t.log; \
+			echo "fuzz-smoke: $$t found a bug; input in $(FUZZ_DIR)/artifacts/" >&2; \
+			exit 1; }; \
+		grep -h '^stat::number_of_executed_units\|^stat::peak_rss_mb' \
+			$(FUZZ_DIR)/smoke-$$t.log | sed "s/^/fuzz-smoke: $$t: /"; \
+	done
+
+# Which engine lines and functions the whole-replay targets reach: each target built with
+# clang's source coverage (no sanitizer) replays its seeds and what fuzz-smoke and fuzz kept,
+# then llvm-cov reports src/engine/. Needs llvm-profdata and llvm-cov.
+FUZZ_COV_DIR := $(FUZZ_DIR)/cov
+.PHONY: fuzz-cov
+fuzz-cov: $(FUZZ_SEEDS)
+	$(Q)mkdir -p $(FUZZ_COV_DIR) && rm -f $(FUZZ_COV_DIR)/*.profraw
+	$(Q)for t in $(FUZZ_SMOKE_TARGETS); do \
+		$(FUZZ_CC) -std=gnu11 -g -O1 -fsanitize=fuzzer -fprofile-instr-generate \
+			-fcoverage-mapping -D_GNU_SOURCE -Iinclude -Isrc $(FUZZ_SRC)/fuzz_$$t.c \
+			$(FUZZ_DEPS_replay_text) $(FUZZ_LIBS_replay_text) -o $(FUZZ_COV_DIR)/fuzz_$$t && \
+		LLVM_PROFILE_FILE=$(FUZZ_COV_DIR)/$$t.profraw $(FUZZ_COV_DIR)/fuzz_$$t -runs=0 \
+			$(wildcard $(FUZZ_DIR)/corpus/$$t $(FUZZ_DIR)/smoke/$$t) \
+			$(FUZZ_DIR)/seeds/$$t > $(FUZZ_COV_DIR)/$$t.log 2>&1 || exit 1; \
+	done
+	$(Q)llvm-profdata merge -o $(FUZZ_COV_DIR)/replay.profdata $(FUZZ_COV_DIR)/*.profraw
+	$(Q)llvm-cov report $(FUZZ_COV_DIR)/fuzz_replay_text -object $(FUZZ_COV_DIR)/fuzz_replay_pftrace \
+		-instr-profile=$(FUZZ_COV_DIR)/replay.profdata $(wildcard src/engine/*.c)

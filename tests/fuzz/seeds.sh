@@ -36,7 +36,8 @@ lines() { wc -l < "$1"; }
 
 rm -rf "$out.tmp"
 mkdir -p "$out.tmp/marker" "$out.tmp/capture_line" "$out.tmp/capture_file" \
-	 "$out.tmp/elfsym" "$out.tmp/insn" "$out.tmp/pftrace"
+	 "$out.tmp/elfsym" "$out.tmp/insn" "$out.tmp/pftrace" "$out.tmp/replay_text" \
+	 "$out.tmp/replay_pftrace"
 
 # marker: raw payloads, plus the payloads of real tracing_mark_write lines.
 p=$tr/perfetto-example-30s.atrace-payloads.txt
@@ -103,6 +104,37 @@ head -c 65536 "$pf" > "$out.tmp/pftrace/head64k"
 tail -c +1951755 "$tr/pixel6a-android13-startup.perfetto-trace" | head -c 4031 \
 	> "$out.tmp/pftrace/pixel6a-frametimeline"
 chmod u+w "$out.tmp/pftrace/"*
+
+# replay_text: whole replays of up to 1 MiB (-max_len): the header and the first MiB of each
+# text capture, its busiest MiB (the most markers), 64 KiB heads, and the cut-down systrace.
+kib() { # kib FILE FIRST_LINE KIB: whole lines from FIRST_LINE, at most KIB KiB in all
+	{ head -n 11 "$1"; tail -n +"$2" "$1"; } | head -c $(($3 * 1024)) | sed '$d'
+}
+for t in antutu-2018 flyme-launcher-scroll-2019 miui-launcher-2021; do
+	f=$tr/$t.ftrace.txt
+	kib "$f" 12 1000 > "$out.tmp/replay_text/$t-head1m"
+	kib "$f" 12 64 > "$out.tmp/replay_text/$t-head64k"
+	busy=$(awk '/tracing_mark_write|print: / { n[int(NR / 8000)]++ }
+		END { for (k in n) if (n[k] > m) { m = n[k]; b = k } print b * 8000 + 12 }' "$f")
+	kib "$f" "$busy" 1000 > "$out.tmp/replay_text/$t-busy1m"
+done
+cp "$out.tmp/capture_file/systrace.html" "$out.tmp/replay_text/systrace.html"
+# Inputs that fill the tables of common/caps.h, so the mutations start at the evictions.
+gen() { # gen NAME COUNT AWK_PRINTF_BODY: COUNT marker lines, i from 0
+	awk -v n="$2" 'BEGIN { print "# tracer: nop"; for (i = 0; i < n; i++) '"$3"' }' \
+		> "$out.tmp/replay_text/caps-$1"
+}
+line='printf "  app-%d  ( %d) [001] .... %d.%06d: tracing_mark_write: '
+gen threads 5000 "$line"'B|1000|work\n", 1000 + i, 1000, 1 + int(i / 1e6), i % 1e6'
+gen depth 200 "$line"'B|1000|nested\n", 1000, 1000, 1, i'
+gen procs 1200 "$line"'B|%d|x\n", 2000 + i, 2000 + i, 1, i, 2000 + i'
+gen anims 5000 "$line"'S|%d|animator:n%d|%d\n", 3000 + i % 5, 3000 + i % 5, 1, i, 3000 + i % 5, i, i'
+
+# replay_pftrace: the Perfetto captures whole (up to 1 MiB) and their heads.
+head -c 1048576 "$pf" > "$out.tmp/replay_pftrace/pixel7pro"
+head -c 65536 "$pf" > "$out.tmp/replay_pftrace/pixel7pro-64k"
+head -c 1048576 "$tr/pixel6a-android13-startup.perfetto-trace" \
+	> "$out.tmp/replay_pftrace/pixel6a-1m"
 
 rm -f "$out.tmp/payloads" "$out.tmp/marks"
 rm -rf "$out"

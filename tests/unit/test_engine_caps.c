@@ -6,6 +6,7 @@
 
 #include "common/caps.h"
 #include "engine/engine.h"
+#include "engine/state.h"
 
 #define MS 1000000ull
 
@@ -219,6 +220,22 @@ Test(engine_caps, a_full_thread_table_forgets_idle_threads)
 	cr_assert_eq(cnt.sum.evicted.threads, CAP_THREADS);
 }
 
+/* Threads that never end their slice: the oldest quarter goes at once, the newest is kept. */
+Test(engine_caps, a_full_thread_table_of_open_slices_forgets_the_least_recently_used)
+{
+	uint32_t n = 3 * CAP_THREADS;
+
+	for (uint32_t tid = 1; tid <= n; tid++)
+		feed(10, 1000 + tid, "B|10|work");
+	feed(10, 1000 + n, "E|10"); /* the newest still has its slice */
+	feed(10, 1000 + n, "B|10|Choreographer#doFrame 9");
+	feed(10, 1000 + n, "E|10");
+	finish();
+	cr_assert_geq(cnt.sum.evicted.threads, n - CAP_THREADS);
+	cr_assert_leq(cnt.sum.evicted.threads, n - CAP_THREADS / 4 * 3);
+	cr_assert_eq(cnt.frames, 1);
+}
+
 Test(engine_caps, a_full_node_table_forgets_nodes_outside_the_current_frame)
 {
 	for (uint64_t n = 1; n <= CAP_NODES_PROC + 1; n++) {
@@ -238,6 +255,22 @@ Test(engine_caps, one_endless_frame_of_new_nodes_is_sent_early_rather_than_growi
 	finish();
 	cr_assert_eq(cnt.sum.evicted.nodes, CAP_NODES_PROC);
 	cr_assert_eq(cnt.sum.evicted.node_frames, 2 * CAP_NODES_PROC - 2 * CAP_FRAME_NODES);
+}
+
+/* Processes each outside a frame, filling their own tables: the engine-wide cap holds them,
+ * each process giving up its own old nodes; nothing over the cap, nothing uncounted. */
+Test(engine_caps, the_nodes_of_all_processes_are_capped_together)
+{
+	uint32_t procs = 2 * CAP_NODES / CAP_NODES_PROC;
+	uint64_t n = 0;
+
+	for (uint32_t pid = 100; pid < 100 + procs; pid++)
+		for (uint64_t i = 0; i < CAP_NODES_PROC; i++, n++)
+			engine__prop(eng, now_ns++, pid, pid, (n + 1) * 16, NULL, PROP_ALPHA, 0.5f,
+				     NULL);
+	cr_assert_leq(eng->props.nodes, CAP_NODES); /* engine/state.h */
+	finish();
+	cr_assert_geq(cnt.sum.evicted.nodes, n - CAP_NODES);
 }
 
 Test(engine_caps, processes_past_the_cap_are_counted_and_exited_ones_make_room)

@@ -21,7 +21,7 @@ static void setup(void)
 	cr_assert_not_null(p);
 	p->pid = 10;
 	snprintf(p->name, sizeof(p->name), "com.example");
-	props__proc_init(&p->props);
+	props__proc_init(&p->props, NULL);
 	evicted = node_frames = 0;
 }
 

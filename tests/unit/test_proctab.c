@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/caps.h"
 #include "common/proctab.h"
 
 Test(proctab, names_and_tgids_round_trip_through_growth)
@@ -89,5 +90,23 @@ Test(proctab, an_id_landing_in_a_slot_emptied_by_another_starts_blank)
 	cr_assert_eq(proctab__set_tgid(t, 512, 88), 0);
 	cr_assert_null(proctab__name(t, 512));
 	cr_assert_eq(proctab__tgid(t, 512), 88);
+	proctab__free(t);
+}
+
+Test(proctab, a_full_table_forgets_the_ids_set_least_recently)
+{
+	struct proctab *t = proctab__new();
+	uint32_t n = 4 * CAP_PROC_IDS;
+
+	cr_assert_not_null(t);
+	proctab__set_name(t, 7, "keep", 4);
+	for (uint32_t id = 100; id < 100 + n; id++) {
+		cr_assert_eq(proctab__set_tgid(t, id, 1), 0);
+		if (id % 1024 == 0)
+			proctab__set_tgid(t, 7, 7); /* used again and again: spared */
+	}
+	cr_assert_str_eq(proctab__name(t, 7), "keep");
+	cr_assert_eq(proctab__tgid(t, 99 + n), 1);
+	cr_assert_eq(proctab__evicted(t), n + 1 - CAP_PROC_IDS);
 	proctab__free(t);
 }
