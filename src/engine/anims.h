@@ -90,9 +90,13 @@ void anims__make_room(struct anims *as, struct proc *p, struct proc *const *proc
 struct anim_run *anims__start(struct anims *as, struct proc *p, struct anim_key *k,
 			      const char *name, uint64_t ts_ns, uint32_t tid);
 
-/* r's end reason at ts_ns when nothing says why: force_end within instant_ns, else ended. */
+/*
+ * r's end reason at ts_ns when nothing says why: first_frame when no doFrame began after its
+ * S (frames_seen: its process ran doFrames; without any, S and F within instant_ns), else
+ * ended.
+ */
 enum end_reason anims__inferred_reason(const struct anim_run *r, uint64_t ts_ns,
-				       uint64_t instant_ns);
+				       uint64_t instant_ns, bool frames_seen);
 
 /* Takes r off p's running list, ended at ts_ns (not before its start) on tid for reason. */
 void anims__stop(struct anims *as, struct proc *p, struct anim_run *r, uint64_t ts_ns,

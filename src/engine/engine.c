@@ -278,16 +278,16 @@ static void anim_report(struct engine *e, struct proc *p, struct name_acc *n, co
 /*
  * The animator-end order. r of p ended at ts_ns on thread tid for reason (source):
  *  1. it leaves p's running list with its end (anims);
- *  2. its interpolator is fitted to the curve attribution kept, and its exact targets fill
- *     its record, which
+ *  2. its exact targets fill its record, and its interpolator is fitted to the curve
+ *     attribution kept (exact or inferred), which
  *  3. is counted and goes out; then the run is freed.
  */
 static void anim_end(struct engine *e, struct proc *p, struct anim_run *r, uint64_t ts_ns,
 		     uint32_t tid, enum end_reason reason, enum reason_source source)
 {
 	anims__stop(&e->anims, p, r, ts_ns, tid, reason, source);
-	attrib__fit_interp(&r->a);
 	attrib__fill(r);
+	attrib__fit_interp(&r->a);
 	anim_report(e, p, r->key->name, &r->a);
 	anims__run_free(r);
 }
@@ -342,7 +342,8 @@ static void anim_finish(struct engine *e, struct proc *p, struct anim_key *k, co
 		if (cause)
 			artcalls__end_stack(&k->run->a, cause);
 		reason = artcalls__reason(&p->art, cause, ts_ns,
-					  anims__inferred_reason(k->run, ts_ns, e->opts.instant_ns),
+					  anims__inferred_reason(k->run, ts_ns, e->opts.instant_ns,
+								 p->frames.seq != 0),
 					  &source);
 		anim_end(e, p, k->run, ts_ns, tid, reason, source);
 		return;

@@ -264,6 +264,7 @@ void props__node_id(struct node_st *n, uint64_t uid)
 {
 	if (n->has_uid && n->uid != uid) { /* freed, and another node made at its address */
 		n->known = 0;
+		n->exact = false;
 		node_fallback_name(n->name, sizeof(n->name), n->node);
 	}
 	n->uid = uid;

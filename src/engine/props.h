@@ -31,6 +31,7 @@ struct node_st {
 	uint64_t gen;   /* the batch generation idx belongs to */
 	int idx;        /* slot in that batch, -1 when the batch was full */
 	uint64_t redraw_frames; /* --refresh: frames in which it re-recorded (redraws.c's) */
+	bool exact;     /* an animator wrote it (animateValue probes): no inferred target */
 };
 
 /* What segment.h needs of a node's slot in a batch besides its values. */

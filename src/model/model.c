@@ -16,6 +16,7 @@ const char *end_reason_str(enum end_reason r)
 		[END_CANCEL_BEFORE_START] = "cancel_before_start",
 		[END_PROCESS_EXIT] = "process_exit",
 		[END_RUNNING_AT_EXIT] = "running_at_exit",
+		[END_FIRST_FRAME] = "first_frame",
 	};
 
 	if ((unsigned int)r >= sizeof(names) / sizeof(names[0]))

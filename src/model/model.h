@@ -54,7 +54,7 @@ struct prop_series {
 	int32_t t_us[AT_SERIES_MAX];
 };
 
-/* A property an animator moved on its target view, first and last value seen. */
+/* A property an animator moved on its target view: its first and last written value. */
 struct prop_change {
 	enum view_prop prop;
 	float from, to;
@@ -62,7 +62,7 @@ struct prop_change {
 
 /*
  * One property an animator wrote on one node (exact attribution, animateValue probes):
- * from: the node's value before the animator's first write; to: its last written value;
+ * from: the animator's first written value; to: its last written value;
  * sets: its writes that changed the value; series: its per-frame values.
  */
 #define AT_TARGET_PROPS 4
@@ -92,7 +92,10 @@ enum end_reason {
 	END_ENDED,           /* F marker: complete or cancel, markers cannot tell which */
 	END_CANCEL_BEFORE_START, /* F without S: cancel() during the start delay */
 	END_PROCESS_EXIT,    /* the process died while it ran */
-	END_RUNNING_AT_EXIT, /* still running when animtrace stopped ("leaked animator") */
+	END_RUNNING_AT_EXIT, /* still running when animtrace stopped */
+	/* F in the frame of its S, ART probes off: cancel() or end(), markers cannot tell which
+	 * (end() of an animator that never ran writes S and F back to back) */
+	END_FIRST_FRAME,
 };
 
 enum reason_source {

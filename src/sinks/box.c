@@ -134,6 +134,9 @@ static void reason_text(char *buf, size_t size, const struct anim *a)
 		snprintf(buf, size, "%s (%s)", r,
 			 art ? "ART probe" : "inferred: S and F within 1 ms");
 		break;
+	case END_FIRST_FRAME:
+		snprintf(buf, size, "%s (ended in its first frame: cancel or end(); inferred)", r);
+		break;
 	case END_CANCEL_BEFORE_START:
 		snprintf(buf, size, "%s (%s)", r, art ? "ART probe" : "inferred: F without S");
 		break;

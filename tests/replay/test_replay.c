@@ -75,7 +75,7 @@ static void assert_antutu(const struct seen *s)
 	cr_assert_eq(count_named(s, "animator:scaleY"), 4);
 	for (int i = 0; i < 16; i++) {
 		cr_assert_eq(s->ends[i].pid, 24675);
-		cr_assert_eq(s->ends[i].reason, END_FORCE_END, "all shorter than 1 ms");
+		cr_assert_eq(s->ends[i].reason, END_FIRST_FRAME, "each F in the frame of its S");
 		cr_assert_eq(s->ends[i].reason_source, REASON_INFERRED);
 	}
 	cr_assert_eq(s->frames, 202, "Choreographer#doFrame slices of 24675");
