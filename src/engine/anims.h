@@ -16,6 +16,7 @@
 #include "common/coll.h"
 #include "common/marker.h"
 #include "engine/attrib.h"
+#include "engine/findings.h"
 #include "model/model.h"
 
 struct proc;
@@ -50,6 +51,7 @@ struct anim_run {
 	struct anim_run *prev, *next; /* the process's running list */
 	uint64_t last_seq; /* the last frame it ran in (0: none yet; frames.c's) */
 	struct attrib_run at;
+	struct findings_run fr;
 };
 
 struct anims_proc {

@@ -15,6 +15,7 @@
 #include "engine/artcalls.h"
 #include "engine/attrib.h"
 #include "engine/engine.h"
+#include "engine/findings.h"
 #include "engine/frames.h"
 #include "engine/jank.h"
 #include "engine/procs.h"
@@ -35,6 +36,7 @@ struct proc {
 	struct artcalls_proc art;
 	struct redraws_proc redraws;
 	struct summary_proc summary;
+	struct findings_proc findings;
 };
 
 struct thread {
@@ -65,6 +67,7 @@ struct engine {
 	struct redraws redraws;
 	struct session session;
 	struct segment *seg; /* unmarked animations (engine/segment.h) */
+	struct findings findings;
 };
 
 /*
@@ -79,7 +82,7 @@ struct engine {
 		((struct type *)rec)->src_ts_ns = o->src_ts_ns;                        \
 	}
 SINK_STAMP(anim) SINK_STAMP(frame) SINK_STAMP(frame_props) SINK_STAMP(jank)
-SINK_STAMP(refresh_storm) SINK_STAMP(animation)
+SINK_STAMP(refresh_storm) SINK_STAMP(animation) SINK_STAMP(finding)
 static inline void stamp_none(struct emit *o, const void *rec) {}
 static inline void stamp_summary(struct emit *o, struct summary *s)
 {
@@ -90,6 +93,7 @@ static inline void stamp_summary(struct emit *o, struct summary *s)
 	_Generic(*(rec), struct anim: stamp_anim, struct frame: stamp_frame,           \
 		 struct frame_props: stamp_frame_props, struct jank: stamp_jank,        \
 		 struct refresh_storm: stamp_refresh_storm, struct animation: stamp_animation, \
+		 struct finding: stamp_finding, \
 		 struct summary: stamp_summary, struct annotation: stamp_none,         \
 		 char: stamp_none)(o, rec)
 

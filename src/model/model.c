@@ -86,3 +86,16 @@ const char *node_label(char *buf, size_t size, const char *name, uint64_t node)
 	snprintf(buf, size, "%s@%04x", cls ? cls : "RenderNode", (unsigned int)(node & 0xffff));
 	return buf;
 }
+
+const char *finding_kind_str(enum finding_kind k)
+{
+	static const char *const names[] = {
+		[FINDING_FLICKER] = "flicker",	       [FINDING_REPLACED] = "replaced",
+		[FINDING_CONFLICT] = "conflict",       [FINDING_SLOW_SPRING] = "slow_spring",
+		[FINDING_REPEATING] = "repeating",     [FINDING_STALLED] = "stalled",
+	};
+
+	if ((unsigned int)k >= sizeof(names) / sizeof(names[0]))
+		return "unknown";
+	return names[k];
+}

@@ -200,6 +200,38 @@ struct animation {
 	uint64_t src_ts_ns;
 };
 
+/*
+ * An answer about animators or unmarked animations, not only data: which problem it is, the
+ * ids it concerns and one sentence (src/engine/findings.h defines each kind and its numbers).
+ */
+enum finding_kind {
+	FINDING_FLICKER = 0, /* cancelled or end()ed before its second frame with values */
+	FINDING_REPLACED,    /* cancelled by the start of another on the same node and property */
+	FINDING_CONFLICT,    /* one property of one node, several writers in one frame */
+	FINDING_SLOW_SPRING, /* a spring that settles slowly or is set up to oscillate long */
+	FINDING_REPEATING,   /* running at the end, its values repeat: an INFINITE repeat */
+	FINDING_STALLED,     /* running at the end, its values no longer change: paused, leaked */
+	FINDING_KIND_COUNT,
+};
+
+#define AT_FINDING_IDS 4
+#define AT_FINDING_TEXT 320
+struct finding {
+	enum finding_kind kind;
+	uint32_t pid;
+	char process[AT_PROC_MAX];
+	uint64_t ts_ns;      /* when it became known */
+	bool unmarked;       /* ids are unmarked animations' (struct animation), not animators' */
+	int n_ids;
+	uint64_t ids[AT_FINDING_IDS]; /* replaced: the old one, then the new one */
+	uint64_t node;       /* 0 when unknown */
+	char node_name[64];  /* as node_props.node_name; "" when unknown */
+	bool has_prop;
+	enum view_prop prop;
+	char text[AT_FINDING_TEXT]; /* one sentence */
+	uint64_t src_ts_ns;
+};
+
 /* A RenderNode that re-recorded its display list (--refresh). */
 struct redraw_node {
 	uint64_t node;
@@ -421,6 +453,7 @@ struct proc_stat {
 };
 
 #define AT_UNMARKED_MAX 5
+#define AT_FINDINGS_TOP 16
 
 struct summary {
 	uint64_t first_ns, last_ns;
@@ -454,6 +487,11 @@ struct summary {
 	uint64_t drops;
 	uint64_t truncated;
 	uint64_t annotations;   /* markers recognised as annotations (struct annotation) */
+	/* findings of the session, ranked (most serious kind first, then in time order), up to
+	 * AT_FINDINGS_TOP; findings_by_kind counts all of them */
+	uint64_t findings_by_kind[FINDING_KIND_COUNT];
+	int n_findings;
+	const struct finding *findings;
 	/* NULL unless --annotate wrote: set by its sink's summary_fill (sinks/annotate.h) */
 	const struct annot_delay *annot_delay;
 };
@@ -483,7 +521,10 @@ struct summary {
 	X(anim_target, const struct anim *)                                            \
 	/* right before summary, once: a sink adds what only it knows (annot_delay); the   \
 	 * pointers it sets must stay valid until the sink is freed */                    \
-	X(summary_fill, struct summary *)
+	X(summary_fill, struct summary *)                                              \
+	/* before the end of what it concerns (anim_end, animation_end; at the session's end \
+	 * before the summary) */                                                          \
+	X(finding, const struct finding *)
 
 struct sink_ops {
 #define AT_SINK_OP(cb, type) int (*cb)(void *ctx, type rec);
@@ -502,6 +543,7 @@ const char *anim_kind_str(enum anim_kind k);         /* "ValueAnimator", "Object
 const char *frame_phase_str(enum frame_phase p);     /* "input", ..., "draw" */
 const char *view_prop_str(enum view_prop p);         /* "alpha", "translationX", ... */
 const char *view_prop_short(enum view_prop p);       /* "alpha", "transX", ... (box columns) */
+const char *finding_kind_str(enum finding_kind k);   /* "flicker", "replaced", ... */
 
 /* Room for a node label: a 63-byte class, '@', four hex digits and the NUL. */
 #define AT_NODE_LABEL_MAX 72

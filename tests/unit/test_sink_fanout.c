@@ -50,6 +50,7 @@ struct samples {
 	struct refresh_storm storm;
 	struct animation animation;
 	struct annotation annotation;
+	struct finding finding;
 	uint64_t ids[1];
 	char note[32];
 };
@@ -89,6 +90,9 @@ static void samples_init(struct samples *s)
 	s->annotation = (struct annotation){ .pid = PID, .tid = 7, .ts_ns = 1000000000,
 					     .type = 'N' };
 	snprintf(s->annotation.name, sizeof(s->annotation.name), "Anim 1 end");
+	s->finding = (struct finding){ .kind = FINDING_FLICKER, .pid = PID, .ts_ns = 1000000000,
+				       .n_ids = 1, .ids = { 168950273 } };
+	snprintf(s->finding.text, sizeof(s->finding.text), "a flicker");
 	/* one animator still running at exit: --annotate closes its slice then */
 	s->summary = (struct summary){ .first_ns = 1000000000, .last_ns = 2000000000,
 				       .n_running = 1, .running = &s->anim };
@@ -102,7 +106,8 @@ static void samples_init(struct samples *s)
 		 const struct frame_props *: &(s)->fp, const char *: (s)->note,        \
 		 const struct jank *: &(s)->jank, const struct refresh_storm *: &(s)->storm, \
 		 const struct animation *: &(s)->animation,                            \
-		 const struct annotation *: &(s)->annotation)
+		 const struct annotation *: &(s)->annotation,                          \
+		 const struct finding *: &(s)->finding)
 
 /* Calls callback id of s with its sample; a NULL callback is 0. */
 static int call(struct sink s, enum cb_id id, struct samples *smp)
