@@ -128,7 +128,8 @@ struct anim {
 	struct prop_series series[AT_MAX_PROPS]; /* series[i]: the values of changes[i] */
 	/*
 	 * --stacks: Java callers ("com.foo.Bar.baz"), innermost first, android.animation.*
-	 * frames already left out. start_stack: of the ValueAnimator.start() whose S this is;
+	 * frames already left out but for an auto-cancel's (AnimationHandler.autoCancelBasedOn,
+	 * ObjectAnimator.start: a replacement's evidence). start_stack: of the ValueAnimator.start() whose S this is;
 	 * end_stack: of the cancel()/end() that caused the F. n_* = 0 when unknown.
 	 */
 	int n_start_stack;
