@@ -157,27 +157,29 @@ void findings__anim_started(struct proc *p, struct anim_run *r)
 	struct findings_proc *fp = &p->findings;
 	const struct anim *a = &r->a;
 
-	for (int k = 1; k <= RECENT_ENDS; k++) { /* the latest first */
-		struct recent_end *old = &fp->recent[(fp->next - k + RECENT_ENDS) % RECENT_ENDS];
+	struct recent_end *old = &fp->recent[(fp->next - 1 + RECENT_ENDS) % RECENT_ENDS];
+	bool adjacent = fp->adjacent;
 
-		if (!old->id || old->tid != a->start_tid || a->start_ns < old->end_ns ||
-		    a->start_ns - old->end_ns > REPLACE_WINDOW_NS)
-			continue;
-		if (!old->auto_cancel && !shared_prop(old, a))
-			continue;
-		r->fr.has_old = true;
-		r->fr.old = *old;
-		old->id = 0; /* replaced once */
+	fp->adjacent = false;
+	/* ObjectAnimator.start() cancels the old one, then starts: F and S next to each other */
+	if (!adjacent || !old->id || old->tid != a->start_tid || a->start_ns < old->end_ns ||
+	    a->start_ns - old->end_ns > REPLACE_WINDOW_NS)
 		return;
-	}
+	if (!old->auto_cancel && !shared_prop(old, a))
+		return;
+	r->fr.has_old = true;
+	r->fr.old = *old;
+	old->id = 0; /* replaced once */
 }
 
 static void recent_add(struct findings_proc *fp, const struct anim *a)
 {
 	struct recent_end *re = &fp->recent[fp->next];
 
+	fp->adjacent = false;
 	if (a->reason != END_CANCEL && a->reason != END_FIRST_FRAME && a->reason != END_ENDED)
 		return;
+	fp->adjacent = true;
 	fp->next = (fp->next + 1) % RECENT_ENDS;
 	memset(re, 0, sizeof(*re));
 	re->id = a->id;

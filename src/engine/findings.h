@@ -10,8 +10,9 @@
  *                its properties (its doFrames when no write of it was seen). One frame is
  *                one picture: a second frame is the least that shows motion (12.1).
  *   replaced     an animator whose F came within REPLACE_WINDOW_NS before the S of another on
- *                the same thread, sharing a property and (when both are known) the node; or,
- *                with stacks, whose cancel() ran under AnimationHandler.autoCancelBasedOn.
+ *                the same thread, with no animator's S or F between them, sharing a property
+ *                and (when both are known) the node; or, with stacks, whose cancel() ran under
+ *                AnimationHandler.autoCancelBasedOn.
  *                ObjectAnimator.start() cancels the old one and starts the new one in one
  *                call: microseconds apart; 1 ms leaves room for a descheduled thread (12.4).
  *   conflict     one property of one node written by two writers in one frame: two animators,
@@ -65,6 +66,7 @@ struct recent_end {
 struct findings_proc {
 	struct recent_end recent[RECENT_ENDS]; /* a ring: next is the oldest */
 	int next;
+	bool adjacent; /* the newest one ended last, and no animator started since */
 	struct {
 		uint64_t node, a, b;
 		enum view_prop prop;

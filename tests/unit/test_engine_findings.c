@@ -393,3 +393,26 @@ Test(findings, a_quick_spring_is_no_finding)
 	spring_ended(400, 0.75, 50);
 	cr_assert_eq(n_fnd, 0);
 }
+
+Test(findings, another_animators_start_between_the_f_and_the_s_is_no_replacement)
+{
+	for (int f = 1; f <= 5; f++) {
+		uint64_t t = frame_open(f);
+
+		if (f == 1)
+			mark(t + 2 * MS, 'S', "animator:alpha", 7);
+		if (f == 3) {
+			mark(t + 2 * MS + 10000, 'F', "animator:alpha", 7);
+			mark(t + 2 * MS + 15000, 'S', "animator", 9);
+			mark(t + 2 * MS + 20000, 'S', "animator:alpha", 8);
+		}
+		set(t + 4 * MS, PROP_ALPHA, f < 3 ? 1.0f - 0.25f * f : 0.25f * f);
+		if (f == 5) {
+			mark(t + 5 * MS, 'F', "animator:alpha", 8);
+			mark(t + 5 * MS, 'F', "animator", 9);
+		}
+		frame_close(t);
+	}
+	engine__finish(eng, 200 * MS, 0, 0);
+	cr_assert_eq(n_fnd, 0, "%s", fnd[0].text);
+}
