@@ -316,7 +316,7 @@ static bool conflict_told(struct findings_proc *fp, uint64_t node, enum view_pro
 }
 
 static void conflict_send(struct findings *fs, struct proc *p, const struct node_props *np,
-			  enum view_prop prop, const uint64_t *ids, int n_ids, bool code,
+			  enum view_prop prop, const uint64_t *ids, int n_ids, const char *other,
 			  struct emit *out)
 {
 	char label[AT_NODE_LABEL_MAX], list[96] = "";
@@ -346,24 +346,27 @@ static void conflict_send(struct findings *fs, struct proc *p, const struct node
 	memcpy(f.node_name, np->node_name, sizeof(f.node_name));
 	f.has_prop = true;
 	f.prop = prop;
-	say(&f, "%s of %s written %u times in one frame by animator%s %s%s: they fight",
+	say(&f, "%s of %s written %u times in one frame by animator%s %s%s%s: they fight",
 	    view_prop_str(prop), node_label(label, sizeof(label), np->node_name, np->node),
-	    np->sets[prop], n_ids > 1 ? "s" : "", list,
-	    code ? " and code that is no animator" : "");
+	    np->sets[prop], n_ids > 1 ? "s" : "", list, other ? " and " : "", other ? other : "");
 	send(fs, &f, out);
 }
 
-/* Without the ART probes: the running animators that inferred node and prop. */
-static int inferred_writers(struct proc *p, uint64_t node, enum view_prop prop, uint64_t *ids)
+/* Without animateValue probes: the running animators that inferred node and prop; *object:
+ * one of them is an ObjectAnimator (which sets each of its properties once a frame). */
+static int inferred_writers(struct proc *p, uint64_t node, enum view_prop prop, uint64_t *ids,
+			    bool *object)
 {
 	int n = 0;
 
+	*object = false;
 	for (struct anim_run *r = p->anims.running; r && n < AT_FINDING_IDS; r = r->next) {
 		if (!r->a.target_inferred || r->a.target_node != node)
 			continue;
 		for (int i = 0; i < r->a.n_changes; i++) {
 			if (r->a.changes[i].prop == prop) {
 				ids[n++] = r->a.id;
+				*object |= r->a.kind == ANIM_OBJECT;
 				break;
 			}
 		}
@@ -371,36 +374,46 @@ static int inferred_writers(struct proc *p, uint64_t node, enum view_prop prop, 
 	return n;
 }
 
+/*
+ * prop of np was written more than once in the batch. With animateValue windows (any of its
+ * writes had one) the writers are known: the first and the last, an animator's or code's.
+ * Without, the animators that inferred the node: two of them, or one ObjectAnimator and
+ * something else (it sets its property once a frame).
+ */
+static void prop_conflict(struct findings *fs, struct proc *p, const struct node_props *np,
+			  const struct batch_before *bb, enum view_prop prop, struct emit *out)
+{
+	uint32_t bit = 1u << prop;
+	bool last_anim = np->writer_mask & bit, object;
+	const char *other = NULL;
+	uint64_t ids[AT_FINDING_IDS];
+	int n = 0;
+
+	if ((bb->first_anim & bit) || last_anim) {
+		if (!(bb->multi & bit))
+			return;
+		if (bb->first_anim & bit)
+			ids[n++] = bb->first[prop];
+		if (last_anim && (!n || ids[0] != np->writer[prop]))
+			ids[n++] = np->writer[prop];
+		if (!(bb->first_anim & bit) || !last_anim || n < 2)
+			other = "code that is no animator";
+	} else {
+		n = inferred_writers(p, np->node, prop, ids, &object);
+		if (n == 1 && object)
+			other = "another writer (code or an animator no probe names)";
+		else if (n < 2)
+			return;
+	}
+	conflict_send(fs, p, np, prop, ids, n, other, out);
+}
+
 static void node_conflicts(struct findings *fs, struct proc *p, const struct node_props *np,
 			   const struct batch_before *bb, struct emit *out)
 {
-	for (int i = 0; i < PROP_COUNT; i++) {
-		uint32_t bit = 1u << i;
-		uint64_t ids[AT_FINDING_IDS];
-		int n = 0;
-		bool code = false;
-
-		if (!(np->set_mask & bit) || np->sets[i] < 2)
-			continue;
-		if (p->art.on) {
-			bool last_anim = np->writer_mask & bit;
-
-			if (!(bb->multi & bit))
-				continue;
-			if (bb->first_anim & bit)
-				ids[n++] = bb->first[i];
-			if (last_anim && (!n || ids[0] != np->writer[i]))
-				ids[n++] = np->writer[i];
-			code = !(bb->first_anim & bit) || !last_anim || n < 2;
-			if (!n)
-				continue;
-		} else {
-			n = inferred_writers(p, np->node, (enum view_prop)i, ids);
-			if (n < 2)
-				continue;
-		}
-		conflict_send(fs, p, np, (enum view_prop)i, ids, n, code, out);
-	}
+	for (int i = 0; i < PROP_COUNT; i++)
+		if ((np->set_mask & (1u << i)) && np->sets[i] >= 2)
+			prop_conflict(fs, p, np, bb, (enum view_prop)i, out);
 }
 
 void findings__batch(struct findings *fs, struct proc *p, struct emit *out)

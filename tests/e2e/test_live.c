@@ -90,6 +90,28 @@ static void check_diag(const char *err, const struct exp_proc *t)
 	free(text);
 }
 
+/* pid's findings, "kind ids;" each in record order, are want. */
+static void check_findings(const struct e2e_jsonl *out, pid_t pid, const char *want)
+{
+	char got[1024] = "";
+	size_t len = 0;
+
+	for (size_t i = 0; i < out->n && len < sizeof(got); i++) {
+		json_object *o = out->v[i], *ids;
+
+		if (!e2e_type_is(o, "finding") || e2e_int(o, "pid") != pid)
+			continue;
+		ids = e2e_get(o, "ids");
+		len += (size_t)snprintf(got + len, sizeof(got) - len, "%s", e2e_str(o, "kind"));
+		for (size_t k = 0; k < json_object_array_length(ids) && len < sizeof(got); k++)
+			len += (size_t)snprintf(got + len, sizeof(got) - len, " %lld",
+				(long long)json_object_get_int64(json_object_array_get_idx(ids, k)));
+		if (len < sizeof(got))
+			len += (size_t)snprintf(got + len, sizeof(got) - len, ";");
+	}
+	cr_assert_str_eq(got, want, "findings of %d: %s", pid, got);
+}
+
 Test(live, traces_a_target_started_before_and_one_started_after_animtrace_and_ignores_the_decoy)
 {
 	char e1[PATH_MAX], e2[PATH_MAX], out[PATH_MAX], err[PATH_MAX], go[PATH_MAX];
@@ -136,6 +158,7 @@ Test(live, traces_a_target_started_before_and_one_started_after_animtrace_and_ig
 	exp_check_props(&j, t2);
 	check_only_pids(&j, early_pid, late);
 	check_summary(&j, 2);
+	check_findings(&j, late, "?");
 	char *text = e2e_slurp(out);
 
 	exp_check_decoy_absent(text, decoy, 1);

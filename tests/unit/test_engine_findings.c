@@ -416,3 +416,23 @@ Test(findings, another_animators_start_between_the_f_and_the_s_is_no_replacement
 	engine__finish(eng, 200 * MS, 0, 0);
 	cr_assert_eq(n_fnd, 0, "%s", fnd[0].text);
 }
+
+Test(findings, without_probes_an_object_animators_property_written_twice_in_a_frame_conflicts)
+{
+	for (int f = 1; f <= 3; f++) {
+		uint64_t t = frame_open(f);
+
+		if (f == 1)
+			mark(t + 2 * MS, 'S', "animator:alpha", 7);
+		set(t + 4 * MS, PROP_ALPHA, 0.1f * f);
+		if (f == 2)
+			set(t + 5 * MS, PROP_ALPHA, 0.5f); /* once a frame is all it writes */
+		frame_close(t);
+	}
+	mark(100 * MS, 'F', "animator:alpha", 7);
+	engine__finish(eng, 200 * MS, 0, 0);
+	cr_assert_eq(n_fnd, 1);
+	assert_finding(0, FINDING_CONFLICT, 1, 7, 0,
+		       "alpha of Row@51c0 written 2 times in one frame by animator 7 and another "
+		       "writer (code or an animator no probe names): they fight");
+}

@@ -582,6 +582,11 @@ Test(sink_box, the_engine_summary_counts_frames_longest_frames_and_property_sets
 				       "start 1.080000 s\n│\n"
 				       "│ Smoothness per process:\n"
 				       "│   app (pid 10): 60.0 Hz (assumed), 8 frames, 0 late, 0 dropped\n"
+				       "│\n"
+				       "│ Findings:   1 conflict\n"
+				       "│   1. conflict (pid 10): alpha of Row@51c0 written 2 times in one "
+				       "frame by animator 77 and another writer (code or an animator no "
+				       "probe names): they fight\n"
 				       "└──\n"),
 			   "%s", got);
 	free(got);
