@@ -358,6 +358,7 @@ static void anim_finish(struct engine *e, struct proc *p, struct anim_key *k, co
 	anims__cancelled_before_start(&a, k, name, p, ts_ns, tid);
 	artcalls__start_dropped(&p->art, k->cookie); /* no S will follow its start() */
 	artcalls__cancelled(&a, cause);
+	findings__cancelled_before_start(p);
 	anim_report(e, p, k->name, &a);
 }
 

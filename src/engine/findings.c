@@ -152,6 +152,11 @@ static const char *shared_prop(const struct recent_end *old, const struct anim *
 	return NULL;
 }
 
+void findings__cancelled_before_start(struct proc *p)
+{
+	p->findings.adjacent = false;
+}
+
 void findings__anim_started(struct proc *p, struct anim_run *r)
 {
 	struct findings_proc *fp = &p->findings;

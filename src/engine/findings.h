@@ -87,6 +87,9 @@ struct findings {
 	int n_top;
 };
 
+/* An F without S of p (cancel before start): an animator marker between an F and an S. */
+void findings__cancelled_before_start(struct proc *p);
+
 /* r of p started: it may replace the one p ended right before on its thread. */
 void findings__anim_started(struct proc *p, struct anim_run *r);
 

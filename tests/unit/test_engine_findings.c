@@ -436,3 +436,24 @@ Test(findings, without_probes_an_object_animators_property_written_twice_in_a_fr
 		       "alpha of Row@51c0 written 2 times in one frame by animator 7 and another "
 		       "writer (code or an animator no probe names): they fight");
 }
+
+Test(findings, an_f_without_s_between_the_f_and_the_s_is_no_replacement)
+{
+	for (int f = 1; f <= 5; f++) {
+		uint64_t t = frame_open(f);
+
+		if (f == 1)
+			mark(t + 2 * MS, 'S', "animator:alpha", 7);
+		if (f == 3) {
+			mark(t + 2 * MS + 10000, 'F', "animator:alpha", 7);
+			mark(t + 2 * MS + 15000, 'F', "animator:alpha", 9); /* cancel before start */
+			mark(t + 2 * MS + 20000, 'S', "animator:alpha", 8);
+		}
+		set(t + 4 * MS, PROP_ALPHA, f < 3 ? 1.0f - 0.25f * f : 0.25f * f);
+		if (f == 5)
+			mark(t + 5 * MS, 'F', "animator:alpha", 8);
+		frame_close(t);
+	}
+	engine__finish(eng, 200 * MS, 0, 0);
+	cr_assert_eq(n_fnd, 0, "%s", fnd[0].text);
+}
