@@ -309,7 +309,7 @@ Test(sink_json, frame_props_records_have_one_node_each_and_floats_round_trip_exa
 	cr_assert_eq(json_object_get_int64(get(o[3], "frame_seq")), 0);
 	cr_assert(json_object_is_type(get(o[3], "frame_vsync_id"), json_type_null));
 	cr_assert_eq(json_object_get_int64(get(o[3], "tid")), 1240);
-	for (int i = 0; i < 10; i++)
+	for (int i = 0; i < 11; i++)
 		json_object_put(o[i]);
 	free(text);
 }
@@ -332,7 +332,7 @@ Test(sink_json, animator_end_carries_the_target_and_its_changes)
 	cr_assert(json_object_is_type(get(o[7], "target_class"), json_type_null));
 	cr_assert(json_object_is_type(get(o[7], "target_source"), json_type_null));
 	cr_assert_eq(json_object_object_length(get(o[7], "changes")), 0);
-	for (int i = 0; i < 10; i++)
+	for (int i = 0; i < 11; i++)
 		json_object_put(o[i]);
 	free(text);
 }
