@@ -257,12 +257,15 @@ struct anim_run *anims__start(struct anims *as, struct proc *p, struct anim_key 
 }
 
 enum end_reason anims__inferred_reason(const struct anim_run *r, uint64_t ts_ns,
-				       uint64_t instant_ns)
+				       uint64_t instant_ns, bool frames_seen)
 {
 	uint64_t start = r->a.start_ns;
 	bool instant = ts_ns - start < instant_ns || ts_ns < start;
 
-	return instant ? END_FORCE_END : END_ENDED;
+	/* frames counts the doFrame open at its S and every one begun after it */
+	if (instant || (frames_seen && r->a.frames <= 1))
+		return END_FIRST_FRAME;
+	return END_ENDED;
 }
 
 void anims__stop(struct anims *as, struct proc *p, struct anim_run *r, uint64_t ts_ns,

@@ -16,6 +16,7 @@
 #include "common/coll.h"
 #include "common/marker.h"
 #include "engine/attrib.h"
+#include "engine/findings.h"
 #include "model/model.h"
 
 struct proc;
@@ -50,6 +51,7 @@ struct anim_run {
 	struct anim_run *prev, *next; /* the process's running list */
 	uint64_t last_seq; /* the last frame it ran in (0: none yet; frames.c's) */
 	struct attrib_run at;
+	struct findings_run fr;
 };
 
 struct anims_proc {
@@ -90,9 +92,13 @@ void anims__make_room(struct anims *as, struct proc *p, struct proc *const *proc
 struct anim_run *anims__start(struct anims *as, struct proc *p, struct anim_key *k,
 			      const char *name, uint64_t ts_ns, uint32_t tid);
 
-/* r's end reason at ts_ns when nothing says why: force_end within instant_ns, else ended. */
+/*
+ * r's end reason at ts_ns when nothing says why: first_frame when no doFrame began after its
+ * S (frames_seen: its process ran doFrames; without any, S and F within instant_ns), else
+ * ended.
+ */
 enum end_reason anims__inferred_reason(const struct anim_run *r, uint64_t ts_ns,
-				       uint64_t instant_ns);
+				       uint64_t instant_ns, bool frames_seen);
 
 /* Takes r off p's running list, ended at ts_ns (not before its start) on tid for reason. */
 void anims__stop(struct anims *as, struct proc *p, struct anim_run *r, uint64_t ts_ns,

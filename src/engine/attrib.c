@@ -18,16 +18,34 @@ static bool anim_has_prop(const struct anim *a, enum view_prop prop)
 }
 
 /*
- * A running animator that names prop takes the first node seen changing it as its target;
- * from is the value the node had before (or this first value when none was seen).
+ * Where a's curve of n's prop starts, its first write seen being value: an animator writes its
+ * start value in its first frame, so a write then is it (a 0 -> 1 fade on a View at 1 starts at
+ * 0). Setters record only changes: a first write seen in a later frame means the first frame
+ * wrote the value the node had, which is then the start. Without doFrames (frames_seen false)
+ * the frames cannot be told apart and the node's value is taken.
  */
-static void anim_link(struct anim *a, const struct node_st *n, enum view_prop prop, float value)
+static float start_value(const struct anim *a, bool frames_seen, const struct node_st *n,
+			 enum view_prop prop, float value)
+{
+	if (frames_seen && a->frames <= 1)
+		return value;
+	return n->known & (1u << prop) ? n->val[prop] : value;
+}
+
+/*
+ * A running animator that names prop takes the first node seen changing it as its target,
+ * unless an animator wrote that node exactly (it is that animator's); from: start_value.
+ */
+static void anim_link(struct anim *a, bool frames_seen, const struct node_st *n,
+		      enum view_prop prop, float value)
 {
 	int i;
 
 	if (!anim_has_prop(a, prop))
 		return;
 	if (!a->target_node) {
+		if (n->exact)
+			return;
 		a->target_node = n->node;
 		a->target_inferred = true;
 	} else if (a->target_node != n->node) {
@@ -41,7 +59,7 @@ static void anim_link(struct anim *a, const struct node_st *n, enum view_prop pr
 			return;
 		a->n_changes++;
 		a->changes[i].prop = prop;
-		a->changes[i].from = n->known & (1u << prop) ? n->val[prop] : value;
+		a->changes[i].from = start_value(a, frames_seen, n, prop, value);
 	}
 	a->changes[i].to = value;
 }
@@ -132,6 +150,23 @@ void attrib__fit_interp(struct anim *a)
 	}
 }
 
+/* n is an animator's exact target: no animator may keep it as an inferred one. */
+static void unlink_inferred(struct anim_run *running, struct node_st *n)
+{
+	n->exact = true;
+	for (struct anim_run *r = running; r; r = r->next) {
+		struct anim *a = &r->a;
+
+		if (!a->target_inferred || a->target_node != n->node)
+			continue;
+		a->target_node = 0;
+		a->target_inferred = false;
+		a->target_name[0] = '\0';
+		a->n_changes = 0;
+		memset(a->series, 0, sizeof(a->series));
+	}
+}
+
 /* The running animator of p with this cookie (the id its S marker carried), or NULL. */
 static struct anim_run *run_by_cookie(struct anim_run *running, uint32_t cookie)
 {
@@ -159,9 +194,9 @@ static struct anim_target *target_get(struct anim_run *r, const struct node_st *
 	return t;
 }
 
-/* The property's slot in t, added with its value before this write as "from". */
-static struct target_prop *target_prop_get(struct anim_target *t, const struct node_st *n,
-					   enum view_prop prop, float value)
+/* The property's slot in t, added with from (start_value). */
+static struct target_prop *target_prop_get(struct anim_target *t, enum view_prop prop,
+					   float from)
 {
 	struct target_prop *tp;
 
@@ -173,18 +208,19 @@ static struct target_prop *target_prop_get(struct anim_target *t, const struct n
 	tp = &t->props[t->n_props++];
 	memset(tp, 0, sizeof(*tp));
 	tp->prop = prop;
-	tp->from = n->known & (1u << prop) ? n->val[prop] : value;
+	tp->from = from;
 	tp->to = tp->from;
 	return tp;
 }
 
 /* r wrote value to prop of n (n->val still holds the value before the write) in the frame
  * that began at frame_ns. */
-static void target_write(struct attrib_proc *ap, struct anim_run *r, const struct node_st *n,
+static void target_write(struct proc *p, struct anim_run *r, const struct node_st *n,
 			 enum view_prop prop, float value, uint64_t frame_key, uint64_t frame_ns)
 {
 	struct anim_target *t = target_get(r, n);
 	struct target_prop *tp;
+	float from;
 
 	if (!t) {
 		r->a.targets_left_out++;
@@ -192,7 +228,8 @@ static void target_write(struct attrib_proc *ap, struct anim_run *r, const struc
 	}
 	t->writes++;
 	memcpy(t->node_name, n->name, sizeof(t->node_name));
-	tp = target_prop_get(t, n, prop, value);
+	from = start_value(&r->a, p->frames.seq != 0, n, prop, value);
+	tp = target_prop_get(t, prop, from);
 	if (!tp) {
 		t->props_left_out++;
 		return;
@@ -202,7 +239,7 @@ static void target_write(struct attrib_proc *ap, struct anim_run *r, const struc
 	tp->to = value;
 	series_add(&tp->series, frame_key, value, since_start_us(&r->a, frame_ns));
 	if (!r->at.announced)
-		ap->tg_pending = true;
+		p->attrib.tg_pending = true;
 }
 
 const uint32_t *attrib__writer(const struct thread *t, uint32_t pid)
@@ -210,7 +247,7 @@ const uint32_t *attrib__writer(const struct thread *t, uint32_t pid)
 	return t && t->attrib.av_valid && t->pid == pid ? &t->attrib.av_cookie : NULL;
 }
 
-bool attrib__write(struct proc *p, const uint32_t *writer, const struct node_st *n,
+bool attrib__write(struct proc *p, const uint32_t *writer, struct node_st *n,
 		   enum view_prop prop, float value, uint64_t frame_ns)
 {
 	uint64_t frame_key = p->props.pb.gen; /* it changes exactly when a batch is sent */
@@ -220,11 +257,12 @@ bool attrib__write(struct proc *p, const uint32_t *writer, const struct node_st 
 		struct anim_run *r = run_by_cookie(p->anims.running, *writer);
 
 		explained = true; /* an animator's write is never an unmarked animation */
+		unlink_inferred(p->anims.running, n);
 		if (r)
-			target_write(&p->attrib, r, n, prop, value, frame_key, frame_ns);
+			target_write(p, r, n, prop, value, frame_key, frame_ns);
 	}
 	for (struct anim_run *r = p->anims.running; r && !writer; r = r->next) {
-		anim_link(&r->a, n, prop, value);
+		anim_link(&r->a, p->frames.seq != 0, n, prop, value);
 		explained |= anim_sample(&r->a, n, prop, value, frame_key, frame_ns);
 	}
 	return explained;

@@ -2,7 +2,7 @@
 /*
  * Lifecycle engine: the dispatch. Every engine__* entry point hands its event to the trackers
  * (one concern each, one header each: procs, slices, frames, jank, props, attrib, anims,
- * artcalls, redraws, cujs, summary, and the segmenter), and where an event involves several of them
+ * artcalls, redraws, cujs, findings, summary, and the segmenter), and where an event involves several of them
  * this file states the order once: frame open, close, draw and send, animator start and end,
  * process exit, session end. Trackers never call back up; when one needs another to act (a
  * full node table, a frame completed by its draw) it says so to its caller here.
@@ -23,6 +23,7 @@
 #include "engine/attrib.h"
 #include "engine/cujs.h"
 #include "engine/engine.h"
+#include "engine/findings.h"
 #include "engine/frames.h"
 #include "engine/jank.h"
 #include "engine/procs.h"
@@ -90,10 +91,11 @@ static void proc_remove(struct engine *e, struct proc *p)
 		proc_free(p);
 }
 
-/* Sends p's batch of property changes; the animators whose first exact writes were in it
+/* Sends p's batch of property changes (its conflicts first); the animators whose first exact writes were in it
  * then say what they move (their anim_target follows the frame_props it describes). */
 static void batch_send(struct engine *e, struct proc *p)
 {
+	findings__batch(&e->findings, p, &e->out);
 	if (props__flush(&e->props, &p->props, p->name, &e->out))
 		attrib__announce(&p->attrib, p->anims.running, &e->out);
 }
@@ -290,16 +292,17 @@ static void anim_report(struct engine *e, struct proc *p, struct name_acc *n, co
 /*
  * The animator-end order. r of p ended at ts_ns on thread tid for reason (source):
  *  1. it leaves p's running list with its end (anims);
- *  2. its interpolator is fitted to the curve attribution kept, and its exact targets fill
- *     its record, which
- *  3. is counted and goes out; then the run is freed.
+ *  2. its exact targets fill its record, and its interpolator is fitted to the curve
+ *     attribution kept (exact or inferred);
+ *  3. the findings about it go out, then its record is counted and goes out; the run is freed.
  */
 static void anim_end(struct engine *e, struct proc *p, struct anim_run *r, uint64_t ts_ns,
 		     uint32_t tid, enum end_reason reason, enum reason_source source)
 {
 	anims__stop(&e->anims, p, r, ts_ns, tid, reason, source);
-	attrib__fit_interp(&r->a);
 	attrib__fill(r);
+	attrib__fit_interp(&r->a);
+	findings__anim_ended(&e->findings, p, r, &e->out);
 	anim_report(e, p, r->key->name, &r->a);
 	anims__run_free(r);
 }
@@ -318,7 +321,8 @@ static struct artcalls_thread *art_thread(struct engine *e, uint32_t tid)
  *  2. a cap makes room by evicting the oldest running animator;
  *  3. the run starts, and counts for the doFrame open now;
  *  4. the ART calls that wrote the S give its start stack and its start delay;
- *  5. it goes out, and runs inside the CUJs open in p.
+ *  5. it may replace the animator whose F came right before (findings);
+ *  6. it goes out, and runs inside the CUJs open in p.
  */
 static void anim_begin(struct engine *e, struct proc *p, struct anim_key *k, const char *name,
 		       uint64_t ts_ns, uint32_t tid)
@@ -334,6 +338,7 @@ static void anim_begin(struct engine *e, struct proc *p, struct anim_key *k, con
 	frames__anim_started(&p->frames, r);
 	artcalls__start_stack(art_thread(e, tid), k->cookie, ts_ns, &r->a);
 	artcalls__start_delay(&p->art, k->cookie, ts_ns, &r->a);
+	findings__anim_started(p, r);
 	SINK_CALL(&e->out, anim_start, &r->a);
 	cujs__anim_started(&p->cujs, r->a.id);
 }
@@ -355,7 +360,8 @@ static void anim_finish(struct engine *e, struct proc *p, struct anim_key *k, co
 		if (cause)
 			artcalls__end_stack(&k->run->a, cause);
 		reason = artcalls__reason(&p->art, cause, ts_ns,
-					  anims__inferred_reason(k->run, ts_ns, e->opts.instant_ns),
+					  anims__inferred_reason(k->run, ts_ns, e->opts.instant_ns,
+								 p->frames.seq != 0),
 					  &source);
 		anim_end(e, p, k->run, ts_ns, tid, reason, source);
 		return;
@@ -365,6 +371,7 @@ static void anim_finish(struct engine *e, struct proc *p, struct anim_key *k, co
 	anims__cancelled_before_start(&a, k, name, p, ts_ns, tid);
 	artcalls__start_dropped(&p->art, k->cookie); /* no S will follow its start() */
 	artcalls__cancelled(&a, cause);
+	findings__cancelled_before_start(p);
 	anim_report(e, p, k->name, &a);
 }
 
@@ -409,6 +416,7 @@ static int seg_end(void *ctx, const struct animation *a)
 	struct engine *e = ctx;
 	struct proc *p = procs__find(&e->procs, a->pid);
 
+	findings__animation_ended(&e->findings, a, &e->out);
 	SINK_CALL(&e->out, animation_end, a);
 	if (p)
 		cujs__animation(&p->cujs, a);
@@ -701,8 +709,8 @@ void engine__process_exit(struct engine *e, uint64_t ts_ns, uint32_t pid)
  * The session-end order: every process's frames go out (the open ones end at ts_ns, or at the
  * last event), its refresh storm ends, its Views enter the ranking and it is noted when it
  * wrote properties but no marker; the unmarked animations still running end; the CUJs go out;
- * the animators still running count (their targets, p's smoothness, their names) as running
- * at exit; then the summary, built from all of it, goes out.
+ * the animators still running count (their targets, their findings, p's smoothness, their
+ * names) as running at exit; then the summary, built from all of it, goes out.
  */
 void engine__finish(struct engine *e, uint64_t ts_ns, uint64_t drops, uint64_t truncated)
 {
@@ -725,6 +733,7 @@ void engine__finish(struct engine *e, uint64_t ts_ns, uint64_t drops, uint64_t t
 
 		for (struct anim_run *r = p->anims.running; r; r = r->next) {
 			attrib__fill(r);
+			findings__running_at_exit(&e->findings, p, r, end_ns, &e->out);
 			jank__anim_ended(&p->jank, &r->a);
 			anims__running_at_exit(r);
 		}

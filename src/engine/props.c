@@ -79,6 +79,23 @@ static int batch_before_grow(struct prop_batch *b)
 	return 0;
 }
 
+/* Keeps who wrote prop first in the batch, and whether another writer followed. */
+static void writers_add(struct batch_before *bb, const struct node_props *np,
+			enum view_prop prop, const uint32_t *writer)
+{
+	uint32_t bit = 1u << prop;
+
+	if (np->set_mask & bit && np->sets[prop] > 1) { /* this write is counted already */
+		bool first_anim = bb->first_anim & bit;
+
+		if (first_anim != !!writer || (writer && bb->first[prop] != *writer))
+			bb->multi |= bit;
+		return;
+	}
+	bb->first_anim = writer ? bb->first_anim | bit : bb->first_anim & ~bit;
+	bb->first[prop] = writer ? *writer : 0;
+}
+
 void props__add(struct proc *p, struct node_st *n, uint64_t ts_ns, uint32_t tid,
 		enum view_prop prop, float value, const uint32_t *writer, uint64_t *evicted)
 {
@@ -119,6 +136,7 @@ void props__add(struct proc *p, struct node_st *n, uint64_t ts_ns, uint32_t tid,
 	np->values[prop] = value;
 	if (np->sets[prop] < UINT16_MAX)
 		np->sets[prop]++;
+	writers_add(&b->before[n->idx], np, prop, writer);
 	np->writer_mask &= ~(1u << prop);
 	np->writer[prop] = writer ? *writer : 0;
 	if (writer)
@@ -274,6 +292,7 @@ void props__node_id(struct node_st *n, uint64_t uid)
 {
 	if (n->has_uid && n->uid != uid) { /* freed, and another node made at its address */
 		n->known = 0;
+		n->exact = false;
 		node_fallback_name(n->name, sizeof(n->name), n->node);
 	}
 	n->uid = uid;

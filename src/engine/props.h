@@ -31,6 +31,7 @@ struct node_st {
 	uint64_t gen;   /* the batch generation idx belongs to */
 	int idx;        /* slot in that batch, -1 when the batch was full */
 	uint64_t redraw_frames; /* --refresh: frames in which it re-recorded (redraws.c's) */
+	bool exact;     /* an animator wrote it (animateValue probes): no inferred target */
 };
 
 /* What segment.h needs of a node's slot in a batch besides its values. */
@@ -38,6 +39,11 @@ struct batch_before {
 	float v[PROP_COUNT]; /* each property's value when the batch began */
 	uint32_t known;      /* bit per enum view_prop: v[] holds one */
 	uint32_t explained;  /* bit per enum view_prop: a running animator wrote it */
+	/* the writers of each property in the batch (findings.h's conflicts): the first write's
+	 * animator (first[] when its bit is in first_anim, else code), and a bit per property
+	 * written by a second, different writer */
+	uint32_t first_anim, multi;
+	uint32_t first[PROP_COUNT];
 };
 
 /* The property changes of the current frame (or since the last one) of a process. */

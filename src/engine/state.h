@@ -16,6 +16,7 @@
 #include "engine/attrib.h"
 #include "engine/cujs.h"
 #include "engine/engine.h"
+#include "engine/findings.h"
 #include "engine/frames.h"
 #include "engine/jank.h"
 #include "engine/procs.h"
@@ -37,6 +38,7 @@ struct proc {
 	struct redraws_proc redraws;
 	struct summary_proc summary;
 	struct cujs_proc cujs;
+	struct findings_proc findings;
 };
 
 struct thread {
@@ -70,6 +72,7 @@ struct engine {
 	struct session session;
 	struct cujs cujs;
 	struct segment *seg; /* unmarked animations (engine/segment.h) */
+	struct findings findings;
 };
 
 /*
@@ -84,7 +87,7 @@ struct engine {
 		((struct type *)rec)->src_ts_ns = o->src_ts_ns;                        \
 	}
 SINK_STAMP(anim) SINK_STAMP(frame) SINK_STAMP(frame_props) SINK_STAMP(jank)
-SINK_STAMP(refresh_storm) SINK_STAMP(animation) SINK_STAMP(cuj)
+SINK_STAMP(refresh_storm) SINK_STAMP(animation) SINK_STAMP(cuj) SINK_STAMP(finding)
 static inline void stamp_none(struct emit *o, const void *rec) {}
 static inline void stamp_summary(struct emit *o, struct summary *s)
 {
@@ -96,6 +99,7 @@ static inline void stamp_summary(struct emit *o, struct summary *s)
 		 struct frame_props: stamp_frame_props, struct jank: stamp_jank,        \
 		 struct refresh_storm: stamp_refresh_storm, struct animation: stamp_animation, \
 		 struct cuj: stamp_cuj,                                               \
+		 struct finding: stamp_finding,                                       \
 		 struct summary: stamp_summary, struct annotation: stamp_none,         \
 		 char: stamp_none)(o, rec)
 

@@ -292,6 +292,7 @@ void summary__send(struct engine *e, uint64_t drops, uint64_t truncated)
 	s.refresh = e->redraws.on;
 	s.n_redraw_views = e->redraws.n_top;
 	s.redraw_views = e->redraws.top;
+	findings__summary(&e->findings, &s);
 	note_dropped(&e->ev, &e->out);
 	SINK_CALL(&e->out, summary, &s);
 	free(names);

@@ -305,6 +305,8 @@ static bool clone_part(const char *s, size_t len)
 	return false;
 }
 
+#define AUTO_CANCEL "android.animation.AnimationHandler.autoCancelBasedOn"
+
 int unwind_is_java_name(const char *name)
 {
 	static const char ident[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -328,17 +330,32 @@ int unwind_is_java_name(const char *name)
 	return parts >= 3 && !(name[0] >= '0' && name[0] <= '9');
 }
 
+/* A cancel by ObjectAnimator.start's auto-cancel: its android.animation frames are the
+ * evidence of a replacement (engine/findings.h), so they are kept. */
+static bool auto_cancel(const struct unwind_frame *frames, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(frames[i].name, AUTO_CANCEL))
+			return true;
+	return false;
+}
+
 int unwind_java_frames(const struct unwind_frame *frames, int n,
 		       char (*out)[UNWIND_NAME_MAX], int max)
 {
 	static const char skip[] = "android.animation.";
+	bool keep_auto = auto_cancel(frames, n);
 	int k = 0;
 
 	for (int i = 0; i < n && k < max; i++) {
-		if (!unwind_is_java_name(frames[i].name) ||
-		    !strncmp(frames[i].name, skip, sizeof(skip) - 1))
+		const char *name = frames[i].name;
+		bool evidence = keep_auto && (!strcmp(name, AUTO_CANCEL) ||
+					      !strcmp(name, "android.animation.ObjectAnimator.start"));
+
+		if (!unwind_is_java_name(name) ||
+		    (!evidence && !strncmp(name, skip, sizeof(skip) - 1)))
 			continue;
-		snprintf(out[k++], UNWIND_NAME_MAX, "%s", frames[i].name);
+		snprintf(out[k++], UNWIND_NAME_MAX, "%s", name);
 	}
 	return k;
 }

@@ -16,6 +16,7 @@ const char *end_reason_str(enum end_reason r)
 		[END_CANCEL_BEFORE_START] = "cancel_before_start",
 		[END_PROCESS_EXIT] = "process_exit",
 		[END_RUNNING_AT_EXIT] = "running_at_exit",
+		[END_FIRST_FRAME] = "first_frame",
 	};
 
 	if ((unsigned int)r >= sizeof(names) / sizeof(names[0]))
@@ -84,4 +85,17 @@ const char *node_label(char *buf, size_t size, const char *name, uint64_t node)
 
 	snprintf(buf, size, "%s@%04x", cls ? cls : "RenderNode", (unsigned int)(node & 0xffff));
 	return buf;
+}
+
+const char *finding_kind_str(enum finding_kind k)
+{
+	static const char *const names[] = {
+		[FINDING_FLICKER] = "flicker",	       [FINDING_REPLACED] = "replaced",
+		[FINDING_CONFLICT] = "conflict",       [FINDING_SLOW_SPRING] = "slow_spring",
+		[FINDING_REPEATING] = "repeating",     [FINDING_STALLED] = "stalled",
+	};
+
+	if ((unsigned int)k >= sizeof(names) / sizeof(names[0]))
+		return "unknown";
+	return names[k];
 }

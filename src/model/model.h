@@ -55,7 +55,7 @@ struct prop_series {
 	int32_t t_us[AT_SERIES_MAX];
 };
 
-/* A property an animator moved on its target view, first and last value seen. */
+/* A property an animator moved on its target view: its first and last written value. */
 struct prop_change {
 	enum view_prop prop;
 	float from, to;
@@ -63,7 +63,7 @@ struct prop_change {
 
 /*
  * One property an animator wrote on one node (exact attribution, animateValue probes):
- * from: the node's value before the animator's first write; to: its last written value;
+ * from: the animator's first written value; to: its last written value;
  * sets: its writes that changed the value; series: its per-frame values.
  */
 #define AT_TARGET_PROPS 4
@@ -93,7 +93,10 @@ enum end_reason {
 	END_ENDED,           /* F marker: complete or cancel, markers cannot tell which */
 	END_CANCEL_BEFORE_START, /* F without S: cancel() during the start delay */
 	END_PROCESS_EXIT,    /* the process died while it ran */
-	END_RUNNING_AT_EXIT, /* still running when animtrace stopped ("leaked animator") */
+	END_RUNNING_AT_EXIT, /* still running when animtrace stopped */
+	/* F in the frame of its S, ART probes off: cancel() or end(), markers cannot tell which
+	 * (end() of an animator that never ran writes S and F back to back) */
+	END_FIRST_FRAME,
 };
 
 enum reason_source {
@@ -126,7 +129,8 @@ struct anim {
 	struct prop_series series[AT_MAX_PROPS]; /* series[i]: the values of changes[i] */
 	/*
 	 * --stacks: Java callers ("com.foo.Bar.baz"), innermost first, android.animation.*
-	 * frames already left out. start_stack: of the ValueAnimator.start() whose S this is;
+	 * frames already left out but for an auto-cancel's (AnimationHandler.autoCancelBasedOn,
+	 * ObjectAnimator.start: a replacement's evidence). start_stack: of the ValueAnimator.start() whose S this is;
 	 * end_stack: of the cancel()/end() that caused the F. n_* = 0 when unknown.
 	 */
 	int n_start_stack;
@@ -195,6 +199,38 @@ struct animation {
 	/* smoothness over those frames, as for an animator */
 	uint32_t frames_dropped, janky_frames;
 	uint64_t worst_frame_ns, worst_gap_ns;
+	uint64_t src_ts_ns;
+};
+
+/*
+ * An answer about animators or unmarked animations, not only data: which problem it is, the
+ * ids it concerns and one sentence (src/engine/findings.h defines each kind and its numbers).
+ */
+enum finding_kind {
+	FINDING_FLICKER = 0, /* cancelled or end()ed before its second frame with values */
+	FINDING_REPLACED,    /* cancelled by the start of another on the same node and property */
+	FINDING_CONFLICT,    /* one property of one node, several writers in one frame */
+	FINDING_SLOW_SPRING, /* a spring that settles slowly or is set up to oscillate long */
+	FINDING_REPEATING,   /* running at the end, its values repeat: an INFINITE repeat */
+	FINDING_STALLED,     /* running at the end, its values no longer change: paused, leaked */
+	FINDING_KIND_COUNT,
+};
+
+#define AT_FINDING_IDS 4
+#define AT_FINDING_TEXT 320
+struct finding {
+	enum finding_kind kind;
+	uint32_t pid;
+	char process[AT_PROC_MAX];
+	uint64_t ts_ns;      /* when it became known */
+	bool unmarked;       /* ids are unmarked animations' (struct animation), not animators' */
+	int n_ids;
+	uint64_t ids[AT_FINDING_IDS]; /* replaced: the old one, then the new one */
+	uint64_t node;       /* 0 when unknown */
+	char node_name[64];  /* as node_props.node_name; "" when unknown */
+	bool has_prop;
+	enum view_prop prop;
+	char text[AT_FINDING_TEXT]; /* one sentence */
 	uint64_t src_ts_ns;
 };
 
@@ -479,6 +515,7 @@ struct proc_stat {
 };
 
 #define AT_UNMARKED_MAX 5
+#define AT_FINDINGS_TOP 16
 
 struct summary {
 	uint64_t first_ns, last_ns;
@@ -515,6 +552,11 @@ struct summary {
 	uint64_t truncated;
 	uint64_t annotations;   /* markers recognised as annotations (struct annotation) */
 	uint64_t cujs;          /* CUJs reported (struct cuj) */
+	/* findings of the session, ranked (most serious kind first, then in time order), up to
+	 * AT_FINDINGS_TOP; findings_by_kind counts all of them */
+	uint64_t findings_by_kind[FINDING_KIND_COUNT];
+	int n_findings;
+	const struct finding *findings;
 	/* NULL unless --annotate wrote: set by its sink's summary_fill (sinks/annotate.h) */
 	const struct annot_delay *annot_delay;
 };
@@ -546,7 +588,10 @@ struct summary {
 	X(cuj, const struct cuj *)                                                     \
 	/* right before summary, once: a sink adds what only it knows (annot_delay); the   \
 	 * pointers it sets must stay valid until the sink is freed */                    \
-	X(summary_fill, struct summary *)
+	X(summary_fill, struct summary *)                                              \
+	/* before the end of what it concerns (anim_end, animation_end; at the session's end \
+	 * before the summary) */                                                          \
+	X(finding, const struct finding *)
 
 struct sink_ops {
 #define AT_SINK_OP(cb, type) int (*cb)(void *ctx, type rec);
@@ -565,6 +610,7 @@ const char *anim_kind_str(enum anim_kind k);         /* "ValueAnimator", "Object
 const char *frame_phase_str(enum frame_phase p);     /* "input", ..., "draw" */
 const char *view_prop_str(enum view_prop p);         /* "alpha", "translationX", ... */
 const char *view_prop_short(enum view_prop p);       /* "alpha", "transX", ... (box columns) */
+const char *finding_kind_str(enum finding_kind k);   /* "flicker", "replaced", ... */
 
 /* Room for a node label: a 63-byte class, '@', four hex digits and the NUL. */
 #define AT_NODE_LABEL_MAX 72

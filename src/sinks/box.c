@@ -40,12 +40,17 @@ struct pending {
 	struct node_props *nodes; /* owned copy of fp.nodes */
 };
 
+/* Findings held for the box of what they concern, which comes later (a ring). */
+#define BOX_FINDINGS 32
+
 struct sink_box {
 	FILE *out;
 	struct sink_box_opts o;
 	const struct glyphs *g;
 	struct pending *pend; /* at most one per process: the frame waiting for its draw */
 	size_t n_pend, cap_pend;
+	struct finding fnd[BOX_FINDINGS];
+	int n_fnd, next_fnd;
 };
 
 /* Copies src into dst replacing C0 controls and DEL with '?'. */
@@ -135,15 +140,15 @@ static void reason_text(char *buf, size_t size, const struct anim *a)
 		snprintf(buf, size, "%s (%s)", r,
 			 art ? "ART probe" : "inferred: S and F within 1 ms");
 		break;
+	case END_FIRST_FRAME:
+		snprintf(buf, size, "%s (ended in its first frame: cancel or end(); inferred)", r);
+		break;
 	case END_CANCEL_BEFORE_START:
 		snprintf(buf, size, "%s (%s)", r, art ? "ART probe" : "inferred: F without S");
 		break;
 	case END_COMPLETE:
 	case END_CANCEL:
 		snprintf(buf, size, "%s (%s)", r, art ? "ART probe" : "inferred");
-		break;
-	case END_RUNNING_AT_EXIT:
-		snprintf(buf, size, "%s (leaked animator?)", r);
 		break;
 	default:
 		snprintf(buf, size, "%s", r);
@@ -366,6 +371,37 @@ static void redraw_line(struct sink_box *b, const struct anim *a)
 		 node_label(node, sizeof(node), a->target_name, a->target_node), verdict);
 }
 
+static int on_finding(void *ctx, const struct finding *f)
+{
+	struct sink_box *b = ctx;
+
+	b->fnd[b->next_fnd] = *f;
+	b->next_fnd = (b->next_fnd + 1) % BOX_FINDINGS;
+	if (b->n_fnd < BOX_FINDINGS)
+		b->n_fnd++;
+	return 0;
+}
+
+/* "Finding:   flicker: <sentence>" for each finding held about id of pid since since_ns. */
+static void finding_lines(struct sink_box *b, bool unmarked, uint64_t id, uint32_t pid,
+			  uint64_t since_ns)
+{
+	char text[AT_FINDING_TEXT];
+
+	for (int k = 0; k < b->n_fnd; k++) {
+		const struct finding *f = &b->fnd[(b->next_fnd - b->n_fnd + k + BOX_FINDINGS) %
+						  BOX_FINDINGS];
+		bool mine = false;
+
+		for (int i = 0; i < f->n_ids; i++)
+			mine |= f->ids[i] == id;
+		if (!mine || f->unmarked != unmarked || f->pid != pid || f->ts_ns < since_ns)
+			continue;
+		box_line(b, "Finding:    %s: %s", finding_kind_str(f->kind),
+			 clean(text, sizeof(text), f->text));
+	}
+}
+
 static bool is_bad_end(enum end_reason r)
 {
 	return r == END_CANCEL || r == END_CANCEL_BEFORE_START || r == END_PROCESS_EXIT ||
@@ -396,6 +432,7 @@ static int on_anim_end(void *ctx, const struct anim *a)
 	box_line(b, "Reason:     %s", reason);
 	if (a->interpolator)
 		box_line(b, "Interpolator: %s (fitted, rms %.3g)", a->interpolator, a->interp_rms);
+	finding_lines(b, false, a->id, a->pid, a->start_ns);
 	spark_lines(b, a);
 	target_lines(b, a);
 	stack_lines(b, "EndCallStack:", a->end_stack, a->n_end_stack);
@@ -499,6 +536,7 @@ static int on_animation_end(void *ctx, const struct animation *a)
 	box_line(b, "%-14s %s%s", "Kind:", fit_kind_str(a->kind),
 		 a->reason == END_COMPLETE ? "" : a->reason == END_PROCESS_EXIT ?
 		 ", the process exited" : ", still running at exit");
+	finding_lines(b, true, a->id, a->pid, a->start_ns);
 	box_close(b);
 	return out_status(b->out);
 }
@@ -823,6 +861,7 @@ static void running_box(struct sink_box *b, const struct anim *a, uint64_t last_
 	box_line(b, "Frames:     %u", a->frames);
 	reason_text(reason, sizeof(reason), a);
 	box_line(b, "Reason:     %s", reason);
+	finding_lines(b, false, a->id, a->pid, a->start_ns);
 	box_close(b);
 }
 
@@ -906,6 +945,28 @@ static void summary_unmarked(struct sink_box *b, const struct summary *s)
 	}
 }
 
+/* "Findings:   1 flicker, 2 conflict", then each, most serious kind first. */
+static void summary_findings(struct sink_box *b, const struct summary *s)
+{
+	char line[160], text[AT_FINDING_TEXT];
+	size_t len = 0;
+
+	if (!s->n_findings)
+		return;
+	box_blank(b);
+	line[0] = '\0';
+	for (int k = 0; k < FINDING_KIND_COUNT && len < sizeof(line); k++)
+		if (s->findings_by_kind[k])
+			len += (size_t)snprintf(line + len, sizeof(line) - len, "%s%llu %s",
+						len ? ", " : "",
+						(unsigned long long)s->findings_by_kind[k],
+						finding_kind_str((enum finding_kind)k));
+	box_line(b, "Findings:   %s", line);
+	for (int i = 0; i < s->n_findings; i++)
+		box_line(b, "  %d. %s (pid %u): %s", i + 1, finding_kind_str(s->findings[i].kind),
+			 s->findings[i].pid, clean(text, sizeof(text), s->findings[i].text));
+}
+
 static int on_summary(void *ctx, const struct summary *s)
 {
 	struct sink_box *b = ctx;
@@ -924,6 +985,7 @@ static int on_summary(void *ctx, const struct summary *s)
 	if (s->refresh)
 		summary_redraws(b, s);
 	summary_unmarked(b, s);
+	summary_findings(b, s);
 	box_close(b);
 	for (int i = 0; i < s->n_running; i++)
 		running_box(b, &s->running[i], s->last_ns);
@@ -1118,6 +1180,7 @@ static const struct sink_ops box_ops = {
 	.animation_start = on_animation_start,
 	.animation_end = on_animation_end,
 	.cuj = on_cuj,
+	.finding = on_finding,
 };
 
 struct sink_box *sink_box__new(FILE *out, const struct sink_box_opts *o)

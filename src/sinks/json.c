@@ -735,6 +735,55 @@ static void put_annotations(FILE *out, const struct summary *s)
 			(unsigned long long)d->p99_ns, (unsigned long long)d->max_ns);
 }
 
+/* The keys of a finding after "type" and the common ones. */
+static void put_finding_keys(FILE *out, const struct finding *f)
+{
+	fprintf(out, ",\"kind\":\"%s\",\"unmarked\":%s,\"ids\":[", finding_kind_str(f->kind),
+		f->unmarked ? "true" : "false");
+	for (int i = 0; i < f->n_ids; i++)
+		fprintf(out, "%s%lld", i ? "," : "", (long long)f->ids[i]);
+	fputc(']', out);
+	if (f->node) {
+		fputc(',', out);
+		put_node(out, f->node, f->node_name);
+	} else {
+		fputs(",\"node\":null,\"node_name\":null,\"node_class\":null", out);
+	}
+	put_name(out, "property", f->has_prop ? view_prop_str(f->prop) : NULL);
+	put_name(out, "text", f->text);
+}
+
+static int on_finding(void *ctx, const struct finding *f)
+{
+	struct sink_json *j = ctx;
+
+	note_ts(j, f->ts_ns);
+	fputs("{\"type\":\"finding\"", j->out);
+	put_common(j->out, f->ts_ns, f->pid, 0, f->process);
+	put_finding_keys(j->out, f);
+	fputs("}\n", j->out);
+	return out_status(j->out);
+}
+
+/* ,"findings_by_kind":{..},"findings":[..] (ranked) */
+static void put_findings(FILE *out, const struct summary *s)
+{
+	fputs(",\"findings_by_kind\":{", out);
+	for (int k = 0; k < FINDING_KIND_COUNT; k++)
+		fprintf(out, "%s\"%s\":%llu", k ? "," : "", finding_kind_str((enum finding_kind)k),
+			(unsigned long long)s->findings_by_kind[k]);
+	fputs("},\"findings\":[", out);
+	for (int i = 0; i < s->n_findings; i++) {
+		const struct finding *f = &s->findings[i];
+
+		fprintf(out, "%s{\"ts_ns\":%llu,\"pid\":%u", i ? "," : "",
+			(unsigned long long)f->ts_ns, f->pid);
+		put_finding_keys(out, f);
+		fputc('}', out);
+	}
+	fputc(']', out);
+}
+
 static int on_summary(void *ctx, const struct summary *s)
 {
 	struct sink_json *j = ctx;
@@ -774,6 +823,7 @@ static int on_summary(void *ctx, const struct summary *s)
 	put_redraw_views(out, s);
 	put_animations(out, s);
 	put_annotations(out, s);
+	put_findings(out, s);
 	fputs("}\n", out);
 	return out_status(j->out);
 }
@@ -868,6 +918,7 @@ static const struct sink_ops json_ops = {
 	.annotation = on_annotation,
 	.anim_target = on_anim_target,
 	.cuj = on_cuj,
+	.finding = on_finding,
 };
 
 struct sink_json *sink_json__new(FILE *out)

@@ -398,6 +398,27 @@ static int on_cuj(void *ctx, const struct cuj *c)
 }
 
 /* The counters already name each node: an animator's first targets add no record. */
+/* A finding: a process-wide instant "finding: <kind>" with its ids and sentence. */
+static int on_finding(void *ctx, const struct finding *f)
+{
+	struct sink_trace *t = ctx;
+	char name[64];
+
+	name_process(t, f->pid, f->process);
+	snprintf(name, sizeof(name), "finding: %s", finding_kind_str(f->kind));
+	begin(t, "i", name);
+	fputs(",\"cat\":\"finding\",\"s\":\"p\"", t->out);
+	put_task(t, f->pid, f->pid, f->ts_ns);
+	fputs(",\"args\":{\"ids\":[", t->out);
+	for (int i = 0; i < f->n_ids; i++)
+		fprintf(t->out, "%s%lld", i ? "," : "", (long long)f->ids[i]);
+	fputs("],\"text\":", t->out);
+	json_put_str(t->out, f->text);
+	fputs("}", t->out);
+	end(t);
+	return out_status(t->out);
+}
+
 static int on_anim_target(void *ctx, const struct anim *a)
 {
 	return out_status(((struct sink_trace *)ctx)->out);
@@ -422,6 +443,7 @@ static int on_annotation(void *ctx, const struct annotation *an)
 }
 
 static const struct sink_ops trace_ops = {
+	.finding = on_finding,
 	.anim_target = on_anim_target,
 	.anim_start = on_anim_start,
 	.anim_end = on_anim_end,

@@ -169,17 +169,18 @@ const struct exp_proc *exp_role(const struct exp_proc *procs, int n, const char 
 }
 
 /*
- * Markers cannot tell a completion from a cancel after start: both are "ended". The ART
- * probes on ValueAnimator.cancel/end can.
+ * Markers cannot tell a completion from a cancel after start: both are "ended", and an F in
+ * the frame of its S is "first_frame" (cancel or end()). The ART probes on
+ * ValueAnimator.cancel/end can.
  */
 static const char *want_reason(const struct exp_anim *a, bool art)
 {
 	if (!strcmp(a->end, "end"))
-		return "force_end";
+		return art ? "force_end" : "first_frame";
 	if (!strcmp(a->end, "cancel") && !a->start_frame)
 		return "cancel_before_start";
 	if (!art)
-		return "ended";
+		return a->start_frame == a->end_frame ? "first_frame" : "ended";
 	return !strcmp(a->end, "cancel") ? "cancel" : "complete";
 }
 

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <criterion/criterion.h>
 
@@ -90,6 +91,28 @@ static void check_diag(const char *err, const struct exp_proc *t)
 	free(text);
 }
 
+/* pid's findings, "kind ids;" each in record order, are want. */
+static void check_findings(const struct e2e_jsonl *out, pid_t pid, const char *want)
+{
+	char got[1024] = "";
+	size_t len = 0;
+
+	for (size_t i = 0; i < out->n && len < sizeof(got); i++) {
+		json_object *o = out->v[i], *ids;
+
+		if (!e2e_type_is(o, "finding") || e2e_int(o, "pid") != pid)
+			continue;
+		ids = e2e_get(o, "ids");
+		len += (size_t)snprintf(got + len, sizeof(got) - len, "%s", e2e_str(o, "kind"));
+		for (size_t k = 0; k < json_object_array_length(ids) && len < sizeof(got); k++)
+			len += (size_t)snprintf(got + len, sizeof(got) - len, " %lld",
+				(long long)json_object_get_int64(json_object_array_get_idx(ids, k)));
+		if (len < sizeof(got))
+			len += (size_t)snprintf(got + len, sizeof(got) - len, ";");
+	}
+	cr_assert_str_eq(got, want, "findings of %d: %s", pid, got);
+}
+
 Test(live, traces_a_target_started_before_and_one_started_after_animtrace_and_ignores_the_decoy)
 {
 	char e1[PATH_MAX], e2[PATH_MAX], out[PATH_MAX], err[PATH_MAX], go[PATH_MAX];
@@ -114,6 +137,8 @@ Test(live, traces_a_target_started_before_and_one_started_after_animtrace_and_ig
 
 	await_target_done(out, at, early_pid, 24);
 	await_target_done(out, at, late, 24);
+	/* the leaked rotation (S in frame 4, never a value) stalls: half a second unchanged */
+	usleep(600000);
 	kill(at, SIGINT);
 	cr_assert_eq(e2e_exit_code(at, "animtrace"), 0);
 	cr_assert_eq(e2e_exit_code(a, "animsim A"), 0);
@@ -136,6 +161,9 @@ Test(live, traces_a_target_started_before_and_one_started_after_animtrace_and_ig
 	exp_check_props(&j, t2);
 	check_only_pids(&j, early_pid, late);
 	check_summary(&j, 2);
+	/* basic: the fight on alpha (frame 5), end() of scaleY in its frame, the leaked rotation */
+	check_findings(&j, early_pid, "conflict 168950273;flicker 168950277;stalled 168950278;");
+	check_findings(&j, late, "conflict 168950273;flicker 168950277;stalled 168950278;");
 	char *text = e2e_slurp(out);
 
 	exp_check_decoy_absent(text, decoy, 1);

@@ -15,7 +15,19 @@ struct seen {
 	int n;
 	struct anim ends[MAX_ENDS];
 	uint64_t frames;
+	uint64_t findings[FINDING_KIND_COUNT];
+	uint64_t flicker_ids[MAX_ENDS];
 };
+
+static int on_finding(void *ctx, const struct finding *f)
+{
+	struct seen *s = ctx;
+
+	if (f->kind == FINDING_FLICKER && s->findings[f->kind] < MAX_ENDS)
+		s->flicker_ids[s->findings[f->kind]] = f->ids[0];
+	s->findings[f->kind]++;
+	return 0;
+}
 
 static int on_end(void *ctx, const struct anim *a)
 {
@@ -33,7 +45,8 @@ static int on_summary(void *ctx, const struct summary *sum)
 	return 0;
 }
 
-static const struct sink_ops recording = { .anim_end = on_end, .summary = on_summary };
+static const struct sink_ops recording = { .anim_end = on_end, .summary = on_summary,
+					   .finding = on_finding };
 
 /* Replays file with --pid pids or --proc names (NULL: unused) into s; returns replay_run's. */
 static int replay(const char *file, const char *pids, const char *names, struct seen *s,
@@ -75,10 +88,17 @@ static void assert_antutu(const struct seen *s)
 	cr_assert_eq(count_named(s, "animator:scaleY"), 4);
 	for (int i = 0; i < 16; i++) {
 		cr_assert_eq(s->ends[i].pid, 24675);
-		cr_assert_eq(s->ends[i].reason, END_FORCE_END, "all shorter than 1 ms");
+		cr_assert_eq(s->ends[i].reason, END_FIRST_FRAME, "each F in the frame of its S");
 		cr_assert_eq(s->ends[i].reason_source, REASON_INFERRED);
 	}
 	cr_assert_eq(s->frames, 202, "Choreographer#doFrame slices of 24675");
+	/* each ended in its first frame (end() of an AnimatorSet that never ran): a flicker;
+	 * their F and S alternate with other animators' between: no replacement */
+	for (int k = 0; k < FINDING_KIND_COUNT; k++)
+		cr_assert_eq(s->findings[k], k == FINDING_FLICKER ? 16 : 0, "%s",
+			     finding_kind_str((enum finding_kind)k));
+	for (int i = 0; i < 16; i++)
+		cr_assert_eq(s->flicker_ids[i], s->ends[i].id);
 }
 
 Test(replay, antutu_text_by_pid_has_16_lifecycles_4_of_each_name)

@@ -298,7 +298,7 @@ Test(engine, f_without_s_is_a_cancel_before_start)
 	cr_assert_eq(rec.sum.n_longest, 0);
 }
 
-Test(engine, s_and_f_closer_than_1_ms_are_a_force_end)
+Test(engine, s_and_f_closer_than_1_ms_without_frames_ended_in_their_first_frame_never_force_end)
 {
 	S(10 * MS, 1, "animator", 1);
 	F(10 * MS + 200000, 1, "animator", 1);
@@ -306,13 +306,14 @@ Test(engine, s_and_f_closer_than_1_ms_are_a_force_end)
 	F(21 * MS, 1, "animator", 2); /* exactly 1 ms: an ordinary end */
 	engine__finish(eng, 30 * MS, 0, 0);
 	cr_assert_eq(rec.n_ends, 2);
-	cr_assert_eq(rec.ends[0].reason, END_FORCE_END);
+	cr_assert_eq(rec.ends[0].reason, END_FIRST_FRAME);
+	cr_assert_str_eq(end_reason_str(rec.ends[0].reason), "first_frame");
 	cr_assert_eq(rec.ends[0].end_ns - rec.ends[0].start_ns, 200000);
 	cr_assert_eq(rec.ends[1].reason, END_ENDED);
 	cr_assert_eq(rec.names[0].cancels, 0);
 }
 
-Test(engine, the_force_end_window_follows_opts_instant_ns)
+Test(engine, the_first_frame_window_without_frames_follows_opts_instant_ns)
 {
 	struct engine_opts o = { .instant_ns = 5 * MS };
 
@@ -321,7 +322,7 @@ Test(engine, the_force_end_window_follows_opts_instant_ns)
 	S(10 * MS, 1, "animator", 1);
 	F(14 * MS, 1, "animator", 1);
 	engine__finish(eng, 30 * MS, 0, 0);
-	cr_assert_eq(rec.ends[0].reason, END_FORCE_END);
+	cr_assert_eq(rec.ends[0].reason, END_FIRST_FRAME);
 }
 
 Test(engine, cookie_reuse_after_f_counts_restarts)

@@ -162,7 +162,7 @@ static void box_scenario(struct sink s)
 	c.restarts = 2;
 	c.start_ns = 13100 * MS_NS;
 	c.end_ns = c.start_ns + 200000;
-	c.reason = END_FORCE_END;
+	c.reason = END_FIRST_FRAME;
 	s.ops->anim_start(s.ctx, &c);
 	c.target_node = 0x7b0a9e08;
 	snprintf(c.target_name, sizeof(c.target_name), "RenderNode@9e08");
@@ -171,6 +171,13 @@ static void box_scenario(struct sink s)
 	c.changes[0] = (struct prop_change){ PROP_TRANSLATION_Y, 0.0f, -100.0f };
 	c.series[0].n = 1; /* one value: a flat curve */
 	c.series[0].v[0] = -100.0f;
+	struct finding fc = { .kind = FINDING_FLICKER, .pid = c.pid, .ts_ns = c.end_ns, .n_ids = 1,
+			      .ids = { c.id } };
+	snprintf(fc.text, sizeof(fc.text), "%s %llu ended by cancel() or end() before its second "
+		 "frame with values (1): started by thread %u (no stack) | ended by thread %u "
+		 "(no stack), 0.2 ms later", c.name, (unsigned long long)c.id, c.start_tid,
+		 c.end_tid);
+	s.ops->finding(s.ctx, &fc);
 	s.ops->anim_end(s.ctx, &c);
 	d.start_ns = 13200 * MS_NS;
 	d.end_ns = 13500 * MS_NS;
@@ -183,6 +190,16 @@ static void box_scenario(struct sink s)
 	r.start_ns = 14 * S_NS;
 	r.frames = 60;
 	r.reason = END_RUNNING_AT_EXIT;
+	struct finding fr = { .kind = FINDING_STALLED, .pid = r.pid, .ts_ns = 15 * S_NS,
+			      .n_ids = 1, .ids = { r.id } };
+	snprintf(fr.text, sizeof(fr.text), "%s %llu still runs after 1.0 s with no value change "
+		 "for the last 1.0 s: paused or leaked", r.name, (unsigned long long)r.id);
+	s.ops->finding(s.ctx, &fr);
+	struct finding ranked[2] = { fc, fr };
+	sum.findings_by_kind[FINDING_FLICKER] = 1;
+	sum.findings_by_kind[FINDING_STALLED] = 1;
+	sum.n_findings = 2;
+	sum.findings = ranked;
 	lf[0].dur_ns = 33400000; /* the longest frames, longest first */
 	lf[0].n_anims = 0;
 	lf[0].anim_ids = NULL;
@@ -570,6 +587,11 @@ Test(sink_box, the_engine_summary_counts_frames_longest_frames_and_property_sets
 				       "start 1.080000 s\n│\n"
 				       "│ Smoothness per process:\n"
 				       "│   app (pid 10): 60.0 Hz (assumed), 8 frames, 0 late, 0 dropped\n"
+				       "│\n"
+				       "│ Findings:   1 conflict\n"
+				       "│   1. conflict (pid 10): alpha of Row@51c0 written 2 times in one "
+				       "frame by animator 77 and another writer (code or an animator no "
+				       "probe names): they fight\n"
 				       "└──\n"),
 			   "%s", got);
 	free(got);

@@ -51,6 +51,7 @@ struct samples {
 	struct animation animation;
 	struct annotation annotation;
 	struct cuj cuj;
+	struct finding finding;
 	uint64_t ids[1];
 	char note[32];
 };
@@ -94,6 +95,9 @@ static void samples_init(struct samples *s)
 			       .end_ns = 1300000000, .ended = true, .frames = 18, .n_anims = 1,
 			       .anim_ids = s->ids };
 	snprintf(s->cuj.name, sizeof(s->cuj.name), "SHADE_EXPAND_COLLAPSE");
+	s->finding = (struct finding){ .kind = FINDING_FLICKER, .pid = PID, .ts_ns = 1000000000,
+				       .n_ids = 1, .ids = { 168950273 } };
+	snprintf(s->finding.text, sizeof(s->finding.text), "a flicker");
 	/* one animator still running at exit: --annotate closes its slice then */
 	s->summary = (struct summary){ .first_ns = 1000000000, .last_ns = 2000000000,
 				       .n_running = 1, .running = &s->anim };
@@ -107,7 +111,8 @@ static void samples_init(struct samples *s)
 		 const struct frame_props *: &(s)->fp, const char *: (s)->note,        \
 		 const struct jank *: &(s)->jank, const struct refresh_storm *: &(s)->storm, \
 		 const struct animation *: &(s)->animation,                            \
-		 const struct annotation *: &(s)->annotation, const struct cuj *: &(s)->cuj)
+		 const struct annotation *: &(s)->annotation, const struct cuj *: &(s)->cuj,  \
+		 const struct finding *: &(s)->finding)
 
 /* Calls callback id of s with its sample; a NULL callback is 0. */
 static int call(struct sink s, enum cb_id id, struct samples *smp)
@@ -174,10 +179,10 @@ static const bool writes[N_REAL][CB_COUNT] = {
 	[JSON] = { [CB_anim_start] = 1, [CB_anim_end] = 1, [CB_frame] = 1, [CB_summary] = 1,
 		   [CB_frame_props] = 1, [CB_note] = 1, [CB_jank] = 1, [CB_refresh_storm] = 1,
 		   [CB_animation_start] = 1, [CB_animation_end] = 1, [CB_annotation] = 1,
-		   [CB_anim_target] = 1, [CB_cuj] = 1 },
+		   [CB_anim_target] = 1, [CB_cuj] = 1, [CB_finding] = 1 },
 	[TRACE] = { [CB_anim_start] = 1, [CB_anim_end] = 1, [CB_frame] = 1, [CB_frame_props] = 1,
 		    [CB_note] = 1, [CB_jank] = 1, [CB_refresh_storm] = 1,
-		    [CB_animation_end] = 1, [CB_cuj] = 1 },
+		    [CB_animation_end] = 1, [CB_cuj] = 1, [CB_finding] = 1 },
 	[ANNOTATE] = { [CB_anim_start] = 1, [CB_anim_end] = 1, [CB_frame_props] = 1,
 		       [CB_jank] = 1, [CB_summary_fill] = 1 },
 };

@@ -114,6 +114,16 @@ static void json_scenario(struct sink s)
 	r.start_ns = 14 * S_NS;
 	r.frames = 60;
 	r.reason = END_RUNNING_AT_EXIT;
+	struct finding fd = { .kind = FINDING_STALLED, .pid = 1234, .process = "com.example.anim",
+			      .ts_ns = 15 * S_NS, .n_ids = 1, .ids = { 5 }, .node = 0x7b0a51c0,
+			      .node_name = "NotificationRow", .has_prop = true,
+			      .prop = PROP_SCALE_X };
+	snprintf(fd.text, sizeof(fd.text), "animator:scaleX 5 still runs after 1.0 s with no "
+		 "value change for the last 0.9 s: paused or leaked");
+	s.ops->finding(s.ctx, &fd);
+	sum.findings_by_kind[FINDING_STALLED] = 1;
+	sum.n_findings = 1;
+	sum.findings = &fd;
 	/* The summary's frames carry no animator ids (their buffers are gone by then). */
 	lf[0] = f1;
 	lf[1] = f2;
@@ -194,7 +204,7 @@ Test(sink_json, every_line_parses_with_the_contract_fields)
 	struct json_object *o[16];
 	int n = parse_lines(text, o, 16);
 
-	cr_assert_eq(n, 10);
+	cr_assert_eq(n, 11);
 	for (int i = 0; i < n; i++) {
 		get(o[i], "ts_ns");
 		get(o[i], "pid");
@@ -214,11 +224,19 @@ Test(sink_json, every_line_parses_with_the_contract_fields)
 	cr_assert(json_object_is_type(get(o[7], "duration_ns"), json_type_null));
 	cr_assert_str_eq(json_object_get_string(get(o[7], "reason")), "cancel_before_start");
 	cr_assert_str_eq(json_object_get_string(get(o[8], "message")), "reasons are \"inferred\"");
-	cr_assert_str_eq(json_object_get_string(get(o[9], "type")), "summary");
-	cr_assert_eq(json_object_array_length(get(o[9], "names")), 3);
-	cr_assert_str_eq(json_object_get_string(get(json_object_array_get_idx(get(o[9],
+	cr_assert_str_eq(json_object_get_string(get(o[9], "type")), "finding");
+	cr_assert_str_eq(json_object_get_string(get(o[9], "kind")), "stalled");
+	cr_assert_eq(json_object_get_int64(json_object_array_get_idx(get(o[9], "ids"), 0)), 5);
+	cr_assert_str_eq(json_object_get_string(get(o[9], "node_name")), "NotificationRow@51c0");
+	cr_assert_str_eq(json_object_get_string(get(o[9], "property")), "scaleX");
+	get(o[9], "text");
+	cr_assert_str_eq(json_object_get_string(get(o[10], "type")), "summary");
+	cr_assert_eq(json_object_array_length(get(o[10], "names")), 3);
+	cr_assert_str_eq(json_object_get_string(get(json_object_array_get_idx(get(o[10],
 		"running"), 0), "reason")), "running_at_exit");
-	cr_assert_eq(json_object_get_int64(get(o[9], "drops")), 4);
+	cr_assert_eq(json_object_get_int64(get(o[10], "drops")), 4);
+	cr_assert_eq(json_object_get_int64(get(get(o[10], "findings_by_kind"), "stalled")), 1);
+	cr_assert_eq(json_object_array_length(get(o[10], "findings")), 1);
 	for (int i = 0; i < n; i++)
 		json_object_put(o[i]);
 	free(text);
@@ -270,7 +288,7 @@ Test(sink_json, frame_props_records_have_one_node_each_and_floats_round_trip_exa
 	char *text = json_render(json_scenario);
 	struct json_object *o[16], *v;
 
-	cr_assert_eq(parse_lines(text, o, 16), 10);
+	cr_assert_eq(parse_lines(text, o, 16), 11);
 	cr_assert_eq(json_object_get_int64(get(o[1], "frame_seq")), 12);
 	cr_assert_eq(json_object_get_int64(get(o[1], "frame_vsync_id")), 3456);
 	cr_assert(json_object_get_boolean(get(o[1], "in_frame")));
@@ -293,7 +311,7 @@ Test(sink_json, frame_props_records_have_one_node_each_and_floats_round_trip_exa
 	cr_assert_eq(json_object_get_int64(get(o[3], "frame_seq")), 0);
 	cr_assert(json_object_is_type(get(o[3], "frame_vsync_id"), json_type_null));
 	cr_assert_eq(json_object_get_int64(get(o[3], "tid")), 1240);
-	for (int i = 0; i < 10; i++)
+	for (int i = 0; i < 11; i++)
 		json_object_put(o[i]);
 	free(text);
 }
@@ -303,7 +321,7 @@ Test(sink_json, animator_end_carries_the_target_and_its_changes)
 	char *text = json_render(json_scenario);
 	struct json_object *o[16], *ch;
 
-	cr_assert_eq(parse_lines(text, o, 16), 10);
+	cr_assert_eq(parse_lines(text, o, 16), 11);
 	cr_assert_str_eq(json_object_get_string(get(o[6], "target")), "0x7b0a51c0");
 	cr_assert_str_eq(json_object_get_string(get(o[6], "target_name")), "NotificationRow@51c0");
 	cr_assert_str_eq(json_object_get_string(get(o[6], "target_class")), "NotificationRow");
@@ -316,7 +334,7 @@ Test(sink_json, animator_end_carries_the_target_and_its_changes)
 	cr_assert(json_object_is_type(get(o[7], "target_class"), json_type_null));
 	cr_assert(json_object_is_type(get(o[7], "target_source"), json_type_null));
 	cr_assert_eq(json_object_object_length(get(o[7], "changes")), 0);
-	for (int i = 0; i < 10; i++)
+	for (int i = 0; i < 11; i++)
 		json_object_put(o[i]);
 	free(text);
 }

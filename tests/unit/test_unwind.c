@@ -300,6 +300,23 @@ Test(unwind, java_frames_skip_android_animation_and_native_frames)
 	cr_assert_eq(unwind_sp_regno(EM_386), -EINVAL);
 }
 
+Test(unwind, an_auto_cancel_keeps_its_android_animation_frames_as_evidence)
+{
+	static const struct unwind_frame f[] = {
+		{ 1, "android.animation.ValueAnimator.cancel" },
+		{ 2, "android.animation.AnimationHandler.autoCancelBasedOn" },
+		{ 3, "android.animation.ObjectAnimator.start" },
+		{ 4, "com.example.anim.Row.fadeIn" },
+	};
+	char out[4][UNWIND_NAME_MAX];
+
+	cr_assert_eq(unwind_java_frames(f, 4, out, 4), 3);
+	cr_assert_str_eq(out[0], "android.animation.AnimationHandler.autoCancelBasedOn");
+	cr_assert_str_eq(out[1], "android.animation.ObjectAnimator.start");
+	cr_assert_str_eq(out[2], "com.example.anim.Row.fadeIn");
+	cr_assert_eq(unwind_java_frames(f + 2, 2, out, 4), 1, "no auto-cancel: skipped");
+}
+
 /* ---- the engine keeps the stacks of the calls that started and ended an animator ---- */
 
 #include "engine/engine.h"
