@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "common/marker.h"
 
@@ -109,6 +110,21 @@ static inline bool pb_whole(struct pb b)
 	while ((rc = pb_next(&b, &f)) == 1)
 		;
 	return rc == 0;
+}
+
+/* The index arrays' growth: doubles cap (from 256) when n reaches it; NULL when that fails. */
+static inline void *pf_grow(void *arr, size_t *cap, size_t n, size_t size)
+{
+	size_t ncap;
+	void *tmp;
+
+	if (n < *cap)
+		return arr;
+	ncap = *cap ? *cap * 2 : 256;
+	tmp = realloc(arr, ncap * size);
+	if (tmp)
+		*cap = ncap;
+	return tmp;
 }
 
 #endif

@@ -114,20 +114,6 @@ int pftrace_timeline_decode(const void *msg, size_t len, struct ft_event *out)
 
 /* ---- the FrameTimeline index ------------------------------------------------------ */
 
-/* As pftrace.c's: doubles cap (from 256) when n reaches it; NULL when that fails. */
-static void *grow(void *arr, size_t *cap, size_t n, size_t size)
-{
-	size_t ncap;
-	void *tmp;
-
-	if (n < *cap)
-		return arr;
-	ncap = *cap ? *cap * 2 : 256;
-	tmp = realloc(arr, ncap * size);
-	if (tmp)
-		*cap = ncap;
-	return tmp;
-}
 
 /* Bounds of the FrameTimeline index (see pftrace.h). */
 #define TL_FRAMES_MAX (1u << 18)     /* frames indexed */
@@ -225,7 +211,7 @@ static int tl_store(struct timeline *tl, const struct tl_rec *r)
 		tl->st.dropped++;
 		return 0;
 	}
-	tmp = grow(tl->frames, &tl->cap_frames, tl->n_frames, sizeof(*tmp));
+	tmp = pf_grow(tl->frames, &tl->cap_frames, tl->n_frames, sizeof(*tmp));
 	if (!tmp)
 		return -ENOMEM;
 	tl->frames = tmp;

@@ -64,19 +64,6 @@ struct pftrace {
 	struct timeline *tl;       /* FrameTimeline frames: NULL until the first event */
 };
 
-static void *grow(void *arr, size_t *cap, size_t n, size_t size)
-{
-	size_t ncap;
-	void *tmp;
-
-	if (n < *cap)
-		return arr;
-	ncap = *cap ? *cap * 2 : 256;
-	tmp = realloc(arr, ncap * size);
-	if (tmp)
-		*cap = ncap;
-	return tmp;
-}
 
 static bool payload_room(struct pftrace *t, size_t len)
 {
@@ -110,7 +97,7 @@ static void add_print(struct pftrace *t, const struct pf_print *p)
 		t->dmg.dropped_prints++;
 		return;
 	}
-	tmp = grow(t->prints, &t->cap_prints, t->n_prints, sizeof(*tmp));
+	tmp = pf_grow(t->prints, &t->cap_prints, t->n_prints, sizeof(*tmp));
 	if (!tmp) {
 		t->err = ENOMEM;
 		return;
@@ -163,7 +150,7 @@ static struct thread_rec *thread_get(struct pftrace *t, int32_t tid)
 	}
 	if ((t->n_recs + 1) * 2 > t->n_slots && rehash(t))
 		goto nomem;
-	tmp = grow(t->recs, &t->cap_recs, t->n_recs, sizeof(*tmp));
+	tmp = pf_grow(t->recs, &t->cap_recs, t->n_recs, sizeof(*tmp));
 	if (!tmp)
 		goto nomem;
 	t->recs = tmp;
