@@ -171,18 +171,11 @@ static int read_all(int fd, uint8_t **out, size_t *len)
 	return 0;
 }
 
-struct dex *dex__open_file(const char *path, unsigned flags)
+/* dex__open_mem of the b that a read gave (err: its result), freeing b; errno kept. */
+static struct dex *open_read(uint8_t *b, size_t len, int err, unsigned flags)
 {
-	uint8_t *b = NULL;
-	size_t len = 0;
 	struct dex *d;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	int err;
 
-	if (fd < 0)
-		return NULL;
-	err = read_all(fd, &b, &len);
-	close(fd);
 	if (err) {
 		errno = -err;
 		return NULL;
@@ -192,6 +185,20 @@ struct dex *dex__open_file(const char *path, unsigned flags)
 	free(b);
 	errno = err;
 	return d;
+}
+
+struct dex *dex__open_file(const char *path, unsigned flags)
+{
+	uint8_t *b = NULL;
+	size_t len = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int err;
+
+	if (fd < 0)
+		return NULL;
+	err = read_all(fd, &b, &len);
+	close(fd);
+	return open_read(b, len, err, flags);
 }
 
 /* The current entry of uf, inflated by minizip, into a malloc'd buffer. 0 or -errno. */
@@ -232,7 +239,6 @@ struct dex *dex__open_zip(const char *path, const char *entry, unsigned flags)
 {
 	uint8_t *b = NULL;
 	size_t len = 0;
-	struct dex *d;
 	unzFile uf;
 	int err;
 
@@ -245,15 +251,7 @@ struct dex *dex__open_zip(const char *path, const char *entry, unsigned flags)
 	}
 	err = unzLocateFile(uf, entry, 1) == UNZ_OK ? zip_read_entry(uf, &b, &len) : -ENOENT;
 	unzClose(uf);
-	if (err) {
-		errno = -err;
-		return NULL;
-	}
-	d = dex__open_mem(b, len, flags);
-	err = errno;
-	free(b);
-	errno = err;
-	return d;
+	return open_read(b, len, err, flags);
 }
 
 static bool is_zip(const char *path)
