@@ -472,3 +472,50 @@ Test(smooth, a_process_with_few_frames_takes_the_period_every_process_measured)
 	cr_assert_str_eq(rec.procs[1].refresh_source, "intervals");
 	cr_assert_eq(rec.frames[22].budget_ns, P90);
 }
+
+#define P24 41666667ull
+
+/*
+ * Before the period is measured (fewer than PERIOD_MIN_SAMPLES intervals), a doFrame held 1.2
+ * periods behind a Handler message is followed at once by the next one (its onVsync was queued
+ * behind the same message): two doFrame starts 0.1 ms apart are no vsync period, and the
+ * vsyncs since the previous frame are counted against the onVsync intervals, so no frame
+ * drops thousands of vsyncs.
+ */
+Test(smooth, a_doframe_right_after_a_held_one_drops_no_vsync_before_the_period_is_known)
+{
+	uint64_t t = 1000 * MS, f3 = t + 3 * P24;
+
+	mk(t - MS, UI, "S|%d|animator:alpha|23", PID);
+	for (int f = 0; f < 3; f++) {
+		mk(t + f * P24, UI, "B|%d|Choreographer#onVsync %lld", PID, (long long)token(f));
+		mk(t + f * P24 + 10000, UI, "E|%d", PID);
+		frame(t + f * P24 + 20000, token(f), 2 * MS);
+	}
+	mk(f3, UI, "B|%d|Choreographer#onVsync %lld", PID, (long long)token(3));
+	mk(f3 + 10000, UI, "E|%d", PID);
+	mk(f3 + 20000, UI, "B|%d|android.os.Handler: com.example.Feed$1", PID);
+	mk(f3 + 50 * MS, UI, "E|%d", PID);
+	mk(f3 + 50 * MS, UI, "B|%d|Choreographer#doFrame %lld", PID, (long long)token(3));
+	mk(f3 + 50 * MS + 50000, UI, "E|%d", PID);
+	mk(f3 + 50 * MS + 60000, UI, "B|%d|Choreographer#onVsync %lld", PID, (long long)token(4));
+	mk(f3 + 50 * MS + 70000, UI, "E|%d", PID);
+	mk(f3 + 50 * MS + 80000, UI, "B|%d|Choreographer#doFrame %lld", PID, (long long)token(4));
+	mk(f3 + 50 * MS + 130000, UI, "E|%d", PID);
+	for (int f = 5; f < 7; f++) {
+		mk(t + f * P24, UI, "B|%d|Choreographer#onVsync %lld", PID, (long long)token(f));
+		mk(t + f * P24 + 10000, UI, "E|%d", PID);
+		frame(t + f * P24 + 20000, token(f), 2 * MS);
+	}
+	mk(t + 6 * P24 + 5 * MS, UI, "F|%d|animator:alpha|23", PID);
+	finish(t + 8 * P24);
+	cr_assert_eq(rec.n_frames, 7);
+	cr_assert(rec.frames[3].budget_ns != P24, "the period is not measured yet");
+	cr_assert_eq(rec.frames[3].start_delay_ns, 50 * MS);
+	cr_assert(rec.frames[3].janky);
+	for (int f = 0; f < 7; f++)
+		cr_assert_eq(rec.frames[f].dropped_before, 0, "frame %d: %u", f + 1,
+			     rec.frames[f].dropped_before);
+	cr_assert_eq(rec.ends[0].frames_dropped, 0);
+	cr_assert_eq(rec.procs[0].frames_dropped, 0);
+}
