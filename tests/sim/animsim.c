@@ -254,9 +254,10 @@ static const struct realloc_def realloc_reallocs[] = {
 
 /*
  * cuj: SystemUI expands the shade. CUJ SHADE_EXPAND_COLLAPSE over frames 2..14: an alpha fade
- * (frames 3..14) and a translationY (5..10) inside it, a scaleX (17..20) after it; in frame 8 a
- * Handler message of 1.2 periods (20 ms at 60 Hz) delays the doFrame past its deadline. Meant
- * for --vsync-ids tokens (the real frame model).
+ * (frames 3..14) and a translationY (5..10) inside it, a scaleX (17..20) after it; in frame 12 a
+ * Handler message of 1.2 periods (20 ms at 60 Hz) delays the doFrame past its deadline: late
+ * enough that a tracer has measured the period from the 10 frames before (its vsync is then
+ * on the grid, not wherever the simulator woke). Meant for --vsync-ids tokens.
  */
 static const struct anim_def cuj_anims[] = {
 	{ "animator:alpha", 1, 3, 14, "complete", ART_CALL_START, 0 },
@@ -291,7 +292,7 @@ static const struct scenario scenarios[] = {
 	{ "realloc", realloc_anims, ARRAY_LEN(realloc_anims), realloc_tracks,
 	  ARRAY_LEN(realloc_tracks), .cycle = 0 },
 	{ "cuj", cuj_anims, ARRAY_LEN(cuj_anims), cuj_tracks, ARRAY_LEN(cuj_tracks),
-	  .cuj = "SHADE_EXPAND_COLLAPSE", .cuj_begin = 2, .cuj_end = 14, .handler_frame = 8,
+	  .cuj = "SHADE_EXPAND_COLLAPSE", .cuj_begin = 2, .cuj_end = 14, .handler_frame = 12,
 	  .handler_pct = 120 },
 };
 
