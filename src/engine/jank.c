@@ -201,6 +201,9 @@ uint64_t jank__budget(struct jank_proc *jp, bool *assumed)
  * A start interval dt of t: the sample is its mean with the interval before, the time across
  * two of them, in which the lateness of the start between cancels (a late start lengthens
  * one interval and shortens the next by as much); the first interval of a run counts alone.
+ * The thread's shortest sample stands in for the period until it is measured: a raw interval
+ * would not do, as a doFrame held past its vsync can be followed at once by the next one
+ * (0.1 ms apart), and every later gap would then count thousands of missed vsyncs.
  */
 static void add_interval(struct jank_proc *jp, struct thread *t, uint64_t dt)
 {
@@ -213,6 +216,8 @@ static void add_interval(struct jank_proc *jp, struct thread *t, uint64_t dt)
 		return;
 	}
 	sample = t->jank.prev_dt_ns ? (dt + t->jank.prev_dt_ns) / 2 : dt; /* a run's first alone */
+	if (!t->jank.min_interval_ns || sample < t->jank.min_interval_ns)
+		t->jank.min_interval_ns = sample;
 	if (jp->period)
 		period__add(jp->period, sample);
 	if (jp->display && !jp->display->period)
@@ -268,9 +273,6 @@ uint32_t jank__frame_began(struct jank_proc *jp, struct thread *t, struct frame_
 		dt = ts - t->frames.last_frame_ns;
 	if (dt && !t->jank.onvsync_ns)
 		add_interval(jp, t, dt);
-	if (dt && dt < PERIOD_MAX_INTERVAL_NS &&
-	    (!t->jank.min_interval_ns || dt < t->jank.min_interval_ns))
-		t->jank.min_interval_ns = dt;
 	p = jank__budget(jp, &fs->assumed);
 	fs->f.budget_ns = p;
 	grid_ts = grid_point(t, ts, fs->f.vsync_id, p);

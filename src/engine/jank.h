@@ -68,7 +68,7 @@ struct jank_proc {
 };
 
 struct jank_thread {
-	uint64_t min_interval_ns; /* its shortest doFrame interval (0: none yet) */
+	uint64_t min_interval_ns; /* its shortest interval sample (add_interval; 0: none yet) */
 	uint64_t onvsync_ns;      /* its last Choreographer#onVsync start (0: none) */
 	int64_t onvsync_id;       /* that onVsync's vsync id (-1: none) */
 	uint64_t prev_dt_ns;      /* its last start interval under 50 ms (0: none) */

@@ -146,8 +146,11 @@ static const char *parse_flags_ts(const char *p, const char *end, uint64_t *ns)
 
 	for (round = 0; round < 2; round++) {
 		p = skip_spaces(p, end);
-		for (tok_end = p; tok_end < end && *tok_end != ' ';)
-			tok_end++;
+		/* memchr, not a byte loop: this scan runs twice a line, and a byte loop's speed
+		 * here moved by 10 % with where the linker happened to place it */
+		tok_end = p < end ? memchr(p, ' ', (size_t)(end - p)) : NULL;
+		if (!tok_end)
+			tok_end = end;
 		if (tok_end > p && tok_end[-1] == ':' && parse_ts(p, tok_end - 1, ns) == 0)
 			return tok_end;
 		p = tok_end;

@@ -87,6 +87,57 @@ has() {
 		END { exit !found }' <<< "$out"
 }
 
+# vsync_of EXPECT FRAME: the vsync id the simulator gave its target's frame FRAME (its "frame"
+# lines). The ids are FrameTimeline tokens, the simulator's to choose: never computed here.
+vsync_of() {
+	printf '%s\n' "$1" | grep -F '"type":"frame"' | grep -F '"role":"target"' |
+		grep -F "\"frame\":$2," | sed -n 's/.*"vsync":\([0-9]*\).*/\1/p' | head -n 1
+}
+
+# ids_follow LABEL EXPECT: every frame record of $out has the vsync id the simulator gave the
+# frame of its seq, as many records as the simulator made frames, and those ids rise
+# irregularly (by 3 or more from frame to frame, in at least three step sizes: FrameTimeline
+# tokens, +3..12 per vsync, not a counter; a frame after skipped vsyncs rises by their sum).
+ids_follow() {
+	local r
+	r=$({
+		printf '%s\n' "$2" | grep -F '"type":"frame"' | grep -F '"role":"target"' |
+			sed 's/^/E /'
+		printf '%s\n' "$out" | grep -F '"type":"frame"' | sed 's/^/G /'
+	} | awk '
+		function num(key,   m) {
+			if (!match($0, "\"" key "\":[0-9]+"))
+				return -1
+			m = substr($0, RSTART, RLENGTH)
+			sub(/.*:/, "", m)
+			return m + 0
+		}
+		$1 == "E" { v[num("frame")] = num("vsync"); ne++ }
+		$1 == "G" {
+			s = num("seq")
+			ng++
+			if (!(s in v) || v[s] != num("vsync_id"))
+				miss = miss " " s
+		}
+		END {
+			for (f = 2; f in v; f++) {
+				d = v[f] - v[f - 1]
+				if (!(d in steps))
+					nsteps++
+				steps[d]++
+				odd += d < 3
+			}
+			printf "%d frames of %d, %d step sizes, %d under 3", ng, ne, nsteps, odd
+			if (miss != "")
+				printf "; seqs whose id is not the simulator'"'"'s:%s", miss
+		}')
+	[[ "$r" =~ ^([0-9]+)\ frames\ of\ ([0-9]+),\ ([0-9]+)\ step\ sizes,\ 0\ under ]] &&
+		[ "${BASH_REMATCH[1]}" = "${BASH_REMATCH[2]}" ] && [ "${BASH_REMATCH[1]}" -gt 0 ] &&
+		[ "${BASH_REMATCH[3]}" -ge 3 ] && [[ "$r" != *seqs* ]] &&
+		ok "$1: every frame has the simulator's vsync id, ids rise irregularly ($r)" ||
+		bad "$1: every frame has the simulator's vsync id, ids rise irregularly ($r)"
+}
+
 # ---- expected values ------------------------------------------------------------------------
 # What the x86_64 e2e asserts, through the arm64 path: syscall 64, arm64 pt_regs, `ldr s0`
 # decoding, values read from memory at return, the ART probes on w1's lock word, and call
@@ -104,7 +155,16 @@ classes() {
 [ "$(classes NotificationRow)" = 17 ] && [ "$(classes ScrimView)" = 17 ] &&
 	ok "frame_props carry the class names: 17 NotificationRow, 17 ScrimView" ||
 	bad "frame_props carry the class names (NotificationRow $(classes NotificationRow), ScrimView $(classes ScrimView); want 17 each)"
-EXPECTED=$(cat <<'EOF'
+# Frames are matched by seq (the simulator's frame number), their ids read from its expect file.
+exp=$(section /e2e/expect.jsonl)
+ids_follow "basic" "$exp"
+v1=$(vsync_of "$exp" 1)
+v2=$(vsync_of "$exp" 2)
+v5=$(vsync_of "$exp" 5)
+v18=$(vsync_of "$exp" 18)
+v24=$(vsync_of "$exp" 24)
+# markers: 250 of the scenario's own, plus each frame's onVsync B and E (24 x 2).
+EXPECTED=$(cat <<EOF
 "type":"animator_end" ... "id":168950273,"name":"animator:alpha","kind":"ObjectAnimator","properties":["alpha"],"restarts":0, ... "frames":18, ... "reason":"complete","reason_source":"art"
 "type":"animator_end" ... "id":168950273, ... "target_source":"inferred","changes":{"alpha":{"from":1,"to":0}}
 "type":"animator_end" ... "id":168950274,"name":"animator:translationY","kind":"ObjectAnimator","properties":["translationY"],"restarts":0, ... "frames":18, ... "reason":"complete","reason_source":"art"
@@ -117,18 +177,18 @@ EXPECTED=$(cat <<'EOF'
 "type":"animator_end" ... "id":168950275, ... "end_stack":["com.example.anim.PanelAnimator.stop","com.example.anim.NotificationPanel.collapse"]}
 "type":"animator_end" ... "id":168950276, ... "end_stack":["com.example.anim.PanelAnimator.stop","com.example.anim.NotificationPanel.collapse"]}
 "type":"animator_end" ... "id":168950277, ... "end_stack":["com.example.anim.ScaleController.finish"]}
-"type":"frame_props" ... "frame_seq":2,"frame_vsync_id":1001,"in_frame":true, ... "node_name":"NotificationRow@ ... "node_class":"NotificationRow","values":{"alpha":0.941176474},"sets":{"alpha":1}}
-"type":"frame_props" ... "frame_seq":2,"frame_vsync_id":1001,"in_frame":true, ... "node_name":"ScrimView@ ... "node_class":"ScrimView","values":{"translationY":-5.88235283},"sets":{"translationY":1}}
-"type":"frame_props" ... "frame_seq":5,"frame_vsync_id":1004,"in_frame":true, ... "node_class":"NotificationRow","values":{"alpha":0.5},"sets":{"alpha":2}}
-"type":"frame_props" ... "frame_seq":18,"frame_vsync_id":1017,"in_frame":true, ... "node_class":"NotificationRow","values":{"alpha":0},"sets":{"alpha":1}}
-"type":"frame_props" ... "frame_seq":18,"frame_vsync_id":1017,"in_frame":true, ... "node_class":"ScrimView","values":{"translationY":-100},"sets":{"translationY":1}}
+"type":"frame_props" ... "frame_seq":2,"frame_vsync_id":${v2:-?},"in_frame":true, ... "node_name":"NotificationRow@ ... "node_class":"NotificationRow","values":{"alpha":0.941176474},"sets":{"alpha":1}}
+"type":"frame_props" ... "frame_seq":2,"frame_vsync_id":${v2:-?},"in_frame":true, ... "node_name":"ScrimView@ ... "node_class":"ScrimView","values":{"translationY":-5.88235283},"sets":{"translationY":1}}
+"type":"frame_props" ... "frame_seq":5,"frame_vsync_id":${v5:-?},"in_frame":true, ... "node_class":"NotificationRow","values":{"alpha":0.5},"sets":{"alpha":2}}
+"type":"frame_props" ... "frame_seq":18,"frame_vsync_id":${v18:-?},"in_frame":true, ... "node_class":"NotificationRow","values":{"alpha":0},"sets":{"alpha":1}}
+"type":"frame_props" ... "frame_seq":18,"frame_vsync_id":${v18:-?},"in_frame":true, ... "node_class":"ScrimView","values":{"translationY":-100},"sets":{"translationY":1}}
 "type":"animator_end" ... "id":168950273, ... "target_name":"NotificationRow@ ... "target_class":"NotificationRow","target_source":"inferred"
 "type":"animator_end" ... "id":168950274, ... "target_name":"ScrimView@ ... "target_class":"ScrimView","target_source":"inferred"
 "type":"summary" ... "node_names":{"named":2,"no_offset":0,"unreadable":0,"not_class":0,"gone":0}
 "type":"animator_end" ... "id":168950278,"name":"animator:rotation","kind":"ObjectAnimator","properties":["rotation"],"restarts":0, ... "frames":21, ... "reason":"process_exit"
-"type":"frame" ... "process":"com.example.anim","seq":1,"vsync_id":1000, ... "animators":[168950273,168950274]}
-"type":"frame" ... "process":"com.example.anim","seq":24,"vsync_id":1023, ... "animators":[168950278]}
-"type":"summary" ... "animators_started":5,"animators_ended":6,"frames":24,"markers":250,"markers_rejected":0,
+"type":"frame" ... "process":"com.example.anim","seq":1,"vsync_id":${v1:-?}, ... "animators":[168950273,168950274]}
+"type":"frame" ... "process":"com.example.anim","seq":24,"vsync_id":${v24:-?}, ... "animators":[168950278]}
+"type":"summary" ... "animators_started":5,"animators_ended":6,"frames":24,"markers":298,"markers_rejected":0,
 "type":"summary" ... "running":[], ... "drops":0,"truncated":0
 EOF
 )
@@ -141,6 +201,7 @@ done <<< "$EXPECTED"
 # ---- smoothness: the jank scenario (tests/sim/README.md) at 24 Hz with vsync ids ------------
 out=$(section /tmp/jank.jsonl)
 count frame 40
+ids_follow "jank" "$(section /tmp/jank-expect.jsonl)"
 count jank 3
 janky=$(printf '%s\n' "$out" | grep -F '"type":"frame"' | grep -cF '"janky":true')
 [ "$janky" = 1 ] && ok "one late frame" || bad "one late frame (got $janky)"
@@ -167,6 +228,69 @@ while IFS= read -r want; do
 	[ -n "$want" ] || continue
 	has "$want" && ok "jank output has $want" || bad "jank output has $want"
 done <<< "$EXPECTED"
+# ---- a late start and a CUJ: the cuj scenario at 24 Hz (issue 20) ----------------------------
+# What tests/e2e/test_cuj.c asserts, exactly: the simulator says which frame a Handler message
+# held (its late_start line: frame, vsync id, how late the doFrame began after its vsync slot by
+# its own clock) and what its CUJ spans (its cuj and animator lines). That frame starts within
+# 1 ms of the simulator's measure, is the only janky one, and its jank record names the
+# message; no vsync passes without a frame (the frame after the held one starts 0.2 periods
+# after its own vsync); the CUJ has its 13 frames, their one janky frame and its two animators.
+out=$(section /tmp/cuj.jsonl)
+exp=$(section /tmp/cuj-expect.jsonl)
+count frame 24
+count cuj 1
+ids_follow "cuj" "$exp"
+# jnum KEY LINE: the integer value of "KEY" in LINE.
+jnum() {
+	sed -n "s/.*\"$1\":\\(-\\{0,1\\}[0-9][0-9]*\\).*/\\1/p" <<< "$2" | head -n 1
+}
+late=$(printf '%s\n' "$exp" | grep -F '"type":"late_start"')
+handler=$(printf '%s\n' "$exp" | grep -F '"type":"handler"' |
+	sed -n 's/.*"name":"\([^"]*\)".*/\1/p')
+late_frame=$(jnum frame "$late")
+late_vsync=$(jnum vsync "$late")
+late_ns=$(jnum late_ns "$late")
+held=$(printf '%s\n' "$out" | grep -F '"type":"frame"' | grep -F "\"vsync_id\":${late_vsync:-?},")
+delay=$(jnum start_delay_ns "$held")
+[ -n "$delay" ] && [ -n "$late_ns" ] && [ "$late_ns" -gt 40000000 ] &&
+	[ $((delay > late_ns ? delay - late_ns : late_ns - delay)) -lt 1000000 ] &&
+	ok "frame $late_frame starts $delay ns after its vsync, the simulator measured $late_ns" ||
+	bad "frame ${late_frame:-?} starts ${delay:-?} ns after its vsync: ${late_ns:-?} (held)"
+janky=$(printf '%s\n' "$out" | grep -F '"type":"frame"' | grep -F '"janky":true' |
+	sed -n 's/.*"seq":\([0-9]*\),.*/\1/p' | tr '\n' ' ')
+[ "$janky" = "$late_frame " ] && ok "frame $late_frame alone is janky" ||
+	bad "frame ${late_frame:-?} alone is janky (janky: $janky)"
+dropped=$(printf '%s\n' "$out" | grep -F '"type":"frame"' | grep -vcF '"dropped_before":0,')
+[ "$dropped" = 0 ] && ok "no frame has vsyncs dropped before it" ||
+	bad "no frame has vsyncs dropped before it ($dropped do)"
+cujl=$(printf '%s\n' "$exp" | grep -F '"type":"cuj"')
+cookie_of() {
+	printf '%s\n' "$exp" | grep -F '"type":"animator"' | grep -F "\"name\":\"$1\"" |
+		sed -n 's/.*"cookie":\([0-9]*\),.*/\1/p'
+}
+alpha=$(cookie_of animator:alpha)
+ty=$(cookie_of animator:translationY)
+sx=$(cookie_of animator:scaleX)
+CUJ=$(cat <<EOF
+"type":"jank" ... "kind":"late_frame","frame_seq":${late_frame:-?},"vsync_id":${late_vsync:-?}, ... "start_chain":[{"name":"${handler:-?}",
+"type":"animator_end" ... "id":${alpha:-?},"name":"animator:alpha", ... "frames":12,"frames_dropped":0,"janky_frames":1,
+"type":"animator_end" ... "id":${ty:-?},"name":"animator:translationY", ... "frames":6,"frames_dropped":0,"janky_frames":0,
+"type":"animator_end" ... "id":${sx:-?},"name":"animator:scaleX", ... "frames":4,"frames_dropped":0,"janky_frames":0,
+"type":"cuj" ... "name":"SHADE_EXPAND_COLLAPSE","cookie":$(jnum cookie "$cujl"), ... "ended":true, ... "frames":$(jnum frames "$cujl"),"janky_frames":1,"frames_dropped":0,"animators":[${alpha:-?},${ty:-?}],"animators_left_out":0,"animations":0
+"type":"summary" ... "refresh_period_ns":41666667,"refresh_source":"intervals","frames":24,"janky_frames":1,"frames_dropped":0,
+"type":"summary" ... "cujs":1,
+EOF
+)
+while IFS= read -r want; do
+	[ -n "$want" ] || continue
+	has "$want" && ok "cuj output has $want" || bad "cuj output has $want"
+done <<< "$CUJ"
+[ "$(jnum frames "$cujl")" = 13 ] && [ "$(jnum animators "$cujl")" = 2 ] &&
+	[ "$(jnum begin_frame "$cujl")" -le "${late_frame:-0}" ] &&
+	[ "$(jnum end_frame "$cujl")" -ge "${late_frame:-99}" ] &&
+	ok "the simulator's CUJ spans 13 frames with 2 animators and the held frame" ||
+	bad "the simulator's CUJ spans 13 frames with 2 animators and the held frame ($cujl)"
+
 # ---- exact attribution: the listeners scenario (animateValue probes on arm64) ----------------
 out=$(section /tmp/attrib.jsonl)
 ATTRIB=$(cat <<'EOF'
@@ -201,6 +325,7 @@ exp=$(section /tmp/refresh-expect.jsonl)
 count frame 95
 count animator_end 2
 count refresh_storm 1
+ids_follow "refresh" "$exp"
 # Prints "frames N redrawn N requests N" over the frames matching the simulator, then a line
 # per frame that does not.
 frame_diff=$({
@@ -220,8 +345,13 @@ frame_diff=$({
 		want[f] = substr($0, RSTART + 8, RLENGTH - 9)
 	}
 	$1 == "E" && /"type":"vsync_request"/ { req[num("frame")]++ }
+	$1 == "E" && /"type":"frame"/ { frame_of[num("vsync")] = num("frame") }
 	$1 == "G" {
-		f = num("vsync_id") - 999
+		if (!(num("vsync_id") in frame_of)) {
+			printf "vsync id %d: no frame of the simulator\n", num("vsync_id")
+			next
+		}
+		f = frame_of[num("vsync_id")]
 		v = num("vsync_requests")
 		match($0, /"redraws":\[[^]]*\]/)
 		rd = substr($0, RSTART, RLENGTH)
@@ -263,24 +393,38 @@ done <<< "$REFRESH"
 # and the third QSPanel, a new node of the same class, fades from 1, not from the 0.5 the
 # previous QSPanel ended at.
 out=$(section /tmp/realloc.jsonl)
+exp=$(section /tmp/realloc-expect.jsonl)
 count frame_props 15
 count animator_end 3
+ids_follow "realloc" "$exp"
 node=$(printf '%s\n' "$out" | grep -F '"type":"frame_props"' | head -1 |
 	sed -n 's/.*"node":"\(0x[0-9a-f]*\)".*/\1/p')
 low=$(printf '%04x' $((${node:-0} & 0xffff)))
-# Prints "N CLASS FIRST-LAST" per run of consecutive frame_props of one class, or what is amiss.
-runs=$(printf '%s\n' "$out" | grep -F '"type":"frame_props"' | awk -v node="$node" -v low="$low" '
+# Prints "N CLASS FIRST-LAST" per run of consecutive frame_props of one class (FIRST and LAST
+# the simulator's frames, from the vsync ids its expect file gives them), or what is amiss.
+runs=$({
+	printf '%s\n' "$exp" | grep -F '"type":"frame"' | grep -F '"role":"target"' | sed 's/^/E /'
+	printf '%s\n' "$out" | grep -F '"type":"frame_props"' | sed 's/^/G /'
+} | awk -v node="$node" -v low="$low" '
 	function str(key) {
 		if (!match($0, "\"" key "\":\"[^\"]*\""))
 			return ""
 		return substr($0, RSTART + length(key) + 4, RLENGTH - length(key) - 5)
 	}
+	$1 == "E" {
+		match($0, /"frame":[0-9]+/)
+		f = substr($0, RSTART + 8, RLENGTH - 8)
+		match($0, /"vsync":[0-9]+/)
+		frame_of[substr($0, RSTART + 8, RLENGTH - 8)] = f + 0
+		next
+	}
 	{
 		match($0, /"frame_vsync_id":[0-9]+/)
-		v = substr($0, RSTART + 17, RLENGTH - 17)
+		id = substr($0, RSTART + 17, RLENGTH - 17)
+		v = id in frame_of ? frame_of[id] : -1
 		c = str("node_class")
 		if (str("node") != node || str("node_name") != c "@" low)
-			printf "vsync %d: node %s name %s;", v, str("node"), str("node_name")
+			printf "frame %d: node %s name %s;", v, str("node"), str("node_name")
 		if (c != cls) {
 			if (cls != "")
 				printf "%d %s %d-%d;", n, cls, first, last
@@ -292,7 +436,7 @@ runs=$(printf '%s\n' "$out" | grep -F '"type":"frame_props"' | awk -v node="$nod
 		last = v
 	}
 	END { printf "%d %s %d-%d", n, cls, first, last }')
-[ -n "$node" ] && [ "$runs" = "5 NotificationRow 1001-1005;10 QSPanel 1007-1017" ] &&
+[ -n "$node" ] && [ "$runs" = "5 NotificationRow 2-6;10 QSPanel 8-18" ] &&
 	ok "one node $node: NotificationRow@$low before the reallocation, QSPanel@$low after ($runs)" ||
 	bad "one node $node: NotificationRow@$low before the reallocation, QSPanel@$low after (got $runs)"
 REALLOC=$(cat <<EOF

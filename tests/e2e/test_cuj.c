@@ -2,7 +2,7 @@
 /*
  * CUJs, live (root): the simulator's cuj scenario with the real frame model (--vsync-ids
  * tokens: ids rise by 3..12 per vsync, Choreographer#onVsync before each doFrame, a Handler
- * message delaying frame 8) writes FrameTracker's J<CUJ> track around frames 2..14, with two
+ * message delaying frame 12) writes FrameTracker's J<CUJ> track around frames 2..14, with two
  * animators inside and one after (tests/sim/README.md). The cuj record has exactly those
  * frames and animators; its janky and dropped counts are what its frame records say.
  */
@@ -57,7 +57,7 @@ static json_object *rec_of_vsync(const struct e2e_jsonl *j, const char *type, pi
 }
 
 /*
- * Frame 8 waited 20 ms behind a Handler message after its vsync: its start delay is what the
+ * Frame 12 waited 20 ms behind a Handler message after its vsync: its start delay is what the
  * simulator measured from its vsync slot (within 1 ms: the grid is the envelope of the
  * frames' starts), it misses its deadline, and its jank record names the message.
  */
@@ -171,10 +171,14 @@ Test(cuj, a_cuj_is_reported_with_its_frames_and_animators)
 		frames++;
 		janky += json_object_get_boolean(e2e_get(o, "janky"));
 		dropped += e2e_int(o, "dropped_before");
+		if (e2e_int(o, "dropped_before"))
+			cr_log_warn("frame %d: %s", f, json_object_to_json_string(o));
 	}
 	cr_assert_eq(frames, 13);
 	cr_assert_eq(e2e_int(cuj, "janky_frames"), janky);
+	cr_assert_geq(janky, 1, "frame 12, held 1.2 periods, is late");
 	cr_assert_eq(e2e_int(cuj, "frames_dropped"), dropped);
+	cr_assert_eq(dropped, 0, "the simulator plays every vsync slot: none passes without a frame");
 	cr_assert(e2e_type_is(j.v[j.n - 1], "summary"));
 	cr_assert_eq(e2e_int(j.v[j.n - 1], "cujs"), 1, "the summary counts it");
 	check_late_start(&j, &x, pid);

@@ -137,10 +137,10 @@ struct scenario {
 	 * ends in the animation phase of cuj_end (after that frame's F markers). */
 	const char *cuj;
 	int cuj_begin, cuj_end;
-	/* A Looper message (android.os.Handler) of handler_ms runs between this frame's vsync
-	 * and its doFrame, so the doFrame starts that late. */
+	/* A Looper message (android.os.Handler) of handler_pct % of a period runs between this
+	 * frame's vsync and its doFrame, so the doFrame starts that late at any --fps. */
 	int handler_frame;
-	long handler_ms;
+	long handler_pct;
 };
 
 static const struct anim_def basic_anims[] = {
@@ -254,8 +254,10 @@ static const struct realloc_def realloc_reallocs[] = {
 
 /*
  * cuj: SystemUI expands the shade. CUJ SHADE_EXPAND_COLLAPSE over frames 2..14: an alpha fade
- * (frames 3..14) and a translationY (5..10) inside it, a scaleX (17..20) after it; in frame 8 a
- * 6 ms Handler message delays the doFrame. Meant for --vsync-ids tokens (the real frame model).
+ * (frames 3..14) and a translationY (5..10) inside it, a scaleX (17..20) after it; in frame 12 a
+ * Handler message of 1.2 periods (20 ms at 60 Hz) delays the doFrame past its deadline: late
+ * enough that a tracer has measured the period from the 10 frames before (its vsync is then
+ * on the grid, not wherever the simulator woke). Meant for --vsync-ids tokens.
  */
 static const struct anim_def cuj_anims[] = {
 	{ "animator:alpha", 1, 3, 14, "complete", ART_CALL_START, 0 },
@@ -290,8 +292,8 @@ static const struct scenario scenarios[] = {
 	{ "realloc", realloc_anims, ARRAY_LEN(realloc_anims), realloc_tracks,
 	  ARRAY_LEN(realloc_tracks), .cycle = 0 },
 	{ "cuj", cuj_anims, ARRAY_LEN(cuj_anims), cuj_tracks, ARRAY_LEN(cuj_tracks),
-	  .cuj = "SHADE_EXPAND_COLLAPSE", .cuj_begin = 2, .cuj_end = 14, .handler_frame = 8,
-	  .handler_ms = 20 },
+	  .cuj = "SHADE_EXPAND_COLLAPSE", .cuj_begin = 2, .cuj_end = 14, .handler_frame = 12,
+	  .handler_pct = 120 },
 };
 
 /* The scenario's node reallocations (kept apart so the other scenarios' rows stay as they are). */
@@ -1067,10 +1069,11 @@ static void cuj_end(struct app *app, int frame)
  * What the UI thread's Looper runs between the vsync and the doFrame: with tokens,
  * FrameDisplayEventReceiver.onVsync's `Choreographer#onVsync <id>` slice (it posts the
  * doFrame; android/view/Choreographer.java), then in the scenario's handler frame a Handler
- * message of handler_ms that the doFrame waits behind.
+ * message of handler_pct % of a period that the doFrame waits behind.
  */
 static void before_frame(struct app *app, int frame)
 {
+	long ms = app->sc->handler_pct * 10 / app->opts->fps;
 	int64_t t0;
 
 	if (app->opts->vsync_tokens && !app->opts->no_vsync_ids) {
@@ -1081,12 +1084,12 @@ static void before_frame(struct app *app, int frame)
 		return;
 	t0 = mono_ns();
 	trace_begin(app, CUJ_HANDLER);
-	sleep_ms(app->sc->handler_ms);
+	sleep_ms(ms);
 	trace_end(app);
 	expect_line(app, "{\"type\":\"handler\",\"pid\":%d,\"role\":\"%s\",\"frame\":%d,"
 		    "\"vsync\":%ld,\"name\":\"%s\",\"duration_ms\":%ld,\"measured_ns\":%lld}",
 		    app->tgid, role_name[app->role], frame, vsync_of(app, frame), CUJ_HANDLER,
-		    app->sc->handler_ms, (long long)(mono_ns() - t0));
+		    ms, (long long)(mono_ns() - t0));
 }
 
 static void do_frame(struct app *app, int frame)

@@ -472,3 +472,117 @@ Test(smooth, a_process_with_few_frames_takes_the_period_every_process_measured)
 	cr_assert_str_eq(rec.procs[1].refresh_source, "intervals");
 	cr_assert_eq(rec.frames[22].budget_ns, P90);
 }
+
+#define P24 41666667ull
+
+/*
+ * Before the period is measured (fewer than PERIOD_MIN_SAMPLES intervals), a doFrame held 1.2
+ * periods behind a Handler message is followed at once by the next one (its onVsync was queued
+ * behind the same message): two doFrame starts 0.1 ms apart are no vsync period, and the
+ * vsyncs since the previous frame are counted against the onVsync intervals, so no frame
+ * drops thousands of vsyncs.
+ */
+Test(smooth, a_doframe_right_after_a_held_one_drops_no_vsync_before_the_period_is_known)
+{
+	uint64_t t = 1000 * MS, f3 = t + 3 * P24;
+
+	mk(t - MS, UI, "S|%d|animator:alpha|23", PID);
+	for (int f = 0; f < 3; f++) {
+		mk(t + f * P24, UI, "B|%d|Choreographer#onVsync %lld", PID, (long long)token(f));
+		mk(t + f * P24 + 10000, UI, "E|%d", PID);
+		frame(t + f * P24 + 20000, token(f), 2 * MS);
+	}
+	mk(f3, UI, "B|%d|Choreographer#onVsync %lld", PID, (long long)token(3));
+	mk(f3 + 10000, UI, "E|%d", PID);
+	mk(f3 + 20000, UI, "B|%d|android.os.Handler: com.example.Feed$1", PID);
+	mk(f3 + 50 * MS, UI, "E|%d", PID);
+	mk(f3 + 50 * MS, UI, "B|%d|Choreographer#doFrame %lld", PID, (long long)token(3));
+	mk(f3 + 50 * MS + 50000, UI, "E|%d", PID);
+	mk(f3 + 50 * MS + 60000, UI, "B|%d|Choreographer#onVsync %lld", PID, (long long)token(4));
+	mk(f3 + 50 * MS + 70000, UI, "E|%d", PID);
+	mk(f3 + 50 * MS + 80000, UI, "B|%d|Choreographer#doFrame %lld", PID, (long long)token(4));
+	mk(f3 + 50 * MS + 130000, UI, "E|%d", PID);
+	for (int f = 5; f < 7; f++) {
+		mk(t + f * P24, UI, "B|%d|Choreographer#onVsync %lld", PID, (long long)token(f));
+		mk(t + f * P24 + 10000, UI, "E|%d", PID);
+		frame(t + f * P24 + 20000, token(f), 2 * MS);
+	}
+	mk(t + 6 * P24 + 5 * MS, UI, "F|%d|animator:alpha|23", PID);
+	finish(t + 8 * P24);
+	cr_assert_eq(rec.n_frames, 7);
+	cr_assert(rec.frames[3].budget_ns != P24, "the period is not measured yet");
+	cr_assert_eq(rec.frames[3].start_delay_ns, 50 * MS);
+	cr_assert(rec.frames[3].janky);
+	for (int f = 0; f < 7; f++)
+		cr_assert_eq(rec.frames[f].dropped_before, 0, "frame %d: %u", f + 1,
+			     rec.frames[f].dropped_before);
+	cr_assert_eq(rec.ends[0].frames_dropped, 0);
+	cr_assert_eq(rec.procs[0].frames_dropped, 0);
+}
+
+#define SHELL 52
+
+/* A doFrame of thread tid at t (its onVsync at vsync_ns), dur long, drawn by the RenderThread. */
+static void thread_frame(uint32_t tid, uint64_t vsync_ns, uint64_t t, int64_t vsync, uint64_t dur)
+{
+	mk(vsync_ns, tid, "B|%d|Choreographer#onVsync %lld", PID, (long long)vsync);
+	mk(vsync_ns + 10000, tid, "E|%d", PID);
+	mk(t, tid, "B|%d|Choreographer#doFrame %lld", PID, (long long)vsync);
+	mk(t + dur, tid, "B|%d|DrawFrames %lld", PID, (long long)vsync); /* sync: inside it */
+	mk(t + dur + 10000, RT, "B|%d|DrawFrames %lld", PID, (long long)vsync);
+	mk(t + dur + 20000, tid, "E|%d", PID);
+	mk(t + dur + 30000, tid, "E|%d", PID);
+	mk(t + dur + MS, RT, "E|%d", PID);
+}
+
+/*
+ * SystemUI runs a second Choreographer on its shell thread (the Pixel 6a capture's 2380 beside
+ * main 2348): its frames are judged the same way, against their own onVsync, and a late start's
+ * cause is what held that thread, not what the main thread was doing at the time.
+ */
+Test(smooth, a_late_start_on_a_second_choreographer_thread_names_what_held_that_thread)
+{
+	uint64_t t = 1000 * MS, v = t + 12 * P60;
+	int64_t id = 7000;
+
+	mk(t - MS, UI, "S|%d|animator:alpha|24", PID);
+	for (int f = 0; f < 12; f++, id += 7) {
+		thread_frame(UI, t + f * P60, t + f * P60 + 20000, id, 2 * MS);
+		thread_frame(SHELL, t + f * P60 + 4 * MS, t + f * P60 + 4 * MS + 20000, id + 3, MS);
+	}
+	mk(v - 8 * MS, SHELL, "B|%d|addStartingWindow", PID); /* holds the shell past the vsync */
+	mk(v + 3 * MS, SHELL, "E|%d", PID);
+	thread_frame(UI, v, v + 20000, id, 2 * MS);
+	/* the main thread, meanwhile, is busy longer (6.8 ms) in the shell's late start */
+	mk(v + 2100000, UI, "B|%d|android.os.Handler: com.example.Main$1", PID);
+	mk(v + 8900000, UI, "E|%d", PID);
+	thread_frame(SHELL, v + 9 * MS, v + 9 * MS, id + 3, 10 * MS);
+	id += 7;
+	thread_frame(UI, v + P60, v + P60 + 20000, id, 2 * MS);
+	mk(v + P60 + 5 * MS, UI, "F|%d|animator:alpha|24", PID);
+	finish(v + 3 * P60);
+	cr_assert_eq(rec.n_frames, 27);
+	const struct frame *late = &rec.frames[25];
+
+	cr_assert_eq(late->tid, SHELL);
+	cr_assert_eq(late->vsync_id, id - 7 + 3);
+	cr_assert_eq(late->budget_ns, P60);
+	cr_assert_eq(late->start_delay_ns, 9 * MS);
+	cr_assert(late->janky, "ended 20 ms after its onVsync's vsync");
+	cr_assert_eq(late->dropped_before, 0);
+	cr_assert_eq(rec.frames[24].tid, UI);
+	cr_assert_eq(rec.frames[24].start_delay_ns, 20000);
+	cr_assert(!rec.frames[24].janky);
+
+	const struct jank *j = NULL;
+
+	for (int i = 0; i < rec.n_janks; i++)
+		if (rec.janks[i].kind == JANK_LATE)
+			j = j ? j : &rec.janks[i];
+	cr_assert_not_null(j);
+	cr_assert_eq(j->tid, SHELL);
+	cr_assert_eq(j->start.n, 1);
+	cr_assert_str_eq(j->start.s[0].name, "addStartingWindow");
+	cr_assert_eq(rec.procs[0].janky_frames, 1);
+	cr_assert_eq(rec.procs[0].frames_dropped, 0);
+}
