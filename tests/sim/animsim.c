@@ -32,6 +32,7 @@
 #include "art_load.h"
 #include "fit_sim.h"
 #include "hwui_load.h"
+#include "sim_findings.h"
 
 #define PKG_MAX 128
 #define MARKER_MAX 1024 /* ATRACE_MESSAGE_LENGTH */
@@ -292,6 +293,13 @@ static const struct scenario scenarios[] = {
 	{ "cuj", cuj_anims, ARRAY_LEN(cuj_anims), cuj_tracks, ARRAY_LEN(cuj_tracks),
 	  .cuj = "SHADE_EXPAND_COLLAPSE", .cuj_begin = 2, .cuj_end = 14, .handler_frame = 8,
 	  .handler_ms = 20 },
+	/* Played by sim_findings.c: one scenario per kind of finding, and a clean one. */
+	{ "flicker", .anims = NULL },
+	{ "replace", .anims = NULL },
+	{ "fight", .anims = NULL },
+	{ "springs", .anims = NULL },
+	{ "leak", .anims = NULL },
+	{ "clean", .anims = NULL },
 };
 
 /* The scenario's node reallocations (kept apart so the other scenarios' rows stay as they are). */
@@ -379,6 +387,8 @@ struct app {
 	int started[MAX_ANIMS], ended[MAX_ANIMS]; /* frame numbers, 0 when it did not happen */
 	int64_t start_called_ns[MAX_ANIMS]; /* CLOCK_MONOTONIC of a delayed start() call */
 	struct render_thread rt;
+	struct sim_env env; /* the findings scenarios (sim_findings.c) */
+	void *script;	    /* their state, NULL for the other scenarios */
 };
 
 struct argv_area {
@@ -794,6 +804,8 @@ static void animation_phase(struct app *app, int vframe)
 		if (app->phys)
 			physics_frame(app, frame);
 	}
+	if (app->script)
+		sim_findings_frame(&app->env, app->script, frame, SIM_ANIMATION, app->frame_ns);
 	for (int i = 0; i < sc->n_anims; i++) {
 		const struct anim_def *a = &sc->anims[i];
 
@@ -1112,6 +1124,8 @@ static void do_frame(struct app *app, int frame)
 			    vsync_of(app, frame));
 	trace_begin(app, "input");
 	cuj_begin(app, frame);
+	if (app->script)
+		sim_findings_frame(&app->env, app->script, frame, SIM_INPUT, app->frame_ns);
 	trace_end(app);
 	animation_phase(app, frame);
 	request_vsync(app, frame);
@@ -1303,6 +1317,24 @@ static void free_app(struct app *app)
 		close(app->marker_fd);
 }
 
+/* A findings scenario (sim_findings.c) gets the markers, the expect file and the fixtures. */
+static int script_setup(struct app *app)
+{
+	int err;
+
+	app->env = (struct sim_env){ app, marker, expect_line, app->hwui, app->art, app->tgid,
+				     app->pkg, role_name[app->role], cookie_base[app->role] };
+	if (!app->hwui) {
+		fprintf(stderr, "animsim: %s: scenario %s needs libhwui\n", app->pkg,
+			app->sc->name);
+		return -EINVAL;
+	}
+	err = sim_findings_setup(&app->env, app->sc->name, &app->script);
+	if (err < 0)
+		fprintf(stderr, "animsim: %s: %s: %s\n", app->pkg, app->sc->name, strerror(-err));
+	return err;
+}
+
 static int app_setup(struct app *app)
 {
 	int err;
@@ -1325,6 +1357,8 @@ static int app_setup(struct app *app)
 	if (err < 0)
 		fprintf(stderr, "animsim: %s: cannot create ART objects: %s\n", app->pkg,
 			strerror(-err));
+	if (err >= 0 && sim_findings_has(app->sc->name))
+		err = script_setup(app);
 	return err;
 }
 
@@ -1419,6 +1453,9 @@ static int run_app(struct app *app, const struct argv_area *area)
 		expect_animators(app);
 	if (app->phys)
 		physics_expect(app);
+	if (app->script)
+		sim_findings_finish(&app->env, app->script);
+	app->script = NULL;
 	expect_totals(app);
 	sleep_ms(app->opts->linger_ms); /* animators still running stay running */
 	if (app->expect_failed) {
@@ -1561,7 +1598,7 @@ static void usage(FILE *f)
 		   "[--linger-ms N] [--expect FILE]\n"
 		   "               [--frames N] [--hwui PATH|none] [--art PATH|none]\n"
 		   "               [--scenario basic|idle|soak|jank|refresh|physics|listeners|realloc\n"
-		   "                |cuj]\n"
+		   "                |cuj|flicker|replace|fight|springs|leak|clean]\n"
 		   "               [--fps N] [--props-per-frame N] [--flood N] [--go FILE]\n"
 		   "               [--hwui-late-frames N [--late-gate DIR]] [--no-vsync-ids]\n"
 		   "               [--tags-off] [--vsync-ids counter|tokens] [--vsync-seed N]\n"
