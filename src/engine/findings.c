@@ -117,6 +117,8 @@ static void flicker(struct findings *fs, const struct anim *a, struct emit *out)
 		how = "end()";
 	else if (a->reason == END_FIRST_FRAME)
 		how = "cancel() or end()";
+	else if (a->reason == END_ENDED && a->n_changes)
+		how = "cancel(), end() or a duration under a frame (no ART probes to tell)";
 	else
 		return;
 	if (!a->start_ns || value_frames(a) >= FLICKER_FRAMES)
@@ -227,29 +229,126 @@ static void replaced(struct findings *fs, struct anim_run *r, uint64_t ts_ns, st
 	send(fs, &f, out);
 }
 
+/* The value of ps at time t_us (between points i-1 and i, i advanced as t grows), or NAN
+ * where the two points around t jump by more than half the range (a RESTART's wrap: no
+ * line between them says what the curve was). */
+static double value_at(const struct prop_series *ps, int *i, double t_us, double range)
+{
+	double t0, t1;
+
+	while (*i < ps->n - 1 && ps->t_us[*i] < t_us)
+		(*i)++;
+	if (*i == 0 || ps->t_us[*i] < t_us)
+		return ps->v[*i];
+	t0 = ps->t_us[*i - 1];
+	t1 = ps->t_us[*i];
+	if (fabs((double)ps->v[*i] - ps->v[*i - 1]) > range / 2)
+		return NAN;
+	return ps->v[*i - 1] + (ps->v[*i] - ps->v[*i - 1]) * (t1 > t0 ? (t_us - t0) / (t1 - t0) : 0);
+}
+
+/* Shifted by period_us, the curve falls on itself: REPEAT_MATCH of the points that can be
+ * compared are within REPEAT_TOLERANCE of the range of the value a period later; *err: their
+ * mean difference. */
+static bool shift_matches(const struct prop_series *ps, double period_us, double range,
+			  double *err)
+{
+	int i = 0, cmp = 0, ok = 0;
+	double sum = 0;
+
+	for (int k = 0; k < ps->n && ps->t_us[k] + period_us <= ps->t_us[ps->n - 1]; k++) {
+		double later = value_at(ps, &i, ps->t_us[k] + period_us, range);
+
+		if (isnan(later))
+			continue;
+		cmp++;
+		sum += fabs(later - ps->v[k]);
+		ok += fabs(later - ps->v[k]) <= REPEAT_TOLERANCE * range;
+	}
+	*err = cmp ? sum / cmp : INFINITY;
+	return cmp >= REPEAT_MIN_LAG && ok >= REPEAT_MATCH * cmp;
+}
+
+/* Every window of one period sweeps REPEAT_SWEEP of the range: a curve that moved once and
+ * then held still falls on itself in its flat part, but its flat windows sweep nothing. */
+static bool sweeps(const struct prop_series *ps, double period_us, double range)
+{
+	for (int k = 0; k < ps->n && ps->t_us[k] + period_us <= ps->t_us[ps->n - 1]; k++) {
+		float lo = ps->v[k], hi = ps->v[k];
+
+		for (int j = k + 1; j < ps->n && ps->t_us[j] <= ps->t_us[k] + period_us; j++) {
+			lo = ps->v[j] < lo ? ps->v[j] : lo;
+			hi = ps->v[j] > hi ? ps->v[j] : hi;
+		}
+		if (hi - lo < REPEAT_SWEEP * range)
+			return false;
+	}
+	return true;
+}
+
+/* The period to an eighth of the search's step around *period_ms: the least mean difference. */
+static void refine(const struct prop_series *ps, double range, double *period_ms, double *best)
+{
+	double p0 = *period_ms * 1000, step = p0 * REPEAT_TOLERANCE / 2, err;
+
+	for (double p = p0 - step; p <= p0 + step; p += step / 8) {
+		if (shift_matches(ps, p, range, &err) && err < *best) {
+			*best = err;
+			*period_ms = p / 1000;
+		}
+	}
+}
+
 /*
- * The curve repeats: at some lag (in points) the values differ on average by less than
- * REPEAT_TOLERANCE of their range, over at least two periods.
+ * The curve repeats: a period, in time (a repeat's period is rarely a whole number of frames),
+ * of at least REPEAT_MIN_LAG frame intervals and at most half the curve's span (two periods
+ * seen), at which the curve falls on itself and every period sweeps its range. Periods are
+ * tried in steps of REPEAT_TOLERANCE / 2 of themselves: a shift off by less moves a point of
+ * the steepest linear ramp by under REPEAT_TOLERANCE / 2 of the range. Of the first run of
+ * periods that match, the one with the least mean difference is the period.
  */
-static bool repeats(const struct prop_series *ps)
+static bool repeats(const struct prop_series *ps, double *period_ms)
 {
 	float lo = INFINITY, hi = -INFINITY;
+	double span, step_us, range, err, best = INFINITY;
 
+	if (ps->n < 2 * REPEAT_MIN_LAG)
+		return false;
 	for (int i = 0; i < ps->n; i++) {
 		lo = ps->v[i] < lo ? ps->v[i] : lo;
 		hi = ps->v[i] > hi ? ps->v[i] : hi;
 	}
-	if (!(hi > lo))
+	range = (double)hi - lo;
+	span = (double)ps->t_us[ps->n - 1] - ps->t_us[0];
+	step_us = span / (ps->n - 1); /* the mean interval between points */
+	if (!(range > 0) || !(step_us > 0))
 		return false;
-	for (int lag = REPEAT_MIN_LAG; 2 * lag <= ps->n; lag++) {
-		double sum = 0;
-
-		for (int i = 0; i + lag < ps->n; i++)
-			sum += fabs((double)ps->v[i] - ps->v[i + lag]);
-		if (sum / (ps->n - lag) < REPEAT_TOLERANCE * (hi - lo))
-			return true;
+	for (double p = REPEAT_MIN_LAG * step_us; 2 * p <= span;
+	     p += p * REPEAT_TOLERANCE / 2) {
+		if (shift_matches(ps, p, range, &err) && sweeps(ps, p, range)) {
+			if (err < best) {
+				best = err;
+				*period_ms = p / 1000;
+			}
+		} else if (best < INFINITY) {
+			break; /* the end of the first run */
+		}
 	}
-	return false;
+	if (best == INFINITY)
+		return false;
+	refine(ps, range, period_ms, &best);
+	return true;
+}
+
+/* When the curve last changed: the first point of the run of equal values it ends with (a
+ * listener may keep writing the value it holds). */
+static int64_t last_change_us(const struct prop_series *ps)
+{
+	int i = ps->n - 1;
+
+	while (i > 0 && ps->v[i - 1] == ps->v[ps->n - 1])
+		i--;
+	return ps->t_us[i];
 }
 
 /* r still runs at end_ns: repeating, stalled, or neither (it still moves). */
@@ -257,23 +356,25 @@ static void still_running(struct findings *fs, const struct anim *a, uint64_t en
 			  struct emit *out)
 {
 	uint64_t last = a->start_ns;
+	double period_ms;
 	char w[160];
 	struct finding f;
 
 	for (int i = 0; i < a->n_changes; i++) {
 		const struct prop_series *ps = &a->series[i];
 
-		if (repeats(ps)) {
+		if (repeats(ps, &period_ms)) {
 			finding_init(&f, FINDING_REPEATING, a, end_ns);
 			f.prop = a->changes[i].prop;
-			say(&f, "%s still runs after %.1f s and its %s repeats: an INFINITE repeat",
+			say(&f, "%s still runs after %.1f s and its %s repeats every %.0f ms: an "
+				"INFINITE repeat",
 			    who(w, sizeof(w), a->name, a->id, a->target_node, a->target_name),
-			    (double)(end_ns - a->start_ns) / 1e9, view_prop_str(f.prop));
+			    (double)(end_ns - a->start_ns) / 1e9, view_prop_str(f.prop), period_ms);
 			send(fs, &f, out);
 			return;
 		}
-		if (ps->n && a->start_ns + (int64_t)ps->t_us[ps->n - 1] * 1000 > last)
-			last = a->start_ns + (int64_t)ps->t_us[ps->n - 1] * 1000;
+		if (ps->n && a->start_ns + last_change_us(ps) * 1000 > last)
+			last = a->start_ns + last_change_us(ps) * 1000;
 	}
 	if (!a->start_ns || end_ns < last || end_ns - last < STALL_NS)
 		return;
@@ -285,9 +386,12 @@ static void still_running(struct findings *fs, const struct anim *a, uint64_t en
 	send(fs, &f, out);
 }
 
+static void ended_add(struct proc *p, const struct anim_run *r);
+
 void findings__anim_ended(struct findings *fs, struct proc *p, struct anim_run *r,
 			  struct emit *out)
 {
+	ended_add(p, r);
 	flicker(fs, &r->a, out);
 	replaced(fs, r, r->a.end_ns, out);
 	if (r->a.reason == END_PROCESS_EXIT)
@@ -303,20 +407,41 @@ void findings__running_at_exit(struct findings *fs, struct proc *p, struct anim_
 	still_running(fs, &r->a, end_ns, out);
 }
 
-/* Told already for (node, prop, a, b) (a < b); else remembered (while there is room). */
-static bool conflict_told(struct findings_proc *fp, uint64_t node, enum view_prop prop,
-			  uint64_t a, uint64_t b)
+/* FNV-1a over the words of a conflict: node, property, code, the writers (sorted). */
+static uint64_t conflict_key(uint64_t node, enum view_prop prop, const uint64_t *ids, int n,
+			     bool code)
+{
+	uint64_t sorted[AT_FINDING_IDS], words[3 + AT_FINDING_IDS], h = 0xcbf29ce484222325ull;
+	int nw = 0;
+
+	memcpy(sorted, ids, (size_t)n * sizeof(*ids));
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && sorted[j - 1] > sorted[j]; j--) {
+			uint64_t t = sorted[j];
+
+			sorted[j] = sorted[j - 1];
+			sorted[j - 1] = t;
+		}
+	words[nw++] = node;
+	words[nw++] = (uint64_t)prop;
+	words[nw++] = code;
+	for (int i = 0; i < n; i++)
+		words[nw++] = sorted[i];
+	for (int i = 0; i < nw; i++)
+		for (int b = 0; b < 8; b++)
+			h = (h ^ ((words[i] >> (8 * b)) & 0xff)) * 0x100000001b3ull;
+	return h;
+}
+
+/* Told already for this key; else remembered (while there is room). */
+static bool conflict_told(struct findings_proc *fp, uint64_t key)
 {
 	for (int i = 0; i < fp->n_told; i++)
-		if (fp->told[i].node == node && fp->told[i].prop == prop && fp->told[i].a == a &&
-		    fp->told[i].b == b)
+		if (fp->told[i] == key)
 			return true;
 	if (fp->n_told == CONFLICTS_TOLD)
 		return true; /* past the cap, say no more */
-	fp->told[fp->n_told].node = node;
-	fp->told[fp->n_told].prop = prop;
-	fp->told[fp->n_told].a = a;
-	fp->told[fp->n_told++].b = b;
+	fp->told[fp->n_told++] = key;
 	return false;
 }
 
@@ -325,17 +450,10 @@ static void conflict_send(struct findings *fs, struct proc *p, const struct node
 			  struct emit *out)
 {
 	char label[AT_NODE_LABEL_MAX], list[96] = "";
-	uint64_t a = n_ids ? ids[0] : 0, b = n_ids > 1 ? ids[1] : 0;
 	struct finding f = { .kind = FINDING_CONFLICT, .pid = p->pid };
 	size_t len = 0;
 
-	if (a > b) {
-		uint64_t t = a;
-
-		a = b;
-		b = t;
-	}
-	if (conflict_told(&p->findings, np->node, prop, a, b))
+	if (conflict_told(&p->findings, conflict_key(np->node, prop, ids, n_ids, other != NULL)))
 		return;
 	memcpy(f.process, p->name, sizeof(f.process));
 	f.ts_ns = p->props.pb.fp.ts_ns;
@@ -343,7 +461,8 @@ static void conflict_send(struct findings *fs, struct proc *p, const struct node
 	for (int i = 0; i < n_ids; i++) {
 		f.ids[i] = ids[i];
 		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%llu",
-					i ? " and " : "", (unsigned long long)ids[i]);
+					i ? (i == n_ids - 1 && !other ? " and " : ", ") : "",
+					(unsigned long long)ids[i]);
 		if (len >= sizeof(list))
 			break;
 	}
@@ -355,6 +474,67 @@ static void conflict_send(struct findings *fs, struct proc *p, const struct node
 	    view_prop_str(prop), node_label(label, sizeof(label), np->node_name, np->node),
 	    np->sets[prop], n_ids > 1 ? "s" : "", list, other ? " and " : "", other ? other : "");
 	send(fs, &f, out);
+}
+
+/* With animateValue windows: the running animators whose own curve of node's prop has a
+ * point in this batch (attrib keeps one per frame, keyed by the batch generation). */
+static int exact_writers(struct proc *p, uint64_t node, enum view_prop prop, uint64_t *ids)
+{
+	uint64_t gen = p->props.pb.gen;
+	int n = 0;
+
+	for (struct anim_run *r = p->anims.running; r && n < AT_FINDING_IDS; r = r->next) {
+		for (size_t t = 0; t < r->at.n_tg; t++) {
+			const struct anim_target *tg = &r->at.tg[t];
+			bool wrote = false;
+
+			if (tg->node != node)
+				continue;
+			for (int i = 0; i < tg->n_props && !wrote; i++)
+				wrote = tg->props[i].prop == prop && tg->props[i].series.n &&
+					tg->props[i].series.frame_key == gen;
+			if (wrote)
+				ids[n++] = r->a.id;
+			break;
+		}
+	}
+	return n;
+}
+
+/* The exact writers of node's prop in the current batch that ended already (and were told
+ * apart from the running ones, ids holding n of them). */
+static int ended_writers(const struct proc *p, uint64_t node, enum view_prop prop, uint64_t *ids,
+			 int n)
+{
+	const struct findings_proc *fp = &p->findings;
+
+	for (int i = 0; i < ENDED_WRITERS && n < AT_FINDING_IDS; i++)
+		if (fp->ended[i].id && fp->ended[i].gen == p->props.pb.gen &&
+		    fp->ended[i].node == node && (fp->ended[i].props & (1u << prop)))
+			ids[n++] = fp->ended[i].id;
+	return n;
+}
+
+/* r ended: the nodes and properties it wrote in the current batch, for its conflicts. */
+static void ended_add(struct proc *p, const struct anim_run *r)
+{
+	struct findings_proc *fp = &p->findings;
+
+	for (size_t t = 0; t < r->at.n_tg; t++) {
+		const struct anim_target *tg = &r->at.tg[t];
+		uint32_t props = 0;
+
+		for (int i = 0; i < tg->n_props; i++)
+			if (tg->props[i].series.n && tg->props[i].series.frame_key == p->props.pb.gen)
+				props |= 1u << tg->props[i].prop;
+		if (!props)
+			continue;
+		fp->ended[fp->next_ended].gen = p->props.pb.gen;
+		fp->ended[fp->next_ended].id = r->a.id;
+		fp->ended[fp->next_ended].node = tg->node;
+		fp->ended[fp->next_ended].props = props;
+		fp->next_ended = (fp->next_ended + 1) % ENDED_WRITERS;
+	}
 }
 
 /* Without animateValue probes: the running animators that inferred node and prop; *object:
@@ -381,9 +561,10 @@ static int inferred_writers(struct proc *p, uint64_t node, enum view_prop prop, 
 
 /*
  * prop of np was written more than once in the batch. With animateValue windows (any of its
- * writes had one) the writers are known: the first and the last, an animator's or code's.
- * Without, the animators that inferred the node: two of them, or one ObjectAnimator and
- * something else (it sets its property once a frame).
+ * writes had one) the writers are known: every animator whose animateValue wrote it, and code
+ * when a write outside every animateValue came first or last, or when a second writer beside
+ * one animator can only be code. Without, the animators that inferred the node: two of them,
+ * or one ObjectAnimator and something else (it sets its property once a frame).
  */
 static void prop_conflict(struct findings *fs, struct proc *p, const struct node_props *np,
 			  const struct batch_before *bb, enum view_prop prop, struct emit *out)
@@ -397,12 +578,11 @@ static void prop_conflict(struct findings *fs, struct proc *p, const struct node
 	if ((bb->first_anim & bit) || last_anim) {
 		if (!(bb->multi & bit))
 			return;
-		if (bb->first_anim & bit)
-			ids[n++] = bb->first[prop];
-		if (last_anim && (!n || ids[0] != np->writer[prop]))
-			ids[n++] = np->writer[prop];
+		n = ended_writers(p, np->node, prop, ids, exact_writers(p, np->node, prop, ids));
 		if (!(bb->first_anim & bit) || !last_anim || n < 2)
 			other = "code that is no animator";
+		if (!n)
+			return;
 	} else {
 		n = inferred_writers(p, np->node, prop, ids, &object);
 		if (n == 1 && object)

@@ -8,23 +8,32 @@
  *   flicker      an animator ended by cancel(), end() or in the frame of its S (first_frame)
  *                before its second frame with values: fewer than FLICKER_FRAMES frames wrote
  *                its properties (its doFrames when no write of it was seen). One frame is
- *                one picture: a second frame is the least that shows motion (12.1).
+ *                one picture: a second frame is the least that shows motion (12.1). Without
+ *                the ART probes an F after its first frame ("ended") with its values in one
+ *                frame only is one too: cancel(), end() or a duration under a frame (a
+ *                completion writes its start and its end value, two frames).
  *   replaced     an animator whose F came within REPLACE_WINDOW_NS before the S of another on
  *                the same thread, with no animator's S or F between them, sharing a property
  *                and (when both are known) the node; or, with stacks, whose cancel() ran under
  *                AnimationHandler.autoCancelBasedOn.
  *                ObjectAnimator.start() cancels the old one and starts the new one in one
  *                call: microseconds apart; 1 ms leaves room for a descheduled thread (12.4).
- *   conflict     one property of one node written by two writers in one frame: two animators,
- *                or an animator and code outside every animateValue (ART probes); without
- *                them, a property written twice in a frame whose node two running animators
- *                inferred (15.7.3). Told once per node, property and pair of writers.
+ *   conflict     one property of one node written by two writers in one frame: with the ART
+ *                probes, every animator whose animateValue wrote it in that frame, and code
+ *                outside every animateValue when it wrote first or last, or when one
+ *                animator alone was not the only writer; without them, a property written
+ *                twice in a frame whose node two running animators inferred, or an
+ *                ObjectAnimator's (15.7.3). Told once per node, property and set of writers.
  *   slow_spring  an unmarked animation fitted as a spring whose settle time exceeds
  *                SLOW_SETTLE_MS (2 s), or whose damping ratio < 0.5 with stiffness < 100: the
  *                guide's rule for a spring that oscillates too long (12.3).
- *   repeating    running at the end (session or process) and its curve repeats: a lag of
- *                REPEAT_MIN_LAG..n/2 points at which the values differ by less than
- *                REPEAT_TOLERANCE of their range, seen twice over: an INFINITE repeat (12.2).
+ *   repeating    running at the end (session or process) and its curve repeats: a period in
+ *                time, from REPEAT_MIN_LAG point intervals to half the curve's span (seen
+ *                twice over), at which REPEAT_MATCH (80 %) of the points are within
+ *                REPEAT_TOLERANCE (3 %) of the range of the value one period later (the
+ *                rest: a RESTART's wrap, frame-time rounding), and every window of one
+ *                period sweeps REPEAT_SWEEP (half) of the range: an INFINITE repeat (12.2),
+ *                RESTART or REVERSE, whatever its period in frames.
  *   stalled      running at the end, not repeating, and its values unchanged for the last
  *                STALL_NS (30 frames at 60 Hz; its whole run when none was written): paused
  *                or leaked (12.2). A run still moving is neither: the capture just stopped.
@@ -43,7 +52,9 @@
 #define SLOW_DAMPING 0.5
 #define SLOW_STIFFNESS 100.0
 #define REPEAT_MIN_LAG 3
-#define REPEAT_TOLERANCE 0.02
+#define REPEAT_TOLERANCE 0.03
+#define REPEAT_MATCH 0.8
+#define REPEAT_SWEEP 0.5
 #define STALL_NS 500000000ull
 
 struct anim_run;
@@ -53,6 +64,7 @@ struct proc;
 
 #define RECENT_ENDS 8
 #define CONFLICTS_TOLD 32
+#define ENDED_WRITERS 8
 
 /* A recently ended animator, for the S that may have replaced it. */
 struct recent_end {
@@ -67,11 +79,15 @@ struct findings_proc {
 	struct recent_end recent[RECENT_ENDS]; /* a ring: next is the oldest */
 	int next;
 	bool adjacent; /* the newest one ended last, and no animator started since */
-	struct {
-		uint64_t node, a, b;
-		enum view_prop prop;
-	} told[CONFLICTS_TOLD];
+	uint64_t told[CONFLICTS_TOLD]; /* a hash of node, property and writers */
 	int n_told;
+	/* Animators that ended after writing in the current batch (its F comes before the batch
+	 * goes out): still writers of its conflicts. A ring; gen names the batch. */
+	struct {
+		uint64_t gen, id, node;
+		uint32_t props; /* bit per enum view_prop written in that batch */
+	} ended[ENDED_WRITERS];
+	int next_ended;
 };
 
 /* An animator's part: the one its S came right after (a replacement), until it is judged. */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Findings (engine/findings.h): each kind from engine input, exact records; none on clean input. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -314,7 +315,7 @@ Test(findings, running_at_the_end_with_a_repeating_curve_is_repeating)
 	cr_assert_eq(n_fnd, 1);
 	assert_finding(0, FINDING_REPEATING, 1, 7, 0,
 		       "animator:rotation 7 on Row@51c0 still runs after 0.7 s and its rotation "
-		       "repeats: an INFINITE repeat");
+		       "repeats every 96 ms: an INFINITE repeat");
 	cr_assert_str_eq(order, "fs");
 }
 
@@ -456,4 +457,131 @@ Test(findings, an_f_without_s_between_the_f_and_the_s_is_no_replacement)
 	}
 	engine__finish(eng, 200 * MS, 0, 0);
 	cr_assert_eq(n_fnd, 0, "%s", fnd[0].text);
+}
+
+/* Animator 7 writes, animator 8 in the middle, animator 7 again: first and last are one
+ * writer, yet two animators fought; code first in a later frame adds itself. */
+Test(findings, every_animator_that_wrote_in_the_frame_is_named_and_code_beside_them)
+{
+	engine__art_active(eng, PID, 0);
+	for (int f = 1; f <= 3; f++) {
+		uint64_t t = frame_open(f);
+
+		if (f == 1) {
+			mark(t + 2 * MS, 'S', "animator:alpha", 7);
+			mark(t + 2 * MS, 'S', "animator", 8);
+		}
+		if (f == 3)
+			set(t + 1 * MS + MS / 2, PROP_ALPHA, 0.05f); /* code, before any animator */
+		animate(t + 3 * MS, 7);
+		set(t + 3 * MS + MS / 2, PROP_ALPHA, 0.1f * f);
+		animate(t + 4 * MS, 8);
+		set(t + 4 * MS + MS / 2, PROP_ALPHA, 0.5f + 0.1f * f);
+		animate(t + 5 * MS, 7);
+		set(t + 5 * MS + MS / 2, PROP_ALPHA, 0.1f * f + 0.01f);
+		frame_close(t);
+	}
+	mark(100 * MS, 'F', "animator:alpha", 7);
+	mark(100 * MS, 'F', "animator", 8);
+	engine__finish(eng, 200 * MS, 0, 0);
+	cr_assert_eq(n_fnd, 2);
+	assert_finding(0, FINDING_CONFLICT, 2, 7, 8,
+		       "alpha of Row@51c0 written 3 times in one frame by animators 7 and 8: they "
+		       "fight");
+	assert_finding(1, FINDING_CONFLICT, 2, 7, 8,
+		       "alpha of Row@51c0 written 4 times in one frame by animators 7, 8 and code "
+		       "that is no animator: they fight");
+}
+
+/* Animator 8 writes its last value and ends (its F) before the frame's changes go out. */
+Test(findings, an_animator_that_ended_in_the_frame_is_still_one_of_its_writers)
+{
+	engine__art_active(eng, PID, 0);
+	for (int f = 1; f <= 3; f++) {
+		uint64_t t = frame_open(f);
+
+		if (f == 1) {
+			mark(t + 2 * MS, 'S', "animator:alpha", 7);
+			mark(t + 2 * MS, 'S', "animator", 8);
+		}
+		animate(t + 3 * MS, 7);
+		set(t + 3 * MS + MS / 2, PROP_ALPHA, 0.1f * f);
+		if (f == 3) {
+			animate(t + 4 * MS, 8);
+			set(t + 4 * MS + MS / 2, PROP_ALPHA, 0.9f);
+			mark(t + 5 * MS, 'F', "animator", 8);
+		}
+		frame_close(t);
+	}
+	mark(100 * MS, 'F', "animator:alpha", 7);
+	engine__finish(eng, 200 * MS, 0, 0);
+	cr_assert_eq(n_fnd, 1);
+	assert_finding(0, FINDING_CONFLICT, 2, 7, 8,
+		       "alpha of Row@51c0 written 2 times in one frame by animators 7 and 8: they "
+		       "fight");
+}
+
+/* setRepeatMode(REVERSE), INFINITE: 0.2 -> 1 -> 0.2 every 2 x 430 ms (51.6 frames of 16 ms:
+ * no whole number of them), values from the frame time as ValueAnimator computes them. */
+Test(findings, a_reverse_repeat_whose_period_is_no_whole_number_of_frames_is_repeating)
+{
+	for (int f = 1; f <= 130; f++) {
+		uint64_t t = frame_open(f);
+		double frac = (double)((f - 1) * 16) / 430.0, it = floor(frac), cur = frac - it;
+
+		if ((long)it % 2)
+			cur = 1 - cur;
+		if (f == 1)
+			mark(t + 2 * MS, 'S', "animator:alpha", 7);
+		set(t + 4 * MS, PROP_ALPHA, 0.2f + 0.8f * (float)cur);
+		frame_close(t);
+	}
+	engine__finish(eng, 2100 * MS, 0, 0);
+	cr_assert_eq(n_fnd, 1);
+	assert_finding(0, FINDING_REPEATING, 1, 7, 0,
+		       "animator:alpha 7 on Row@51c0 still runs after 2.1 s and its alpha repeats "
+		       "every 860 ms: an INFINITE repeat");
+}
+
+/* A move over 10 frames, then the same value written for 50 (a listener that keeps setting
+ * it): the still part falls on itself at any shift, but no window of it sweeps the range. */
+Test(findings, a_curve_that_moved_and_held_still_is_stalled_not_repeating)
+{
+	for (int f = 1; f <= 60; f++) {
+		uint64_t t = frame_open(f);
+
+		if (f == 1)
+			mark(t + 2 * MS, 'S', "animator:translationX", 7);
+		set(t + 4 * MS, PROP_TRANSLATION_X, 20.0f * (float)(f <= 10 ? f : 10));
+		frame_close(t);
+	}
+	engine__finish(eng, 1000 * MS, 0, 0);
+	cr_assert_eq(n_fnd, 1);
+	assert_finding(0, FINDING_STALLED, 1, 7, 0,
+		       "animator:translationX 7 on Row@51c0 still runs after 1.0 s with no value "
+		       "change for the last 0.8 s: paused or leaked");
+}
+
+/* Without the ART probes an F one frame after its S whose values came in one frame only
+ * (started, one value, gone): a flicker whose end markers cannot name. */
+Test(findings, without_probes_an_f_after_one_frame_of_values_is_a_flicker_of_unknown_cause)
+{
+	for (int f = 1; f <= 3; f++) {
+		uint64_t t = frame_open(f);
+
+		if (f == 1) {
+			mark(t + 2 * MS, 'S', "animator:translationY", 7);
+			set(t + 4 * MS, PROP_TRANSLATION_Y, 50.0f);
+		}
+		if (f == 2)
+			mark(t + 2 * MS, 'F', "animator:translationY", 7);
+		frame_close(t);
+	}
+	engine__finish(eng, 200 * MS, 0, 0);
+	cr_assert_eq(n_fnd, 1);
+	assert_finding(0, FINDING_FLICKER, 1, 7, 0,
+		       "animator:translationY 7 on Row@51c0 ended by cancel(), end() or a duration "
+		       "under a frame (no ART probes to tell) before its second frame with values "
+		       "(1): started by thread 10 (no stack) | ended by thread 10 (no stack), 16.0 "
+		       "ms later");
 }
