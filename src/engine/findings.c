@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine/findings.h"
@@ -229,56 +230,50 @@ static void replaced(struct findings *fs, struct anim_run *r, uint64_t ts_ns, st
 	send(fs, &f, out);
 }
 
-/* The value of ps at time t_us (between points i-1 and i, i advanced as t grows), or NAN
- * where the two points around t jump by more than half the range (a RESTART's wrap: no
- * line between them says what the curve was). */
-static double value_at(const struct prop_series *ps, int *i, double t_us, double range)
-{
-	double t0, t1;
+struct phase_pt {
+	double phase;
+	float v;
+};
 
-	while (*i < ps->n - 1 && ps->t_us[*i] < t_us)
-		(*i)++;
-	if (*i == 0 || ps->t_us[*i] < t_us)
-		return ps->v[*i];
-	t0 = ps->t_us[*i - 1];
-	t1 = ps->t_us[*i];
-	if (fabs((double)ps->v[*i] - ps->v[*i - 1]) > range / 2)
-		return NAN;
-	return ps->v[*i - 1] + (ps->v[*i] - ps->v[*i - 1]) * (t1 > t0 ? (t_us - t0) / (t1 - t0) : 0);
+static int by_phase(const void *a, const void *b)
+{
+	const struct phase_pt *x = a, *y = b;
+
+	return (x->phase > y->phase) - (x->phase < y->phase);
 }
 
-/* Shifted by period_us, the curve falls on itself: REPEAT_MATCH of the points that can be
- * compared are within REPEAT_TOLERANCE of the range of the value a period later; *err: their
- * mean difference. */
-static bool shift_matches(const struct prop_series *ps, double period_us, double range,
-			  double *err)
+/*
+ * The curve folded at period_us (each point at its time modulo the period), its points in
+ * phase order: the length of the string through them, in ranges (the string-length method of
+ * period search, Dworetsky 1983). A curve that repeats with that period folds onto one cycle
+ * (a RESTART ramp: about 1, a REVERSE there and back: about 2) however sparse its points (the
+ * curve keeps one point per 2^k frames on a long run); at any other period the cycles fold
+ * out of step and the string zigzags over the range.
+ */
+static double string_len(const struct prop_series *ps, double period_us, double range)
 {
-	int i = 0, cmp = 0, ok = 0;
-	double sum = 0;
+	struct phase_pt pt[AT_SERIES_MAX];
+	double len = 0;
 
-	for (int k = 0; k < ps->n && ps->t_us[k] + period_us <= ps->t_us[ps->n - 1]; k++) {
-		double later = value_at(ps, &i, ps->t_us[k] + period_us, range);
-
-		if (isnan(later))
-			continue;
-		cmp++;
-		sum += fabs(later - ps->v[k]);
-		ok += fabs(later - ps->v[k]) <= REPEAT_TOLERANCE * range;
-	}
-	*err = cmp ? sum / cmp : INFINITY;
-	return cmp >= REPEAT_MIN_LAG && ok >= REPEAT_MATCH * cmp;
+	for (int k = 0; k < ps->n; k++)
+		pt[k] = (struct phase_pt){ fmod((double)ps->t_us[k] - ps->t_us[0], period_us),
+					   ps->v[k] };
+	qsort(pt, ps->n, sizeof(pt[0]), by_phase);
+	for (int k = 1; k < ps->n; k++)
+		len += fabs((double)pt[k].v - pt[k - 1].v);
+	return len / range;
 }
 
-/* Every window of one period sweeps REPEAT_SWEEP of the range: a curve that moved once and
- * then held still falls on itself in its flat part, but its flat windows sweep nothing. */
-static bool sweeps(const struct prop_series *ps, double period_us, double range)
+/* Both halves of the curve (in time) sweep REPEAT_SWEEP of its range: a curve that moved and
+ * then held still, or came to rest, does not go on repeating. */
+static bool sweeps(const struct prop_series *ps, double range)
 {
-	for (int k = 0; k < ps->n && ps->t_us[k] + period_us <= ps->t_us[ps->n - 1]; k++) {
-		float lo = ps->v[k], hi = ps->v[k];
+	for (int h = 0; h < 2; h++) {
+		float lo = INFINITY, hi = -INFINITY;
 
-		for (int j = k + 1; j < ps->n && ps->t_us[j] <= ps->t_us[k] + period_us; j++) {
-			lo = ps->v[j] < lo ? ps->v[j] : lo;
-			hi = ps->v[j] > hi ? ps->v[j] : hi;
+		for (int k = h * ps->n / 2; k < (h + 1) * ps->n / 2; k++) {
+			lo = ps->v[k] < lo ? ps->v[k] : lo;
+			hi = ps->v[k] > hi ? ps->v[k] : hi;
 		}
 		if (hi - lo < REPEAT_SWEEP * range)
 			return false;
@@ -286,57 +281,47 @@ static bool sweeps(const struct prop_series *ps, double period_us, double range)
 	return true;
 }
 
-/* The period to an eighth of the search's step around *period_ms: the least mean difference. */
-static void refine(const struct prop_series *ps, double range, double *period_ms, double *best)
-{
-	double p0 = *period_ms * 1000, step = p0 * REPEAT_TOLERANCE / 2, err;
-
-	for (double p = p0 - step; p <= p0 + step; p += step / 8) {
-		if (shift_matches(ps, p, range, &err) && err < *best) {
-			*best = err;
-			*period_ms = p / 1000;
-		}
-	}
-}
-
 /*
- * The curve repeats: a period, in time (a repeat's period is rarely a whole number of frames),
- * of at least REPEAT_MIN_LAG frame intervals and at most half the curve's span (two periods
- * seen), at which the curve falls on itself and every period sweeps its range. Periods are
- * tried in steps of REPEAT_TOLERANCE / 2 of themselves: a shift off by less moves a point of
- * the steepest linear ramp by under REPEAT_TOLERANCE / 2 of the range. Of the first run of
- * periods that match, the one with the least mean difference is the period.
+ * The curve repeats: a period in time (a repeat's period is rarely a whole number of frames)
+ * from REPEAT_MIN_LAG point intervals to half the curve's span (two periods seen) at which the
+ * folded curve's string is at most REPEAT_STRING ranges long, both halves of the curve
+ * sweeping its range. Periods are tried in steps that move the last point's phase by
+ * REPEAT_TOLERANCE of a period at most, at most REPEAT_TRIES of them (a longer curve starts
+ * its search at longer periods); the period is the middle of those with the shortest string
+ * (within REPEAT_FLAT) in the first run of them.
  */
 static bool repeats(const struct prop_series *ps, double *period_ms)
 {
-	float lo = INFINITY, hi = -INFINITY;
-	double span, step_us, range, err, best = INFINITY;
+	float vlo = INFINITY, vhi = -INFINITY;
+	double span, point_us, range, len, best = INFINITY, p, lo = 0, hi = 0;
 
-	if (ps->n < 2 * REPEAT_MIN_LAG)
+	if (ps->n < REPEAT_MIN_POINTS || !ps->stride)
 		return false;
 	for (int i = 0; i < ps->n; i++) {
-		lo = ps->v[i] < lo ? ps->v[i] : lo;
-		hi = ps->v[i] > hi ? ps->v[i] : hi;
+		vlo = ps->v[i] < vlo ? ps->v[i] : vlo;
+		vhi = ps->v[i] > vhi ? ps->v[i] : vhi;
 	}
-	range = (double)hi - lo;
+	range = (double)vhi - vlo;
 	span = (double)ps->t_us[ps->n - 1] - ps->t_us[0];
-	step_us = span / (ps->n - 1); /* the mean interval between points */
-	if (!(range > 0) || !(step_us > 0))
+	point_us = span / (ps->n - 1); /* one point per stride frames */
+	if (!(range > 0) || !(point_us > 0) || !sweeps(ps, range))
 		return false;
-	for (double p = REPEAT_MIN_LAG * step_us; 2 * p <= span;
-	     p += p * REPEAT_TOLERANCE / 2) {
-		if (shift_matches(ps, p, range, &err) && sweeps(ps, p, range)) {
-			if (err < best) {
-				best = err;
-				*period_ms = p / 1000;
-			}
-		} else if (best < INFINITY) {
+	/* shorter periods alias: points stride frames apart fold alike at several of them */
+	p = fmax(REPEAT_MIN_LAG * point_us, span / (REPEAT_TOLERANCE * REPEAT_TRIES));
+	for (; 2 * p <= span; p += REPEAT_TOLERANCE * p * p / span) {
+		len = string_len(ps, p, range);
+		if (len <= REPEAT_STRING && len < best - REPEAT_FLAT) {
+			best = len;
+			lo = hi = p;
+		} else if (len <= REPEAT_STRING && len <= best + REPEAT_FLAT) {
+			hi = p; /* as short: sparse points fold alike over a span of periods */
+		} else if (len > REPEAT_STRING && best < INFINITY) {
 			break; /* the end of the first run */
 		}
 	}
 	if (best == INFINITY)
 		return false;
-	refine(ps, range, period_ms, &best);
+	*period_ms = (lo + hi) / 2 / 1000;
 	return true;
 }
 

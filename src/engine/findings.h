@@ -29,11 +29,14 @@
  *                guide's rule for a spring that oscillates too long (12.3).
  *   repeating    running at the end (session or process) and its curve repeats: a period in
  *                time, from REPEAT_MIN_LAG point intervals to half the curve's span (seen
- *                twice over), at which REPEAT_MATCH (80 %) of the points are within
- *                REPEAT_TOLERANCE (3 %) of the range of the value one period later (the
- *                rest: a RESTART's wrap, frame-time rounding), and every window of one
- *                period sweeps REPEAT_SWEEP (half) of the range: an INFINITE repeat (12.2),
- *                RESTART or REVERSE, whatever its period in frames.
+ *                twice over), at which the curve folded onto one period (string-length
+ *                period search) draws one cycle: a string through its points in phase order
+ *                of at most REPEAT_STRING (3) ranges, where a RESTART ramp draws about 1 and a
+ *                REVERSE there-and-back about 2 and out-of-step cycles zigzag (about n / 3
+ *                for n points); both halves of the curve sweep REPEAT_SWEEP (half) of its
+ *                range; at least REPEAT_MIN_POINTS (12) points. An INFINITE repeat (12.2),
+ *                whatever its period in frames. A long run's curve keeps one point in 2^k
+ *                frames: a period under 3 of its points is not looked for (it aliases).
  *   stalled      running at the end, not repeating, and its values unchanged for the last
  *                STALL_NS (30 frames at 60 Hz; its whole run when none was written): paused
  *                or leaked (12.2). A run still moving is neither: the capture just stopped.
@@ -52,9 +55,12 @@
 #define SLOW_DAMPING 0.5
 #define SLOW_STIFFNESS 100.0
 #define REPEAT_MIN_LAG 3
-#define REPEAT_TOLERANCE 0.03
-#define REPEAT_MATCH 0.8
+#define REPEAT_MIN_POINTS 12
+#define REPEAT_TOLERANCE 0.02
+#define REPEAT_STRING 3.0
+#define REPEAT_FLAT 0.01
 #define REPEAT_SWEEP 0.5
+#define REPEAT_TRIES 20000
 #define STALL_NS 500000000ull
 
 struct anim_run;

@@ -3,6 +3,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine/engine.h"
@@ -115,6 +116,24 @@ static void assert_finding(int i, enum finding_kind k, int n_ids, uint64_t id0, 
 		cr_assert_eq(fnd[i].ids[1], id1);
 	cr_assert_eq(fnd[i].pid, PID);
 	cr_assert_str_eq(fnd[i].text, text);
+}
+
+/* Finding i is a repeating one of id whose text is head, a period within 2 % of period_ms
+ * (from two periods of sparse points the fold tells it to about that), then tail. */
+static void assert_repeating(int i, uint64_t id, const char *head, double period_ms,
+			     const char *tail)
+{
+	const char *t = fnd[i].text;
+	char *end;
+	double got;
+
+	cr_assert_lt(i, n_fnd);
+	cr_assert_eq(fnd[i].kind, FINDING_REPEATING, "%s", t);
+	cr_assert_eq(fnd[i].ids[0], id);
+	cr_assert_eq(strncmp(t, head, strlen(head)), 0, "%s", t);
+	got = strtod(t + strlen(head), &end);
+	cr_assert_float_eq(got, period_ms, period_ms / 50, "%s", t);
+	cr_assert_str_eq(end, tail);
 }
 
 Test(findings, a_fade_that_runs_to_its_end_finds_nothing)
@@ -313,9 +332,8 @@ Test(findings, running_at_the_end_with_a_repeating_curve_is_repeating)
 	}
 	engine__finish(eng, 700 * MS, 0, 0);
 	cr_assert_eq(n_fnd, 1);
-	assert_finding(0, FINDING_REPEATING, 1, 7, 0,
-		       "animator:rotation 7 on Row@51c0 still runs after 0.7 s and its rotation "
-		       "repeats every 96 ms: an INFINITE repeat");
+	assert_repeating(0, 7, "animator:rotation 7 on Row@51c0 still runs after 0.7 s and its "
+			       "rotation repeats every ", 96, " ms: an INFINITE repeat");
 	cr_assert_str_eq(order, "fs");
 }
 
@@ -538,9 +556,8 @@ Test(findings, a_reverse_repeat_whose_period_is_no_whole_number_of_frames_is_rep
 	}
 	engine__finish(eng, 2100 * MS, 0, 0);
 	cr_assert_eq(n_fnd, 1);
-	assert_finding(0, FINDING_REPEATING, 1, 7, 0,
-		       "animator:alpha 7 on Row@51c0 still runs after 2.1 s and its alpha repeats "
-		       "every 860 ms: an INFINITE repeat");
+	assert_repeating(0, 7, "animator:alpha 7 on Row@51c0 still runs after 2.1 s and its alpha "
+			       "repeats every ", 860, " ms: an INFINITE repeat");
 }
 
 /* A move over 10 frames, then the same value written for 50 (a listener that keeps setting
@@ -584,4 +601,77 @@ Test(findings, without_probes_an_f_after_one_frame_of_values_is_a_flicker_of_unk
 		       "under a frame (no ART probes to tell) before its second frame with values "
 		       "(1): started by thread 10 (no stack) | ended by thread 10 (no stack), 16.0 "
 		       "ms later");
+}
+
+/* Frames per point of a curve of n frames (AT_SERIES_MAX points, halved when full). */
+static long stride_of(int n)
+{
+	long stride = 1;
+
+	while (n > stride * AT_SERIES_MAX)
+		stride *= 2;
+	return stride;
+}
+
+static double period_of(const char *text)
+{
+	const char *p = strstr(text, "repeats every ");
+
+	return p ? strtod(p + strlen("repeats every "), NULL) : 0;
+}
+
+/* ValueAnimator's value at ms for an INFINITE repeat of duration_ms (RESTART or REVERSE). */
+static float repeat_value(long ms, long duration_ms, bool reverse, bool ease)
+{
+	double frac = (double)ms / (double)duration_ms, it = floor(frac), cur = frac - it;
+
+	if (reverse && (long)it % 2)
+		cur = 1 - cur;
+	if (ease) /* AccelerateDecelerateInterpolator */
+		cur = cos((cur + 1) * M_PI) / 2 + 0.5;
+	return (float)(10 + 90 * cur);
+}
+
+/* Periods of a whole or no whole number of frames, RESTART and REVERSE, linear and eased,
+ * over sessions long enough that the curve keeps one point in 2, 4 or 8 frames: each seen
+ * twice with 3 points or more in a period is repeating, with its period. */
+Test(findings, infinite_repeats_of_any_period_mode_and_length_are_repeating)
+{
+	static const long durations[] = { 150, 275, 430, 700 };
+	static const int frames[] = { 60, 130, 300 };
+
+	for (int d = 0; d < 4; d++)
+		for (int fr = 0; fr < 3; fr++)
+			for (int mode = 0; mode < 4; mode++) {
+				bool reverse = mode & 1, ease = mode & 2;
+				long period = durations[d] * (reverse ? 2 : 1);
+
+				if (2 * period > (frames[fr] - 1) * 16 ||
+				    period < 3 * 16 * stride_of(frames[fr]))
+					continue; /* under two periods, or 3 points a period */
+				teardown();
+				setup();
+				for (int f = 1; f <= frames[fr]; f++) {
+					uint64_t t = frame_open(f);
+
+					if (f == 1)
+						mark(t + 2 * MS, 'S', "animator:alpha", 7);
+					set(t + 4 * MS, PROP_ALPHA,
+					    repeat_value((f - 1) * 16, durations[d], reverse, ease) /
+						    100.0f);
+					frame_close(t);
+				}
+				engine__finish(eng, (uint64_t)(frames[fr] + 2) * 16 * MS, 0, 0);
+				cr_expect_eq(n_fnd, 1, "%ld ms %s%s, %d frames: %d findings",
+					     durations[d], reverse ? "REVERSE" : "RESTART",
+					     ease ? " eased" : "", frames[fr], n_fnd);
+				if (n_fnd == 1)
+					cr_expect_eq(fnd[0].kind, FINDING_REPEATING,
+						     "%ld ms %s%s, %d frames: %s", durations[d],
+						     reverse ? "REVERSE" : "RESTART",
+						     ease ? " eased" : "", frames[fr], fnd[0].text);
+				if (n_fnd == 1)
+					cr_expect_float_eq(period_of(fnd[0].text), (double)period,
+							   period / 50.0, "%s", fnd[0].text);
+			}
 }
