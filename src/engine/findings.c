@@ -336,9 +336,20 @@ static int64_t last_change_us(const struct prop_series *ps)
 	return ps->t_us[i];
 }
 
+/*
+ * No write of a was seen: a stall only when its writes would have been: the process's values
+ * are watched (some write of it was seen: not a replay without them, not --no-props) and a is
+ * linked to them by its property's name or by the ART probes (a ValueAnimator's listener
+ * writes are nobody's without them).
+ */
+static bool writes_would_show(const struct proc *p, const struct anim *a)
+{
+	return p->props.nodes.cnt && (a->n_props || p->art.on);
+}
+
 /* r still runs at end_ns: repeating, stalled, or neither (it still moves). */
-static void still_running(struct findings *fs, const struct anim *a, uint64_t end_ns,
-			  struct emit *out)
+static void still_running(struct findings *fs, const struct proc *p, const struct anim *a,
+			  uint64_t end_ns, struct emit *out)
 {
 	uint64_t last = a->start_ns;
 	double period_ms;
@@ -361,7 +372,8 @@ static void still_running(struct findings *fs, const struct anim *a, uint64_t en
 		if (ps->n && a->start_ns + last_change_us(ps) * 1000 > last)
 			last = a->start_ns + last_change_us(ps) * 1000;
 	}
-	if (!a->start_ns || end_ns < last || end_ns - last < STALL_NS)
+	if (!a->start_ns || end_ns < last || end_ns - last < STALL_NS ||
+	    (!a->n_changes && !writes_would_show(p, a)))
 		return;
 	finding_init(&f, FINDING_STALLED, a, end_ns);
 	say(&f, "%s still runs after %.1f s with no value change for the last %.1f s: paused or "
@@ -380,16 +392,15 @@ void findings__anim_ended(struct findings *fs, struct proc *p, struct anim_run *
 	flicker(fs, &r->a, out);
 	replaced(fs, r, r->a.end_ns, out);
 	if (r->a.reason == END_PROCESS_EXIT)
-		still_running(fs, &r->a, r->a.end_ns, out);
+		still_running(fs, p, &r->a, r->a.end_ns, out);
 	recent_add(&p->findings, &r->a);
 }
 
 void findings__running_at_exit(struct findings *fs, struct proc *p, struct anim_run *r,
 			       uint64_t end_ns, struct emit *out)
 {
-	(void)p;
 	replaced(fs, r, end_ns, out);
-	still_running(fs, &r->a, end_ns, out);
+	still_running(fs, p, &r->a, end_ns, out);
 }
 
 /* FNV-1a over the words of a conflict: node, property, code, the writers (sorted). */

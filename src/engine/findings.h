@@ -38,8 +38,10 @@
  *                whatever its period in frames. A long run's curve keeps one point in 2^k
  *                frames: a period under 3 of its points is not looked for (it aliases).
  *   stalled      running at the end, not repeating, and its values unchanged for the last
- *                STALL_NS (30 frames at 60 Hz; its whole run when none was written): paused
- *                or leaked (12.2). A run still moving is neither: the capture just stopped.
+ *                STALL_NS (30 frames at 60 Hz; its whole run when none was written, where
+ *                its writes would show: the process's values are watched and its property
+ *                is named, or the ART probes name every animator's writes): paused or
+ *                leaked (12.2). A run still moving is neither: the capture just stopped.
  */
 #ifndef ANIMTRACE_ENGINE_FINDINGS_H
 #define ANIMTRACE_ENGINE_FINDINGS_H

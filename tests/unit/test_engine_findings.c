@@ -675,3 +675,52 @@ Test(findings, infinite_repeats_of_any_period_mode_and_length_are_repeating)
 							   period / 50.0, "%s", fnd[0].text);
 			}
 }
+
+/* An animator of which no write was seen, running at the end: stalled only where its writes
+ * would have shown. 60 frames of 16 ms; other: a write of another view in each. */
+static void run_unseen(const char *name, bool art, bool other)
+{
+	if (art)
+		engine__art_active(eng, PID, 0);
+	for (int f = 1; f <= 60; f++) {
+		uint64_t t = frame_open(f);
+
+		if (f == 1)
+			mark(t + 2 * MS, 'S', name, 7);
+		if (other)
+			engine__prop(eng, t + 4 * MS, PID, PID, NODE_A + 0x100, "Other",
+				     PROP_TRANSLATION_X, (float)f, NULL);
+		frame_close(t);
+	}
+	engine__finish(eng, 1000 * MS, 0, 0);
+}
+
+Test(findings, a_named_animator_never_seen_writing_where_values_are_watched_is_stalled)
+{
+	run_unseen("animator:rotation", false, true);
+	cr_assert_eq(n_fnd, 1);
+	assert_finding(0, FINDING_STALLED, 1, 7, 0,
+		       "animator:rotation 7 still runs after 1.0 s with no value change for the "
+		       "last 1.0 s: paused or leaked");
+}
+
+/* A replay without values, or --no-props: nothing says it did not move. */
+Test(findings, an_animator_in_a_process_without_values_is_no_stall)
+{
+	run_unseen("animator:rotation", true, false);
+	cr_assert_eq(n_fnd, 0, "%s", fnd[0].text);
+}
+
+/* A ValueAnimator's listener writes are nobody's without the ART probes. */
+Test(findings, a_value_animator_without_art_probes_is_no_stall)
+{
+	run_unseen("animator", false, true);
+	cr_assert_eq(n_fnd, 0, "%s", fnd[0].text);
+}
+
+Test(findings, a_value_animator_with_art_probes_and_no_write_is_stalled)
+{
+	run_unseen("animator", true, true);
+	cr_assert_eq(n_fnd, 1);
+	cr_assert_eq(fnd[0].kind, FINDING_STALLED, "%s", fnd[0].text);
+}
