@@ -472,6 +472,17 @@ static void conflict_send(struct findings *fs, struct proc *p, const struct node
 	send(fs, &f, out);
 }
 
+/* ids holding n ids, with id added unless it is there (or there is no room). */
+static int id_add(uint64_t *ids, int n, uint64_t id)
+{
+	for (int i = 0; i < n; i++)
+		if (ids[i] == id)
+			return n;
+	if (n < AT_FINDING_IDS)
+		ids[n++] = id;
+	return n;
+}
+
 /* With animateValue windows: the running animators whose own curve of node's prop has a
  * point in this batch (attrib keeps one per frame, keyed by the batch generation). */
 static int exact_writers(struct proc *p, uint64_t node, enum view_prop prop, uint64_t *ids)
@@ -575,10 +586,13 @@ static void prop_conflict(struct findings *fs, struct proc *p, const struct node
 		if (!(bb->multi & bit))
 			return;
 		n = ended_writers(p, np->node, prop, ids, exact_writers(p, np->node, prop, ids));
+		/* the first's and the last's windows, also of an animator started before tracing */
+		if (bb->first_anim & bit)
+			n = id_add(ids, n, bb->first[prop]);
+		if (last_anim)
+			n = id_add(ids, n, np->writer[prop]);
 		if (!(bb->first_anim & bit) || !last_anim || n < 2)
 			other = "code that is no animator";
-		if (!n)
-			return;
 	} else {
 		n = inferred_writers(p, np->node, prop, ids, &object);
 		if (n == 1 && object)

@@ -724,3 +724,23 @@ Test(findings, a_value_animator_with_art_probes_and_no_write_is_stalled)
 	cr_assert_eq(n_fnd, 1);
 	cr_assert_eq(fnd[0].kind, FINDING_STALLED, "%s", fnd[0].text);
 }
+
+/* Its S came before tracing: its animateValue names it all the same. */
+Test(findings, an_animator_started_before_tracing_and_code_conflict_by_its_window)
+{
+	engine__art_active(eng, PID, 0);
+	for (int f = 1; f <= 3; f++) {
+		uint64_t t = frame_open(f);
+
+		animate(t + 3 * MS, 9);
+		set(t + 4 * MS, PROP_ALPHA, 0.25f * f);
+		mark(t + 8 * MS, 'E', NULL, 0); /* the animation phase ends: code writes */
+		set(t + 9 * MS, PROP_ALPHA, 1.0f);
+		mark(t + 10 * MS, 'E', NULL, 0);
+	}
+	engine__finish(eng, 200 * MS, 0, 0);
+	cr_assert_eq(n_fnd, 1);
+	assert_finding(0, FINDING_CONFLICT, 1, 9, 0,
+		       "alpha of Row@51c0 written 2 times in one frame by animator 9 and code that "
+		       "is no animator: they fight");
+}
