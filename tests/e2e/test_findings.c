@@ -366,7 +366,7 @@ Test(findings_live, a_soft_bouncy_spring_is_slow_and_a_stiff_one_beside_it_is_no
 {
 	struct run r = { 0 };
 
-	run(&r, "springs", "130", 0);
+	run(&r, "springs", "150", 0);
 	cr_assert_eq(check_findings(&r), 1);
 	for (size_t i = 0; i < r.j.n; i++) {
 		const char *text;
