@@ -288,11 +288,6 @@ static const struct scenario scenarios[] = {
 	{ "physics", .anims = NULL },
 	{ "listeners", listeners_anims, ARRAY_LEN(listeners_anims), listeners_tracks,
 	  ARRAY_LEN(listeners_tracks), .n_nodes = NODE_MAX, .animate_value = true },
-	{ "realloc", realloc_anims, ARRAY_LEN(realloc_anims), realloc_tracks,
-	  ARRAY_LEN(realloc_tracks), .cycle = 0 },
-	{ "cuj", cuj_anims, ARRAY_LEN(cuj_anims), cuj_tracks, ARRAY_LEN(cuj_tracks),
-	  .cuj = "SHADE_EXPAND_COLLAPSE", .cuj_begin = 2, .cuj_end = 14, .handler_frame = 8,
-	  .handler_ms = 20 },
 	/* Played by sim_findings.c: one scenario per kind of finding, and a clean one. */
 	{ "flicker", .anims = NULL },
 	{ "replace", .anims = NULL },
@@ -300,6 +295,11 @@ static const struct scenario scenarios[] = {
 	{ "springs", .anims = NULL },
 	{ "leak", .anims = NULL },
 	{ "clean", .anims = NULL },
+	{ "realloc", realloc_anims, ARRAY_LEN(realloc_anims), realloc_tracks,
+	  ARRAY_LEN(realloc_tracks), .cycle = 0 },
+	{ "cuj", cuj_anims, ARRAY_LEN(cuj_anims), cuj_tracks, ARRAY_LEN(cuj_tracks),
+	  .cuj = "SHADE_EXPAND_COLLAPSE", .cuj_begin = 2, .cuj_end = 14, .handler_frame = 8,
+	  .handler_ms = 20 },
 };
 
 /* The scenario's node reallocations (kept apart so the other scenarios' rows stay as they are). */
