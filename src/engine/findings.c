@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine/findings.h"
@@ -117,6 +118,8 @@ static void flicker(struct findings *fs, const struct anim *a, struct emit *out)
 		how = "end()";
 	else if (a->reason == END_FIRST_FRAME)
 		how = "cancel() or end()";
+	else if (a->reason == END_ENDED && a->n_changes)
+		how = "cancel(), end() or a duration under a frame (no ART probes to tell)";
 	else
 		return;
 	if (!a->start_ns || value_frames(a) >= FLICKER_FRAMES)
@@ -227,55 +230,150 @@ static void replaced(struct findings *fs, struct anim_run *r, uint64_t ts_ns, st
 	send(fs, &f, out);
 }
 
-/*
- * The curve repeats: at some lag (in points) the values differ on average by less than
- * REPEAT_TOLERANCE of their range, over at least two periods.
- */
-static bool repeats(const struct prop_series *ps)
+struct phase_pt {
+	double phase;
+	float v;
+};
+
+static int by_phase(const void *a, const void *b)
 {
-	float lo = INFINITY, hi = -INFINITY;
+	const struct phase_pt *x = a, *y = b;
 
-	for (int i = 0; i < ps->n; i++) {
-		lo = ps->v[i] < lo ? ps->v[i] : lo;
-		hi = ps->v[i] > hi ? ps->v[i] : hi;
+	return (x->phase > y->phase) - (x->phase < y->phase);
+}
+
+/*
+ * The curve folded at period_us (each point at its time modulo the period), its points in
+ * phase order: the length of the string through them, in ranges (the string-length method of
+ * period search, Dworetsky 1983). A curve that repeats with that period folds onto one cycle
+ * (a RESTART ramp: about 1, a REVERSE there and back: about 2) however sparse its points (the
+ * curve keeps one point per 2^k frames on a long run); at any other period the cycles fold
+ * out of step and the string zigzags over the range.
+ */
+static double string_len(const struct prop_series *ps, double period_us, double range)
+{
+	struct phase_pt pt[AT_SERIES_MAX];
+	double len = 0;
+
+	for (int k = 0; k < ps->n; k++)
+		pt[k] = (struct phase_pt){ fmod((double)ps->t_us[k] - ps->t_us[0], period_us),
+					   ps->v[k] };
+	qsort(pt, ps->n, sizeof(pt[0]), by_phase);
+	for (int k = 1; k < ps->n; k++)
+		len += fabs((double)pt[k].v - pt[k - 1].v);
+	return len / range;
+}
+
+/* Both halves of the curve (in time) sweep REPEAT_SWEEP of its range: a curve that moved and
+ * then held still, or came to rest, does not go on repeating. */
+static bool sweeps(const struct prop_series *ps, double range)
+{
+	for (int h = 0; h < 2; h++) {
+		float lo = INFINITY, hi = -INFINITY;
+
+		for (int k = h * ps->n / 2; k < (h + 1) * ps->n / 2; k++) {
+			lo = ps->v[k] < lo ? ps->v[k] : lo;
+			hi = ps->v[k] > hi ? ps->v[k] : hi;
+		}
+		if (hi - lo < REPEAT_SWEEP * range)
+			return false;
 	}
-	if (!(hi > lo))
+	return true;
+}
+
+/*
+ * The curve repeats: a period in time (a repeat's period is rarely a whole number of frames)
+ * from REPEAT_MIN_LAG point intervals to half the curve's span (two periods seen) at which the
+ * folded curve's string is at most REPEAT_STRING ranges long, both halves of the curve
+ * sweeping its range. Periods are tried in steps that move the last point's phase by
+ * REPEAT_TOLERANCE of a period at most, at most REPEAT_TRIES of them (a longer curve starts
+ * its search at longer periods); the period is the middle of those with the shortest string
+ * (within REPEAT_FLAT) in the first run of them.
+ */
+static bool repeats(const struct prop_series *ps, double *period_ms)
+{
+	float vlo = INFINITY, vhi = -INFINITY;
+	double span, point_us, range, len, best = INFINITY, p, lo = 0, hi = 0;
+
+	if (ps->n < REPEAT_MIN_POINTS || !ps->stride)
 		return false;
-	for (int lag = REPEAT_MIN_LAG; 2 * lag <= ps->n; lag++) {
-		double sum = 0;
-
-		for (int i = 0; i + lag < ps->n; i++)
-			sum += fabs((double)ps->v[i] - ps->v[i + lag]);
-		if (sum / (ps->n - lag) < REPEAT_TOLERANCE * (hi - lo))
-			return true;
+	for (int i = 0; i < ps->n; i++) {
+		vlo = ps->v[i] < vlo ? ps->v[i] : vlo;
+		vhi = ps->v[i] > vhi ? ps->v[i] : vhi;
 	}
-	return false;
+	range = (double)vhi - vlo;
+	span = (double)ps->t_us[ps->n - 1] - ps->t_us[0];
+	point_us = span / (ps->n - 1); /* one point per stride frames */
+	if (!(range > 0) || !(point_us > 0) || !sweeps(ps, range))
+		return false;
+	/* shorter periods alias: points stride frames apart fold alike at several of them */
+	p = fmax(REPEAT_MIN_LAG * point_us, span / (REPEAT_TOLERANCE * REPEAT_TRIES));
+	for (; 2 * p <= span; p += REPEAT_TOLERANCE * p * p / span) {
+		len = string_len(ps, p, range);
+		if (len <= REPEAT_STRING && len < best - REPEAT_FLAT) {
+			best = len;
+			lo = hi = p;
+		} else if (len <= REPEAT_STRING && len <= best + REPEAT_FLAT) {
+			hi = p; /* as short: sparse points fold alike over a span of periods */
+		} else if (len > REPEAT_STRING && best < INFINITY) {
+			break; /* the end of the first run */
+		}
+	}
+	if (best == INFINITY)
+		return false;
+	*period_ms = (lo + hi) / 2 / 1000;
+	return true;
+}
+
+/* When the curve last changed: the first point of the run of equal values it ends with (a
+ * listener may keep writing the value it holds). */
+static int64_t last_change_us(const struct prop_series *ps)
+{
+	int i = ps->n - 1;
+
+	while (i > 0 && ps->v[i - 1] == ps->v[ps->n - 1])
+		i--;
+	return ps->t_us[i];
+}
+
+/*
+ * No write of a was seen: a stall only when its writes would have been: the process's values
+ * are watched (some write of it was seen: not a replay without them, not --no-props) and a is
+ * linked to them by its property's name or by the ART probes (a ValueAnimator's listener
+ * writes are nobody's without them).
+ */
+static bool writes_would_show(const struct proc *p, const struct anim *a)
+{
+	return p->props.nodes.cnt && (a->n_props || p->art.on);
 }
 
 /* r still runs at end_ns: repeating, stalled, or neither (it still moves). */
-static void still_running(struct findings *fs, const struct anim *a, uint64_t end_ns,
-			  struct emit *out)
+static void still_running(struct findings *fs, const struct proc *p, const struct anim *a,
+			  uint64_t end_ns, struct emit *out)
 {
 	uint64_t last = a->start_ns;
+	double period_ms;
 	char w[160];
 	struct finding f;
 
 	for (int i = 0; i < a->n_changes; i++) {
 		const struct prop_series *ps = &a->series[i];
 
-		if (repeats(ps)) {
+		if (repeats(ps, &period_ms)) {
 			finding_init(&f, FINDING_REPEATING, a, end_ns);
 			f.prop = a->changes[i].prop;
-			say(&f, "%s still runs after %.1f s and its %s repeats: an INFINITE repeat",
+			say(&f, "%s still runs after %.1f s and its %s repeats every %.0f ms: an "
+				"INFINITE repeat",
 			    who(w, sizeof(w), a->name, a->id, a->target_node, a->target_name),
-			    (double)(end_ns - a->start_ns) / 1e9, view_prop_str(f.prop));
+			    (double)(end_ns - a->start_ns) / 1e9, view_prop_str(f.prop), period_ms);
 			send(fs, &f, out);
 			return;
 		}
-		if (ps->n && a->start_ns + (int64_t)ps->t_us[ps->n - 1] * 1000 > last)
-			last = a->start_ns + (int64_t)ps->t_us[ps->n - 1] * 1000;
+		if (ps->n && a->start_ns + last_change_us(ps) * 1000 > last)
+			last = a->start_ns + last_change_us(ps) * 1000;
 	}
-	if (!a->start_ns || end_ns < last || end_ns - last < STALL_NS)
+	if (!a->start_ns || end_ns < last || end_ns - last < STALL_NS ||
+	    (!a->n_changes && !writes_would_show(p, a)))
 		return;
 	finding_init(&f, FINDING_STALLED, a, end_ns);
 	say(&f, "%s still runs after %.1f s with no value change for the last %.1f s: paused or "
@@ -285,38 +383,61 @@ static void still_running(struct findings *fs, const struct anim *a, uint64_t en
 	send(fs, &f, out);
 }
 
+static void ended_add(struct proc *p, const struct anim_run *r);
+
 void findings__anim_ended(struct findings *fs, struct proc *p, struct anim_run *r,
 			  struct emit *out)
 {
+	ended_add(p, r);
 	flicker(fs, &r->a, out);
 	replaced(fs, r, r->a.end_ns, out);
 	if (r->a.reason == END_PROCESS_EXIT)
-		still_running(fs, &r->a, r->a.end_ns, out);
+		still_running(fs, p, &r->a, r->a.end_ns, out);
 	recent_add(&p->findings, &r->a);
 }
 
 void findings__running_at_exit(struct findings *fs, struct proc *p, struct anim_run *r,
 			       uint64_t end_ns, struct emit *out)
 {
-	(void)p;
 	replaced(fs, r, end_ns, out);
-	still_running(fs, &r->a, end_ns, out);
+	still_running(fs, p, &r->a, end_ns, out);
 }
 
-/* Told already for (node, prop, a, b) (a < b); else remembered (while there is room). */
-static bool conflict_told(struct findings_proc *fp, uint64_t node, enum view_prop prop,
-			  uint64_t a, uint64_t b)
+/* FNV-1a over the words of a conflict: node, property, code, the writers (sorted). */
+static uint64_t conflict_key(uint64_t node, enum view_prop prop, const uint64_t *ids, int n,
+			     bool code)
+{
+	uint64_t sorted[AT_FINDING_IDS], words[3 + AT_FINDING_IDS], h = 0xcbf29ce484222325ull;
+	int nw = 0;
+
+	memcpy(sorted, ids, (size_t)n * sizeof(*ids));
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && sorted[j - 1] > sorted[j]; j--) {
+			uint64_t t = sorted[j];
+
+			sorted[j] = sorted[j - 1];
+			sorted[j - 1] = t;
+		}
+	words[nw++] = node;
+	words[nw++] = (uint64_t)prop;
+	words[nw++] = code;
+	for (int i = 0; i < n; i++)
+		words[nw++] = sorted[i];
+	for (int i = 0; i < nw; i++)
+		for (int b = 0; b < 8; b++)
+			h = (h ^ ((words[i] >> (8 * b)) & 0xff)) * 0x100000001b3ull;
+	return h;
+}
+
+/* Told already for this key; else remembered (while there is room). */
+static bool conflict_told(struct findings_proc *fp, uint64_t key)
 {
 	for (int i = 0; i < fp->n_told; i++)
-		if (fp->told[i].node == node && fp->told[i].prop == prop && fp->told[i].a == a &&
-		    fp->told[i].b == b)
+		if (fp->told[i] == key)
 			return true;
 	if (fp->n_told == CONFLICTS_TOLD)
 		return true; /* past the cap, say no more */
-	fp->told[fp->n_told].node = node;
-	fp->told[fp->n_told].prop = prop;
-	fp->told[fp->n_told].a = a;
-	fp->told[fp->n_told++].b = b;
+	fp->told[fp->n_told++] = key;
 	return false;
 }
 
@@ -325,17 +446,10 @@ static void conflict_send(struct findings *fs, struct proc *p, const struct node
 			  struct emit *out)
 {
 	char label[AT_NODE_LABEL_MAX], list[96] = "";
-	uint64_t a = n_ids ? ids[0] : 0, b = n_ids > 1 ? ids[1] : 0;
 	struct finding f = { .kind = FINDING_CONFLICT, .pid = p->pid };
 	size_t len = 0;
 
-	if (a > b) {
-		uint64_t t = a;
-
-		a = b;
-		b = t;
-	}
-	if (conflict_told(&p->findings, np->node, prop, a, b))
+	if (conflict_told(&p->findings, conflict_key(np->node, prop, ids, n_ids, other != NULL)))
 		return;
 	memcpy(f.process, p->name, sizeof(f.process));
 	f.ts_ns = p->props.pb.fp.ts_ns;
@@ -343,7 +457,8 @@ static void conflict_send(struct findings *fs, struct proc *p, const struct node
 	for (int i = 0; i < n_ids; i++) {
 		f.ids[i] = ids[i];
 		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%llu",
-					i ? " and " : "", (unsigned long long)ids[i]);
+					i ? (i == n_ids - 1 && !other ? " and " : ", ") : "",
+					(unsigned long long)ids[i]);
 		if (len >= sizeof(list))
 			break;
 	}
@@ -355,6 +470,78 @@ static void conflict_send(struct findings *fs, struct proc *p, const struct node
 	    view_prop_str(prop), node_label(label, sizeof(label), np->node_name, np->node),
 	    np->sets[prop], n_ids > 1 ? "s" : "", list, other ? " and " : "", other ? other : "");
 	send(fs, &f, out);
+}
+
+/* ids holding n ids, with id added unless it is there (or there is no room). */
+static int id_add(uint64_t *ids, int n, uint64_t id)
+{
+	for (int i = 0; i < n; i++)
+		if (ids[i] == id)
+			return n;
+	if (n < AT_FINDING_IDS)
+		ids[n++] = id;
+	return n;
+}
+
+/* With animateValue windows: the running animators whose own curve of node's prop has a
+ * point in this batch (attrib keeps one per frame, keyed by the batch generation). */
+static int exact_writers(struct proc *p, uint64_t node, enum view_prop prop, uint64_t *ids)
+{
+	uint64_t gen = p->props.pb.gen;
+	int n = 0;
+
+	for (struct anim_run *r = p->anims.running; r && n < AT_FINDING_IDS; r = r->next) {
+		for (size_t t = 0; t < r->at.n_tg; t++) {
+			const struct anim_target *tg = &r->at.tg[t];
+			bool wrote = false;
+
+			if (tg->node != node)
+				continue;
+			for (int i = 0; i < tg->n_props && !wrote; i++)
+				wrote = tg->props[i].prop == prop && tg->props[i].series.n &&
+					tg->props[i].series.frame_key == gen;
+			if (wrote)
+				ids[n++] = r->a.id;
+			break;
+		}
+	}
+	return n;
+}
+
+/* The exact writers of node's prop in the current batch that ended already (and were told
+ * apart from the running ones, ids holding n of them). */
+static int ended_writers(const struct proc *p, uint64_t node, enum view_prop prop, uint64_t *ids,
+			 int n)
+{
+	const struct findings_proc *fp = &p->findings;
+
+	for (int i = 0; i < ENDED_WRITERS && n < AT_FINDING_IDS; i++)
+		if (fp->ended[i].id && fp->ended[i].gen == p->props.pb.gen &&
+		    fp->ended[i].node == node && (fp->ended[i].props & (1u << prop)))
+			ids[n++] = fp->ended[i].id;
+	return n;
+}
+
+/* r ended: the nodes and properties it wrote in the current batch, for its conflicts. */
+static void ended_add(struct proc *p, const struct anim_run *r)
+{
+	struct findings_proc *fp = &p->findings;
+
+	for (size_t t = 0; t < r->at.n_tg; t++) {
+		const struct anim_target *tg = &r->at.tg[t];
+		uint32_t props = 0;
+
+		for (int i = 0; i < tg->n_props; i++)
+			if (tg->props[i].series.n && tg->props[i].series.frame_key == p->props.pb.gen)
+				props |= 1u << tg->props[i].prop;
+		if (!props)
+			continue;
+		fp->ended[fp->next_ended].gen = p->props.pb.gen;
+		fp->ended[fp->next_ended].id = r->a.id;
+		fp->ended[fp->next_ended].node = tg->node;
+		fp->ended[fp->next_ended].props = props;
+		fp->next_ended = (fp->next_ended + 1) % ENDED_WRITERS;
+	}
 }
 
 /* Without animateValue probes: the running animators that inferred node and prop; *object:
@@ -381,9 +568,10 @@ static int inferred_writers(struct proc *p, uint64_t node, enum view_prop prop, 
 
 /*
  * prop of np was written more than once in the batch. With animateValue windows (any of its
- * writes had one) the writers are known: the first and the last, an animator's or code's.
- * Without, the animators that inferred the node: two of them, or one ObjectAnimator and
- * something else (it sets its property once a frame).
+ * writes had one) the writers are known: every animator whose animateValue wrote it, and code
+ * when a write outside every animateValue came first or last, or when a second writer beside
+ * one animator can only be code. Without, the animators that inferred the node: two of them,
+ * or one ObjectAnimator and something else (it sets its property once a frame).
  */
 static void prop_conflict(struct findings *fs, struct proc *p, const struct node_props *np,
 			  const struct batch_before *bb, enum view_prop prop, struct emit *out)
@@ -397,10 +585,12 @@ static void prop_conflict(struct findings *fs, struct proc *p, const struct node
 	if ((bb->first_anim & bit) || last_anim) {
 		if (!(bb->multi & bit))
 			return;
+		n = ended_writers(p, np->node, prop, ids, exact_writers(p, np->node, prop, ids));
+		/* the first's and the last's windows, also of an animator started before tracing */
 		if (bb->first_anim & bit)
-			ids[n++] = bb->first[prop];
-		if (last_anim && (!n || ids[0] != np->writer[prop]))
-			ids[n++] = np->writer[prop];
+			n = id_add(ids, n, bb->first[prop]);
+		if (last_anim)
+			n = id_add(ids, n, np->writer[prop]);
 		if (!(bb->first_anim & bit) || !last_anim || n < 2)
 			other = "code that is no animator";
 	} else {

@@ -8,26 +8,40 @@
  *   flicker      an animator ended by cancel(), end() or in the frame of its S (first_frame)
  *                before its second frame with values: fewer than FLICKER_FRAMES frames wrote
  *                its properties (its doFrames when no write of it was seen). One frame is
- *                one picture: a second frame is the least that shows motion (12.1).
+ *                one picture: a second frame is the least that shows motion (12.1). Without
+ *                the ART probes an F after its first frame ("ended") with its values in one
+ *                frame only is one too: cancel(), end() or a duration under a frame (a
+ *                completion writes its start and its end value, two frames).
  *   replaced     an animator whose F came within REPLACE_WINDOW_NS before the S of another on
  *                the same thread, with no animator's S or F between them, sharing a property
  *                and (when both are known) the node; or, with stacks, whose cancel() ran under
  *                AnimationHandler.autoCancelBasedOn.
  *                ObjectAnimator.start() cancels the old one and starts the new one in one
  *                call: microseconds apart; 1 ms leaves room for a descheduled thread (12.4).
- *   conflict     one property of one node written by two writers in one frame: two animators,
- *                or an animator and code outside every animateValue (ART probes); without
- *                them, a property written twice in a frame whose node two running animators
- *                inferred (15.7.3). Told once per node, property and pair of writers.
+ *   conflict     one property of one node written by two writers in one frame: with the ART
+ *                probes, every animator whose animateValue wrote it in that frame, and code
+ *                outside every animateValue when it wrote first or last, or when one
+ *                animator alone was not the only writer; without them, a property written
+ *                twice in a frame whose node two running animators inferred, or an
+ *                ObjectAnimator's (15.7.3). Told once per node, property and set of writers.
  *   slow_spring  an unmarked animation fitted as a spring whose settle time exceeds
  *                SLOW_SETTLE_MS (2 s), or whose damping ratio < 0.5 with stiffness < 100: the
  *                guide's rule for a spring that oscillates too long (12.3).
- *   repeating    running at the end (session or process) and its curve repeats: a lag of
- *                REPEAT_MIN_LAG..n/2 points at which the values differ by less than
- *                REPEAT_TOLERANCE of their range, seen twice over: an INFINITE repeat (12.2).
+ *   repeating    running at the end (session or process) and its curve repeats: a period in
+ *                time, from REPEAT_MIN_LAG point intervals to half the curve's span (seen
+ *                twice over), at which the curve folded onto one period (string-length
+ *                period search) draws one cycle: a string through its points in phase order
+ *                of at most REPEAT_STRING (3) ranges, where a RESTART ramp draws about 1 and a
+ *                REVERSE there-and-back about 2 and out-of-step cycles zigzag (about n / 3
+ *                for n points); both halves of the curve sweep REPEAT_SWEEP (half) of its
+ *                range; at least REPEAT_MIN_POINTS (12) points. An INFINITE repeat (12.2),
+ *                whatever its period in frames. A long run's curve keeps one point in 2^k
+ *                frames: a period under 3 of its points is not looked for (it aliases).
  *   stalled      running at the end, not repeating, and its values unchanged for the last
- *                STALL_NS (30 frames at 60 Hz; its whole run when none was written): paused
- *                or leaked (12.2). A run still moving is neither: the capture just stopped.
+ *                STALL_NS (30 frames at 60 Hz; its whole run when none was written, where
+ *                its writes would show: the process's values are watched and its property
+ *                is named, or the ART probes name every animator's writes): paused or
+ *                leaked (12.2). A run still moving is neither: the capture just stopped.
  */
 #ifndef ANIMTRACE_ENGINE_FINDINGS_H
 #define ANIMTRACE_ENGINE_FINDINGS_H
@@ -43,7 +57,12 @@
 #define SLOW_DAMPING 0.5
 #define SLOW_STIFFNESS 100.0
 #define REPEAT_MIN_LAG 3
+#define REPEAT_MIN_POINTS 12
 #define REPEAT_TOLERANCE 0.02
+#define REPEAT_STRING 3.0
+#define REPEAT_FLAT 0.01
+#define REPEAT_SWEEP 0.5
+#define REPEAT_TRIES 20000
 #define STALL_NS 500000000ull
 
 struct anim_run;
@@ -53,6 +72,7 @@ struct proc;
 
 #define RECENT_ENDS 8
 #define CONFLICTS_TOLD 32
+#define ENDED_WRITERS 8
 
 /* A recently ended animator, for the S that may have replaced it. */
 struct recent_end {
@@ -67,11 +87,15 @@ struct findings_proc {
 	struct recent_end recent[RECENT_ENDS]; /* a ring: next is the oldest */
 	int next;
 	bool adjacent; /* the newest one ended last, and no animator started since */
-	struct {
-		uint64_t node, a, b;
-		enum view_prop prop;
-	} told[CONFLICTS_TOLD];
+	uint64_t told[CONFLICTS_TOLD]; /* a hash of node, property and writers */
 	int n_told;
+	/* Animators that ended after writing in the current batch (its F comes before the batch
+	 * goes out): still writers of its conflicts. A ring; gen names the batch. */
+	struct {
+		uint64_t gen, id, node;
+		uint32_t props; /* bit per enum view_prop written in that batch */
+	} ended[ENDED_WRITERS];
+	int next_ended;
 };
 
 /* An animator's part: the one its S came right after (a replacement), until it is judged. */

@@ -32,6 +32,7 @@
 #include "art_load.h"
 #include "fit_sim.h"
 #include "hwui_load.h"
+#include "sim_findings.h"
 
 #define PKG_MAX 128
 #define MARKER_MAX 1024 /* ATRACE_MESSAGE_LENGTH */
@@ -289,6 +290,13 @@ static const struct scenario scenarios[] = {
 	{ "physics", .anims = NULL },
 	{ "listeners", listeners_anims, ARRAY_LEN(listeners_anims), listeners_tracks,
 	  ARRAY_LEN(listeners_tracks), .n_nodes = NODE_MAX, .animate_value = true },
+	/* Played by sim_findings.c: one scenario per kind of finding, and a clean one. */
+	{ "flicker", .anims = NULL },
+	{ "replace", .anims = NULL },
+	{ "fight", .anims = NULL },
+	{ "springs", .anims = NULL },
+	{ "leak", .anims = NULL },
+	{ "clean", .anims = NULL },
 	{ "realloc", realloc_anims, ARRAY_LEN(realloc_anims), realloc_tracks,
 	  ARRAY_LEN(realloc_tracks), .cycle = 0 },
 	{ "cuj", cuj_anims, ARRAY_LEN(cuj_anims), cuj_tracks, ARRAY_LEN(cuj_tracks),
@@ -381,6 +389,8 @@ struct app {
 	int started[MAX_ANIMS], ended[MAX_ANIMS]; /* frame numbers, 0 when it did not happen */
 	int64_t start_called_ns[MAX_ANIMS]; /* CLOCK_MONOTONIC of a delayed start() call */
 	struct render_thread rt;
+	struct sim_env env; /* the findings scenarios (sim_findings.c) */
+	void *script;	    /* their state, NULL for the other scenarios */
 };
 
 struct argv_area {
@@ -796,6 +806,8 @@ static void animation_phase(struct app *app, int vframe)
 		if (app->phys)
 			physics_frame(app, frame);
 	}
+	if (app->script)
+		sim_findings_frame(&app->env, app->script, frame, SIM_ANIMATION, app->frame_ns);
 	for (int i = 0; i < sc->n_anims; i++) {
 		const struct anim_def *a = &sc->anims[i];
 
@@ -1115,6 +1127,8 @@ static void do_frame(struct app *app, int frame)
 			    vsync_of(app, frame));
 	trace_begin(app, "input");
 	cuj_begin(app, frame);
+	if (app->script)
+		sim_findings_frame(&app->env, app->script, frame, SIM_INPUT, app->frame_ns);
 	trace_end(app);
 	animation_phase(app, frame);
 	request_vsync(app, frame);
@@ -1306,6 +1320,24 @@ static void free_app(struct app *app)
 		close(app->marker_fd);
 }
 
+/* A findings scenario (sim_findings.c) gets the markers, the expect file and the fixtures. */
+static int script_setup(struct app *app)
+{
+	int err;
+
+	app->env = (struct sim_env){ app, marker, expect_line, app->hwui, app->art, app->tgid,
+				     app->pkg, role_name[app->role], cookie_base[app->role] };
+	if (!app->hwui) {
+		fprintf(stderr, "animsim: %s: scenario %s needs libhwui\n", app->pkg,
+			app->sc->name);
+		return -EINVAL;
+	}
+	err = sim_findings_setup(&app->env, app->sc->name, &app->script);
+	if (err < 0)
+		fprintf(stderr, "animsim: %s: %s: %s\n", app->pkg, app->sc->name, strerror(-err));
+	return err;
+}
+
 static int app_setup(struct app *app)
 {
 	int err;
@@ -1328,6 +1360,8 @@ static int app_setup(struct app *app)
 	if (err < 0)
 		fprintf(stderr, "animsim: %s: cannot create ART objects: %s\n", app->pkg,
 			strerror(-err));
+	if (err >= 0 && sim_findings_has(app->sc->name))
+		err = script_setup(app);
 	return err;
 }
 
@@ -1422,6 +1456,9 @@ static int run_app(struct app *app, const struct argv_area *area)
 		expect_animators(app);
 	if (app->phys)
 		physics_expect(app);
+	if (app->script)
+		sim_findings_finish(&app->env, app->script);
+	app->script = NULL;
 	expect_totals(app);
 	sleep_ms(app->opts->linger_ms); /* animators still running stay running */
 	if (app->expect_failed) {
@@ -1564,7 +1601,7 @@ static void usage(FILE *f)
 		   "[--linger-ms N] [--expect FILE]\n"
 		   "               [--frames N] [--hwui PATH|none] [--art PATH|none]\n"
 		   "               [--scenario basic|idle|soak|jank|refresh|physics|listeners|realloc\n"
-		   "                |cuj]\n"
+		   "                |cuj|flicker|replace|fight|springs|leak|clean]\n"
 		   "               [--fps N] [--props-per-frame N] [--flood N] [--go FILE]\n"
 		   "               [--hwui-late-frames N [--late-gate DIR]] [--no-vsync-ids]\n"
 		   "               [--tags-off] [--vsync-ids counter|tokens] [--vsync-seed N]\n"

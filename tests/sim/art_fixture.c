@@ -130,6 +130,50 @@ static void scale_finish(uint32_t obj)
 	__asm__ volatile("" ::: "memory");
 }
 
+/* ---- ObjectAnimator.start: the auto-cancel of an animator of the same target and property ---- */
+
+/*
+ * AOSP frameworks/base core/java/android/animation/ObjectAnimator.java start():
+ * AnimationHandler.getInstance().autoCancelBasedOn(this); super.start(); and
+ * AnimationHandler.autoCancelBasedOn cancels each callback for which shouldAutoCancel holds
+ * (an ObjectAnimator with mAutoCancel and the same target and properties).
+ */
+static struct art_method m_oa_start = { 2, 1, 105, 5 };
+static struct art_method m_auto_cancel = { 3, 0, 106, 6 };
+
+static METHOD void auto_cancel_based_on(const struct art_method *m, uint32_t self, uint32_t old,
+					art_update_fn cancelled, void *ctx)
+	__asm__("android.animation.AnimationHandler.autoCancelBasedOn");
+static void auto_cancel_based_on(const struct art_method *m, uint32_t self, uint32_t old,
+				 art_update_fn cancelled, void *ctx)
+{
+	last_seen[1] = self + m->method_index;
+	if (!old)
+		return;
+	va_cancel(&m_cancel, old);
+	cancelled(ctx); /* cancel() -> endAnimation(): its F */
+}
+
+static METHOD void oa_start(const struct art_method *m, uint32_t self, uint32_t old,
+			    art_update_fn cancelled, void *ctx)
+	__asm__("android.animation.ObjectAnimator.start");
+static void oa_start(const struct art_method *m, uint32_t self, uint32_t old,
+		     art_update_fn cancelled, void *ctx)
+{
+	auto_cancel_based_on(&m_auto_cancel, self, old, cancelled, ctx);
+	last_seen[0] ^= m->dex_method_index;
+	va_start(&m_start, self); /* super.start() */
+	__asm__ volatile("" ::: "memory");
+}
+
+static METHOD void tile_toggle(uint32_t obj, uint32_t old, art_update_fn cancelled, void *ctx)
+	__asm__("com.example.anim.QuickSettings.toggle");
+static void tile_toggle(uint32_t obj, uint32_t old, art_update_fn cancelled, void *ctx)
+{
+	oa_start(&m_oa_start, obj, old, cancelled, ctx);
+	__asm__ volatile("" ::: "memory");
+}
+
 /* ---- the vsync request: Choreographer -> nativeScheduleVsync, from an app's invalidate ---- */
 
 typedef void (*vsync_native)(void *env, void *clazz, int64_t receiver);
@@ -216,6 +260,8 @@ static const struct art_fixture_methods methods = {
 	.vsync_stack = { "android.view.Choreographer.scheduleVsyncLocked",
 			 "com.example.battery.BatteryMeterView.onLevelChanged" },
 	.animate_value = animate_value,
+	.object_start = tile_toggle,
+	.object_start_stack = { "com.example.anim.QuickSettings.toggle" },
 };
 
 EXPORT const struct art_fixture_methods *art_fixture_methods(void)

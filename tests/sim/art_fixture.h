@@ -47,6 +47,13 @@ struct art_fixture_methods {
 	 */
 	void (*animate_value)(uint32_t obj, int object_animator, void (*update)(void *ctx),
 			      void *ctx);
+	/*
+	 * ObjectAnimator.start() on obj from app code: AnimationHandler.autoCancelBasedOn(obj)
+	 * calls old's ValueAnimator.cancel() (old 0: nothing to cancel), whose endAnimation the
+	 * caller plays in cancelled(ctx) (the F), then super.start(): ValueAnimator.start.
+	 */
+	void (*object_start)(uint32_t obj, uint32_t old, void (*cancelled)(void *ctx), void *ctx);
+	const char *object_start_stack[ART_STACK_MAX]; /* the app's callers, innermost first */
 };
 
 /* The registration table; valid for the life of the library. */

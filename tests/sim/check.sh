@@ -106,7 +106,9 @@ art_names() { # FILE -> sorted ART-style names in its .gnu_debugdata
 		${X}nm "$tmp/ad.elf" | awk '$3 ~ /^(android|com)\./ {print $3}' | sort
 }
 cat >"$tmp/artwant" <<'EOF'
+android.animation.AnimationHandler.autoCancelBasedOn
 android.animation.ObjectAnimator.animateValue
+android.animation.ObjectAnimator.start
 android.animation.ValueAnimator.animateValue
 android.animation.ValueAnimator.cancel
 android.animation.ValueAnimator.end
@@ -119,6 +121,7 @@ com.example.anim.NotificationPanel.flip
 com.example.anim.PanelAnimator.play
 com.example.anim.PanelAnimator.reverse
 com.example.anim.PanelAnimator.stop
+com.example.anim.QuickSettings.toggle
 com.example.anim.ScaleController.finish
 com.example.battery.BatteryMeterView.onLevelChanged
 EOF

@@ -117,9 +117,11 @@ SIM_OBJS_linked := $(SIM_SRC)/hwui_load_linked.c $(SIM_DIR)/hwui_fixture.o $(SIM
 SIM_LIBS_linked := -lpthread
 
 # The physics scenario steps DynamicAnimation with the fit tests' framework model (fit_sim.h).
-$(SIM_DIR)/animsim.unstripped: $(SIM_SRC)/animsim.c $(SIM_OBJS_$(SIM_HWUI)) $(SIM_HDRS) \
-		tests/unit/fit_sim.h src/model/fit.h | $(SIM_DIR)
-	$(Q)$(CC) $(SIM_CFLAGS) -Isrc -Itests/unit $(LDSTATIC) $(SIM_SRC)/animsim.c \
+# The findings scenarios live in sim_findings.c (animsim.c calls them through sim_findings.h).
+SIM_SCRIPTS := $(SIM_SRC)/sim_findings.c
+$(SIM_DIR)/animsim.unstripped: $(SIM_SRC)/animsim.c $(SIM_SCRIPTS) $(SIM_SRC)/sim_findings.h \
+		$(SIM_OBJS_$(SIM_HWUI)) $(SIM_HDRS) tests/unit/fit_sim.h src/model/fit.h | $(SIM_DIR)
+	$(Q)$(CC) $(SIM_CFLAGS) -Isrc -Itests/unit $(LDSTATIC) $(SIM_SRC)/animsim.c $(SIM_SCRIPTS) \
 		$(SIM_OBJS_$(SIM_HWUI)) $(SIM_LIBS_$(SIM_HWUI)) -lm -o $@
 
 ifeq ($(SIM_HWUI),linked)
