@@ -47,10 +47,16 @@ static struct animname_prop *add_prop(struct animname *n, const char *name)
 	return p;
 }
 
+/* Its changes on its target view (none without one: the JSON record has none either). */
+static int n_changes(const struct anim *a)
+{
+	return a->target_node ? a->n_changes : 0;
+}
+
 /* The change of the property called name, or NULL: marker names use View's property names. */
 static const struct prop_change *find_change(const struct anim *a, const char *name)
 {
-	for (int i = 0; i < a->n_changes && i < AT_MAX_PROPS; i++)
+	for (int i = 0; i < n_changes(a) && i < AT_MAX_PROPS; i++)
 		if (!strcmp(view_prop_str(a->changes[i].prop), name))
 			return &a->changes[i];
 	return NULL;
@@ -81,7 +87,7 @@ void animname_from_anim(struct animname *n, const struct anim *a)
 			p->to = num_float(c->to);
 		}
 	}
-	for (int i = 0; i < a->n_changes && i < AT_MAX_PROPS; i++) {
+	for (int i = 0; i < n_changes(a) && i < AT_MAX_PROPS; i++) {
 		const struct prop_change *c = &a->changes[i];
 		struct animname_prop *p;
 
