@@ -101,7 +101,8 @@ void animname_from_anim(struct animname *n, const struct anim *a)
 	}
 	if (a->interpolator)
 		set_word(n->interp, sizeof(n->interp), a->interpolator);
-	n->has_duration = a->start_ns && a->end_ns >= a->start_ns;
+	/* ended (a start record may carry an earlier run's end: cookies are reused) */
+	n->has_duration = a->reason != END_NONE && a->start_ns && a->end_ns >= a->start_ns;
 	n->duration_ns = n->has_duration ? a->end_ns - a->start_ns : 0;
 }
 

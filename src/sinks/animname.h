@@ -43,7 +43,7 @@
 #define ANIMNAME_PROPS 3     /* listed in a name, as the seed's tracer did */
 #define ANIMNAME_WORD 72     /* a name field, unescaped, with its NUL: a node label fits */
 #define ANIMNAME_MAX 1024    /* a whole formatted name fits (AT_MARKER_MAX) */
-#define ANIMNAME_ATRACE_SEP "\xc2\xa6" /* U+00A6 BROKEN BAR */
+#define ANIMNAME_ATRACE_SEP AT_ANNOT_SEP /* U+00A6 BROKEN BAR */
 
 enum animname_kind {
 	ANIMNAME_ANIM = 0, /* an animator, or an unmarked animation of no physics */

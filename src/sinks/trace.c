@@ -161,7 +161,8 @@ static int on_anim_end(void *ctx, const struct anim *a)
 		return out_status(t->out);
 	}
 	put_anim_event(t, a, "b", name, a->start_tid, a->start_ns);
-	put_anim_event(t, a, "e", name, a->end_tid, a->start_ns + n.duration_ns);
+	put_anim_event(t, a, "e", name, a->end_tid, a->end_ns > a->start_ns ? a->end_ns :
+		       a->start_ns);
 	return out_status(t->out);
 }
 

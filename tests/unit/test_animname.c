@@ -98,7 +98,8 @@ Test(animname, at_its_start_only_the_marker_is_known_and_the_rest_is_a_question_
 Test(animname, a_value_animator_names_the_properties_it_moved_and_a_negative_cookie)
 {
 	struct anim a = { .id = (uint64_t)-42, .kind = ANIM_VALUE, .start_ns = 1,
-			  .end_ns = 1 + 5000000, .target_node = NODE, .n_changes = 2 };
+			  .end_ns = 1 + 5000000, .reason = END_CANCEL, .target_node = NODE,
+			  .n_changes = 2 };
 	struct animname n;
 
 	a.changes[0] = (struct prop_change){ PROP_ALPHA, 0.0f, 1.0f };

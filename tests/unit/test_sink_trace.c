@@ -460,7 +460,7 @@ Test(sink_trace, reports_a_full_disk_when_it_opens)
 Test(sink_trace, writes_a_negative_cookie_signed_in_the_name_and_the_id)
 {
 	struct anim a = { .id = (uint64_t)-42, .pid = 10, .start_tid = 10, .end_tid = 10,
-			  .start_ns = 1000, .end_ns = 2000 };
+			  .start_ns = 1000, .end_ns = 2000, .reason = END_COMPLETE };
 	struct st_out o;
 	char *got;
 
