@@ -57,7 +57,8 @@ static struct marker parsed(const char *buf, size_t len)
 	cr_assert_eq(pf_parse(buf, len, &p), PF_SUCCESS, "Perfetto refuses %.*s", (int)len, buf);
 	cr_assert_eq(p.phase, (char)m.type);
 	cr_assert_eq(p.tgid, (uint32_t)m.tgid);
-	cr_assert(p.track.len == m.track.len && !memcmp(p.track.p, m.track.p, p.track.len));
+	cr_assert(p.track.len == m.track.len &&
+		  (!p.track.len || !memcmp(p.track.p, m.track.p, p.track.len)));
 	if (m.type != MARKER_TRACK_END)
 		cr_assert(p.name.len == m.name.len && !memcmp(p.name.p, m.name.p, p.name.len),
 			  "Perfetto reads the name \"%.*s\" of %.*s", (int)p.name.len, p.name.p,
