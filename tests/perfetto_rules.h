@@ -27,7 +27,7 @@ struct pf_point {
 	char phase;
 	uint32_t tgid;
 	struct pf_view name;  /* B C S F I N G */
-	int64_t value;        /* C: value; S F G H: cookie */
+	int64_t value;	      /* C: value; S F G H: cookie */
 	struct pf_view track; /* N G H */
 };
 
@@ -139,7 +139,7 @@ static inline enum pf_result pf_parse(const char *s, size_t len, struct pf_point
 		return PF_SUCCESS;
 	default:
 		return r.len >= 23 && !memcmp(s, "trace_event_clock_sync:", 23) ? PF_UNSUPPORTED :
-										    PF_FAILURE;
+										  PF_FAILURE;
 	}
 }
 
@@ -163,7 +163,8 @@ static inline void pf_render(char *buf, size_t cap, const struct pf_point *p)
 		snprintf(buf, cap, "%c(%u, \"%.*s\", %lld)", p->phase, p->tgid, n, p->name.p, v);
 		break;
 	case 'N':
-		snprintf(buf, cap, "N(%u, \"%.*s\", \"%.*s\")", p->tgid, t, p->track.p, n, p->name.p);
+		snprintf(buf, cap, "N(%u, \"%.*s\", \"%.*s\")", p->tgid, t, p->track.p, n,
+			 p->name.p);
 		break;
 	case 'G':
 		snprintf(buf, cap, "G(%u, \"%.*s\", \"%.*s\", %lld)", p->tgid, t, p->track.p, n,

@@ -294,10 +294,11 @@ static void put_duration(struct wr *w, const struct animname *n)
 		digits--;
 	}
 	if (digits)
-		snprintf(buf, sizeof(buf), "%llu.%0*ums", (unsigned long long)(n->duration_ns / 1000000),
-			 digits, us);
+		snprintf(buf, sizeof(buf), "%llu.%0*ums",
+			 (unsigned long long)(n->duration_ns / 1000000), digits, us);
 	else
-		snprintf(buf, sizeof(buf), "%llums", (unsigned long long)(n->duration_ns / 1000000));
+		snprintf(buf, sizeof(buf), "%llums",
+			 (unsigned long long)(n->duration_ns / 1000000));
 	put(w, buf);
 }
 
@@ -674,8 +675,10 @@ static int parse_fling(struct animname *n, const struct field *f, int nf)
 	if (nf < 6)
 		return -EINVAL;
 	get_name(n->target, sizeof(n->target), f[2]);
-	return get_props(n, f[3]) ?: get_keyed(f[4], "f=", &n->friction) ?:
-	       get_keyed(f[5], "v0=", &n->velocity) ?: 5;
+	if (get_props(n, f[3]) || get_keyed(f[4], "f=", &n->friction) ||
+	    get_keyed(f[5], "v0=", &n->velocity))
+		return -EINVAL;
+	return 5;
 }
 
 int animname_parse(const char *s, size_t len, struct animname *out)

@@ -40,9 +40,9 @@
 
 #include "model/model.h"
 
-#define ANIMNAME_PROPS 3     /* listed in a name, as the seed's tracer did */
-#define ANIMNAME_WORD 72     /* a name field, unescaped, with its NUL: a node label fits */
-#define ANIMNAME_MAX 1024    /* a whole formatted name fits (AT_MARKER_MAX) */
+#define ANIMNAME_PROPS 3  /* listed in a name, as the seed's tracer did */
+#define ANIMNAME_WORD 128 /* a name field, unescaped, with its NUL; longer ones are cut */
+#define ANIMNAME_MAX 1024 /* a whole formatted name fits (AT_MARKER_MAX) */
 #define ANIMNAME_ATRACE_SEP AT_ANNOT_SEP /* U+00A6 BROKEN BAR */
 
 enum animname_kind {
@@ -77,14 +77,14 @@ struct animname_prop {
 struct animname {
 	enum animname_kind kind;
 	int64_t id;
-	char type[16];               /* Anim: "Obj", "Val", "Unmarked" */
-	char target[ANIMNAME_WORD];  /* "" prints "?" */
+	char type[16];		    /* Anim: "Obj", "Val", "Unmarked" */
+	char target[ANIMNAME_WORD]; /* "" prints "?" */
 	int n_props;
 	struct animname_prop props[ANIMNAME_PROPS]; /* spring: props[0] carries from -> to */
-	uint32_t props_left_out;     /* ",+<n>" */
-	char interp[ANIMNAME_WORD];  /* Anim; "" prints "?" */
-	bool has_duration;           /* Anim */
-	uint64_t duration_ns;        /* printed to the microsecond, cut (not rounded) */
+	uint32_t props_left_out;		    /* ",+<n>" */
+	char interp[ANIMNAME_WORD];		    /* Anim; "" prints "?" */
+	bool has_duration;			    /* Anim */
+	uint64_t duration_ns;			/* printed to the microsecond, cut (not rounded) */
 	struct animname_num stiffness, damping; /* Spring */
 	struct animname_num friction, velocity; /* Fling: friction scalar, start velocity */
 };

@@ -64,7 +64,8 @@ static int expected_props(json_object *rec, const char **names, json_object **va
 	}
 	if (!changes)
 		return n;
-	json_object_object_foreach(changes, key, val) {
+	json_object_object_foreach(changes, key, val)
+	{
 		bool listed = false;
 
 		for (int i = 0; i < n; i++)
@@ -93,7 +94,8 @@ static void check_props(const struct animname *n, json_object *rec, bool values)
 			same_value(&n->props[i].from, e2e_get(vals[i], "from"), what);
 			same_value(&n->props[i].to, e2e_get(vals[i], "to"), what);
 		} else {
-			cr_assert(!n->props[i].from.known && !n->props[i].to.known, "%s: values", what);
+			cr_assert(!n->props[i].from.known && !n->props[i].to.known, "%s: values",
+				  what);
 		}
 	}
 }
@@ -106,8 +108,9 @@ void names_check_anim_end(const char *name, json_object *end)
 	cr_assert_eq(n.kind, ANIMNAME_ANIM, "%s", name);
 	cr_assert_eq(n.id, e2e_int(end, "id"), "%s", name);
 	cr_assert_str_eq(n.type, anim_type(end), "%s", name);
-	cr_assert_str_eq(n.target, e2e_is_null(end, "target_name") ? "" :
-				   e2e_str(end, "target_name"), "%s", name);
+	cr_assert_str_eq(n.target,
+			 e2e_is_null(end, "target_name") ? "" : e2e_str(end, "target_name"), "%s",
+			 name);
 	check_props(&n, end, true);
 	if (json_object_object_get_ex(end, "interpolator", &interp))
 		cr_assert_str_eq(n.interp, e2e_str(interp, "name"), "%s", name);
@@ -140,7 +143,8 @@ void names_check_animation_end(const char *name, json_object *end)
 	const char *kind = e2e_str(end, "kind"), *first_name = NULL;
 	int count = 0;
 
-	json_object_object_foreach(props, key, val) {
+	json_object_object_foreach(props, key, val)
+	{
 		if (!count++) {
 			first_name = key;
 			first = val;
@@ -171,8 +175,9 @@ void names_check_animation_end(const char *name, json_object *end)
 	cr_assert_str_eq(n.type, "Unmarked", "%s", name);
 	same_value(&n.props[0].from, e2e_get(first, "from"), name);
 	same_value(&n.props[0].to, e2e_get(first, "to"), name);
-	cr_assert_str_eq(n.interp, fit && !strcmp(kind, "interpolated") ?
-			 e2e_str(fit, "interpolator") : "", "%s", name);
+	cr_assert_str_eq(n.interp,
+			 fit && !strcmp(kind, "interpolated") ? e2e_str(fit, "interpolator") : "",
+			 "%s", name);
 	cr_assert(n.has_duration, "%s", name);
 	cr_assert_eq(n.duration_ns, (uint64_t)e2e_int(end, "duration_ns") / 1000 * 1000, "%s",
 		     name);

@@ -107,8 +107,10 @@ static json_object *find_id(json_object *trace, pid_t pid, const char *ph, const
 		json_object *ev = json_object_array_get_idx(trace, i);
 
 		if (!ph_is(ev, ph) || e2e_int(ev, "pid") != pid ||
-		    !json_object_object_get_ex(ev, "cat", &v) || strcmp(json_object_get_string(v), cat) ||
-		    !json_object_object_get_ex(ev, "id", &v) || strcmp(json_object_get_string(v), id))
+		    !json_object_object_get_ex(ev, "cat", &v) ||
+		    strcmp(json_object_get_string(v), cat) ||
+		    !json_object_object_get_ex(ev, "id", &v) ||
+		    strcmp(json_object_get_string(v), id))
 			continue;
 		cr_assert_null(found, "two \"%s\" %s events with id %s", ph, cat, id);
 		found = ev;
@@ -353,7 +355,8 @@ Test(trace_out, spring_fling_and_animator_slice_names_parse_back_to_the_json_rec
 {
 	char name[E2E_NAME_MAX], go[PATH_MAX], out[PATH_MAX], trace[PATH_MAX], err[PATH_MAX];
 	const char *args[] = { "--proc", name, "--format", "json", "-o", e2e_path(out, "o.jsonl"),
-			       "--trace-out", e2e_path(trace, "t.json"), "--no-atrace-setup", NULL };
+			       "--trace-out", e2e_path(trace, "t.json"), "--no-atrace-setup",
+			       NULL };
 	const char *sim[] = { E2E_ANIMSIM, "--name", name, "--scenario", "physics", "--frames",
 			      "90", "--art", "none", "--go", go, NULL };
 	int springs = 0, flings = 0;

@@ -94,14 +94,16 @@ static const char *name_of(json_object *trace, const struct anim *a)
 		    !json_object_object_get_ex(ev, "name", &name))
 			continue;
 		if (a->start_ns && !strcmp(json_object_get_string(ph), "b") &&
-		    json_object_object_get_ex(ev, "id", &x) && !strcmp(json_object_get_string(x), id) &&
+		    json_object_object_get_ex(ev, "id", &x) &&
+		    !strcmp(json_object_get_string(x), id) &&
 		    at_ns(ev) == a->start_ns) { /* a cookie starts again: the one of this start */
 			cr_assert_null(found, "two slices of animator %s", id);
 			found = json_object_get_string(name);
 		} else if (!a->start_ns && !strcmp(json_object_get_string(ph), "i") &&
 			   animname_parse(json_object_get_string(name),
 					  strlen(json_object_get_string(name)), &n) > 0 &&
-			   n.kind == ANIMNAME_ANIM && n.id == (int64_t)a->id && at_ns(ev) == a->end_ns) {
+			   n.kind == ANIMNAME_ANIM && n.id == (int64_t)a->id &&
+			   at_ns(ev) == a->end_ns) {
 			found = json_object_get_string(name);
 		}
 	}

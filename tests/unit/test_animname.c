@@ -75,8 +75,9 @@ Test(animname, an_object_animator_that_ended_is_named_as_the_seeds_tracer_named_
 	struct animname n;
 
 	animname_from_anim(&n, &a);
-	cr_assert_str_eq(fmt(&n, ANIMNAME_PIPE),
-			 "Anim|168950273|Obj|NotificationRow@80e0|alpha:1->0|FastOutSlowIn|283.333ms");
+	cr_assert_str_eq(
+		fmt(&n, ANIMNAME_PIPE),
+		"Anim|168950273|Obj|NotificationRow@80e0|alpha:1->0|FastOutSlowIn|283.333ms");
 	cr_assert_str_eq(fmt(&n, ANIMNAME_ATRACE),
 			 "Anim" BAR "168950273" BAR "Obj" BAR "NotificationRow@80e0" BAR
 			 "alpha:1->0" BAR "FastOutSlowIn" BAR "283.333ms");
@@ -97,8 +98,12 @@ Test(animname, at_its_start_only_the_marker_is_known_and_the_rest_is_a_question_
 
 Test(animname, a_value_animator_names_the_properties_it_moved_and_a_negative_cookie)
 {
-	struct anim a = { .id = (uint64_t)-42, .kind = ANIM_VALUE, .start_ns = 1,
-			  .end_ns = 1 + 5000000, .reason = END_CANCEL, .target_node = NODE,
+	struct anim a = { .id = (uint64_t)-42,
+			  .kind = ANIM_VALUE,
+			  .start_ns = 1,
+			  .end_ns = 1 + 5000000,
+			  .reason = END_CANCEL,
+			  .target_node = NODE,
 			  .n_changes = 2 };
 	struct animname n;
 
@@ -123,7 +128,8 @@ Test(animname, more_than_three_properties_end_in_plus_the_rest)
 	a.n_changes = 2;
 	a.changes[1] = (struct prop_change){ PROP_ELEVATION, 2.0f, 8.0f };
 	animname_from_anim(&n, &a);
-	cr_assert_str_eq(fmt(&n, ANIMNAME_PIPE), "Anim|168950273|Obj|NotificationRow@80e0|"
+	cr_assert_str_eq(fmt(&n, ANIMNAME_PIPE),
+			 "Anim|168950273|Obj|NotificationRow@80e0|"
 			 "alpha:1->0,scaleX:?->?,progress:?->?,+2|FastOutSlowIn|283.333ms");
 	n = round_trip("Anim|168950273|Obj|NotificationRow@80e0|"
 		       "alpha:1->0,scaleX:?->?,progress:?->?,+2|FastOutSlowIn|283.333ms");
@@ -135,12 +141,20 @@ Test(animname, more_than_three_properties_end_in_plus_the_rest)
 
 static struct animation physics(enum fit_kind kind)
 {
-	struct animation a = { .id = 3, .ended = true, .kind = kind, .node = NODE, .n_props = 1,
-			       .start_ns = 5000000000ULL, .duration_ns = 733333333ULL };
+	struct animation a = { .id = 3,
+			       .ended = true,
+			       .kind = kind,
+			       .node = NODE,
+			       .n_props = 1,
+			       .start_ns = 5000000000ULL,
+			       .duration_ns = 733333333ULL };
 
 	snprintf(a.node_name, sizeof(a.node_name), "ImageView");
-	a.props[0] = (struct animation_prop){ .prop = PROP_TRANSLATION_Y, .from = 0.0f,
-					      .to = -100.0f, .frames = 44, .fitted = true };
+	a.props[0] = (struct animation_prop){ .prop = PROP_TRANSLATION_Y,
+					      .from = 0.0f,
+					      .to = -100.0f,
+					      .frames = 44,
+					      .fitted = true };
 	a.props[0].fit.kind = kind;
 	return a;
 }
@@ -159,8 +173,9 @@ Test(animname, a_spring_and_a_fling_carry_their_fitted_parameters_to_six_digits)
 	s.props[1] = s.props[0];
 	s.props[1].prop = PROP_TRANSLATION_X;
 	animname_from_animation(&n, &s);
-	cr_assert_str_eq(fmt(&n, ANIMNAME_ATRACE), "Spring" BAR "3" BAR "ImageView@80e0" BAR
-			 "translationY,+1" BAR "s=199.987,d=0.5" BAR "0->-100");
+	cr_assert_str_eq(fmt(&n, ANIMNAME_ATRACE),
+			 "Spring" BAR "3" BAR "ImageView@80e0" BAR "translationY,+1" BAR
+			 "s=199.987,d=0.5" BAR "0->-100");
 	f.props[0].prop = PROP_TRANSLATION_X;
 	f.props[0].fit.friction_scalar = 1.1;
 	f.props[0].fit.start_velocity = -2345.678;
@@ -225,7 +240,8 @@ Test(animname, the_seeds_own_examples_parse_to_their_fields)
 
 	/* Java's Float.toString: "1.0" */
 	n = parse_all("Anim|42|Obj|Button@3f2c|alpha:1.0->0.0|AccelDecel|300ms");
-	cr_assert_str_eq(fmt(&n, ANIMNAME_PIPE), "Anim|42|Obj|Button@3f2c|alpha:1->0|AccelDecel|300ms");
+	cr_assert_str_eq(fmt(&n, ANIMNAME_PIPE),
+			 "Anim|42|Obj|Button@3f2c|alpha:1->0|AccelDecel|300ms");
 
 	/* the seed's ValueAnimator: no target field, its property's name unknown */
 	n = parse_all("Anim|43|Val|?:0->1|Linear|200ms");
@@ -287,7 +303,8 @@ Test(animname, odd_values_come_back_exactly)
 		got = fmt(&n, ANIMNAME_PIPE);
 		snprintf(want, sizeof(want),
 			 "Anim|168950273|Obj|NotificationRow@80e0|alpha:%s->%s|FastOutSlowIn|"
-			 "283.333ms", cases[i].text, cases[i].neg);
+			 "283.333ms",
+			 cases[i].text, cases[i].neg);
 		cr_assert_str_eq(got, want);
 		n = parse_all(got);
 		cr_assert(same_float(n.props[0].from.v, cases[i].v == 0 ? 0.0f : cases[i].v),
@@ -306,8 +323,9 @@ Test(animname, fitted_numbers_huge_negative_and_not_a_number)
 	s.props[0].fit.damping_ratio = NAN;
 	s.props[0].from = -INFINITY;
 	animname_from_animation(&n, &s);
-	cr_assert_str_eq(fmt(&n, ANIMNAME_PIPE),
-			 "Spring|3|ImageView@80e0|translationY|s=1.23457e+12,d=NaN|-Infinity->-100");
+	cr_assert_str_eq(
+		fmt(&n, ANIMNAME_PIPE),
+		"Spring|3|ImageView@80e0|translationY|s=1.23457e+12,d=NaN|-Infinity->-100");
 	n = round_trip("Spring|3|ImageView@80e0|translationY|s=1.23457e+12,d=NaN|-Infinity->-100");
 	cr_assert(n.stiffness.v == 1.23457e12);
 	cr_assert(isnan(n.damping.v));
@@ -330,7 +348,9 @@ Test(animname, durations_are_milliseconds_to_the_microsecond)
 	char want[96];
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct animname n = { .kind = ANIMNAME_ANIM, .id = 1, .has_duration = true,
+		struct animname n = { .kind = ANIMNAME_ANIM,
+				      .id = 1,
+				      .has_duration = true,
 				      .duration_ns = cases[i].ns };
 
 		snprintf(want, sizeof(want), "Anim|1|Val|?|?|?|%s", cases[i].text);
@@ -358,7 +378,8 @@ Test(animname, names_with_spaces_bars_commas_colons_percents_and_broken_bars_com
 	animname_from_anim(&n, &a);
 	snprintf(n.target, sizeof(n.target), "Row View|x@80e0");
 	got = fmt(&n, ANIMNAME_ATRACE);
-	cr_assert_str_eq(got, "Anim" BAR "168950273" BAR "Val" BAR "Row View%7Cx@80e0" BAR
+	cr_assert_str_eq(got,
+			 "Anim" BAR "168950273" BAR "Val" BAR "Row View%7Cx@80e0" BAR
 			 "my prop%7C1%2C2%3A3:?->?,100%25%C2%A6%0A:?->?" BAR "%3F" BAR "283.333ms");
 	back = parse_all(got);
 	cr_assert_str_eq(back.target, "Row View|x@80e0");
@@ -387,12 +408,25 @@ Test(animname, what_follows_the_grammars_fields_is_left_to_the_caller)
 Test(animname, malformed_names_are_refused)
 {
 	static const char *const bad[] = {
-		"", "Anim", "Anim|", "Anim|x|Obj|T|alpha:1->0|?|1ms", "Anim|1|Obj|T|alpha:1-0|?|1ms",
-		"Anim|1|Obj|T|alpha:1->0|?|1s", "Anim|1|Obj|T|alpha:1->0|?|ms",
-		"Anim|1|Obj|T|alpha:1->0|?|1.5.5ms", "Anim|1|Obj|T|alpha:one->0|?|1ms",
-		"Anim|99999999999999999999|Obj|T|a:1->0|?|1ms", "Anim|1|Obj|T|alpha:1->0",
-		"Spring|1|T|p|s=1|0->1", "Spring|1|T|p|s=1,d=1|0", "Spring|1|T|p|k=1,d=1|0->1",
-		"Fling|1|T|p|f=1", "Fling|1|T|p|f=1|v=2", "V|x", "Jank|1|2|3|4|5|6", "Anim|1|2",
+		"",
+		"Anim",
+		"Anim|",
+		"Anim|x|Obj|T|alpha:1->0|?|1ms",
+		"Anim|1|Obj|T|alpha:1-0|?|1ms",
+		"Anim|1|Obj|T|alpha:1->0|?|1s",
+		"Anim|1|Obj|T|alpha:1->0|?|ms",
+		"Anim|1|Obj|T|alpha:1->0|?|1.5.5ms",
+		"Anim|1|Obj|T|alpha:one->0|?|1ms",
+		"Anim|99999999999999999999|Obj|T|a:1->0|?|1ms",
+		"Anim|1|Obj|T|alpha:1->0",
+		"Spring|1|T|p|s=1|0->1",
+		"Spring|1|T|p|s=1,d=1|0",
+		"Spring|1|T|p|k=1,d=1|0->1",
+		"Fling|1|T|p|f=1",
+		"Fling|1|T|p|f=1|v=2",
+		"V|x",
+		"Jank|1|2|3|4|5|6",
+		"Anim|1|2",
 		"Anim|1|Obj|T|alpha: 1->0|?|1ms",
 	};
 	struct animname n;
