@@ -197,7 +197,9 @@ static void put_name(struct wr *w, const char *s)
 		unsigned char c = (unsigned char)s[i];
 		bool bar = is_sep_at(s, i, len) && c != '|';
 
-		if (c == '%' || c == '|' || c == ',' || c == ':' || c < 0x20 || c == 0x7f || bar) {
+		/* a leading '+' would read as ",+<n>" (properties left out) */
+		if (c == '%' || c == '|' || c == ',' || c == ':' || c < 0x20 || c == 0x7f || bar ||
+		    (c == '+' && !i)) {
 			snprintf(esc, sizeof(esc), "%%%02X", c);
 			put(w, esc);
 			if (bar) { /* the U+00A6 sequence: its second byte too */
@@ -230,20 +232,22 @@ static void fmt_float(char *buf, size_t cap, float f)
 	}
 }
 
+/* A View value is a float: one past FLT_MAX is an infinity, as Java would print it. */
 static void put_num(struct wr *w, const struct animname_num *x)
 {
+	double v = x->fitted ? x->v : (double)(float)x->v;
 	char buf[40];
 
 	if (!x->known)
 		snprintf(buf, sizeof(buf), "?");
-	else if (isnan(x->v))
+	else if (isnan(v))
 		snprintf(buf, sizeof(buf), "NaN");
-	else if (isinf(x->v))
-		snprintf(buf, sizeof(buf), "%s", x->v < 0 ? "-Infinity" : "Infinity");
+	else if (isinf(v))
+		snprintf(buf, sizeof(buf), "%s", v < 0 ? "-Infinity" : "Infinity");
 	else if (x->fitted)
-		snprintf(buf, sizeof(buf), "%.6g", x->v);
+		snprintf(buf, sizeof(buf), "%.6g", v);
 	else
-		fmt_float(buf, sizeof(buf), (float)x->v);
+		fmt_float(buf, sizeof(buf), (float)v);
 	put(w, buf);
 }
 

@@ -23,8 +23,8 @@
  * records have it); NaN and infinities are "NaN", "Infinity", "-Infinity" (Java's words).
  *
  * Names (target, property, interpolator, type) are percent-escaped where they hold a byte the
- * grammar uses: '%', '|', ',', ':', a control byte, the bytes of U+00A6, or are exactly "?";
- * "my|prop" is "my%7Cprop". Spaces stay.
+ * grammar uses: '%', '|', ',', ':', a control byte, the bytes of U+00A6, a leading '+', or
+ * are exactly "?": "my|prop" is "my%7Cprop". Spaces stay.
  *
  * Separator: ANIMNAME_PIPE '|' (the trace export: JSON strings carry it) or ANIMNAME_ATRACE
  * U+00A6 BROKEN BAR (--annotate: Perfetto's atrace parser cuts S, F, G, N and C names at the

@@ -390,6 +390,21 @@ Test(animname, names_with_spaces_bars_commas_colons_percents_and_broken_bars_com
 	cr_assert_str_eq(fmt(&back, ANIMNAME_ATRACE), got);
 }
 
+/* Found by the fuzzer (tests/fuzz/fuzz_animname.c): names that read as something else. */
+Test(animname, a_name_like_plus_n_and_a_value_past_the_largest_float_keep_their_meaning)
+{
+	struct animname n = { .kind = ANIMNAME_FLING, .id = 7, .n_props = 1 };
+
+	snprintf(n.props[0].name, sizeof(n.props[0].name), "+2");
+	cr_assert_str_eq(fmt(&n, ANIMNAME_PIPE), "Fling|7|?|%2B2|f=?|v0=?");
+	n = round_trip("Fling|7|?|%2B2|f=?|v0=?");
+	cr_assert_eq(n.n_props, 1);
+	cr_assert_eq(n.props_left_out, 0);
+	cr_assert_str_eq(n.props[0].name, "+2");
+	n = parse_all("Anim|43|Val|?:7e56->-1e39|?|?");
+	cr_assert_str_eq(fmt(&n, ANIMNAME_PIPE), "Anim|43|Val|?|?:Infinity->-Infinity|?|?");
+}
+
 Test(animname, what_follows_the_grammars_fields_is_left_to_the_caller)
 {
 	const char *s = "Anim" BAR "1" BAR "Obj" BAR "?" BAR "alpha:?->?" BAR "?" BAR "?" BAR
