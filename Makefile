@@ -97,8 +97,10 @@ $(BUILD)/tests/unit_tests: $(UNIT_SRCS) $(LIB_OBJS) | $(BUILD)/tests
 	$(Q)$(CC) $(TEST_CFLAGS) $(LDFLAGS) $(UNIT_SRCS) $(LIB_OBJS) $(LDLIBS) $(CRITERION_LIBS) -o $@
 $(BUILD)/tests/replay_tests: $(REPLAY_SRCS) $(LIB_OBJS) | $(BUILD)/tests
 	$(Q)$(CC) $(TEST_CFLAGS) $(LDFLAGS) $(REPLAY_SRCS) $(LIB_OBJS) $(LDLIBS) $(CRITERION_LIBS) -o $@
-$(BUILD)/tests/e2e_tests: $(E2E_SRCS) | $(BUILD)/tests
-	$(Q)$(CC) $(TEST_CFLAGS) $(LDFLAGS) $(E2E_SRCS) $(CRITERION_LIBS) -lz -o $@ # -lz: tests/damaged_captures.h
+# The e2e tests read the seed's names back with animname_parse (tests/e2e/names.h).
+E2E_LIB_OBJS := $(addprefix $(BUILD)/obj/,sinks/animname.o model/model.o common/marker.o)
+$(BUILD)/tests/e2e_tests: $(E2E_SRCS) $(wildcard tests/e2e/*.h) $(E2E_LIB_OBJS) | $(BUILD)/tests
+	$(Q)$(CC) $(TEST_CFLAGS) $(LDFLAGS) $(E2E_SRCS) $(E2E_LIB_OBJS) $(CRITERION_LIBS) -lz -o $@ # -lz: tests/damaged_captures.h
 
 # The simulator, its fixture libraries and their rules live beside them; so does arm64.
 include tests/sim/sim.mk

@@ -426,7 +426,8 @@ struct redraw_stat {
  * on as what it is, never taken for an app's animator, slice or frame.
  */
 #define AT_ANNOT_TRACK "animtrace"
-#define AT_ANNOT_COUNTER "V "
+#define AT_ANNOT_SEP "\xc2\xa6" /* U+00A6: the '|' of the seed's names (sinks/animname.h) */
+#define AT_ANNOT_COUNTER "V" AT_ANNOT_SEP
 #define AT_ANNOT_NAME 256
 struct annotation {
 	uint32_t pid, tid;  /* pid: the process it annotates; tid: the thread that wrote it */

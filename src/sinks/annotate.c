@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "common/marker.h"
+#include "sinks/animname.h"
 #include "sinks/annotate.h"
 
 #define DELAY_SAMPLES 65536 /* exact percentiles for the first 65536 annotations */
@@ -89,18 +90,6 @@ int64_t annotate_scale(enum view_prop prop, float value)
 	return (int64_t)llround(v);
 }
 
-void annotate_node_label(char *buf, size_t cap, const char *name, uint64_t node)
-{
-	unsigned int low = (unsigned int)(node & 0xffff);
-
-	if (!name[0])
-		snprintf(buf, cap, "RenderNode@%04x", low);
-	else if (strchr(name, '@'))
-		snprintf(buf, cap, "%s", name);
-	else
-		snprintf(buf, cap, "%s@%04x", name, low);
-}
-
 /*
  * "<type>|<tgid>|[<track>|]<name>[|<value>]" in buf: name (may be NULL for H) sanitised and
  * cut, at a UTF-8 boundary, so that the whole marker fits in cap bytes.
@@ -125,51 +114,34 @@ static size_t marker_fmt(char *buf, size_t cap, char type, uint32_t tgid, const 
 	return (size_t)snprintf(buf, cap, "%s%.*s%s", head, (int)n, name, tail);
 }
 
-static const char *kind_word(const struct anim *a)
+/* An animator's or an animation's seed name, then what only its end knows (header). */
+static void end_name(char *name, size_t cap, const struct animname *n, enum end_reason reason,
+		     uint32_t frames, uint32_t dropped)
 {
-	return a->kind == ANIM_OBJECT ? "Obj" : "Val";
-}
+	size_t len = animname_format(name, cap, n, ANIMNAME_ATRACE);
 
-/* The target view, as the counters name it; "no target" when unknown. */
-static void target_label(char *buf, size_t cap, const struct anim *a)
-{
-	if (a->target_node)
-		annotate_node_label(buf, cap, a->target_name, a->target_node);
-	else
-		snprintf(buf, cap, "no target");
+	snprintf(name + len, cap - len, AT_ANNOT_SEP "end %s %u frames %u dropped",
+		 end_reason_str(reason), frames, dropped);
 }
 
 size_t annotate_fmt_start(char *buf, size_t cap, const struct anim *a)
 {
-	char name[ANNOTATE_MARKER_MAX], target[96];
-	struct sb b = { name, sizeof(name), 0 };
+	char name[ANIMNAME_MAX];
+	struct animname n;
 	int64_t id = (int64_t)a->id;
 
-	name[0] = '\0';
-	sb_add(&b, "Anim %lld %s", (long long)id, kind_word(a));
-	if (a->target_node) {
-		target_label(target, sizeof(target), a);
-		sb_add(&b, " %s", target);
-	}
-	for (int i = 0; i < a->n_props && i < AT_MAX_PROPS; i++)
-		sb_add(&b, "%s%s", i ? "," : " ", a->props[i]);
+	animname_from_anim(&n, a);
+	animname_format(name, sizeof(name), &n, ANIMNAME_ATRACE);
 	return marker_fmt(buf, cap, 'G', a->pid, AT_ANNOT_TRACK, name, &id);
 }
 
 size_t annotate_fmt_end(char *buf, size_t cap, const struct anim *a)
 {
-	char name[ANNOTATE_MARKER_MAX], target[96];
-	struct sb b = { name, sizeof(name), 0 };
-	uint64_t dur = a->start_ns && a->end_ns > a->start_ns ? a->end_ns - a->start_ns : 0;
+	char name[ANNOTATE_MARKER_MAX];
+	struct animname n;
 
-	name[0] = '\0';
-	target_label(target, sizeof(target), a);
-	sb_add(&b, "Anim %lld end %s %s", (long long)a->id, target, end_reason_str(a->reason));
-	for (int i = 0; i < a->n_changes && i < AT_MAX_PROPS; i++)
-		sb_add(&b, "%s%s:%g->%g", i ? "," : " ", view_prop_str(a->changes[i].prop),
-		       (double)a->changes[i].from, (double)a->changes[i].to);
-	sb_add(&b, " %llu.%01llums %u frames %u dropped", (unsigned long long)(dur / 1000000),
-	       (unsigned long long)(dur / 100000 % 10), a->frames, a->frames_dropped);
+	animname_from_anim(&n, a);
+	end_name(name, sizeof(name), &n, a->reason, a->frames, a->frames_dropped);
 	return marker_fmt(buf, cap, 'N', a->pid, AT_ANNOT_TRACK, name, NULL);
 }
 
@@ -182,17 +154,49 @@ size_t annotate_fmt_close(char *buf, size_t cap, const struct anim *a)
 	return marker_fmt(buf, cap, 'H', a->pid, AT_ANNOT_TRACK, NULL, &id);
 }
 
+static int64_t animation_cookie(const struct animation *a)
+{
+	return ANNOTATE_ANIMATION_COOKIE + (int64_t)(a->id & 0xffffffffu);
+}
+
+size_t annotate_fmt_animation_start(char *buf, size_t cap, const struct animation *a)
+{
+	char name[ANIMNAME_MAX];
+	struct animname n;
+	int64_t cookie = animation_cookie(a);
+
+	animname_from_animation(&n, a);
+	animname_format(name, sizeof(name), &n, ANIMNAME_ATRACE);
+	return marker_fmt(buf, cap, 'G', a->pid, AT_ANNOT_TRACK, name, &cookie);
+}
+
+size_t annotate_fmt_animation_end(char *buf, size_t cap, const struct animation *a)
+{
+	char name[ANNOTATE_MARKER_MAX];
+	struct animname n;
+
+	animname_from_animation(&n, a);
+	end_name(name, sizeof(name), &n, a->reason, a->frames, a->frames_dropped);
+	return marker_fmt(buf, cap, 'N', a->pid, AT_ANNOT_TRACK, name, NULL);
+}
+
+size_t annotate_fmt_animation_close(char *buf, size_t cap, const struct animation *a)
+{
+	int64_t cookie = animation_cookie(a);
+
+	return marker_fmt(buf, cap, 'H', a->pid, AT_ANNOT_TRACK, NULL, &cookie);
+}
+
 size_t annotate_fmt_counter(char *buf, size_t cap, uint32_t pid, const struct node_props *np,
 			    enum view_prop prop)
 {
-	char name[160], label[96];
+	char name[ANIMNAME_MAX];
 	char node_name[sizeof(np->node_name) + 1];
 	int64_t v = annotate_scale(prop, np->values[prop]);
 
 	snprintf(node_name, sizeof(node_name), "%.*s", (int)sizeof(np->node_name),
 		 np->node_name);
-	annotate_node_label(label, sizeof(label), node_name, np->node);
-	snprintf(name, sizeof(name), AT_ANNOT_COUNTER "%s %s", label, view_prop_str(prop));
+	animname_counter(name, sizeof(name), ANIMNAME_ATRACE, node_name, np->node, prop);
 	return marker_fmt(buf, cap, 'C', pid, NULL, name, &v);
 }
 
@@ -316,14 +320,22 @@ static int on_anim_end(void *ctx, const struct anim *an)
 	return 0;
 }
 
-/*
- * HOOK(unmarked animations): write a G named "Spring <id> ..." / "Fling <id> ..." /
- * "Anim <id> ..." on AT_ANNOT_TRACK for animation_start (springs, flings and unmarked
- * ValueAnimators) and N + H for animation_end here, as on_anim_start/on_anim_end do, and
- * wire them in annotate_ops. Frames (the capture has the doFrame slices already), notes and
- * annotations (another animtrace's: never written again) are not annotated.
- */
+/* An unmarked animation (a spring, a fling, a curve without marker) as an animator is. */
+static int on_animation_start(void *ctx, const struct animation *an)
+{
+	PUT((struct sink_annotate *)ctx, an->src_ts_ns, annotate_fmt_animation_start, an);
+	return 0;
+}
 
+static int on_animation_end(void *ctx, const struct animation *an)
+{
+	PUT((struct sink_annotate *)ctx, an->src_ts_ns, annotate_fmt_animation_end, an);
+	PUT((struct sink_annotate *)ctx, an->src_ts_ns, annotate_fmt_animation_close, an);
+	return 0;
+}
+
+/* Frames (the capture has the doFrame slices already), notes and annotations (another
+ * animtrace's: never written again) are not annotated. */
 static int on_frame_props(void *ctx, const struct frame_props *fp)
 {
 	struct sink_annotate *a = ctx;
@@ -358,6 +370,8 @@ static int on_summary_fill(void *ctx, struct summary *s)
 static const struct sink_ops annotate_ops = {
 	.anim_start = on_anim_start,
 	.anim_end = on_anim_end,
+	.animation_start = on_animation_start,
+	.animation_end = on_animation_end,
 	.frame_props = on_frame_props,
 	.jank = on_jank,
 	.summary_fill = on_summary_fill,

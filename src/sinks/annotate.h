@@ -6,16 +6,25 @@
  * track name) and C under (payload tgid, counter name); the writing thread only becomes an
  * arg (trace_processor/importers/systrace/systrace_parser.cc, ParseSystracePoint).
  *
- * Markers, one write() each, at most AT_MARKER_MAX bytes (wire.h: ATRACE_MESSAGE_LENGTH):
- *   G|tgid|animtrace|Anim <id> <Obj|Val> [<target>] <props>|<id>   an animator starts
- *   N|tgid|animtrace|Anim <id> end <target> <reason> <prop>:<from>-><to>,... <ms>ms
- *                   <n> frames <n> dropped                            ... and ends,
- *   H|tgid|animtrace|<id>                                              closing its slice
- *   C|tgid|V <node> <prop>|<value>       each changed property of each node, once per frame
- *                                        (x1000 for alpha, scale, rotation; rounded px else)
+ * Markers, one write() each, at most AT_MARKER_MAX bytes (wire.h: ATRACE_MESSAGE_LENGTH), named
+ * with the seed tracers' names (sinks/animname.h) whose '|' are U+00A6 ('¦'): Perfetto's parser
+ * cuts a G, N or C name at its first '|' (systrace_parser.h, ParseSystraceTracePoint: each
+ * field is read up to the next '|'), and a B, the one phase that keeps '|', is a slice of the
+ * writing thread (animtrace's), which cannot stand for an async animator of another process.
+ *   G|tgid|animtrace|Anim¦<id>¦<Obj|Val>¦?¦<prop>:?->?¦?¦?|<id>    an animator starts
+ *   N|tgid|animtrace|Anim¦<id>¦...¦<interp>¦<ms>ms¦end <reason> <n> frames <n> dropped
+ *                                                ... and ends: its whole name, then its end
+ *   H|tgid|animtrace|<id>                                          closing its slice
+ *   G|tgid|animtrace|Anim¦<n>¦Unmarked¦<node>¦<prop>:<from>->?¦?¦?|<2^32 + n>
+ *   N|tgid|animtrace|Spring¦<n>¦...¦end ..., H|tgid|animtrace|<2^32 + n>
+ *                                   an unmarked animation (spring, fling, curve): its kind is
+ *                                   known at its end; cookies past 2^32, where no animator's
+ *                                   identityHashCode is
+ *   C|tgid|V¦<node>¦<prop>|<value>  each changed property of each node, once per frame
+ *                                   (x1000 for alpha, scale, rotation; rounded px else)
  *   N|tgid|animtrace|Jank <kind> [<seq>] <ms>ms: <ui chain> / RenderThread: <chain>
- * Names never hold '|' (becomes '/') nor a newline (becomes ' '). The engine recognises these
- * markers when a capture holding them is replayed (model.h: struct annotation).
+ * Jank names never hold '|' (becomes '/') nor a newline (becomes ' '). The engine recognises
+ * these markers when a capture holding them is replayed (model.h: struct annotation).
  *
  * An ordinary sink, next to the others behind the fan-out (sinks/fanout.h). A failed
  * annotation never fails the session: writing stops with one call of the warn callback.
@@ -31,6 +40,7 @@
 #include "model/model.h"
 
 #define ANNOTATE_MARKER_MAX AT_MARKER_MAX
+#define ANNOTATE_ANIMATION_COOKIE (1LL << 32) /* + an unmarked animation's id */
 
 struct sink_annotate;
 
@@ -67,12 +77,12 @@ int64_t annotate_scale(enum view_prop prop, float value);
 /* Replaces '|' by '/' and CR/LF by ' ' in s, in place. */
 void annotate_sanitize(char *s);
 
-/* "<name>@<low 16 bits>" unless name already holds an '@' ("RenderNode@80e0"). */
-void annotate_node_label(char *buf, size_t cap, const char *name, uint64_t node);
-
 size_t annotate_fmt_start(char *buf, size_t cap, const struct anim *a);      /* G */
 size_t annotate_fmt_end(char *buf, size_t cap, const struct anim *a);        /* N */
 size_t annotate_fmt_close(char *buf, size_t cap, const struct anim *a);      /* H */
+size_t annotate_fmt_animation_start(char *buf, size_t cap, const struct animation *a); /* G */
+size_t annotate_fmt_animation_end(char *buf, size_t cap, const struct animation *a);   /* N */
+size_t annotate_fmt_animation_close(char *buf, size_t cap, const struct animation *a); /* H */
 size_t annotate_fmt_counter(char *buf, size_t cap, uint32_t pid, const struct node_props *np,
 			    enum view_prop prop);                             /* C */
 size_t annotate_fmt_jank(char *buf, size_t cap, const struct jank *j);       /* N */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sinks/animname.h"
 #include "sinks/jsonout.h"
 #include "sinks/trace.h"
 
@@ -141,16 +142,17 @@ static void put_anim_event(struct sink_trace *t, const struct anim *a, const cha
 	end(t);
 }
 
+/* The seed's name (sinks/animname.h); its b and e share it, as async slices must. */
 static int on_anim_end(void *ctx, const struct anim *a)
 {
 	struct sink_trace *t = ctx;
-	char name[AT_NAME_MAX + 64];
-	uint64_t dur;
+	char name[ANIMNAME_MAX];
+	struct animname n;
 
 	name_process(t, a->pid, a->process);
+	animname_from_anim(&n, a);
+	animname_format(name, sizeof(name), &n, ANIMNAME_PIPE);
 	if (!a->start_ns) { /* cancelled before it started: an instant, no slice */
-		snprintf(name, sizeof(name), "Anim|%lld|%s|%s", (long long)a->id,
-			 a->name, end_reason_str(a->reason));
 		begin(t, "i", name);
 		fputs(",\"cat\":\"animator\",\"s\":\"t\"", t->out);
 		put_task(t, a->pid, a->end_tid, a->end_ns);
@@ -158,38 +160,10 @@ static int on_anim_end(void *ctx, const struct anim *a)
 		end(t);
 		return out_status(t->out);
 	}
-	dur = a->end_ns > a->start_ns ? a->end_ns - a->start_ns : 0;
-	snprintf(name, sizeof(name), "Anim|%lld|%s|%llu.%03llums", (long long)a->id,
-		 a->name, (unsigned long long)(dur / 1000000),
-		 (unsigned long long)(dur / 1000 % 1000));
 	put_anim_event(t, a, "b", name, a->start_tid, a->start_ns);
-	put_anim_event(t, a, "e", name, a->end_tid, a->start_ns + dur);
+	put_anim_event(t, a, "e", name, a->end_tid, a->end_ns > a->start_ns ? a->end_ns :
+		       a->start_ns);
 	return out_status(t->out);
-}
-
-/*
- * The slice name, as the seed's DynamicAnimationTracer: "Spring|<id>|<target>|<prop>|
- * s=<stiffness>,d=<damping>|<from>-><to>", "Fling|<id>|<target>|<prop>|f=<friction>|
- * v0=<velocity>", else "Animation|<id>|<target>|<prop>|<interpolator or kind>|<from>-><to>".
- */
-static void animation_name(char *buf, size_t size, const struct animation *a)
-{
-	const struct animation_prop *ap = a->n_props ? &a->props[0] : NULL;
-	const char *prop = ap ? view_prop_str(ap->prop) : "-";
-	const struct fit_result *f = ap && ap->fitted ? &ap->fit : NULL;
-	double from = ap ? ap->from : 0, to = ap ? ap->to : 0;
-
-	if (f && f->kind == FIT_SPRING)
-		snprintf(buf, size, "Spring|%llu|%s|%s|s=%.4g,d=%.3g|%g->%g",
-			 (unsigned long long)a->id, a->node_name, prop, f->stiffness,
-			 f->damping_ratio, from, to);
-	else if (f && f->kind == FIT_FLING)
-		snprintf(buf, size, "Fling|%llu|%s|%s|f=%.3g|v0=%.4g", (unsigned long long)a->id,
-			 a->node_name, prop, f->friction_scalar, f->start_velocity);
-	else
-		snprintf(buf, size, "Animation|%llu|%s|%s|%s|%g->%g", (unsigned long long)a->id,
-			 a->node_name, prop,
-			 f && f->interpolator ? f->interpolator : fit_kind_str(a->kind), from, to);
 }
 
 static void put_animation_event(struct sink_trace *t, const struct animation *a, const char *ph,
@@ -216,10 +190,12 @@ static void put_animation_event(struct sink_trace *t, const struct animation *a,
 static int on_animation_end(void *ctx, const struct animation *a)
 {
 	struct sink_trace *t = ctx;
-	char name[AT_NAME_MAX + 128];
+	char name[ANIMNAME_MAX];
+	struct animname n;
 
 	name_process(t, a->pid, a->process);
-	animation_name(name, sizeof(name), a);
+	animname_from_animation(&n, a);
+	animname_format(name, sizeof(name), &n, ANIMNAME_PIPE);
 	put_animation_event(t, a, "b", name, a->start_ns);
 	put_animation_event(t, a, "e", name, a->start_ns + a->duration_ns);
 	return out_status(t->out);
@@ -279,7 +255,7 @@ int sink_trace__counter(struct sink_trace *t, uint64_t ts_ns, uint32_t pid, cons
 static int on_frame_props(void *ctx, const struct frame_props *fp)
 {
 	struct sink_trace *t = ctx;
-	char name[AT_NAME_MAX], label[AT_NODE_LABEL_MAX];
+	char name[ANIMNAME_MAX];
 
 	name_process(t, fp->pid, fp->process);
 	for (int n = 0; n < fp->n_nodes; n++) {
@@ -288,9 +264,8 @@ static int on_frame_props(void *ctx, const struct frame_props *fp)
 		for (int p = 0; p < PROP_COUNT; p++) {
 			if (!(np->set_mask & (1u << p)))
 				continue;
-			snprintf(name, sizeof(name), "V|%s|%s",
-				 node_label(label, sizeof(label), np->node_name, np->node),
-				 view_prop_str(p));
+			animname_counter(name, sizeof(name), ANIMNAME_PIPE, np->node_name,
+					 np->node, p);
 			sink_trace__counter(t, fp->ts_ns, fp->pid, name, np->values[p]);
 		}
 	}

@@ -7,9 +7,12 @@
  * makes it strict JSON.
  *
  * Records: process_name metadata ("M") per process; each animator as an async slice
- * ("b" then "e", cat "animator", id = cookie) named Anim|<id>|<name>|<duration>ms,
- * written when it ends; each frame as a complete event ("X") on its UI thread; property
- * values as counters ("C") named V|<node>|<property>; notes as global instants ("i").
+ * ("b" then "e", cat "animator", id = cookie), each unmarked animation likewise (cat
+ * "animation"), written whole when it ends and named as the seed's tracers named them
+ * (sinks/animname.h: Anim|42|Obj|NotificationRow@3f2c|alpha:1->0|FastOutSlowIn|300ms,
+ * Spring|..., Fling|...); an animator cancelled before it started as an instant of that name;
+ * each frame as a complete event ("X") on its UI thread; property values as counters ("C")
+ * named V|<node>|<property>; notes as global instants ("i").
  * Timestamps are microseconds with exactly three decimals, from integer nanoseconds.
  */
 #ifndef ANIMTRACE_SINK_TRACE_H

@@ -22,6 +22,10 @@
 
 #include "e2e.h"
 #include "expect.h"
+#include "names.h"
+#include "perfetto_rules.h"
+
+#define BAR AT_ANNOT_SEP
 
 #define TARGET "com.example.annotate"
 #define TRACEFS "/sys/kernel/tracing"
@@ -156,9 +160,8 @@ static void check_slices(const struct e2e_jsonl *j, const struct exp_proc *t)
 	for (int i = 0; i < t->n_anims; i++) {
 		const struct exp_anim *a = &t->anims[i];
 
-		snprintf(prefix, sizeof(prefix), "Anim %lld ", (long long)a->cookie);
+		snprintf(prefix, sizeof(prefix), "Anim" BAR "%lld" BAR, (long long)a->cookie);
 		int ng = find_annots(j, t->pid, "G", prefix, g, 4);
-		snprintf(prefix, sizeof(prefix), "Anim %lld end ", (long long)a->cookie);
 		int ne = find_annots(j, t->pid, "N", prefix, e, 4);
 
 		cr_assert_eq(ng, a->start_frame ? 1 : 0, "%s: %d slices", a->name, ng);
@@ -181,15 +184,17 @@ static void check_alpha(const struct e2e_jsonl *j, const struct exp_proc *t)
 	json_object *o[2];
 	char want[160];
 
-	cr_assert_eq(find_annots(j, t->pid, "G", "Anim 168950273 ", o, 2), 1);
-	cr_assert_str_eq(e2e_str(o[0], "name"), "Anim 168950273 Obj alpha");
+	cr_assert_eq(find_annots(j, t->pid, "G", "Anim" BAR "168950273" BAR, o, 2), 1);
+	cr_assert_str_eq(e2e_str(o[0], "name"), "Anim" BAR "168950273" BAR "Obj" BAR "?" BAR
+			 "alpha:?->?" BAR "?" BAR "?");
 	cr_assert_str_eq(t->props[0].animator, "animator:alpha");
-	snprintf(want, sizeof(want), "Anim 168950273 end %s@%04llx complete alpha:1->0 ",
-		 t->props[0].node_class, (unsigned long long)(t->props[0].node & 0xffff));
-	cr_assert_eq(find_annots(j, t->pid, "N", "Anim 168950273 end ", o, 2), 1);
+	snprintf(want, sizeof(want), "Anim" BAR "168950273" BAR "Obj" BAR "%s@%04llx" BAR
+		 "alpha:1->0" BAR, t->props[0].node_class,
+		 (unsigned long long)(t->props[0].node & 0xffff));
+	cr_assert_eq(find_annots(j, t->pid, "N", "Anim" BAR "168950273" BAR, o, 2), 1);
 	cr_assert(!strncmp(e2e_str(o[0], "name"), want, strlen(want)), "\"%s\" is not \"%s...\"",
 		  e2e_str(o[0], "name"), want);
-	cr_assert_not_null(strstr(e2e_str(o[0], "name"), " 18 frames "));
+	cr_assert_not_null(strstr(e2e_str(o[0], "name"), BAR "end complete 18 frames "));
 }
 
 /* The simulator's last changed value of (node, prop) per frame, scaled, in frame order. */
@@ -230,7 +235,7 @@ static void check_counters(const struct e2e_jsonl *j, const struct exp_proc *t)
 			continue;
 		int n = expected_series(t, p->node, p->property, want, 64);
 
-		snprintf(prefix, sizeof(prefix), "V %s@%04llx %s", p->node_class,
+		snprintf(prefix, sizeof(prefix), "V" BAR "%s@%04llx" BAR "%s", p->node_class,
 			 (unsigned long long)(p->node & 0xffff), p->property);
 		int got = find_annots(j, t->pid, "C", prefix, c, 64);
 
@@ -261,8 +266,112 @@ static void check_summary(const struct e2e_jsonl *j, const struct exp_proc *t)
 	cr_assert(e2e_type_is(s, "summary"));
 	cr_assert_eq(anim_records, started, "app animators: %d, want %d", anim_records, started);
 	cr_assert_eq(e2e_int(s, "annotations"), annots);
-	cr_assert_gt(find_annots(j, t->pid, "C", "V ", all, 1), 0);
+	cr_assert_gt(find_annots(j, t->pid, "C", "V" BAR, all, 1), 0);
 	cr_assert_eq(e2e_int(s, "markers_rejected"), 0);
+}
+
+/* ---- the markers as Perfetto reads them --------------------------------------------- */
+
+struct counted {
+	int g, n, h, c, springs, flings;
+};
+
+/* The live run's record of type for pid with "id" id; fails when there is none. */
+static json_object *find_rec(const struct e2e_jsonl *live, const char *type, int pid, int64_t id)
+{
+	for (size_t i = 0; i < live->n; i++)
+		if (e2e_type_is(live->v[i], type) && e2e_int(live->v[i], "pid") == pid &&
+		    e2e_int(live->v[i], "id") == id)
+			return live->v[i];
+	cr_assert_fail("no %s record of id %lld", type, (long long)id);
+	return NULL;
+}
+
+static bool is_unmarked(const struct animname *n)
+{
+	return n->kind != ANIMNAME_ANIM || !strcmp(n->type, "Unmarked");
+}
+
+/* A G: the start's name, its cookie (an unmarked animation's past 2^32). */
+static void check_begin(const struct e2e_jsonl *live, int pid, const struct pf_point *p,
+			const char *name)
+{
+	struct animname n = names_parse(name, false);
+
+	if (is_unmarked(&n)) {
+		json_object *st = find_rec(live, "animation_start", pid, n.id);
+
+		cr_assert_eq(p->value, (1LL << 32) + n.id, "%s", name);
+		cr_assert_str_eq(n.target, e2e_str(st, "node_name"), "%s", name);
+		return;
+	}
+	cr_assert_eq(p->value, n.id, "%s", name);
+	names_check_anim_start(name, find_rec(live, "animator_start", pid, n.id));
+}
+
+/* An N: the whole name against the end record, then "¦end <reason> <n> frames <n> dropped". */
+static void check_end(const struct e2e_jsonl *live, int pid, const char *name, struct counted *c)
+{
+	struct animname n;
+	int r = animname_parse(name, strlen(name), &n);
+	char seed[ANIMNAME_MAX], tail[160];
+	json_object *end;
+
+	cr_assert_gt(r, 0, "%s", name);
+	snprintf(seed, sizeof(seed), "%.*s", r, name);
+	if (is_unmarked(&n)) {
+		end = find_rec(live, "animation_end", pid, n.id);
+		names_check_animation_end(seed, end);
+		c->springs += n.kind == ANIMNAME_SPRING;
+		c->flings += n.kind == ANIMNAME_FLING;
+	} else {
+		end = find_rec(live, "animator_end", pid, n.id);
+		names_check_anim_end(seed, end);
+	}
+	snprintf(tail, sizeof(tail), BAR "end %s %lld frames %lld dropped", e2e_str(end, "reason"),
+		 (long long)e2e_int(end, "frames"), (long long)e2e_int(end, "frames_dropped"));
+	cr_assert_str_eq(name + r, tail);
+}
+
+/*
+ * Every marker animtrace wrote for pid into the capture, read with Perfetto's rules: each parses,
+ * each G and N name is whole (no '|' cut it) and reads back to the live run's JSON records.
+ */
+static struct counted check_capture(const char *cap, int pid, const struct e2e_jsonl *live)
+{
+	static const char tag[] = "tracing_mark_write: ";
+	char *text = e2e_slurp(cap), *save = NULL, name[2 * ANIMNAME_MAX];
+	struct counted c = { 0 };
+
+	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		char *payload = strstr(l, tag);
+		struct pf_point p;
+
+		if (!payload)
+			continue;
+		payload += strlen(tag);
+		if (pf_parse(payload, strlen(payload), &p) != PF_SUCCESS || p.tgid != (uint32_t)pid)
+			continue;
+		snprintf(name, sizeof(name), "%.*s", (int)p.name.len, p.name.p);
+		if (p.phase == 'C' && !strncmp(name, "V" BAR, strlen("V" BAR))) {
+			cr_assert_eq(names_parse(name, false).kind, ANIMNAME_COUNTER, "%s", name);
+			c.c++;
+		}
+		if (!(p.track.len == strlen(AT_ANNOT_TRACK) &&
+		      !memcmp(p.track.p, AT_ANNOT_TRACK, p.track.len)))
+			continue;
+		if (p.phase == 'G') {
+			check_begin(live, pid, &p, name);
+			c.g++;
+		} else if (p.phase == 'N' && strncmp(name, "Jank ", 5)) {
+			check_end(live, pid, name, &c);
+			c.n++;
+		} else if (p.phase == 'H') {
+			c.h++;
+		}
+	}
+	free(text);
+	return c;
 }
 
 Test(annotate, a_capture_taken_meanwhile_holds_the_annotations_and_replays_them_as_such)
@@ -277,7 +386,8 @@ Test(annotate, a_capture_taken_meanwhile_holds_the_annotations_and_replays_them_
 	const char *replay[] = { E2E_ANIMTRACE, "--replay", e2e_path(cap, "capture.txt"),
 				 "--format", "json", "-o", e2e_path(rep, "replay.jsonl"), NULL };
 	struct exp_proc procs[2];
-	struct e2e_jsonl j;
+	struct e2e_jsonl j, live;
+	struct counted counted;
 
 	tracing_setup();
 	snprintf(start, sizeof(start), "animtrace-e2e-annotate-start-%d-%ld", getpid(),
@@ -302,6 +412,19 @@ Test(annotate, a_capture_taken_meanwhile_holds_the_annotations_and_replays_them_
 	cr_assert_eq(e2e_exit_code(e2e_spawn(replay, NULL), "animtrace --replay"), 0);
 	cr_assert_eq(exp_load(ex, procs, 2), 1);
 	cr_assert_eq(procs[0].pid, app);
+	e2e_jsonl_load(&live, out);
+	counted = check_capture(cap, app, &live);
+	e2e_jsonl_free(&live);
+	/* a G and an H per animator that started, an N per animator; the alpha of node A and the
+	 * translationY of node B in frames 2..18 */
+	int started = 0;
+
+	for (int i = 0; i < procs[0].n_anims; i++)
+		started += procs[0].anims[i].start_frame != 0;
+	cr_assert_eq(counted.g, started, "%d G, %d started", counted.g, started);
+	cr_assert_eq(counted.h, started, "%d H, %d started", counted.h, started);
+	cr_assert_eq(counted.n, procs[0].n_anims, "%d N", counted.n);
+	cr_assert_eq(counted.c, 2 * 17, "%d C", counted.c);
 	e2e_jsonl_load(&j, rep);
 	check_slices(&j, &procs[0]);
 	check_alpha(&j, &procs[0]);
@@ -313,6 +436,62 @@ Test(annotate, a_capture_taken_meanwhile_holds_the_annotations_and_replays_them_
 	cr_assert_null(strstr(text, "warning"), "%s", text);
 	cr_assert_not_null(strstr(text, "animtrace: annotations: "), "no delay line in:\n%s", text);
 	free(text);
+}
+
+/* Records of type for pid in the live run. */
+static int count_recs(const struct e2e_jsonl *live, const char *type, int pid)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < live->n; i++)
+		n += e2e_type_is(live->v[i], type) && e2e_int(live->v[i], "pid") == pid;
+	return n;
+}
+
+/*
+ * The physics scenario (a spring, a fling, a fade; no ART probes): the unmarked spring and fling
+ * are slices of their own in the capture, named Spring¦ and Fling¦ with the parameters of their
+ * animation_end records, and every name reads as Perfetto reads it.
+ */
+Test(annotate, springs_and_flings_are_annotated_with_the_seeds_names)
+{
+	char name[E2E_NAME_MAX], go[PATH_MAX], out[PATH_MAX], err[PATH_MAX], cap[PATH_MAX];
+	char start[96];
+	const char *args[] = { "--proc", name, "--annotate", "--format", "json", "-o",
+			       e2e_path(out, "out.jsonl"), "--no-atrace-setup", NULL };
+	const char *sim[] = { E2E_ANIMSIM, "--name", name, "--scenario", "physics", "--frames",
+			      "90", "--art", "none", "--go", go, NULL };
+	struct e2e_jsonl live;
+	struct counted c;
+
+	tracing_setup();
+	snprintf(start, sizeof(start), "animtrace-e2e-annotate-physics-%d-%ld", getpid(),
+		 (long)time(NULL));
+	cr_assert_eq(write_str(TRACEFS "/trace_marker", start), 0);
+	e2e_name(name, "com.example.annotphys");
+	e2e_path(go, "go");
+	pid_t at = e2e_animtrace(args, e2e_path(err, "err.txt"), NULL);
+	pid_t s = e2e_spawn(sim, NULL);
+	pid_t app = e2e_find_child(s, name);
+
+	e2e_release(err, at, app, E2E_PROPS, go);
+	cr_assert_eq(e2e_exit_code(s, "animsim"), 0);
+	e2e_await(err, at, "exited", NULL);
+	kill(at, SIGINT);
+	cr_assert_eq(e2e_exit_code(at, "animtrace"), 0);
+	extract_after(start, e2e_path(cap, "capture.txt"));
+	tracing_restore();
+	e2e_jsonl_load(&live, out);
+	c = check_capture(cap, app, &live);
+	cr_assert_eq(count_recs(&live, "animation_end", app), 2);
+	cr_assert_eq(c.springs, 1);
+	cr_assert_eq(c.flings, 1);
+	cr_assert_eq(c.g, count_recs(&live, "animation_start", app) +
+			  count_recs(&live, "animator_start", app));
+	cr_assert_eq(c.h, c.g);
+	cr_assert_eq(c.n, count_recs(&live, "animation_end", app) +
+			  count_recs(&live, "animator_end", app));
+	e2e_jsonl_free(&live);
 }
 
 /* ---- tracefs unmounted during the run ----------------------------------------------- */

@@ -17,6 +17,7 @@
 
 #include "e2e.h"
 #include "expect.h"
+#include "names.h"
 
 static char target_name[E2E_NAME_MAX], decoy_name[E2E_NAME_MAX];
 
@@ -96,19 +97,54 @@ static json_object *find_one(json_object *trace, pid_t pid, const char *ph, cons
 	return found;
 }
 
-/* animator_end -> the b/e pair Anim|<id>|<name>|<duration>ms with its reason. */
+/* The only event of pid and phase ph in category cat with "id" id; fails otherwise. */
+static json_object *find_id(json_object *trace, pid_t pid, const char *ph, const char *cat,
+			    const char *id)
+{
+	json_object *found = NULL, *v;
+
+	for (size_t i = 0; i < json_object_array_length(trace); i++) {
+		json_object *ev = json_object_array_get_idx(trace, i);
+
+		if (!ph_is(ev, ph) || e2e_int(ev, "pid") != pid ||
+		    !json_object_object_get_ex(ev, "cat", &v) ||
+		    strcmp(json_object_get_string(v), cat) ||
+		    !json_object_object_get_ex(ev, "id", &v) ||
+		    strcmp(json_object_get_string(v), id))
+			continue;
+		cr_assert_null(found, "two \"%s\" %s events with id %s", ph, cat, id);
+		found = ev;
+	}
+	cr_assert_not_null(found, "no \"%s\" %s event with id %s", ph, cat, id);
+	return found;
+}
+
+/* An animator's id as the export writes it: signed hex. */
+static void hex_id(char *buf, size_t cap, int64_t id)
+{
+	snprintf(buf, cap, "%s0x%llx", id < 0 ? "-" : "",
+		 (unsigned long long)(id < 0 ? -(uint64_t)id : (uint64_t)id));
+}
+
+/*
+ * animator_end -> the b/e pair (cat animator, id its cookie) with its reason, named as the seed
+ * named it: the name parses back to the record's id, type, target, properties with their from
+ * and to, interpolator and duration (names.h).
+ */
 static void check_anim(json_object *trace, json_object *end)
 {
-	char name[256], id[32];
 	int64_t dur = e2e_int(end, "duration_ns"), start = e2e_int(end, "start_ns");
+	pid_t pid = (pid_t)e2e_int(end, "pid");
 	json_object *b, *e;
+	const char *name;
+	char id[32];
 
-	snprintf(name, sizeof(name), "Anim|%lld|%s|%lld.%03lldms", (long long)e2e_int(end, "id"),
-		 e2e_str(end, "name"), (long long)(dur / 1000000), (long long)(dur / 1000 % 1000));
-	snprintf(id, sizeof(id), "0x%llx", (unsigned long long)e2e_int(end, "id"));
-	b = find_one(trace, (pid_t)e2e_int(end, "pid"), "b", name, id);
-	e = find_one(trace, (pid_t)e2e_int(end, "pid"), "e", name, id);
-	cr_assert_str_eq(e2e_str(b, "cat"), "animator");
+	hex_id(id, sizeof(id), e2e_int(end, "id"));
+	b = find_id(trace, pid, "b", "animator", id);
+	e = find_id(trace, pid, "e", "animator", id);
+	name = e2e_str(b, "name");
+	cr_assert_str_eq(e2e_str(e, "name"), name);
+	names_check_anim_end(name, end);
 	cr_assert_eq(us_to_ns(b, "ts"), start, "%s", name);
 	cr_assert_eq(us_to_ns(e, "ts"), start + dur, "%s", name);
 	cr_assert_eq(e2e_int(e, "tid"), e2e_int(end, "tid"));
@@ -116,16 +152,41 @@ static void check_anim(json_object *trace, json_object *end)
 	cr_assert_str_eq(e2e_str(e2e_get(e, "args"), "reason"), e2e_str(end, "reason"));
 }
 
-/* An animator cancelled before it started has no slice: an instant with its reason. */
+/* An animator cancelled before it started has no slice: an instant of its name and reason. */
 static void check_unstarted(json_object *trace, json_object *end)
 {
-	char name[256];
-	json_object *ev;
+	json_object *ev = NULL;
 
-	snprintf(name, sizeof(name), "Anim|%lld|%s|%s", (long long)e2e_int(end, "id"),
-		 e2e_str(end, "name"), e2e_str(end, "reason"));
-	ev = find_one(trace, (pid_t)e2e_int(end, "pid"), "i", name, NULL);
+	for (size_t i = 0; i < json_object_array_length(trace); i++) {
+		json_object *x = json_object_array_get_idx(trace, i);
+
+		if (!ph_is(x, "i") || e2e_int(x, "pid") != e2e_int(end, "pid") ||
+		    strncmp(e2e_str(x, "name"), "Anim|", 5) ||
+		    names_parse(e2e_str(x, "name"), false).id != e2e_int(end, "id"))
+			continue;
+		cr_assert_null(ev, "two instants for animator %lld", (long long)e2e_int(end, "id"));
+		ev = x;
+	}
+	cr_assert_not_null(ev, "no instant for animator %lld", (long long)e2e_int(end, "id"));
+	names_check_anim_end(e2e_str(ev, "name"), end);
+	cr_assert_str_eq(e2e_str(e2e_get(ev, "args"), "reason"), e2e_str(end, "reason"));
 	cr_assert_eq(us_to_ns(ev, "ts"), e2e_int(end, "ts_ns"));
+}
+
+/* animation_end -> the b/e pair (cat animation), Spring|, Fling| or Anim|<id>|Unmarked|. */
+static void check_animation(json_object *trace, json_object *end)
+{
+	pid_t pid = (pid_t)e2e_int(end, "pid");
+	json_object *b, *e;
+	char id[32];
+
+	snprintf(id, sizeof(id), "0x%llx", (unsigned long long)e2e_int(end, "id"));
+	b = find_id(trace, pid, "b", "animation", id);
+	e = find_id(trace, pid, "e", "animation", id);
+	cr_assert_str_eq(e2e_str(e, "name"), e2e_str(b, "name"));
+	names_check_animation_end(e2e_str(b, "name"), end);
+	cr_assert_eq(us_to_ns(b, "ts"), e2e_int(end, "start_ns"));
+	cr_assert_eq(us_to_ns(e, "ts"), e2e_int(end, "start_ns") + e2e_int(end, "duration_ns"));
 }
 
 /* frame -> one X event on its UI thread with its start, duration and sequence number. */
@@ -189,13 +250,18 @@ static size_t check_values(json_object *trace, json_object *fp, bool *used)
 	return n;
 }
 
+/* What check_records matched for one process. */
+struct matched {
+	size_t ends, animations, frames, values;
+};
+
 /*
  * Every record of out for pid against the trace, and no more slices, frames or counters
  * than that. Only pid: another run of the simulator on this machine has the same name.
  */
-static void check_trace(const struct e2e_jsonl *out, json_object *trace, pid_t pid)
+static struct matched check_records(const struct e2e_jsonl *out, json_object *trace, pid_t pid)
 {
-	size_t ends = 0, frames = 0, values = 0;
+	struct matched m = { 0 };
 	bool *used = calloc(json_object_array_length(trace) + 1, sizeof(*used));
 
 	cr_assert_not_null(used);
@@ -206,28 +272,38 @@ static void check_trace(const struct e2e_jsonl *out, json_object *trace, pid_t p
 			continue;
 		if (e2e_type_is(r, "animator_end") && !e2e_is_null(r, "start_ns")) {
 			check_anim(trace, r);
-			ends++;
+			m.ends++;
 		} else if (e2e_type_is(r, "animator_end")) {
 			check_unstarted(trace, r);
+		} else if (e2e_type_is(r, "animation_end")) {
+			check_animation(trace, r);
+			m.animations++;
 		} else if (e2e_type_is(r, "frame")) {
 			check_frame(trace, r);
-			frames++;
+			m.frames++;
 		} else if (e2e_type_is(r, "frame_props")) {
-			values += check_values(trace, r, used);
+			m.values += check_values(trace, r, used);
 		}
 	}
 	free(used);
-	cr_assert_eq(count_ph(trace, "b", pid), ends);
-	cr_assert_eq(count_ph(trace, "e", pid), ends);
-	cr_assert_eq(count_ph(trace, "X", pid), frames);
-	cr_assert_eq(count_ph(trace, "C", pid), values);
+	cr_assert_eq(count_ph(trace, "b", pid), m.ends + m.animations);
+	cr_assert_eq(count_ph(trace, "e", pid), m.ends + m.animations);
+	cr_assert_eq(count_ph(trace, "X", pid), m.frames);
+	cr_assert_eq(count_ph(trace, "C", pid), m.values);
+	return m;
+}
+
+static void check_trace(const struct e2e_jsonl *out, json_object *trace, pid_t pid)
+{
+	struct matched m = check_records(out, trace, pid);
+
 	/*
 	 * The basic scenario: 4 animators end after they started; 24 frames; node A's alpha and
 	 * node B's translationY change in frames 2..18 (frame 1 sets the values they have).
 	 */
-	cr_assert_eq(ends, 4);
-	cr_assert_eq(frames, 24);
-	cr_assert_eq(values, 2 * 17, "%zu values", values);
+	cr_assert_eq(m.ends, 4);
+	cr_assert_eq(m.frames, 24);
+	cr_assert_eq(m.values, 2 * 17, "%zu values", m.values);
 }
 
 /* The target and the decoy, playing once animtrace (at) has every probe on the target, whose
@@ -266,6 +342,54 @@ Test(trace_out, the_trace_file_holds_every_animator_frame_and_value_of_the_json_
 	text = e2e_slurp(trace);
 	t = parse_strict(text);
 	check_trace(&j, t, target);
+	json_object_put(t);
+	free(text);
+	e2e_jsonl_free(&j);
+}
+
+/*
+ * The physics scenario (a spring, a fling and a fade without ART probes): every slice name
+ * parses back to the JSON records, the Spring| and Fling| ones with their fitted parameters.
+ */
+Test(trace_out, spring_fling_and_animator_slice_names_parse_back_to_the_json_records)
+{
+	char name[E2E_NAME_MAX], go[PATH_MAX], out[PATH_MAX], trace[PATH_MAX], err[PATH_MAX];
+	const char *args[] = { "--proc", name, "--format", "json", "-o", e2e_path(out, "o.jsonl"),
+			       "--trace-out", e2e_path(trace, "t.json"), "--no-atrace-setup",
+			       NULL };
+	const char *sim[] = { E2E_ANIMSIM, "--name", name, "--scenario", "physics", "--frames",
+			      "90", "--art", "none", "--go", go, NULL };
+	int springs = 0, flings = 0;
+	struct e2e_jsonl j;
+	struct matched m;
+	json_object *t;
+	char *text;
+
+	e2e_name(name, "com.example.tracephys");
+	e2e_path(go, "go");
+	pid_t at = e2e_animtrace(args, e2e_path(err, "err.txt"), NULL);
+	pid_t s = e2e_spawn(sim, NULL);
+	pid_t app = e2e_find_child(s, name);
+
+	e2e_release(err, at, app, E2E_PROPS, go);
+	cr_assert_eq(e2e_exit_code(s, "animsim"), 0);
+	e2e_await(err, at, "exited", NULL);
+	kill(at, SIGINT);
+	cr_assert_eq(e2e_exit_code(at, "animtrace"), 0);
+	e2e_jsonl_load(&j, out);
+	text = e2e_slurp(trace);
+	t = parse_strict(text);
+	m = check_records(&j, t, app);
+	for (size_t i = 0; i < json_object_array_length(t); i++) {
+		const char *n = e2e_str(json_object_array_get_idx(t, i), "name");
+
+		springs += ph_is(json_object_array_get_idx(t, i), "b") && !strncmp(n, "Spring|", 7);
+		flings += ph_is(json_object_array_get_idx(t, i), "b") && !strncmp(n, "Fling|", 6);
+	}
+	cr_assert_eq(m.animations, 2, "the spring and the fling");
+	cr_assert_eq(springs, 1);
+	cr_assert_eq(flings, 1);
+	cr_assert_geq(m.ends, 1, "the fade");
 	json_object_put(t);
 	free(text);
 	e2e_jsonl_free(&j);

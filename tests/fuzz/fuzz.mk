@@ -26,6 +26,7 @@ FUZZ_LIBS_capture_file := -lz
 FUZZ_DEPS_elfsym := src/symbols/elfsym.c src/symbols/insn.c
 FUZZ_LIBS_elfsym := -lelf -llzma -lz
 FUZZ_DEPS_insn := src/symbols/insn.c
+FUZZ_DEPS_animname := src/sinks/animname.c src/common/marker.c src/model/model.c
 # Perfetto protobuf reader: built only while src/replay/pftrace.c exists (written in parallel).
 FUZZ_DEPS_pftrace := src/replay/pftrace.c src/replay/pftimeline.c src/replay/pfframe.c \
 	src/common/marker.c src/common/frametimeline.c
@@ -42,7 +43,7 @@ FUZZ_FLAGS_replay_text := -max_len=1048576
 FUZZ_FLAGS_replay_pftrace := -max_len=1048576
 
 FUZZ_TARGETS ?= marker capture_line capture_file elfsym insn $(FUZZ_PFTRACE) replay_text \
-	replay_pftrace
+	replay_pftrace animname
 FUZZ_BINS := $(patsubst %,$(FUZZ_DIR)/fuzz_%,$(FUZZ_TARGETS))
 FUZZ_SEEDS := $(FUZZ_DIR)/seeds/.done
 

@@ -37,7 +37,7 @@ lines() { wc -l < "$1"; }
 rm -rf "$out.tmp"
 mkdir -p "$out.tmp/marker" "$out.tmp/capture_line" "$out.tmp/capture_file" \
 	 "$out.tmp/elfsym" "$out.tmp/insn" "$out.tmp/pftrace" "$out.tmp/replay_text" \
-	 "$out.tmp/replay_pftrace"
+	 "$out.tmp/replay_pftrace" "$out.tmp/animname"
 
 # marker: raw payloads, plus the payloads of real tracing_mark_write lines.
 p=$tr/perfetto-example-30s.atrace-payloads.txt
@@ -124,6 +124,15 @@ gen() { # gen NAME COUNT AWK_PRINTF_BODY: COUNT marker lines, i from 0
 	awk -v n="$2" 'BEGIN { print "# tracer: nop"; for (i = 0; i < n; i++) '"$3"' }' \
 		> "$out.tmp/replay_text/caps-$1"
 }
+# animname: the seed tracers' names (sinks/animname.h), both separators, odd values and names.
+printf 'Anim|42|Obj|NotifRow@3f2c|alpha:1->0|AccelDecel|300ms' > "$out.tmp/animname/anim"
+printf 'Anim|43|Val|?:0->1|Linear|200ms' > "$out.tmp/animname/seed-val"
+printf 'Spring|105|NotifRow@3f2c|translationY|s=200,d=0.8|0->-100' > "$out.tmp/animname/spring"
+printf 'Fling|7|Row@1a2b|translationX|f=1.5|v0=-2000' > "$out.tmp/animname/fling"
+printf 'V|NotificationRow@3f2c|alpha' > "$out.tmp/animname/counter"
+printf 'Anim\302\2461\302\246Val\302\246R%%7Cx@1\302\246a:NaN->-Infinity,+2\302\246?\302\246133.282ms\302\246end' \
+	> "$out.tmp/animname/atrace"
+
 line='printf "  app-%d  ( %d) [001] .... %d.%06d: tracing_mark_write: '
 gen threads 5000 "$line"'B|1000|work\n", 1000 + i, 1000, 1 + int(i / 1e6), i % 1e6'
 gen depth 200 "$line"'B|1000|nested\n", 1000, 1000, 1, i'

@@ -16,8 +16,12 @@
 
 #include "engine/engine.h"
 #include "common/marker.h"
+#include "perfetto_rules.h"
+#include "sinks/animname.h"
 #include "sinks/annotate.h"
 #include "sinks/fanout.h"
+
+#define BAR AT_ANNOT_SEP
 
 #define TGID 4242
 #define COOKIE 168950273 /* the simulator's animator:alpha */
@@ -40,12 +44,38 @@ static struct anim alpha_anim(void)
 	return a;
 }
 
+/*
+ * The marker parsed by animtrace's own parser and by Perfetto's rules, which must agree: the
+ * same type, tgid, track, name (whole: no '|' cut it) and cookie or value.
+ */
 static struct marker parsed(const char *buf, size_t len)
 {
 	struct marker m;
+	struct pf_point p;
 
 	cr_assert_eq(marker_parse(buf, len, &m), 0, "does not parse: %.*s", (int)len, buf);
+	cr_assert_eq(pf_parse(buf, len, &p), PF_SUCCESS, "Perfetto refuses %.*s", (int)len, buf);
+	cr_assert_eq(p.phase, (char)m.type);
+	cr_assert_eq(p.tgid, (uint32_t)m.tgid);
+	cr_assert(p.track.len == m.track.len &&
+		  (!p.track.len || !memcmp(p.track.p, m.track.p, p.track.len)));
+	if (m.type != MARKER_TRACK_END)
+		cr_assert(p.name.len == m.name.len && !memcmp(p.name.p, m.name.p, p.name.len),
+			  "Perfetto reads the name \"%.*s\" of %.*s", (int)p.name.len, p.name.p,
+			  (int)len, buf);
+	if (m.type != MARKER_INSTANT_TRACK)
+		cr_assert_eq(p.value, m.value);
 	return m;
+}
+
+/* The seed name the marker's name holds, read back (what follows it is the caller's). */
+static struct animname seed_name(const struct marker *m)
+{
+	struct animname n;
+
+	cr_assert_gt(animname_parse(m->name.p, m->name.len, &n), 0, "%.*s", (int)m->name.len,
+		     m->name.p);
+	return n;
 }
 
 Test(sink_annotate, alpha_scale_and_rotation_are_scaled_by_1000_and_pixels_are_rounded)
@@ -72,54 +102,60 @@ Test(sink_annotate, bars_become_slashes_and_newlines_spaces)
 	cr_assert_str_eq(s, "a/b c d/");
 }
 
-Test(sink_annotate, a_node_is_named_by_its_class_and_the_low_16_bits_of_its_address)
+/* What the engine's anim_start record holds: the marker's name, not yet its end. */
+static struct anim started(struct anim a)
 {
-	char buf[96];
-
-	annotate_node_label(buf, sizeof(buf), "NotificationRow", NODE);
-	cr_assert_str_eq(buf, "NotificationRow@80e0");
-	annotate_node_label(buf, sizeof(buf), "RenderNode@80e0", NODE);
-	cr_assert_str_eq(buf, "RenderNode@80e0");
-	annotate_node_label(buf, sizeof(buf), "", NODE);
-	cr_assert_str_eq(buf, "RenderNode@80e0");
+	a.end_ns = 0;
+	a.reason = END_NONE;
+	a.target_node = 0;
+	return a;
 }
 
 Test(sink_annotate, an_animator_start_is_a_G_on_track_animtrace_named_in_the_seeds_words)
 {
-	struct anim a = alpha_anim();
+	struct anim a = started(alpha_anim());
 	char buf[ANNOTATE_MARKER_MAX];
-	size_t n;
+	struct animname nm;
 	struct marker m;
+	size_t n;
 
-	a.target_node = 0; /* not known yet at the start */
 	n = annotate_fmt_start(buf, sizeof(buf), &a);
-	cr_assert_str_eq(buf, "G|4242|animtrace|Anim 168950273 Obj alpha|168950273");
+	cr_assert_str_eq(buf, "G|4242|animtrace|Anim" BAR "168950273" BAR "Obj" BAR "?" BAR
+			      "alpha:?->?" BAR "?" BAR "?|168950273");
 	cr_assert_eq(n, strlen(buf));
 	m = parsed(buf, n);
 	cr_assert_eq(m.type, MARKER_TRACK_BEGIN);
 	cr_assert_eq(m.tgid, TGID);
 	cr_assert(strv_eq(m.track, "animtrace"));
-	cr_assert(strv_eq(m.name, "Anim 168950273 Obj alpha"));
 	cr_assert_eq(m.value, COOKIE);
-	a.target_node = NODE;
-	annotate_fmt_start(buf, sizeof(buf), &a);
-	cr_assert_str_eq(buf, "G|4242|animtrace|Anim 168950273 Obj RenderNode@80e0 alpha|168950273");
+	nm = seed_name(&m);
+	cr_assert_eq(nm.id, COOKIE);
+	cr_assert_str_eq(nm.type, "Obj");
+	cr_assert_str_eq(nm.props[0].name, "alpha");
 }
 
-Test(sink_annotate, an_animator_end_is_an_instant_with_what_it_did_then_an_H)
+Test(sink_annotate, an_animator_end_is_an_instant_with_its_whole_name_and_its_end_then_an_H)
 {
 	struct anim a = alpha_anim();
 	char buf[ANNOTATE_MARKER_MAX];
+	struct animname nm;
 	struct marker m;
 	size_t n;
 
 	a.frames_dropped = 2;
+	a.interpolator = "FastOutSlowIn";
 	n = annotate_fmt_end(buf, sizeof(buf), &a);
-	cr_assert_str_eq(buf, "N|4242|animtrace|Anim 168950273 end RenderNode@80e0 complete "
-			      "alpha:1->0 283.3ms 18 frames 2 dropped");
+	cr_assert_str_eq(buf, "N|4242|animtrace|Anim" BAR "168950273" BAR "Obj" BAR
+			      "RenderNode@80e0" BAR "alpha:1->0" BAR "FastOutSlowIn" BAR "283.333ms"
+			      BAR "end complete 18 frames 2 dropped");
 	m = parsed(buf, n);
 	cr_assert_eq(m.type, MARKER_INSTANT_TRACK);
 	cr_assert(strv_eq(m.track, "animtrace"));
+	nm = seed_name(&m);
+	cr_assert_str_eq(nm.target, "RenderNode@80e0");
+	cr_assert(nm.props[0].from.v == 1.0 && nm.props[0].to.v == 0.0);
+	cr_assert_str_eq(nm.interp, "FastOutSlowIn");
+	cr_assert_eq(nm.duration_ns, 283333000ULL);
 	n = annotate_fmt_close(buf, sizeof(buf), &a);
 	cr_assert_str_eq(buf, "H|4242|animtrace|168950273");
 	m = parsed(buf, n);
@@ -134,13 +170,15 @@ Test(sink_annotate, a_value_animator_without_target_and_a_negative_cookie)
 {
 	struct anim a = { .id = (uint64_t)-42, .kind = ANIM_VALUE, .pid = TGID, .start_ns = 1,
 			  .end_ns = 1 + 5000000, .reason = END_CANCEL, .frames = 1 };
+	struct anim s = started(a);
 	char buf[ANNOTATE_MARKER_MAX];
 
-	parsed(buf, annotate_fmt_start(buf, sizeof(buf), &a));
-	cr_assert_str_eq(buf, "G|4242|animtrace|Anim -42 Val|-42");
+	parsed(buf, annotate_fmt_start(buf, sizeof(buf), &s));
+	cr_assert_str_eq(buf, "G|4242|animtrace|Anim" BAR "-42" BAR "Val" BAR "?" BAR "?" BAR "?"
+			      BAR "?|-42");
 	parsed(buf, annotate_fmt_end(buf, sizeof(buf), &a));
-	cr_assert_str_eq(buf, "N|4242|animtrace|Anim -42 end no target cancel 5.0ms 1 frames "
-			      "0 dropped");
+	cr_assert_str_eq(buf, "N|4242|animtrace|Anim" BAR "-42" BAR "Val" BAR "?" BAR "?" BAR "?"
+			      BAR "5ms" BAR "end cancel 1 frames 0 dropped");
 	parsed(buf, annotate_fmt_close(buf, sizeof(buf), &a));
 	cr_assert_str_eq(buf, "H|4242|animtrace|-42");
 }
@@ -155,31 +193,87 @@ Test(sink_annotate, a_counter_is_V_node_property_with_the_scaled_value)
 	np.values[PROP_ALPHA] = 0.9411765f;
 	np.values[PROP_TRANSLATION_Y] = -5.882353f;
 	m = parsed(buf, annotate_fmt_counter(buf, sizeof(buf), TGID, &np, PROP_ALPHA));
-	cr_assert_str_eq(buf, "C|4242|V NotificationRow@80e0 alpha|941");
+	cr_assert_str_eq(buf, "C|4242|V" BAR "NotificationRow@80e0" BAR "alpha|941");
 	cr_assert_eq(m.type, MARKER_COUNTER);
-	cr_assert(strv_eq(m.name, "V NotificationRow@80e0 alpha"));
+	cr_assert(strv_eq(m.name, "V" BAR "NotificationRow@80e0" BAR "alpha"));
 	cr_assert_eq(m.value, 941);
+	cr_assert_str_eq(seed_name(&m).target, "NotificationRow@80e0");
 	parsed(buf, annotate_fmt_counter(buf, sizeof(buf), TGID, &np, PROP_TRANSLATION_Y));
-	cr_assert_str_eq(buf, "C|4242|V NotificationRow@80e0 translationY|-6");
+	cr_assert_str_eq(buf, "C|4242|V" BAR "NotificationRow@80e0" BAR "translationY|-6");
 }
 
-Test(sink_annotate, names_with_bars_and_newlines_are_sanitised_and_still_parse_to_their_fields)
+Test(sink_annotate, names_with_bars_and_newlines_are_escaped_and_come_back_whole)
 {
-	struct anim a = alpha_anim();
+	struct anim a = started(alpha_anim());
 	struct node_props np = { .node = NODE, .set_mask = 1u << PROP_ALPHA };
 	char buf[ANNOTATE_MARKER_MAX];
+	struct animname nm;
 	struct marker m;
 
 	snprintf(a.props[0], sizeof(a.props[0]), "al|pha\n");
-	snprintf(a.target_name, sizeof(a.target_name), "Row|x\n@1");
+	a.target_node = NODE;
+	snprintf(a.target_name, sizeof(a.target_name), "Row|x\n");
 	m = parsed(buf, annotate_fmt_start(buf, sizeof(buf), &a));
-	cr_assert_str_eq(buf, "G|4242|animtrace|Anim 168950273 Obj Row/x @1 al/pha |168950273");
+	cr_assert_str_eq(buf, "G|4242|animtrace|Anim" BAR "168950273" BAR "Obj" BAR
+			      "Row%7Cx%0A@80e0" BAR "al%7Cpha%0A:?->?,alpha:1->0" BAR "?" BAR
+			      "?|168950273");
 	cr_assert(strv_eq(m.track, "animtrace"));
 	cr_assert_eq(m.value, COOKIE);
+	nm = seed_name(&m);
+	cr_assert_str_eq(nm.target, "Row|x\n@80e0");
+	cr_assert_str_eq(nm.props[0].name, "al|pha\n");
 	snprintf(np.node_name, sizeof(np.node_name), "A|B\r");
 	m = parsed(buf, annotate_fmt_counter(buf, sizeof(buf), TGID, &np, PROP_ALPHA));
-	cr_assert_str_eq(buf, "C|4242|V A/B @80e0 alpha|0");
-	cr_assert(strv_eq(m.name, "V A/B @80e0 alpha"));
+	cr_assert_str_eq(buf, "C|4242|V" BAR "A%7CB%0D@80e0" BAR "alpha|0");
+	cr_assert_str_eq(seed_name(&m).target, "A|B\r@80e0");
+}
+
+static struct animation spring(void)
+{
+	struct animation a = { .id = 3, .ended = true, .kind = FIT_SPRING, .reason = END_COMPLETE,
+			       .pid = TGID, .tid = TGID, .node = NODE, .n_props = 1,
+			       .start_ns = 5000000000ULL, .duration_ns = 733333333ULL,
+			       .frames = 44 };
+
+	snprintf(a.node_name, sizeof(a.node_name), "ImageView");
+	a.props[0] = (struct animation_prop){ .prop = PROP_TRANSLATION_Y, .from = 0.0f,
+					      .to = -100.0f, .frames = 44, .fitted = true };
+	a.props[0].fit = (struct fit_result){ .kind = FIT_SPRING, .stiffness = 199.98734,
+					      .damping_ratio = 0.8 };
+	return a;
+}
+
+Test(sink_annotate, a_spring_and_a_fling_are_slices_of_their_own_cookies_named_at_their_end)
+{
+	struct animation a = spring(), st = a;
+	char buf[ANNOTATE_MARKER_MAX];
+	struct animname nm;
+	struct marker m;
+
+	st.ended = false;
+	st.kind = FIT_OTHER;
+	st.props[0].fitted = false;
+	m = parsed(buf, annotate_fmt_animation_start(buf, sizeof(buf), &st));
+	cr_assert_str_eq(buf, "G|4242|animtrace|Anim" BAR "3" BAR "Unmarked" BAR "ImageView@80e0"
+			      BAR "translationY:0->?" BAR "?" BAR "?|4294967299");
+	cr_assert_eq(m.value, ANNOTATE_ANIMATION_COOKIE + 3);
+	m = parsed(buf, annotate_fmt_animation_end(buf, sizeof(buf), &a));
+	cr_assert_str_eq(buf, "N|4242|animtrace|Spring" BAR "3" BAR "ImageView@80e0" BAR
+			      "translationY" BAR "s=199.987,d=0.8" BAR "0->-100" BAR
+			      "end complete 44 frames 0 dropped");
+	nm = seed_name(&m);
+	cr_assert_eq(nm.kind, ANIMNAME_SPRING);
+	cr_assert(nm.stiffness.v == 199.987 && nm.damping.v == 0.8);
+	parsed(buf, annotate_fmt_animation_close(buf, sizeof(buf), &a));
+	cr_assert_str_eq(buf, "H|4242|animtrace|4294967299");
+	a.kind = a.props[0].fit.kind = FIT_FLING;
+	a.props[0].fit.friction_scalar = 1.5;
+	a.props[0].fit.start_velocity = -2000;
+	m = parsed(buf, annotate_fmt_animation_end(buf, sizeof(buf), &a));
+	cr_assert_str_eq(buf, "N|4242|animtrace|Fling" BAR "3" BAR "ImageView@80e0" BAR
+			      "translationY" BAR "f=1.5" BAR "v0=-2000" BAR
+			      "end complete 44 frames 0 dropped");
+	cr_assert_eq(seed_name(&m).kind, ANIMNAME_FLING);
 }
 
 Test(sink_annotate, a_long_name_is_cut_at_a_utf8_boundary_to_fit_1024_bytes)
@@ -300,7 +394,7 @@ static void feed(struct sink s)
 	struct summary sum = { 0 };
 
 	snprintf(np.node_name, sizeof(np.node_name), "RenderNode@80e0");
-	a.target_node = 0;
+	a = started(a);
 	a.src_ts_ns = fp.src_ts_ns = 1;
 	cr_assert_eq(s.ops->anim_start(s.ctx, &a), 0);
 	np.values[PROP_ALPHA] = 1.0f;
@@ -315,11 +409,12 @@ static void feed(struct sink s)
 }
 
 static const char *const fed_lines[] = {
-	"G|4242|animtrace|Anim 168950273 Obj alpha|168950273",
-	"C|4242|V RenderNode@80e0 alpha|1000",
-	"C|4242|V RenderNode@80e0 alpha|500",
-	"N|4242|animtrace|Anim 168950273 end RenderNode@80e0 complete alpha:1->0 283.3ms "
-	"18 frames 0 dropped",
+	"G|4242|animtrace|Anim" BAR "168950273" BAR "Obj" BAR "?" BAR "alpha:?->?" BAR "?" BAR "?"
+	"|168950273",
+	"C|4242|V" BAR "RenderNode@80e0" BAR "alpha|1000",
+	"C|4242|V" BAR "RenderNode@80e0" BAR "alpha|500",
+	"N|4242|animtrace|Anim" BAR "168950273" BAR "Obj" BAR "RenderNode@80e0" BAR "alpha:1->0"
+	BAR "?" BAR "283.333ms" BAR "end complete 18 frames 0 dropped",
 	"H|4242|animtrace|168950273",
 };
 
@@ -349,7 +444,7 @@ static int replay_lines(const char *path, struct seen *out)
 
 Test(sink_annotate, every_annotation_parses_and_replays_as_an_annotation_not_an_animator)
 {
-	char path[64], lines[2048] = "";
+	char path[64], lines[2048] = "", lines_want[2048];
 	struct seen next = { 0 }, replayed = { 0 };
 	struct sink_annotate *a = sink_annotate__new(on_warn, &next);
 	struct sink_fanout *fo;
@@ -372,12 +467,10 @@ Test(sink_annotate, every_annotation_parses_and_replays_as_an_annotation_not_an_
 	cr_assert_not_null(f = fopen(path, "r"));
 	cr_assert_gt(fread(lines, 1, sizeof(lines) - 1, f), 0);
 	fclose(f);
-	cr_assert_str_eq(lines, "G|4242|animtrace|Anim 168950273 Obj alpha|168950273"
-				"C|4242|V RenderNode@80e0 alpha|1000"
-				"C|4242|V RenderNode@80e0 alpha|500"
-				"N|4242|animtrace|Anim 168950273 end RenderNode@80e0 complete "
-				"alpha:1->0 283.3ms 18 frames 0 dropped"
-				"H|4242|animtrace|168950273");
+	lines_want[0] = '\0';
+	for (size_t i = 0; i < sizeof(fed_lines) / sizeof(fed_lines[0]); i++)
+		strcat(lines_want, fed_lines[i]);
+	cr_assert_str_eq(lines, lines_want);
 	cr_assert_not_null(f = fopen(path, "w"));
 	for (size_t i = 0; i < sizeof(fed_lines) / sizeof(fed_lines[0]); i++)
 		fprintf(f, "%s\n", fed_lines[i]);

@@ -104,11 +104,11 @@ static const char st_golden[] =
 	"\"animators\":[\"0x2a3db29\"]}},\n"
 	"{\"ph\":\"C\",\"name\":\"V|ImageView@7f00|alpha\",\"pid\":24675,\"tid\":24675,"
 	"\"ts\":69739910000.001,\"args\":{\"value\":0.5}},\n"
-	"{\"ph\":\"b\",\"name\":\"Anim|44292905|animator:alpha|412.000ms\",\"cat\":\"animator\","
+	"{\"ph\":\"b\",\"name\":\"Anim|44292905|Obj|?|alpha:?->?|?|412ms\",\"cat\":\"animator\","
 	"\"id\":\"0x2a3db29\",\"pid\":24675,\"tid\":24675,\"ts\":69739902489.000,"
 	"\"args\":{\"reason\":\"ended\",\"reason_source\":\"inferred\",\"kind\":\"ObjectAnimator\","
 	"\"properties\":[\"alpha\"],\"frames\":25,\"restarts\":1}},\n"
-	"{\"ph\":\"e\",\"name\":\"Anim|44292905|animator:alpha|412.000ms\",\"cat\":\"animator\","
+	"{\"ph\":\"e\",\"name\":\"Anim|44292905|Obj|?|alpha:?->?|?|412ms\",\"cat\":\"animator\","
 	"\"id\":\"0x2a3db29\",\"pid\":24675,\"tid\":24680,\"ts\":69740314489.123,"
 	"\"args\":{\"reason\":\"ended\",\"reason_source\":\"inferred\",\"kind\":\"ObjectAnimator\","
 	"\"properties\":[\"alpha\"],\"frames\":25,\"restarts\":1}},\n"
@@ -223,10 +223,11 @@ Test(sink_trace, marks_an_animator_cancelled_before_start_with_an_instant)
 	st_open(&o);
 	o.s.ops->anim_end(o.s.ctx, &a);
 	got = st_close(&o);
-	cr_assert(strstr(got, "{\"ph\":\"i\",\"name\":\"Anim|44292905|animator:alpha|"
-			 "cancel_before_start\",\"cat\":\"animator\",\"s\":\"t\",\"pid\":24675,"
+	cr_assert(strstr(got, "{\"ph\":\"i\",\"name\":\"Anim|44292905|Obj|?|alpha:?->?|?|?\","
+			 "\"cat\":\"animator\",\"s\":\"t\",\"pid\":24675,"
 			 "\"tid\":24680,\"ts\":69740314489.123,"),
 		  "%s", got);
+	cr_assert(strstr(got, "\"reason\":\"cancel_before_start\""), "%s", got);
 	cr_assert_null(strstr(got, "\"ph\":\"b\""));
 	free(got);
 }
@@ -264,7 +265,7 @@ Test(sink_trace, names_a_process_once_and_escapes_names)
 	struct st_out o;
 	char *got, *first;
 
-	strcpy(a.name, "animator:\x01\"q\"\xff");
+	strcpy(a.props[0], "\x01\"q\"\xff");
 	st_open(&o);
 	o.s.ops->anim_start(o.s.ctx, &a);
 	o.s.ops->anim_end(o.s.ctx, &a);
@@ -273,8 +274,8 @@ Test(sink_trace, names_a_process_once_and_escapes_names)
 	first = strstr(got, "process_name");
 	cr_assert_not_null(first);
 	cr_assert_null(strstr(first + 1, "process_name"));
-	cr_assert(strstr(got, "\"name\":\"Anim|44292905|animator:"
-			 "\\u0001\\\"q\\\"\\ufffd|412.000ms\""),
+	cr_assert(strstr(got, "\"name\":\"Anim|44292905|Obj|?|"
+			 "%01\\\"q\\\"\\ufffd:?->?|?|412ms\""),
 		  "%s", got);
 	free(got);
 }
@@ -378,12 +379,46 @@ Test(sink_trace, animator_args_name_the_target_view_and_its_from_and_to_values)
 	strcpy(a.target_name, "RenderNode@51c0");
 	a.n_changes = 1;
 	a.changes[0] = (struct prop_change){ .prop = PROP_ALPHA, .from = 1.0f, .to = 0.25f };
+	a.interpolator = "FastOutSlowIn";
 	st_open(&o);
 	o.s.ops->anim_end(o.s.ctx, &a);
 	got = st_close(&o);
 	cr_assert(strstr(got, "\"frames\":25,\"restarts\":1,\"target\":\"0x7b0a51c0\","
 			      "\"target_name\":\"RenderNode@51c0\",\"alpha\":{\"from\":1,\"to\":0.25}}"),
 		  "%s", got);
+	cr_assert(strstr(got, "{\"ph\":\"b\",\"name\":\"Anim|44292905|Obj|RenderNode@51c0|"
+			      "alpha:1->0.25|FastOutSlowIn|412ms\""), "%s", got);
+	free(got);
+}
+
+/* Unmarked animations are named as the seed's DynamicAnimationTracer named springs, flings. */
+Test(sink_trace, a_spring_and_a_fling_are_slices_named_with_their_fitted_parameters)
+{
+	struct animation sp = { .id = 1, .ended = true, .kind = FIT_SPRING, .pid = 24675,
+				.tid = 24675, .node = 0x7b0a51c0, .n_props = 1, .start_ns = 1000000,
+				.duration_ns = 500000000 };
+	struct animation fl = sp;
+	struct st_out o;
+	char *got;
+
+	sp.props[0] = (struct animation_prop){ .prop = PROP_TRANSLATION_Y, .from = 0, .to = 300,
+					       .frames = 30, .fitted = true };
+	sp.props[0].fit = (struct fit_result){ .kind = FIT_SPRING, .stiffness = 200.004,
+					       .damping_ratio = 0.5 };
+	fl.id = 2;
+	fl.kind = FIT_FLING;
+	fl.props[0] = sp.props[0];
+	fl.props[0].prop = PROP_TRANSLATION_X;
+	fl.props[0].fit = (struct fit_result){ .kind = FIT_FLING, .friction_scalar = 1,
+					       .start_velocity = 2000 };
+	st_open(&o);
+	o.s.ops->animation_end(o.s.ctx, &sp);
+	o.s.ops->animation_end(o.s.ctx, &fl);
+	got = st_close(&o);
+	cr_assert(strstr(got, "{\"ph\":\"b\",\"name\":\"Spring|1|RenderNode@51c0|translationY|"
+			      "s=200.004,d=0.5|0->300\",\"cat\":\"animation\""), "%s", got);
+	cr_assert(strstr(got, "{\"ph\":\"e\",\"name\":\"Fling|2|RenderNode@51c0|translationX|"
+			      "f=1|v0=2000\",\"cat\":\"animation\""), "%s", got);
 	free(got);
 }
 
@@ -425,7 +460,7 @@ Test(sink_trace, reports_a_full_disk_when_it_opens)
 Test(sink_trace, writes_a_negative_cookie_signed_in_the_name_and_the_id)
 {
 	struct anim a = { .id = (uint64_t)-42, .pid = 10, .start_tid = 10, .end_tid = 10,
-			  .start_ns = 1000, .end_ns = 2000 };
+			  .start_ns = 1000, .end_ns = 2000, .reason = END_COMPLETE };
 	struct st_out o;
 	char *got;
 
@@ -433,7 +468,7 @@ Test(sink_trace, writes_a_negative_cookie_signed_in_the_name_and_the_id)
 	st_open(&o);
 	o.s.ops->anim_end(o.s.ctx, &a);
 	got = st_close(&o);
-	cr_assert(strstr(got, "\"name\":\"Anim|-42|animator|0.001ms\""), "%s", got);
+	cr_assert(strstr(got, "\"name\":\"Anim|-42|Val|?|?|?|0.001ms\""), "%s", got);
 	cr_assert(strstr(got, "\"id\":\"-0x2a\""), "%s", got);
 	free(got);
 }
