@@ -158,7 +158,7 @@ static void frame_end(struct engine *e, struct proc *p, struct thread *t, uint64
 	if (!fp->cur.live)
 		return;
 	frame_send(e, p, &fp->done);
-	props__segment(&e->props, &p->props, &fp->cur.f, p->name, ts_ns, e->seg);
+	props__segment(&e->props, &p->props, &fp->cur.f, fp->cur.missed, p->name, ts_ns, e->seg);
 	batch_send(e, p);
 	frames__end(fp, ts_ns);
 	jank__judge(&p->jank, &fp->cur, p->anims.running);

@@ -81,6 +81,7 @@ void frames__runs(struct frames_proc *fp, const struct frames_thread *ft,
 		}
 		r->last_seq = fs->f.seq;
 	}
+	fs->missed = dropped;
 	fs->f.dropped_before = fs->n_gap_ids ? dropped : 0;
 }
 

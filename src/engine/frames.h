@@ -32,6 +32,7 @@ struct frame_st {
 	uint64_t *gap_ids; /* animators that ran across the gap before it */
 	size_t n_gap_ids, cap_gap_ids;
 	uint64_t gap_start_ns; /* the end of the previous doFrame of its thread */
+	uint32_t missed;       /* vsyncs that passed, in time, since its thread's previous frame */
 	struct slice_chain ui, render;         /* the doFrame's and the draw's chains */
 	struct slice_chain ui_gap, render_gap; /* the longest slices in the gap before it */
 	struct slice_chain start_cause; /* the longest slice between its vsync and its start */

@@ -229,12 +229,12 @@ static int seg_push(struct props *ps, const struct node_props *np, const struct 
 }
 
 void props__segment(struct props *ps, const struct props_proc *pp, const struct frame *f,
-		    const char *process, uint64_t ts_ns, struct segment *seg)
+		    uint32_t missed, const char *process, uint64_t ts_ns, struct segment *seg)
 {
 	const struct prop_batch *b = &pp->pb;
 	struct seg_frame sf = {
 		.pid = f->pid, .tid = f->tid, .process = process, .seq = f->seq,
-		.vsync_id = f->vsync_id, .start_ns = f->start_ns,
+		.missed = missed, .start_ns = f->start_ns,
 		.dur_ns = ts_ns > f->start_ns ? ts_ns - f->start_ns : 0,
 		.budget_ns = f->budget_ns,
 	};

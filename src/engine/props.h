@@ -100,9 +100,10 @@ void props__add(struct proc *p, struct node_st *n, uint64_t ts_ns, uint32_t tid,
 void props__set(struct props_proc *pp, struct node_st *n, enum view_prop prop, float value,
 		bool explained);
 
-/* The open frame f of process, ending at ts_ns, goes to seg with the changes of pp's batch. */
+/* The open frame f of process, ending at ts_ns, after missed vsyncs (in time), goes to seg
+ * with the changes of pp's batch. */
 void props__segment(struct props *ps, const struct props_proc *pp, const struct frame *f,
-		    const char *process, uint64_t ts_ns, struct segment *seg);
+		    uint32_t missed, const char *process, uint64_t ts_ns, struct segment *seg);
 
 /* Sends pp's batch as frame_props of process (AT_PROC_MAX bytes, a struct proc's name) and
  * starts the next; false when it was empty. */

@@ -52,7 +52,6 @@ struct seg_proc {
 	uint32_t pid;
 	bool has_last;
 	uint64_t last_seq, last_start;
-	int64_t last_vsync;
 	struct group *groups;
 };
 
@@ -468,17 +467,15 @@ static void run_change(struct segment *s, struct seg_proc *p, const struct seg_f
 		group_begin(s, r->g, f);
 }
 
-/* The vsyncs missed between the process's previous frame and f. */
-static uint32_t frame_dropped(const struct seg_proc *p, const struct seg_frame *f, uint64_t gap)
+/*
+ * The vsyncs missed between the process's previous frame and f: the jank model's count from
+ * time (engine/jank.c), never from vsync ids, which on Android 12+ are FrameTimeline tokens
+ * that rise by several per vsync (frameworks/native/services/surfaceflinger/FrameTimeline/
+ * FrameTimeline.cpp, TokenManager::generateTokenForPredictions).
+ */
+static uint32_t frame_dropped(const struct seg_proc *p, const struct seg_frame *f)
 {
-	if (!p->has_last)
-		return 0;
-	if (f->vsync_id >= 0 && p->last_vsync >= 0)
-		return f->vsync_id - p->last_vsync > 1 ? (uint32_t)(f->vsync_id - p->last_vsync - 1)
-						       : 0;
-	if (!f->budget_ns || gap < f->budget_ns + f->budget_ns / 2)
-		return 0;
-	return (uint32_t)((gap + f->budget_ns / 2) / f->budget_ns - 1);
+	return p->has_last ? f->missed : 0;
 }
 
 /* Ends the runs of g that did not change for SEG_END_FRAMES frames; true when g is over. */
@@ -501,7 +498,7 @@ static bool group_settle(struct segment *s, struct group *g, uint64_t seq, bool 
 static void groups_frame(struct segment *s, struct seg_proc *p, const struct seg_frame *f)
 {
 	uint64_t gap = p->has_last ? f->start_ns - p->last_start : 0;
-	uint32_t dropped = frame_dropped(p, f, gap);
+	uint32_t dropped = frame_dropped(p, f);
 	bool janky = f->budget_ns && f->dur_ns > f->budget_ns;
 	struct group **pp = &p->groups;
 
@@ -547,7 +544,6 @@ int segment__frame(struct segment *s, const struct seg_frame *f)
 	p->has_last = true;
 	p->last_seq = f->seq;
 	p->last_start = f->start_ns;
-	p->last_vsync = f->vsync_id;
 	runs_sweep(s);
 	return s->err;
 }

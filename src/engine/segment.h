@@ -46,7 +46,7 @@ struct seg_frame {
 	uint32_t pid, tid;
 	const char *process;
 	uint64_t seq;          /* 1, 2, ... per process, without holes */
-	int64_t vsync_id;      /* -1 when none */
+	uint32_t missed;       /* vsyncs that passed, in time, since the previous frame (jank) */
 	uint64_t start_ns;     /* the doFrame start: what these animations compute from */
 	uint64_t dur_ns;
 	uint64_t budget_ns;    /* the refresh period (0: unknown, nothing is late) */
