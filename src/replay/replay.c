@@ -29,20 +29,21 @@ static bool known_name(struct strv s)
 	return s.len && !strv_eq(s, "<...>");
 }
 
-/* Thread names as the capture shows them: the task column, and sched_* fields. */
-static void learn_names(struct replay *r, const struct capture_line *l)
+/* Thread names as the capture shows them, into sel: the task column, and sched_* fields. */
+static void learn_names(struct procsel *sel, const struct capture_line *l)
 {
 	if (l->tid > 0)
-		procsel__thread(r->sel, l->tid, l->tgid > 0 ? l->tgid : 0, l->comm.p,
+		procsel__thread(sel, l->tid, l->tgid > 0 ? l->tgid : 0, l->comm.p,
 				known_name(l->comm) ? l->comm.len : 0, false);
 	for (int i = 0; i < l->n_extra && i < 2; i++)
 		if (l->extra_tid[i] > 0 && known_name(l->extra_comm[i]))
-			procsel__thread(r->sel, l->extra_tid[i], 0, l->extra_comm[i].p,
+			procsel__thread(sel, l->extra_tid[i], 0, l->extra_comm[i].p,
 					l->extra_comm[i].len, true);
 }
 
 /* The process a marker line belongs to: payload tgid, TGID column, or an earlier marker. */
-static uint32_t resolve_tgid(struct replay *r, const struct capture_line *l, const struct marker *m)
+static uint32_t resolve_tgid(struct procsel *sel, const struct capture_line *l,
+			     const struct marker *m)
 {
 	uint32_t tgid = 0;
 
@@ -51,9 +52,9 @@ static uint32_t resolve_tgid(struct replay *r, const struct capture_line *l, con
 	else if (l->tgid > 0)
 		tgid = l->tgid;
 	else if (l->tid > 0)
-		tgid = procsel__tgid(r->sel, l->tid);
-	if (tgid && l->tid > 0 && !procsel__tgid(r->sel, l->tid))
-		procsel__thread(r->sel, l->tid, tgid, NULL, 0, false);
+		tgid = procsel__tgid(sel, l->tid);
+	if (tgid && l->tid > 0 && !procsel__tgid(sel, l->tid))
+		procsel__thread(sel, l->tid, tgid, NULL, 0, false);
 	return tgid;
 }
 
@@ -70,7 +71,7 @@ static void feed_marker(struct replay *r, const struct capture_line *l)
 		}
 		return;
 	}
-	tgid = resolve_tgid(r, l, &m);
+	tgid = resolve_tgid(r->sel, l, &m);
 	if (tgid && !procsel__wants(r->sel, tgid) && m.type == MARKER_COUNTER &&
 	    strv_eq(m.name, "VSYNC-app")) {
 		engine__display_vsync(r->e, l->ts_ns); /* every process's vsyncs */
@@ -123,9 +124,9 @@ static void pass_names(struct replay *r, const struct capture_line *l, int kind)
 
 	if (kind < 0 || kind == CAPTURE_SKIP)
 		return;
-	learn_names(r, l);
+	learn_names(r->sel, l);
 	if (kind == CAPTURE_MARKER && !marker_parse(l->payload.p, l->payload.len, &m))
-		procsel__wrote(r->sel, resolve_tgid(r, l, &m));
+		procsel__wrote(r->sel, resolve_tgid(r->sel, l, &m));
 }
 
 static void pass_events(struct replay *r, const struct capture_line *l, int kind)
@@ -143,18 +144,62 @@ static void pass_events(struct replay *r, const struct capture_line *l, int kind
 		in->time_jumps++;
 		return;
 	}
-	learn_names(r, l); /* ignored once --proc chose from the names (procsel__thread) */
+	learn_names(r->sel, l); /* ignored once --proc chose from the names (procsel__thread) */
 	if (kind == CAPTURE_MARKER) {
 		feed_timeline(r, l->ts_ns);
 		feed_marker(r, l);
 	}
 }
 
-/* Learns every thread name first, then checks that the filter selects some process. */
-static int select_procs(struct replay *r, char *msg, size_t msglen)
+/*
+ * --pid alone: is a listed process among those that wrote markers? Names are learnt into a
+ * scratch selection as the names pass would (the same tgid for each marker), up to the first
+ * marker of a listed process; all of the capture only when none wrote one, to say which did.
+ */
+static int check_pids(struct replay *r, const struct procfilter *filter, char *msg,
+		      size_t msglen)
+{
+	struct procsel *seen = procsel__new(&(struct procsel_opts){ .filter = filter });
+	struct capture_line l;
+	struct marker m;
+	uint32_t tgid;
+	int kind, err = -ESRCH;
+
+	if (!seen)
+		return -ENOMEM;
+	capture__rewind(r->cap);
+	while (err && (kind = capture__next_event(r->cap, &l)) != CAPTURE_END) {
+		if (kind < 0 || kind == CAPTURE_SKIP)
+			continue;
+		learn_names(seen, &l);
+		if (kind != CAPTURE_MARKER || marker_parse(l.payload.p, l.payload.len, &m))
+			continue;
+		tgid = resolve_tgid(seen, &l, &m);
+		procsel__wrote(seen, tgid);
+		if (tgid && procfilter__wants_pid(filter, (int)tgid))
+			err = 0;
+	}
+	if (err)
+		err = procsel__decide(seen, msg, msglen);
+	procsel__free(seen);
+	return err;
+}
+
+/*
+ * Checks that the filter selects some process. --proc chooses a process by its main thread's
+ * name as the whole capture shows it (a name can first show after the process's first markers,
+ * as sensors@1.0-ser's in the MIUI capture), so every name is learnt first and the replay is a
+ * second pass. --pid alone needs no name: check_pids reads up to a listed process's first
+ * marker, and the one pass that feeds the engine learns the names as it goes, as a replay of
+ * every process does.
+ */
+static int select_procs(struct replay *r, const struct procfilter *filter, char *msg,
+			size_t msglen)
 {
 	int err;
 
+	if (!procfilter__has_names(filter))
+		return check_pids(r, filter, msg, msglen);
 	each_line(r, pass_names);
 	err = procsel__decide(r->sel, msg, msglen);
 	r->open_st.named = procsel__named(r->sel);
@@ -222,7 +267,7 @@ struct replay *replay__open(const char *path, const struct procfilter *filter, c
 	r->sel = procsel__new(&(struct procsel_opts){ .filter = filter });
 	if (!r->sel)
 		goto fail;
-	if (!procsel__all(r->sel) && (err = select_procs(r, msg, msglen)))
+	if (!procsel__all(r->sel) && (err = select_procs(r, filter, msg, msglen)))
 		goto fail_quiet;
 	r->protobuf = capture__is_protobuf(r->cap);
 	find_anchor(r);
