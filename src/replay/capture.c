@@ -381,14 +381,13 @@ static void clear_line(struct capture_line *out)
 	out->n_extra = 0;
 }
 
-int capture_parse_line(const char *line, size_t len, struct capture_line *out)
+/* capture_parse_line of a line known to hold no NUL byte. */
+static int parse_line(const char *line, size_t len, struct capture_line *out)
 {
 	const char *p = line, *end = line + len, *cpu, *rest;
 	int err;
 
 	clear_line(out);
-	if (memchr(line, '\0', len)) /* binary junk inside a capture: this line only */
-		return -EINVAL;
 	while (end > p && (end[-1] == '\n' || end[-1] == '\r'))
 		end--;
 	p = skip_indent(p, end);
@@ -404,6 +403,15 @@ int capture_parse_line(const char *line, size_t len, struct capture_line *out)
 	if (!p)
 		return -EINVAL;
 	return parse_event(p, end, out);
+}
+
+int capture_parse_line(const char *line, size_t len, struct capture_line *out)
+{
+	if (memchr(line, '\0', len)) { /* binary junk inside a capture: this line only */
+		clear_line(out);
+		return -EINVAL;
+	}
+	return parse_line(line, len, out);
 }
 
 /* ---- the file --------------------------------------------------------------------- */
@@ -428,6 +436,7 @@ struct capture {
 	bool skipping;       /* inside an overlong line: drop bytes up to its newline */
 	bool last_no_nl;     /* the line just returned ended at the end of the text */
 	bool html_cut;       /* the last html block has no </script>: the file was cut */
+	size_t clean;        /* the bytes of buf before clean not yet parsed hold no NUL byte */
 	uint64_t text_bytes;
 	struct capture_damage dmg;
 	struct pftrace *pf;  /* protobuf capture: its index; NULL for text */
@@ -810,6 +819,7 @@ static size_t fill(struct capture *c)
 	if (c->start) {
 		memmove(c->buf, c->buf + c->start, c->end - c->start);
 		c->end -= c->start;
+		c->clean = c->clean > c->start ? c->clean - c->start : 0;
 		c->start = 0;
 	}
 	room = BUF_BYTES - c->end;
@@ -826,7 +836,7 @@ static bool next_range(struct capture *c)
 	if (++c->cur >= c->n_ranges)
 		return false;
 	c->next_off = c->ranges[c->cur].off;
-	c->start = c->end = 0;
+	c->start = c->end = c->clean = 0;
 	c->skipping = false;
 	return true;
 }
@@ -837,7 +847,7 @@ static bool skip_overlong(struct capture *c)
 	char *nl = memchr(c->buf + c->start, '\n', c->end - c->start);
 
 	if (!nl) {
-		c->start = c->end = 0;
+		c->start = c->end = c->clean = 0;
 		return false;
 	}
 	c->start = (size_t)(nl + 1 - c->buf);
@@ -955,6 +965,23 @@ static bool cut_last_line(const struct capture *c)
 	return c->cur + 1 >= c->n_ranges && c->html_cut;
 }
 
+/*
+ * Whether the line at buf[b, b + len) holds a NUL byte. The buffer is searched once past the
+ * clean bytes, up to its end or the first NUL, not line by line: a capture holds none, or few.
+ */
+static bool line_has_nul(struct capture *c, size_t b, size_t len)
+{
+	const char *nul;
+
+	if (b + len <= c->clean)
+		return false;
+	if (c->clean < b)
+		c->clean = b;
+	nul = memchr(c->buf + c->clean, '\0', c->end - c->clean);
+	c->clean = nul ? (size_t)(nul - c->buf) : c->end;
+	return b + len > c->clean;
+}
+
 int capture__next_event(struct capture *c, struct capture_line *out)
 {
 	const char *line;
@@ -970,7 +997,12 @@ int capture__next_event(struct capture *c, struct capture_line *out)
 			c->dmg.overlong++;
 		return kind == 2 ? -EINVAL : CAPTURE_END;
 	}
-	kind = capture_parse_line(line, len, out);
+	if (line_has_nul(c, (size_t)(line - c->buf), len)) {
+		clear_line(out);
+		kind = -EINVAL;
+	} else {
+		kind = parse_line(line, len, out);
+	}
 	if (kind != CAPTURE_SKIP && cut_last_line(c)) {
 		c->dmg.truncated_at = c->next_off; /* < size when cut while read */
 		clear_line(out);
@@ -1003,7 +1035,7 @@ void capture__rewind(struct capture *c)
 {
 	c->cur = 0;
 	c->next_off = c->n_ranges ? c->ranges[0].off : 0;
-	c->start = c->end = 0;
+	c->start = c->end = c->clean = 0;
 	c->skipping = false;
 	c->last_no_nl = false;
 	c->pf_thread = 0;
