@@ -42,11 +42,21 @@ static const char *skip_spaces(const char *p, const char *end)
 	return p;
 }
 
-/* The indent: task names are right-aligned in 16 columns, so most lines start with spaces. */
+/* The indent: task names are right-aligned in 16 columns, so most lines start with spaces,
+ * counted eight at a time where the line allows (little-endian: byte 0 is p[0]). */
 static const char *skip_indent(const char *p, const char *end)
 {
-	while (end - p >= 8 && !memcmp(p, "        ", 8))
+	uint64_t w;
+
+	while (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && end - p >= 8) {
+		memcpy(&w, p, 8);
+		w ^= 0x2020202020202020ull;
+		if (w) {
+			p += __builtin_ctzll(w) / 8;
+			break;
+		}
 		p += 8;
+	}
 	while (p < end && (*p == ' ' || *p == '\t'))
 		p++;
 	return p;
@@ -111,7 +121,7 @@ static ALWAYS_INLINE const char *scan_digits(const char *p, const char *stop, co
 }
 
 /* Parses all of [p, e) as a non-negative decimal that fits int32 (lend: the line's end). */
-static int parse_pid(const char *p, const char *e, const char *lend, int32_t *out)
+static ALWAYS_INLINE int parse_pid(const char *p, const char *e, const char *lend, int32_t *out)
 {
 	uint64_t v;
 
@@ -151,6 +161,8 @@ static const char *find_cpu_column(const char *p, const char *end, const char **
 static int parse_task(const char *p, const char *e, const char *lend, struct capture_line *out)
 {
 	const char *open, *t, *d;
+	uint64_t v, mul;
+	unsigned digit;
 	int err;
 
 	e = trim_spaces_back(p, e);
@@ -166,13 +178,16 @@ static int parse_task(const char *p, const char *e, const char *lend, struct cap
 		e = trim_spaces_back(p, open);
 	}
 	/* Task names may hold '-' and spaces: the tid is the digits after the last '-', so
-	 * a name is whatever precedes the '-' before the trailing digits. */
-	for (d = e; d > p && is_digit(d[-1]);)
-		d--;
-	if (d == p || d[-1] != '-')
+	 * a name is whatever precedes the '-' before the trailing digits (read backwards, with
+	 * their value). */
+	for (d = e, mul = 1, v = 0; d > p && (digit = (unsigned char)d[-1] - '0') < 10 && e - d < 11;
+	     d--, mul *= 10)
+		v += digit * mul;
+	if (d == p || d[-1] != '-' || d == e || e - d > 10 || v > INT32_MAX)
 		return -EINVAL;
 	out->comm = (struct strv){ .p = p, .len = (size_t)(d - 1 - p) };
-	return parse_pid(d, e, lend, &out->tid);
+	out->tid = (int32_t)v;
+	return 0;
 }
 
 /*
