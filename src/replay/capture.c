@@ -971,12 +971,10 @@ static int next_pf_event(struct capture *c, struct capture_line *out)
  */
 static bool cut_last_line(const struct capture *c)
 {
-	bool plain = c->n_ranges == 1 && c->ranges[0].off == 0 && c->ranges[0].len == c->size;
-
-	if (!c->last_no_nl)
+	if (!c->last_no_nl) /* every line but the last: nothing else to look at */
 		return false;
-	if (plain)
-		return true;
+	if (c->n_ranges == 1 && c->ranges[0].off == 0 && c->ranges[0].len == c->size)
+		return true; /* plain text */
 	return c->cur + 1 >= c->n_ranges && c->html_cut;
 }
 

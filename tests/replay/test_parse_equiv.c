@@ -190,3 +190,54 @@ Test(parse_equiv, agrees_on_hand_made_lines)
 	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
 		cr_expect_eq(check(lines[i], strlen(lines[i])), 0, "%s", lines[i]);
 }
+
+/* capture__next_event over path, each event against the reference parser's reading of the
+ * same line of the file (capture__next_event looks for NUL bytes by buffer, not by line). */
+static size_t events_against_lines(const char *path, size_t *lines)
+{
+	struct capture *c = capture__open(path);
+	FILE *f = fopen(path, "r");
+	struct capture_line a, b;
+	char *line = NULL;
+	size_t cap = 0, bad = 0;
+	ssize_t got;
+	int ka, kb;
+
+	cr_assert(c && f, "%s", path);
+	for (*lines = 0; (got = getline(&line, &cap, f)) > 0; (*lines)++) {
+		size_t len = (size_t)got;
+
+		if (len && line[len - 1] == '\n')
+			len--;
+		if (len && line[len - 1] == '\r')
+			len--;
+		ka = capture__next_event(c, &a);
+		kb = capture_parse_line_ref(line, len, &b);
+		if (ka != kb)
+			bad++;
+		else if (ka == CAPTURE_MARKER || ka == CAPTURE_SCHED)
+			bad += a.ts_ns != b.ts_ns || a.tgid != b.tgid || a.tid != b.tid ||
+			       a.comm.len != b.comm.len || memcmp(a.comm.p, b.comm.p, a.comm.len) ||
+			       a.payload.len != b.payload.len || a.n_extra != b.n_extra;
+	}
+	cr_assert_eq(capture__next_event(c, &a), CAPTURE_END);
+	free(line);
+	fclose(f);
+	capture__free(c);
+	return bad;
+}
+
+Test(parse_equiv, a_capture_read_event_by_event_agrees_line_by_line, .timeout = 60)
+{
+	static const char *const files[] = { "antutu-2018.ftrace.txt",
+					     "flyme-launcher-scroll-2019.ftrace.txt",
+					     "miui-launcher-2021.ftrace.txt" };
+	char path[512];
+	size_t lines;
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), TRACES "%s", files[i]);
+		cr_expect_eq(events_against_lines(path, &lines), 0, "%s", files[i]);
+		cr_expect_gt(lines, 10000, "%s", files[i]);
+	}
+}
