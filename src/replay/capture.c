@@ -72,41 +72,38 @@ static const char *trim_spaces_back(const char *b, const char *e)
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 
 /* The byte-at-a-time run of digits for scan_digits, near the line's end or past 7 digits. */
-static __attribute__((noinline)) const char *scan_digits_bytes(const char *p, const char *stop,
+static __attribute__((noinline)) const char *scan_digits_bytes(const char *p, const char *end,
 							       uint64_t *v)
 {
 	uint64_t acc = 0;
 	unsigned d;
 
-	for (; p < stop && (d = (unsigned char)*p - '0') < 10; p++)
+	for (; p < end && (d = (unsigned char)*p - '0') < 10; p++)
 		acc = acc * 10 + d;
 	*v = acc;
 	return p;
 }
 
 /*
- * The run of digits at p, up to stop: returns where it ends and its value in *v (modulo
- * 2^64: callers bound the length). When 8 bytes up to lend (the line's end, >= stop) can be
- * read, a run of up to 7 digits is found and converted in a few word operations (SWAR).
+ * The run of digits at p, up to the line's end: returns where it ends and its value in *v
+ * (modulo 2^64: callers bound the length). When 8 bytes can be read, a run of up to 7 digits
+ * is found and converted in a few word operations (SWAR).
  */
-static ALWAYS_INLINE const char *scan_digits(const char *p, const char *stop, const char *lend,
-					     uint64_t *v)
+static ALWAYS_INLINE const char *scan_digits(const char *p, const char *end, uint64_t *v)
 {
 	uint64_t w, bad, d;
 	unsigned n;
 
-	if (__BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__ || lend - p < 8)
-		return scan_digits_bytes(p, stop, v);
+	if (__BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__ || end - p < 8)
+		return scan_digits_bytes(p, end, v);
 	memcpy(&w, p, 8);
 	/* a byte is a digit when it is 0x30-0x39: its high nibble is 3 before and after +6 (a
 	 * carry out of a non-digit only reaches the bytes after it, which do not count) */
 	bad = ((w & 0xf0f0f0f0f0f0f0f0ull) ^ 0x3030303030303030ull) |
 	      (((w + 0x0606060606060606ull) & 0xf0f0f0f0f0f0f0f0ull) ^ 0x3030303030303030ull);
 	if (!bad)
-		return scan_digits_bytes(p, stop, v);
+		return scan_digits_bytes(p, end, v);
 	n = (unsigned)__builtin_ctzll(bad) / 8; /* little-endian: byte 0 is p[0] */
-	if ((size_t)n > (size_t)(stop - p))
-		n = (unsigned)(stop - p);
 	if (!n) {
 		*v = 0;
 		return p;
@@ -120,12 +117,15 @@ static ALWAYS_INLINE const char *scan_digits(const char *p, const char *stop, co
 	return p + n;
 }
 
-/* Parses all of [p, e) as a non-negative decimal that fits int32 (lend: the line's end). */
+/*
+ * Parses all of [p, e) as a non-negative decimal that fits int32; the byte at e, before the
+ * line's end lend, is not a digit (the run of digits must end at e).
+ */
 static ALWAYS_INLINE int parse_pid(const char *p, const char *e, const char *lend, int32_t *out)
 {
 	uint64_t v;
 
-	if (p == e || e - p > 10 || scan_digits(p, e, lend, &v) != e || v > INT32_MAX)
+	if (p == e || e - p > 10 || scan_digits(p, lend, &v) != e || v > INT32_MAX)
 		return -EINVAL;
 	*out = (int32_t)v;
 	return 0;
@@ -201,11 +201,11 @@ static const char *parse_ts(const char *p, const char *end, uint64_t *ns)
 	const char *s = p, *f;
 	uint64_t secs, frac;
 
-	p = scan_digits(p, end, end, &secs);
+	p = scan_digits(p, end, &secs);
 	if (p == s || p - s > 11 || p == end || *p != '.')
 		return NULL;
 	f = ++p;
-	p = scan_digits(p, end, end, &frac);
+	p = scan_digits(p, end, &frac);
 	if (p == f || p - f > 9 || p == end || *p != ':' || (p + 1 < end && p[1] != ' '))
 		return NULL;
 	frac *= scale[p - f];
@@ -282,7 +282,7 @@ static inline __attribute__((always_inline)) const char *learn_name_n(const char
 	k = find_key(c, end, pkey, pl);
 	if (!k)
 		return NULL;
-	d = scan_digits(k + pl, end, end, &v);
+	d = scan_digits(k + pl, end, &v);
 	if (d == k + pl || d - (k + pl) > 10 || v > INT32_MAX)
 		return NULL;
 	tid = (int32_t)v;
@@ -304,7 +304,7 @@ static void learn_rename(const char *p, const char *end, struct capture_line *ou
 	if (!strv_starts_with((struct strv){ p, (size_t)(end - p) }, "pid="))
 		return;
 	p += CONST_STRLEN("pid=");
-	d = scan_digits(p, end, end, &v);
+	d = scan_digits(p, end, &v);
 	c = FIND_KEY(d, end, " newcomm=");
 	if (!c || d == p || d - p > 10 || v > INT32_MAX)
 		return;
