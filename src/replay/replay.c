@@ -13,16 +13,64 @@
 #include "replay/replay.h"
 #include "replay/tsguard.h"
 
+/*
+ * The engine calls of the events check_pids read before the replay had an engine, made first
+ * when it has one: the run goes on from where the check stopped instead of reading again.
+ */
+enum owed_kind { OWED_TIMELINE, OWED_VSYNC, OWED_REJECTED };
+
+struct owed {
+	uint64_t ts_ns;
+	enum owed_kind kind;
+};
+
+/* Calls owed at most (mostly SurfaceFlinger's VSYNC-app counters, 60-120 a second, before the
+ * process's first marker); past them the run reads the capture again from its start. */
+#define OWED_MAX 4096
+
 struct replay {
 	struct capture *cap;
+	const struct procfilter *filter;
 	struct procsel *sel; /* what is selected; thread names from task columns and sched lines */
-	struct engine *e;
+	struct engine *e;    /* NULL while check_pids reads ahead of the run */
 	struct replay_stats *st;
 	struct replay_stats open_st; /* what replay__open learnt, copied into the run's */
+	struct replay_stats fresh_st; /* open_st before check_pids read ahead (a restart's) */
 	struct ts_guard guard;       /* which marker timestamps are time */
 	bool protobuf;
 	size_t next_ft;              /* the next FrameTimeline frame for the engine */
+	bool ahead;                  /* check_pids read ahead of the run */
+	bool resume;                 /* the run goes on from held, after paying owed */
+	struct capture_line held;    /* where check_pids stopped, not yet replayed: its strings
+				      * stay valid as no capture call comes before the run */
+	int held_kind;
+	struct owed *owed;
+	size_t n_owed;
 };
+
+/* An engine call, made now or (reading ahead, no engine yet) owed until the run. */
+static void owe(struct replay *r, enum owed_kind kind, uint64_t ts_ns)
+{
+	struct owed *tmp;
+
+	if (!r->resume)
+		return;
+	/* frames up to one time, then up to a later one: the frames up to the later */
+	if (kind == OWED_TIMELINE && r->n_owed && r->owed[r->n_owed - 1].kind == OWED_TIMELINE) {
+		if (r->owed[r->n_owed - 1].ts_ns < ts_ns)
+			r->owed[r->n_owed - 1].ts_ns = ts_ns;
+		return;
+	}
+	if (r->n_owed % 256 == 0) {
+		tmp = r->n_owed < OWED_MAX ? realloc(r->owed, (r->n_owed + 256) * sizeof(*tmp)) : NULL;
+		if (!tmp) {
+			r->resume = false; /* too many, or no memory: the run starts over */
+			return;
+		}
+		r->owed = tmp;
+	}
+	r->owed[r->n_owed++] = (struct owed){ ts_ns, kind };
+}
 
 static bool known_name(struct strv s)
 {
@@ -67,22 +115,44 @@ static void feed_marker(struct replay *r, const struct capture_line *l)
 		/* Not a marker at all (e.g. trace_event_clock_sync): count only for chosen ones. */
 		if (l->tgid > 0 && procsel__wants(r->sel, l->tgid)) {
 			r->st->rejected++;
-			engine__rejected(r->e);
+			if (r->e)
+				engine__rejected(r->e);
+			else
+				owe(r, OWED_REJECTED, 0);
 		}
 		return;
 	}
 	tgid = resolve_tgid(r->sel, l, &m);
 	if (tgid && !procsel__wants(r->sel, tgid) && m.type == MARKER_COUNTER &&
 	    strv_eq(m.name, "VSYNC-app")) {
-		engine__display_vsync(r->e, l->ts_ns); /* every process's vsyncs */
+		if (r->e) /* every process's vsyncs */
+			engine__display_vsync(r->e, l->ts_ns);
+		else
+			owe(r, OWED_VSYNC, l->ts_ns);
 		return;
 	}
 	if (!tgid || !procsel__wants(r->sel, tgid))
 		return;
+	if (!r->e) { /* read ahead, a marker check_pids did not stop at: start over */
+		r->resume = false;
+		return;
+	}
 	r->st->markers++;
 	r->st->last_ns = l->ts_ns;
 	engine__marker(r->e, l->ts_ns, tgid, l->tid > 0 ? (uint32_t)l->tid : tgid,
 		       procsel__name(r->sel, tgid), &m);
+}
+
+/* each_line from where the capture is. */
+static void each_next_line(struct replay *r,
+			   void (*fn)(struct replay *, const struct capture_line *, int kind))
+{
+	struct capture_line l;
+	int kind;
+
+	while ((kind = capture__next_event(r->cap, &l)) != CAPTURE_END &&
+	       !(r->e && engine__sink_error(r->e)))
+		fn(r, &l, kind);
 }
 
 /*
@@ -92,13 +162,8 @@ static void feed_marker(struct replay *r, const struct capture_line *l)
 static void each_line(struct replay *r, void (*fn)(struct replay *, const struct capture_line *,
 						 int kind))
 {
-	struct capture_line l;
-	int kind;
-
 	capture__rewind(r->cap);
-	while ((kind = capture__next_event(r->cap, &l)) != CAPTURE_END &&
-	       !(r->e && engine__sink_error(r->e)))
-		fn(r, &l, kind);
+	each_next_line(r, fn);
 }
 
 /* FrameTimeline frames (Perfetto captures) of chosen processes that start by ts_ns (all:
@@ -108,6 +173,11 @@ static void feed_timeline(struct replay *r, uint64_t ts_ns)
 	size_t n = capture__n_frames(r->cap);
 	struct ft_frame f;
 
+	if (!r->e) {
+		if (r->next_ft < n)
+			owe(r, OWED_TIMELINE, ts_ns);
+		return;
+	}
 	for (; r->next_ft < n; r->next_ft++) {
 		if (capture__frame(r->cap, r->next_ft, &f))
 			continue;
@@ -151,38 +221,93 @@ static void pass_events(struct replay *r, const struct capture_line *l, int kind
 	}
 }
 
+/* The names pass's step over one event, into seen: true when a listed process wrote it. */
+static bool wrote_listed(struct procsel *seen, const struct procfilter *filter,
+			 const struct capture_line *l, int kind)
+{
+	struct marker m;
+	uint32_t tgid;
+
+	if (kind < 0 || kind == CAPTURE_SKIP)
+		return false;
+	learn_names(seen, l);
+	if (kind != CAPTURE_MARKER || marker_parse(l->payload.p, l->payload.len, &m))
+		return false;
+	tgid = resolve_tgid(seen, l, &m);
+	procsel__wrote(seen, tgid);
+	return tgid && procfilter__wants_pid(filter, (int)tgid);
+}
+
 /*
  * --pid alone: is a listed process among those that wrote markers? Names are learnt into a
  * scratch selection as the names pass would (the same tgid for each marker), up to the first
  * marker of a listed process; all of the capture only when none wrote one, to say which did.
+ * Meanwhile the replay itself reads those events, owing the engine its calls (owe), and the
+ * run goes on from that marker: the capture is read once. Should the two disagree on a marker
+ * (a thread's process known from a line with a damaged timestamp only), or too much be owed,
+ * the run starts over from the capture's start.
  */
 static int check_pids(struct replay *r, const struct procfilter *filter, char *msg,
 		      size_t msglen)
 {
 	struct procsel *seen = procsel__new(&(struct procsel_opts){ .filter = filter });
 	struct capture_line l;
-	struct marker m;
-	uint32_t tgid;
 	int kind, err = -ESRCH;
 
 	if (!seen)
 		return -ENOMEM;
+	r->fresh_st = r->open_st;
+	r->ahead = r->resume = true;
 	capture__rewind(r->cap);
 	while (err && (kind = capture__next_event(r->cap, &l)) != CAPTURE_END) {
-		if (kind < 0 || kind == CAPTURE_SKIP)
-			continue;
-		learn_names(seen, &l);
-		if (kind != CAPTURE_MARKER || marker_parse(l.payload.p, l.payload.len, &m))
-			continue;
-		tgid = resolve_tgid(seen, &l, &m);
-		procsel__wrote(seen, tgid);
-		if (tgid && procfilter__wants_pid(filter, (int)tgid))
+		if (wrote_listed(seen, filter, &l, kind)) {
+			r->held = l;
+			r->held_kind = kind;
 			err = 0;
+		} else if (r->resume) {
+			pass_events(r, &l, kind);
+		}
 	}
-	if (err)
+	if (err) {
 		err = procsel__decide(seen, msg, msglen);
+		r->resume = false;
+	}
 	procsel__free(seen);
 	return err;
+}
+
+/* The run from where check_pids stopped: the calls owed, the marker it stopped at, the rest. */
+static void resume_run(struct replay *r)
+{
+	for (size_t i = 0; i < r->n_owed && !engine__sink_error(r->e); i++) {
+		if (r->owed[i].kind == OWED_TIMELINE)
+			feed_timeline(r, r->owed[i].ts_ns);
+		else if (r->owed[i].kind == OWED_VSYNC)
+			engine__display_vsync(r->e, r->owed[i].ts_ns);
+		else
+			engine__rejected(r->e);
+	}
+	if (!engine__sink_error(r->e))
+		pass_events(r, &r->held, r->held_kind);
+	each_next_line(r, pass_events);
+}
+
+/* A run that cannot go on from check_pids: a fresh selection and counts, from the start. */
+static int start_over(struct replay *r)
+{
+	struct procsel *sel;
+
+	if (!r->ahead)
+		return 0;
+	sel = procsel__new(&(struct procsel_opts){ .filter = r->filter });
+	if (!sel)
+		return -ENOMEM;
+	procsel__free(r->sel);
+	r->sel = sel;
+	r->open_st = r->fresh_st;
+	r->n_owed = 0;
+	r->ahead = false;
+	return 0;
 }
 
 /*
@@ -264,13 +389,14 @@ struct replay *replay__open(const char *path, const struct procfilter *filter, c
 		open_error(msg, msglen, path, err, &why);
 		goto fail_quiet;
 	}
+	r->filter = filter;
 	r->sel = procsel__new(&(struct procsel_opts){ .filter = filter });
 	if (!r->sel)
 		goto fail;
+	r->protobuf = capture__is_protobuf(r->cap);
+	find_anchor(r); /* first: check_pids replays what it reads, through the guard */
 	if (!procsel__all(r->sel) && (err = select_procs(r, filter, msg, msglen)))
 		goto fail_quiet;
-	r->protobuf = capture__is_protobuf(r->cap);
-	find_anchor(r);
 	return r;
 fail:
 	snprintf(msg, msglen, "out of memory");
@@ -301,12 +427,21 @@ int replay__run(struct replay *r, struct engine *e, struct replay_stats *st)
 {
 	struct evictions ev = { 0 };
 
+	if (!r->resume && start_over(r)) {
+		*st = r->open_st;
+		return -ENOMEM;
+	}
 	*st = r->open_st;
 	r->st = st;
 	r->e = e;
-	ts_guard_init(&r->guard, r->guard.has_anchor, r->guard.anchor);
-	r->next_ft = 0;
-	each_line(r, pass_events);
+	if (r->resume) {
+		resume_run(r);
+		r->resume = false; /* another run starts over */
+	} else {
+		ts_guard_init(&r->guard, r->guard.has_anchor, r->guard.anchor);
+		r->next_ft = 0;
+		each_line(r, pass_events);
+	}
 	if (!engine__sink_error(e))
 		feed_timeline(r, UINT64_MAX);
 	add_damage(r->cap, &st->input);
@@ -326,6 +461,7 @@ void replay__free(struct replay *r)
 		return;
 	procsel__free(r->sel);
 	capture__free(r->cap);
+	free(r->owed);
 	free(r);
 }
 
