@@ -144,7 +144,7 @@ static void feed_marker(struct replay *r, const struct capture_line *l)
 }
 
 /* each_line from where the capture is. */
-static void each_next_line(struct replay *r,
+static inline __attribute__((always_inline)) void each_next_line(struct replay *r,
 			   void (*fn)(struct replay *, const struct capture_line *, int kind))
 {
 	struct capture_line l;
@@ -199,7 +199,8 @@ static void pass_names(struct replay *r, const struct capture_line *l, int kind)
 		procsel__wrote(r->sel, resolve_tgid(r->sel, l, &m));
 }
 
-static void pass_events(struct replay *r, const struct capture_line *l, int kind)
+static inline __attribute__((always_inline)) void pass_events(struct replay *r,
+							    const struct capture_line *l, int kind)
 {
 	struct input_stats *in = &r->st->input;
 
