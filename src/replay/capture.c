@@ -180,8 +180,8 @@ static int parse_task(const char *p, const char *e, const char *lend, struct cap
 	/* Task names may hold '-' and spaces: the tid is the digits after the last '-', so
 	 * a name is whatever precedes the '-' before the trailing digits (read backwards, with
 	 * their value). */
-	for (d = e, mul = 1, v = 0; d > p && (digit = (unsigned char)d[-1] - '0') < 10 && e - d < 11;
-	     d--, mul *= 10)
+	for (d = e, mul = 1, v = 0;
+	     d > p && (digit = (unsigned char)d[-1] - '0') < 10 && e - d < 11; d--, mul *= 10)
 		v += digit * mul;
 	if (d == p || d[-1] != '-' || d == e || e - d > 10 || v > INT32_MAX)
 		return -EINVAL;
@@ -249,7 +249,8 @@ static void add_extra(struct capture_line *out, int32_t tid, struct strv comm)
  * rare before them ('p', 'n', 'c', ' '), so memchr lands on the key itself in the
  * kernel's layout: no byte is looked at twice.
  */
-static inline __attribute__((always_inline)) const char *find_key(const char *p, const char *end, const char *key, size_t kl)
+static ALWAYS_INLINE const char *find_key(const char *p, const char *end, const char *key,
+					  size_t kl)
 {
 	while ((size_t)(end - p) >= kl &&
 	       (p = memchr(p, key[0], (size_t)(end - p) - kl + 1)) != NULL) {
@@ -266,9 +267,9 @@ static inline __attribute__((always_inline)) const char *find_key(const char *p,
  * Learns one "<ckey>NAME<pkey>N" pair from [p, end). Names may hold spaces, so the
  * name runs up to the pid key. Returns where the scan stopped or NULL.
  */
-static inline __attribute__((always_inline)) const char *learn_name_n(const char *p, const char *end, const char *ckey,
-				       size_t cl, const char *pkey, size_t pl,
-				       struct capture_line *out)
+static ALWAYS_INLINE const char *learn_name_n(const char *p, const char *end, const char *ckey,
+					      size_t cl, const char *pkey, size_t pl,
+					      struct capture_line *out)
 {
 	const char *c, *k, *d;
 	int32_t tid;
@@ -702,7 +703,7 @@ static int temp_fd(void)
 }
 
 /*
- * A pipe, FIFO or device is read once into a temp file (replay reads twice), after its
+ * A pipe, FIFO or device is read once into a temp file (replay may read twice, and rewinds), after its
  * first bytes passed the probe: /dev/zero or a stream of junk is refused within them.
  */
 static int spool(int in, char *head, struct capture_probe *why)

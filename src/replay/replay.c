@@ -62,7 +62,8 @@ static void owe(struct replay *r, enum owed_kind kind, uint64_t ts_ns)
 		return;
 	}
 	if (r->n_owed % 256 == 0) {
-		tmp = r->n_owed < OWED_MAX ? realloc(r->owed, (r->n_owed + 256) * sizeof(*tmp)) : NULL;
+		tmp = r->n_owed < OWED_MAX ? realloc(r->owed, (r->n_owed + 256) * sizeof(*tmp))
+					   : NULL;
 		if (!tmp) {
 			r->resume = false; /* too many, or no memory: the run starts over */
 			return;

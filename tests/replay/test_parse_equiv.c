@@ -133,7 +133,8 @@ Test(parse_equiv, agrees_when_any_byte_becomes_a_separator, .timeout = 120)
 	size_t lines;
 
 	cr_expect_eq(each_line(TRACES "antutu-2018.ftrace.txt", replaced, &lines), 0);
-	cr_expect_eq(each_line(TRACES "flyme-launcher-scroll-2019.ftrace.txt", replaced, &lines), 0);
+	cr_expect_eq(each_line(TRACES "flyme-launcher-scroll-2019.ftrace.txt", replaced, &lines),
+		     0);
 	cr_expect_eq(each_line(TRACES "miui-launcher-2021.ftrace.txt", replaced, &lines), 0);
 }
 
@@ -142,14 +143,17 @@ Test(parse_equiv, agrees_on_hand_made_lines)
 	static const char *const lines[] = {
 		"  a-b-c-204 (  200) [003] ...1 100.5: tracing_mark_write: S|200|x|77",
 		"     <...>-203 [000] 100.000005: tracing_mark_write: B|200|no flags",
-		"     x-205 ( 300) [003] ...1 100.6: sched_switch: prev_comm=prev_pid=5 prev_pid=301 "
+		"     x-205 ( 300) [003] ...1 100.6: sched_switch: prev_comm=prev_pid=5 "
+		"prev_pid=301 "
 		"prev_prio=120 prev_state=S ==> next_comm=a b next_pid=200 next_prio=120",
-		"     x-205 ( 300) [003] ...1 100.6: sched_switch: prev_comm=n next_comm=x prev_pid=1 "
+		"     x-205 ( 300) [003] ...1 100.6: sched_switch: prev_comm=n next_comm=x "
+		"prev_pid=1 "
 		"prev_state=n ==> nnext_comm=next_comm=y  next_pid=2 next_pid=3",
 		"     x-205 ( 300) [003] ...1 100.6: task_rename: pid=207 oldcomm=z newcomm=c.r "
 		"oom_score_adj=0",
 		"     x-205 ( 300) [003] ...1 100.6: task_rename: pid=300 oldcomm=z newcomm=c.r",
-		"     x-205 ( 300) [003] ...1 100.6: sched_wakeup_new: comm=newbie pid=206 prio=120",
+		"     x-205 ( 300) [003] ...1 100.6: sched_wakeup_new: comm=newbie pid=206 "
+		"prio=120",
 		"     x-205 ( 300) [003] ...1 100.6: sched_wakeup_ne: comm=newbie pid=206 prio=120",
 		"     x-205 ( 300) [003] ...1 100.6: sched_wakeupx: comm=newbie pid=206 prio=120",
 		"     x-205 ( 300) [003] ...1 100.6: print:B|1|x",

@@ -42,10 +42,10 @@ static const char capture_text[] =
 	"# tracer: nop\n"
 	"#\n"
 	"     ui thread-200   (  200) [001] .... 100.000001: tracing_mark_write: B|200|x\n"
-	"     pool-204   (  200) [001] .... 100.000002: tracing_mark_write: S|200|animator:alpha|1\n"
+	"     pool-204 (  200) [001] .... 100.000002: tracing_mark_write: S|200|animator:alpha|1\n"
 	"     x-205   (  300) [002] d..2 100.000003: sched_switch: prev_comm=x prev_pid=205 "
 	"prev_prio=120 prev_state=S ==> next_comm=com.ex.app next_pid=200 next_prio=120\n"
-	"     pool-204   (  200) [001] .... 100.000004: tracing_mark_write: S|200|animator:alpha|2\n"
+	"     pool-204 (  200) [001] .... 100.000004: tracing_mark_write: S|200|animator:alpha|2\n"
 	"     x-205   (  300) [002] .... 100.000005: tracing_mark_write: B|300|y\n";
 
 static void write_capture(char *path, size_t len)
