@@ -703,7 +703,7 @@ static int temp_fd(void)
 }
 
 /*
- * A pipe, FIFO or device is read once into a temp file (replay may read twice, and rewinds), after its
+ * A pipe, FIFO or device is read once into a temp file (a replay may read twice), after its
  * first bytes passed the probe: /dev/zero or a stream of junk is refused within them.
  */
 static int spool(int in, char *head, struct capture_probe *why)
