@@ -22,7 +22,7 @@
 
 /* ---- one line --------------------------------------------------------------------- */
 /*
- * One pass from left to right over the fields at their places, no field scanned twice: the
+ * One pass from left to right over the fields at their places, none searched for twice: the
  * indent, the task and its TGID column before the CPU column, the flags, the timestamp, the
  * event name compared with the few that matter, and their fields at the keys the kernel
  * prints (TP_printk of sched_switch, sched_wakeup, task_rename). What a line means is the
