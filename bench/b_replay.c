@@ -5,7 +5,7 @@
  * read (every tool reads from the page cache; a round runs each command once, so load from
  * others falls on all of them alike), with each tool's peak RSS (ru_maxrss from wait4). Then
  * callgrind's instruction count of one run of each, per line of the capture: it does not drift
- * with the machine's load as wall times do.
+ * with the machine's load as wall times do (valgrind absent: no counts).
  */
 #include <fcntl.h>
 #include <stdarg.h>
@@ -205,9 +205,9 @@ static void report(FILE *md)
 	for (int cmd = 0; cmd < N_CMDS; cmd++)
 		row(md, cmd);
 	fprintf(md, "\n"
-		    "animtrace reads the capture with pread into a 256 KiB buffer, once; with\n"
-		    "--pid too (its check reads up to the process's first marker), --proc reads\n"
-		    "it twice (names first).\n\n"
+		    "animtrace reads the capture with pread into a 256 KiB buffer, once, with\n"
+		    "--pid too (the run goes on from the marker its check stopped at); --proc\n"
+		    "reads it twice (every name first).\n\n"
 		    "Raw wall times (ms, in run order):\n\n");
 	for (int cmd = 0; cmd < N_CMDS; cmd++) {
 		if (!r.ms[cmd].n)
