@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Replay throughput: animtrace --replay on a real capture against `wc -l` and `grep -c` on
- * the same file, best of N runs after a warm-up read (every tool reads from the page cache),
- * with each tool's peak RSS (ru_maxrss from wait4).
+ * Replay throughput: animtrace --replay on a real capture (every process, and one process by
+ * --pid) against `wc -l` and `grep -c` on the same file, in interleaved rounds after a warm-up
+ * read (every tool reads from the page cache; a round runs each command once, so load from
+ * others falls on all of them alike), with each tool's peak RSS (ru_maxrss from wait4). Then
+ * callgrind's instruction count of one run of each, per line of the capture: it does not drift
+ * with the machine's load as wall times do (valgrind absent: no counts).
  */
 #include <fcntl.h>
 #include <stdarg.h>
@@ -17,22 +20,31 @@
 #include "stats.h"
 
 #define CAPTURE "traces/miui-launcher-2021.ftrace.txt"
+/* A process of that capture that wrote markers (com.android.systemui, "ndroid.systemui"):
+ * --pid selects it without a names pass. */
+#define CAPTURE_PID "3243"
 
-enum { ANIMTRACE, BASELINE, WC, GREP, N_CMDS };
+enum { ANIMTRACE, ANIMTRACE_PID, BASELINE, BASELINE_PID, WC, GREP, N_CMDS };
 
-static const char *const labels[N_CMDS] = { "animtrace --replay", "baseline --replay", "wc -l",
-					     "grep -c" };
-static const char *const raw_labels[N_CMDS] = { "animtrace", "baseline", "wc -l", "grep -c" };
+static const char *const labels[N_CMDS] = {
+	"animtrace --replay",	    "animtrace --replay --pid " CAPTURE_PID,
+	"baseline --replay",	    "baseline --replay --pid " CAPTURE_PID,
+	"wc -l",		    "grep -c",
+};
+static const char *const raw_labels[N_CMDS] = { "animtrace", "animtrace --pid", "baseline",
+						 "baseline --pid", "wc -l", "grep -c" };
 
 static struct {
 	const struct bench_env *env;
 	char trace[PATH_MAX];
 	char out[PATH_MAX]; /* every tool's stdout: GNU grep stops at the first match when its
 			     * stdout is /dev/null (13 ms -> 1.5 ms here) */
+	char valgrind[PATH_MAX]; /* "" when not installed: no instruction counts */
 	unsigned long long size, lines, json_lines;
-	const char *argv[N_CMDS][8]; /* argv[BASELINE][0] NULL: no baseline */
+	const char *argv[N_CMDS][10]; /* argv[BASELINE][0] NULL: no baseline */
 	struct samples ms[N_CMDS]; /* wall times */
 	long rss_kb[N_CMDS];
+	unsigned long long instr[N_CMDS]; /* callgrind's Ir of one run; 0: not measured */
 } r;
 
 /* Counts the newlines of path; also its warm-up read. */
@@ -69,17 +81,48 @@ static void set_cmd(int cmd, ...)
 
 static void setup(const struct bench_env *env)
 {
+	const char *base = env->baseline;
+
 	r.env = env;
 	snprintf(r.trace, sizeof(r.trace), "%s/%s", env->testdata, CAPTURE);
 	e2e_path(r.out, "replay.out");
 	r.lines = count_lines(r.trace, &r.size);
 	set_cmd(ANIMTRACE, env->animtrace, "--replay", r.trace, "--format", "json", "-o",
 		"/dev/null", NULL);
-	if (env->baseline)
-		set_cmd(BASELINE, env->baseline, "--replay", r.trace, "--format", "json", "-o",
-			"/dev/null", NULL);
+	set_cmd(ANIMTRACE_PID, env->animtrace, "--replay", r.trace, "--format", "json", "-o",
+		"/dev/null", "--pid", CAPTURE_PID, NULL);
+	if (base) {
+		set_cmd(BASELINE, base, "--replay", r.trace, "--format", "json", "-o", "/dev/null",
+			NULL);
+		set_cmd(BASELINE_PID, base, "--replay", r.trace, "--format", "json", "-o",
+			"/dev/null", "--pid", CAPTURE_PID, NULL);
+	}
 	set_cmd(WC, "wc", "-l", r.trace, NULL);
 	set_cmd(GREP, "grep", "-c", "tracing_mark_write", r.trace, NULL);
+	if (!proc_which("valgrind", r.valgrind, sizeof(r.valgrind)))
+		r.valgrind[0] = '\0';
+}
+
+/* callgrind's instruction count (Ir) of one run of cmd, whole process (start-up included). */
+static unsigned long long instructions(int cmd)
+{
+	const char *argv[20] = { r.valgrind, "--tool=callgrind", "--callgrind-out-file=/dev/null",
+				 NULL };
+	char log[PATH_MAX], opt[PATH_MAX + 16], line[256];
+	const char *p;
+	struct timed t;
+	int n = 3;
+
+	e2e_path(log, "replay.callgrind.log");
+	snprintf(opt, sizeof(opt), "--log-file=%s", log);
+	argv[n++] = opt;
+	for (int i = 0; r.argv[cmd][i] && n < 19; i++)
+		argv[n++] = r.argv[cmd][i];
+	argv[n] = NULL;
+	proc_timed(argv, r.out, &t);
+	if (!log_line(log, "Collected :", line, sizeof(line)) || !(p = strstr(line, ": ")))
+		bench_fail("no instruction count from callgrind in %s", log);
+	return strtoull(p + 2, NULL, 10);
 }
 
 static void measure(void)
@@ -94,18 +137,38 @@ static void measure(void)
 	for (char *p = json; (p = strchr(p, '\n')); p++)
 		r.json_lines++;
 	free(json);
-	for (int cmd = 0; cmd < N_CMDS; cmd++) {
-		for (int i = 0; r.argv[cmd][0] && i < r.env->runs; i++) {
+	for (int i = 0; i < r.env->runs; i++) {
+		for (int cmd = 0; cmd < N_CMDS; cmd++) {
+			if (!r.argv[cmd][0])
+				continue;
 			proc_timed(r.argv[cmd], r.out, &t);
 			samples_add(&r.ms[cmd], (double)t.ns / 1e6);
 			r.rss_kb[cmd] = t.maxrss_kb > r.rss_kb[cmd] ? t.maxrss_kb : r.rss_kb[cmd];
 		}
 	}
+	for (int cmd = 0; r.valgrind[0] && cmd < N_CMDS; cmd++)
+		if (r.argv[cmd][0] && cmd != WC)
+			r.instr[cmd] = instructions(cmd);
 }
 
 static double best(int cmd)
 {
 	return samples_min(&r.ms[cmd]);
+}
+
+/* The median of the per-round ratios cmd / grep (the runs of a round share the load). */
+static double round_ratio(int cmd)
+{
+	struct samples q = { 0 };
+
+	for (size_t i = 0; i < r.ms[cmd].n && i < r.ms[GREP].n; i++)
+		samples_add(&q, r.ms[cmd].v[i] / r.ms[GREP].v[i]);
+	return samples_median(&q);
+}
+
+static double per_line(int cmd)
+{
+	return (double)r.instr[cmd] / (double)r.lines;
 }
 
 static void row(FILE *md, int cmd)
@@ -114,30 +177,38 @@ static void row(FILE *md, int cmd)
 
 	if (!r.ms[cmd].n)
 		return;
-	fprintf(md, "| %s | %.2f | %.0f | %.2f | %ld |\n", labels[cmd], ms,
-		(double)r.size / (ms / 1e3) / 1e6, ms / best(WC), r.rss_kb[cmd]);
+	fprintf(md, "| %s | %.2f | %.0f | %.2f | %.2f | ", labels[cmd], ms,
+		(double)r.size / (ms / 1e3) / 1e6, ms / best(GREP), round_ratio(cmd));
+	if (r.instr[cmd])
+		fprintf(md, "%.0f | %.2f | ", per_line(cmd),
+			(double)r.instr[cmd] / (double)r.instr[GREP]);
+	else
+		fprintf(md, "- | - | ");
+	fprintf(md, "%ld |\n", r.rss_kb[cmd]);
 }
 
 static void report(FILE *md)
 {
 	fprintf(md, "Capture: `%s` from TESTDATA, %llu bytes,\n"
-		    "%llu lines; animtrace wrote %llu JSON lines. Wall time is the best of %d\n"
-		    "runs after a warm-up read (page cache hot); MB = 10^6 bytes; \"x wc\" is\n"
-		    "the time relative to `wc -l`; peak RSS is the largest `ru_maxrss`\n"
-		    "(wait4) of those runs.\n",
+		    "%llu lines; animtrace wrote %llu JSON lines. Wall times: %d interleaved\n"
+		    "rounds (each runs every command once) after a warm-up read (page cache\n"
+		    "hot); \"best\" is the fastest run, \"x grep\" best against best, \"x grep\n"
+		    "(rounds)\" the median of each round's ratio; MB = 10^6 bytes; peak RSS is\n"
+		    "the largest `ru_maxrss` (wait4). Instructions: callgrind's count (Ir) of\n"
+		    "one run, start-up included, per line of the capture, and against grep's.\n",
 		CAPTURE, r.size, r.lines, r.json_lines, r.env->runs);
-	fprintf(md, "Commands: `animtrace --replay FILE --format json -o /dev/null`, `wc -l\n"
-		    "FILE`, `grep -c tracing_mark_write FILE`.\n\n"
-		    "| command | best (ms) | MB/s | x wc | peak RSS (KiB) |\n"
-		    "|---|---:|---:|---:|---:|\n");
+	fprintf(md, "Commands: `animtrace --replay FILE --format json -o /dev/null [--pid %s]`,\n"
+		    "`wc -l FILE`, `grep -c tracing_mark_write FILE`.\n\n"
+		    "| command | best (ms) | MB/s | x grep | x grep (rounds) | instructions "
+		    "/ line | x grep instructions | peak RSS (KiB) |\n"
+		    "|---|---:|---:|---:|---:|---:|---:|---:|\n", CAPTURE_PID);
 	for (int cmd = 0; cmd < N_CMDS; cmd++)
 		row(md, cmd);
 	fprintf(md, "\n"
-		    "animtrace / grep time: %.2f. animtrace reads the capture with pread into a\n"
-		    "256 KiB buffer (it used to map it, and its peak RSS then included the\n"
-		    "page-cache pages it touched).\n\n"
-		    "Raw wall times (ms, in run order):\n\n",
-		best(ANIMTRACE) / best(GREP));
+		    "animtrace reads the capture with pread into a 256 KiB buffer, once, with\n"
+		    "--pid too (the run goes on from the marker its check stopped at); --proc\n"
+		    "reads it twice (every name first).\n\n"
+		    "Raw wall times (ms, in run order):\n\n");
 	for (int cmd = 0; cmd < N_CMDS; cmd++) {
 		if (!r.ms[cmd].n)
 			continue;
@@ -150,11 +221,18 @@ static void report(FILE *md)
 
 static void summary(FILE *out)
 {
-	fprintf(out, "bench: replay %.0f MB/s (target >= 100)\n",
-		(double)r.size / (best(ANIMTRACE) / 1e3) / 1e6);
+	fprintf(out, "bench: replay %.0f MB/s, / grep time %.2f (rounds %.2f, target <= 2)\n",
+		(double)r.size / (best(ANIMTRACE) / 1e3) / 1e6, best(ANIMTRACE) / best(GREP),
+		round_ratio(ANIMTRACE));
+	fprintf(out, "bench: replay --pid / grep time %.2f (rounds %.2f)\n",
+		best(ANIMTRACE_PID) / best(GREP), round_ratio(ANIMTRACE_PID));
+	if (r.instr[ANIMTRACE])
+		fprintf(out, "bench: replay %.0f instructions/line (target <= 1000), --pid %.0f, "
+			     "grep %.0f\n",
+			per_line(ANIMTRACE), per_line(ANIMTRACE_PID), per_line(GREP));
 	if (r.ms[BASELINE].n)
-		fprintf(out, "bench: replay / baseline time: %.2f\n",
-			best(ANIMTRACE) / best(BASELINE));
+		fprintf(out, "bench: replay / baseline time: %.2f, --pid %.2f\n",
+			best(ANIMTRACE) / best(BASELINE), best(ANIMTRACE_PID) / best(BASELINE_PID));
 }
 
 const struct bench bench_replay = {

@@ -611,10 +611,7 @@ void procsel__thread(struct procsel *s, uint32_t tid, uint32_t tgid, const char 
 {
 	if (s->frozen || !tid)
 		return;
-	if (len && (replace || !proctab__name(s->names, tid)))
-		proctab__set_name(s->names, tid, comm, len);
-	if (tgid)
-		proctab__set_tgid(s->names, tid, tgid);
+	proctab__learn(s->names, tid, tgid, comm, len, replace);
 }
 
 uint32_t procsel__tgid(const struct procsel *s, uint32_t tid)

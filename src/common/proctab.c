@@ -142,6 +142,42 @@ int proctab__set_name(struct proctab *t, uint32_t id, const char *name, size_t l
 	return 0;
 }
 
+/* An entry found is marked set, as get_or_add marks it. */
+static struct slot *touch(struct slot *s)
+{
+	s->ref = 1;
+	return s;
+}
+
+int proctab__learn(struct proctab *t, uint32_t id, uint32_t tgid, const char *name, size_t len,
+		   bool replace)
+{
+	struct slot *s = id ? find(t, id) : NULL;
+	int err = 0;
+
+	if (!id)
+		return -EINVAL;
+	if (len && (replace || !s || !s->name[0])) {
+		s = s ? touch(s) : get_or_add(t, id);
+		if (s) {
+			if (len >= PROCTAB_NAME_MAX)
+				len = PROCTAB_NAME_MAX - 1;
+			memcpy(s->name, name, len);
+			s->name[len] = '\0';
+		} else {
+			err = -ENOMEM;
+		}
+	}
+	if (tgid) {
+		s = s ? touch(s) : get_or_add(t, id);
+		if (s)
+			s->tgid = tgid;
+		else
+			err = -ENOMEM;
+	}
+	return err;
+}
+
 int proctab__set_tgid(struct proctab *t, uint32_t id, uint32_t tgid)
 {
 	struct slot *s = id ? get_or_add(t, id) : NULL;

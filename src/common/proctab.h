@@ -3,6 +3,7 @@
 #ifndef ANIMTRACE_PROCTAB_H
 #define ANIMTRACE_PROCTAB_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -22,6 +23,13 @@ int proctab__set_name(struct proctab *t, uint32_t id, const char *name, size_t l
 /* Records that thread id belongs to process tgid. Returns 0 or -ENOMEM. */
 int proctab__set_tgid(struct proctab *t, uint32_t id, uint32_t tgid);
 
+/*
+ * What a line shows of thread id in one look-up: its name (len 0: none), kept when one is
+ * known unless replace, and its process (tgid 0: none). The same as proctab__name, then
+ * proctab__set_name, then proctab__set_tgid. Returns 0, -EINVAL (id 0) or -ENOMEM.
+ */
+int proctab__learn(struct proctab *t, uint32_t id, uint32_t tgid, const char *name, size_t len,
+		   bool replace);
 /* The name of id, or NULL when none is known. Valid until the next set on t. */
 const char *proctab__name(const struct proctab *t, uint32_t id);
 

@@ -44,7 +44,8 @@ struct proc *procs__get(struct procs *ps, uint32_t pid, const char *process, uin
 		*slot = p;
 		*created = true;
 	}
-	if (process && *process)
+	/* Called on every marker: copy only a name that differs from the (cut) one kept. */
+	if (process && *process && strncmp(p->name, process, sizeof(p->name) - 1))
 		snprintf(p->name, sizeof(p->name), "%s", process);
 	return p;
 }

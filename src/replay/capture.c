@@ -21,15 +21,43 @@
 #define CONST_STRLEN(s) (sizeof(s) - 1)
 
 /* ---- one line --------------------------------------------------------------------- */
+/*
+ * One pass from left to right over the fields at their places, none searched for twice: the
+ * indent, the task and its TGID column before the CPU column, the flags, the timestamp, the
+ * event name compared with the few that matter, and their fields at the keys the kernel
+ * prints (TP_printk of sched_switch, sched_wakeup, task_rename). What a line means is the
+ * same as when each field was searched for (tests/replay/test_parse_equiv.c holds the two
+ * parsers to it on every line of the corpus, and the capture_line fuzz target on any).
+ */
 
 static bool is_digit(char c)
 {
-	return c >= '0' && c <= '9';
+	return (unsigned char)(c - '0') < 10;
 }
 
 static const char *skip_spaces(const char *p, const char *end)
 {
 	while (p < end && *p == ' ')
+		p++;
+	return p;
+}
+
+/* The indent: task names are right-aligned in 16 columns, so most lines start with spaces,
+ * counted eight at a time where the line allows (little-endian: byte 0 is p[0]). */
+static const char *skip_indent(const char *p, const char *end)
+{
+	uint64_t w;
+
+	while (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && end - p >= 8) {
+		memcpy(&w, p, 8);
+		w ^= 0x2020202020202020ull;
+		if (w) {
+			p += __builtin_ctzll(w) / 8;
+			break;
+		}
+		p += 8;
+	}
+	while (p < end && (*p == ' ' || *p == '\t'))
 		p++;
 	return p;
 }
@@ -41,19 +69,63 @@ static const char *trim_spaces_back(const char *b, const char *e)
 	return e;
 }
 
-/* Parses all of [p, e) as a non-negative decimal that fits int32. */
-static int parse_pid(const char *p, const char *e, int32_t *out)
-{
-	int64_t v = 0;
+#define ALWAYS_INLINE inline __attribute__((always_inline))
 
-	if (p == e || e - p > 10)
-		return -EINVAL;
-	for (; p < e; p++) {
-		if (!is_digit(*p))
-			return -EINVAL;
-		v = v * 10 + (*p - '0');
+/* The byte-at-a-time run of digits for scan_digits, near the line's end or past 7 digits. */
+static __attribute__((noinline)) const char *scan_digits_bytes(const char *p, const char *end,
+							       uint64_t *v)
+{
+	uint64_t acc = 0;
+	unsigned d;
+
+	for (; p < end && (d = (unsigned char)*p - '0') < 10; p++)
+		acc = acc * 10 + d;
+	*v = acc;
+	return p;
+}
+
+/*
+ * The run of digits at p, up to the line's end: returns where it ends and its value in *v
+ * (modulo 2^64: callers bound the length). When 8 bytes can be read, a run of up to 7 digits
+ * is found and converted in a few word operations (SWAR).
+ */
+static ALWAYS_INLINE const char *scan_digits(const char *p, const char *end, uint64_t *v)
+{
+	uint64_t w, bad, d;
+	unsigned n;
+
+	if (__BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__ || end - p < 8)
+		return scan_digits_bytes(p, end, v);
+	memcpy(&w, p, 8);
+	/* a byte is a digit when it is 0x30-0x39: its high nibble is 3 before and after +6 (a
+	 * carry out of a non-digit only reaches the bytes after it, which do not count) */
+	bad = ((w & 0xf0f0f0f0f0f0f0f0ull) ^ 0x3030303030303030ull) |
+	      (((w + 0x0606060606060606ull) & 0xf0f0f0f0f0f0f0f0ull) ^ 0x3030303030303030ull);
+	if (!bad)
+		return scan_digits_bytes(p, end, v);
+	n = (unsigned)__builtin_ctzll(bad) / 8; /* little-endian: byte 0 is p[0] */
+	if (!n) {
+		*v = 0;
+		return p;
 	}
-	if (v > INT32_MAX)
+	/* the n digits to the top bytes (the zero bytes below are leading zeros), then pairs,
+	 * quads and all eight combined by multiplication */
+	d = (w - 0x3030303030303030ull) << (8 * (8 - n));
+	d = d * 10 + (d >> 8);
+	*v = (((d & 0x000000ff000000ffull) * (100 + (1000000ull << 32))) +
+	      (((d >> 16) & 0x000000ff000000ffull) * (1 + (10000ull << 32)))) >> 32;
+	return p + n;
+}
+
+/*
+ * Parses all of [p, e) as a non-negative decimal that fits int32; the byte at e, before the
+ * line's end lend, is not a digit (the run of digits must end at e).
+ */
+static ALWAYS_INLINE int parse_pid(const char *p, const char *e, const char *lend, int32_t *out)
+{
+	uint64_t v;
+
+	if (p == e || e - p > 10 || scan_digits(p, lend, &v) != e || v > INT32_MAX)
 		return -EINVAL;
 	*out = (int32_t)v;
 	return 0;
@@ -82,10 +154,15 @@ static const char *find_cpu_column(const char *p, const char *end, const char **
 	return NULL;
 }
 
-/* "comm-tid" optionally followed by " (tgid)"; [p, e) ends before the CPU column. */
-static int parse_task(const char *p, const char *e, struct capture_line *out)
+/*
+ * "comm-tid" optionally followed by " (tgid)"; [p, e) ends before the CPU column, lend is the
+ * line's end.
+ */
+static int parse_task(const char *p, const char *e, const char *lend, struct capture_line *out)
 {
-	const char *open, *dash, *t;
+	const char *open, *t, *d;
+	uint64_t v, mul;
+	unsigned digit;
 	int err;
 
 	e = trim_spaces_back(p, e);
@@ -96,43 +173,46 @@ static int parse_task(const char *p, const char *e, struct capture_line *out)
 		t = skip_spaces(open + 1, e - 1);
 		if ((size_t)(e - 1 - t) == CONST_STRLEN("-----") && memcmp(t, "-----", 5) == 0)
 			out->tgid = -1;
-		else if ((err = parse_pid(t, e - 1, &out->tgid)) != 0)
+		else if ((err = parse_pid(t, e - 1, lend, &out->tgid)) != 0)
 			return err;
 		e = trim_spaces_back(p, open);
 	}
-	/* Task names may hold '-' and spaces: the tid follows the last '-'. */
-	dash = memrchr(p, '-', (size_t)(e - p));
-	if (!dash)
+	/* Task names may hold '-' and spaces: the tid is the digits after the last '-', so
+	 * a name is whatever precedes the '-' before the trailing digits (read backwards, with
+	 * their value). */
+	for (d = e, mul = 1, v = 0;
+	     d > p && (digit = (unsigned char)d[-1] - '0') < 10 && e - d < 11; d--, mul *= 10)
+		v += digit * mul;
+	if (d == p || d[-1] != '-' || d == e || e - d > 10 || v > INT32_MAX)
 		return -EINVAL;
-	out->comm = (struct strv){ .p = p, .len = (size_t)(dash - p) };
-	return parse_pid(dash + 1, e, &out->tid);
+	out->comm = (struct strv){ .p = p, .len = (size_t)(d - 1 - p) };
+	out->tid = (int32_t)v;
+	return 0;
 }
 
-/* "secs.frac" with 1 to 9 decimals, exactly: no floating point. */
-static int parse_ts(const char *p, const char *e, uint64_t *ns)
+/*
+ * A whole "secs.frac:" token at p (it ends at a space or the end): 1 to 11 digits, '.', 1
+ * to 9 decimals, exactly: no floating point. Returns the byte after the ':' or NULL.
+ */
+static const char *parse_ts(const char *p, const char *end, uint64_t *ns)
 {
-	uint64_t secs = 0, frac = 0;
-	const char *dot = memchr(p, '.', (size_t)(e - p));
-	int digits;
+	static const uint32_t scale[10] = { 0, 100000000, 10000000, 1000000, 100000,
+					    10000, 1000,      100,      10,      1 };
+	const char *s = p, *f;
+	uint64_t secs, frac;
 
-	if (!dot || dot == p || dot - p > 11 || e - dot < 2 || e - dot > 10)
-		return -EINVAL;
-	for (; p < dot; p++) {
-		if (!is_digit(*p))
-			return -EINVAL;
-		secs = secs * 10 + (uint64_t)(*p - '0');
-	}
-	for (p = dot + 1, digits = 0; p < e; p++, digits++) {
-		if (!is_digit(*p))
-			return -EINVAL;
-		frac = frac * 10 + (uint64_t)(*p - '0');
-	}
-	for (; digits < 9; digits++)
-		frac *= 10;
+	p = scan_digits(p, end, &secs);
+	if (p == s || p - s > 11 || p == end || *p != '.')
+		return NULL;
+	f = ++p;
+	p = scan_digits(p, end, &frac);
+	if (p == f || p - f > 9 || p == end || *p != ':' || (p + 1 < end && p[1] != ' '))
+		return NULL;
+	frac *= scale[p - f];
 	if (secs > (UINT64_MAX - frac) / 1000000000ull)
-		return -EINVAL;
+		return NULL;
 	*ns = secs * 1000000000ull + frac;
-	return 0;
+	return p + 1;
 }
 
 /*
@@ -141,19 +221,16 @@ static int parse_ts(const char *p, const char *e, uint64_t *ns)
  */
 static const char *parse_flags_ts(const char *p, const char *end, uint64_t *ns)
 {
-	const char *tok_end;
+	const char *ts;
 	int round;
 
 	for (round = 0; round < 2; round++) {
 		p = skip_spaces(p, end);
-		/* memchr, not a byte loop: this scan runs twice a line, and a byte loop's speed
-		 * here moved by 10 % with where the linker happened to place it */
-		tok_end = p < end ? memchr(p, ' ', (size_t)(end - p)) : NULL;
-		if (!tok_end)
-			tok_end = end;
-		if (tok_end > p && tok_end[-1] == ':' && parse_ts(p, tok_end - 1, ns) == 0)
-			return tok_end;
-		p = tok_end;
+		ts = parse_ts(p, end, ns);
+		if (ts)
+			return ts;
+		while (p < end && *p != ' ')
+			p++;
 	}
 	return NULL;
 }
@@ -168,116 +245,189 @@ static void add_extra(struct capture_line *out, int32_t tid, struct strv comm)
 }
 
 /*
+ * The first key in [p, end), or NULL (memmem's answer). The keys start with a byte that is
+ * rare before them ('p', 'n', 'c', ' '), so memchr lands on the key itself in the
+ * kernel's layout: no byte is looked at twice.
+ */
+static ALWAYS_INLINE const char *find_key(const char *p, const char *end, const char *key,
+					  size_t kl)
+{
+	while ((size_t)(end - p) >= kl &&
+	       (p = memchr(p, key[0], (size_t)(end - p) - kl + 1)) != NULL) {
+		if (!memcmp(p, key, kl))
+			return p;
+		p++;
+	}
+	return NULL;
+}
+
+#define FIND_KEY(p, end, key) find_key(p, end, key, CONST_STRLEN(key))
+
+/*
  * Learns one "<ckey>NAME<pkey>N" pair from [p, end). Names may hold spaces, so the
  * name runs up to the pid key. Returns where the scan stopped or NULL.
  */
-static const char *learn_name_n(const char *p, const char *end, const char *ckey, size_t cl,
-				const char *pkey, size_t pl, struct capture_line *out)
+static ALWAYS_INLINE const char *learn_name_n(const char *p, const char *end, const char *ckey,
+					      size_t cl, const char *pkey, size_t pl,
+					      struct capture_line *out)
 {
 	const char *c, *k, *d;
 	int32_t tid;
+	uint64_t v;
 
-	c = memmem(p, (size_t)(end - p), ckey, cl);
+	/* the kernel's layout puts ckey first: no search then */
+	c = (size_t)(end - p) >= cl && !memcmp(p, ckey, cl) ? p : find_key(p, end, ckey, cl);
 	if (!c)
 		return NULL;
 	c += cl;
-	k = memmem(c, (size_t)(end - c), pkey, pl);
+	k = find_key(c, end, pkey, pl);
 	if (!k)
 		return NULL;
-	for (d = k + pl; d < end && is_digit(*d);)
-		d++;
-	if (parse_pid(k + pl, d, &tid))
+	d = scan_digits(k + pl, end, &v);
+	if (d == k + pl || d - (k + pl) > 10 || v > INT32_MAX)
 		return NULL;
+	tid = (int32_t)v;
 	add_extra(out, tid, (struct strv){ .p = c, .len = (size_t)(k - c) });
 	return d;
 }
 
-/* task_rename: "pid=N oldcomm=X newcomm=Y oom_score_adj=A"; zygote children are renamed. */
 /* learn_name_n with the lengths of literal keys folded at compile time. */
 #define learn_name(p, end, ckey, pkey, out) \
 	learn_name_n(p, end, ckey, sizeof(ckey) - 1, pkey, sizeof(pkey) - 1, out)
 
+/* task_rename: "pid=N oldcomm=X newcomm=Y oom_score_adj=A"; zygote children are renamed. */
 static void learn_rename(const char *p, const char *end, struct capture_line *out)
 {
 	const char *d, *c, *k;
 	int32_t tid;
+	uint64_t v;
 
 	if (!strv_starts_with((struct strv){ p, (size_t)(end - p) }, "pid="))
 		return;
 	p += CONST_STRLEN("pid=");
-	for (d = p; d < end && is_digit(*d);)
-		d++;
-	c = memmem(d, (size_t)(end - d), " newcomm=", CONST_STRLEN(" newcomm="));
-	if (!c || parse_pid(p, d, &tid))
+	d = scan_digits(p, end, &v);
+	c = FIND_KEY(d, end, " newcomm=");
+	if (!c || d == p || d - p > 10 || v > INT32_MAX)
 		return;
+	tid = (int32_t)v;
 	c += CONST_STRLEN(" newcomm=");
-	k = memmem(c, (size_t)(end - c), " oom_score_adj=", CONST_STRLEN(" oom_score_adj="));
+	k = FIND_KEY(c, end, " oom_score_adj=");
 	add_extra(out, tid, (struct strv){ c, (size_t)((k ? k : end) - c) });
 }
 
-static void learn_names(struct strv event, const char *p, const char *end,
-			struct capture_line *out)
+/* The events whose fields name threads, and the markers. */
+enum event_kind { EV_OTHER, EV_MARKER, EV_SWITCH, EV_WAKEUP, EV_RENAME };
+
+/* "name:" at p, compared whole (its ':' included), so that it is the line's event name. */
+#define EVENT_IS(p, n, lit) ((n) >= CONST_STRLEN(lit) && !memcmp(p, lit, CONST_STRLEN(lit)))
+
+/* Which of those the event at p is; *len is its name's length when it is one of them. */
+static enum event_kind known_event(const char *p, size_t n, size_t *len)
 {
-	if (strv_eq(event, "sched_switch")) {
-		p = learn_name(p, end, "prev_comm=", " prev_pid=", out);
-		if (p)
-			learn_name(p, end, "next_comm=", " next_pid=", out);
-	} else if (strv_eq(event, "sched_wakeup") || strv_eq(event, "sched_waking") ||
-		   strv_eq(event, "sched_wakeup_new")) {
-		learn_name(p, end, "comm=", " pid=", out);
-	} else if (strv_eq(event, "task_rename")) {
-		learn_rename(p, end, out);
+#define IS(lit, kind)                                      \
+	if (EVENT_IS(p, n, lit)) {                         \
+		*len = CONST_STRLEN(lit) - 1;              \
+		return kind;                               \
 	}
+	switch (n ? p[0] : 0) {
+	case 's':
+		IS("sched_switch:", EV_SWITCH);
+		IS("sched_waking:", EV_WAKEUP);
+		IS("sched_wakeup:", EV_WAKEUP);
+		IS("sched_wakeup_new:", EV_WAKEUP);
+		break;
+	case 't':
+		IS("tracing_mark_write:", EV_MARKER);
+		IS("task_rename:", EV_RENAME);
+		break;
+	case 'p':
+		IS("print:", EV_MARKER);
+		break;
+	}
+#undef IS
+	return EV_OTHER;
 }
 
 /* "event: fields" from p; fills payload or extras. */
 static int parse_event(const char *p, const char *end, struct capture_line *out)
 {
 	const char *colon;
-	struct strv event;
+	enum event_kind kind;
+	size_t len = 0;
 
 	p = skip_spaces(p, end);
-	colon = memchr(p, ':', (size_t)(end - p));
-	if (!colon || colon == p || memchr(p, ' ', (size_t)(colon - p)))
-		return -EINVAL;
-	event = (struct strv){ .p = p, .len = (size_t)(colon - p) };
+	kind = known_event(p, (size_t)(end - p), &len);
+	if (kind != EV_OTHER) {
+		colon = p + len;
+	} else {
+		colon = memchr(p, ':', (size_t)(end - p));
+		if (!colon || colon == p || memchr(p, ' ', (size_t)(colon - p)))
+			return -EINVAL;
+	}
 	p = colon + 1;
 	if (p < end && *p++ != ' ')
 		return -EINVAL;
-	if (strv_eq(event, "tracing_mark_write") || strv_eq(event, "print")) {
+	switch (kind) {
+	case EV_MARKER:
 		out->payload = (struct strv){ .p = p, .len = (size_t)(end - p) };
 		return CAPTURE_MARKER;
+	case EV_SWITCH:
+		p = learn_name(p, end, "prev_comm=", " prev_pid=", out);
+		if (p)
+			learn_name(p, end, "next_comm=", " next_pid=", out);
+		break;
+	case EV_WAKEUP:
+		learn_name(p, end, "comm=", " pid=", out);
+		break;
+	case EV_RENAME:
+		learn_rename(p, end, out);
+		break;
+	case EV_OTHER:
+		break;
 	}
-	learn_names(event, p, end, out);
 	return CAPTURE_SCHED;
 }
 
-int capture_parse_line(const char *line, size_t len, struct capture_line *out)
+static void clear_line(struct capture_line *out)
+{
+	out->ts_ns = 0;
+	out->tgid = -1;
+	out->tid = 0;
+	out->comm = out->payload = (struct strv){ .p = "", .len = 0 };
+	out->n_extra = 0;
+}
+
+/* capture_parse_line of a line known to hold no NUL byte. */
+static int parse_line(const char *line, size_t len, struct capture_line *out)
 {
 	const char *p = line, *end = line + len, *cpu, *rest;
 	int err;
 
-	memset(out, 0, sizeof(*out));
-	out->tgid = -1;
-	out->comm = out->payload = (struct strv){ .p = "", .len = 0 };
-	if (memchr(line, '\0', len)) /* binary junk inside a capture: this line only */
-		return -EINVAL;
+	clear_line(out);
 	while (end > p && (end[-1] == '\n' || end[-1] == '\r'))
 		end--;
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
+	p = skip_indent(p, end);
 	if (p == end || *p == '#')
 		return CAPTURE_SKIP;
 	cpu = find_cpu_column(p, end, &rest);
 	if (!cpu)
 		return -EINVAL;
-	err = parse_task(p, cpu, out);
+	err = parse_task(p, cpu, end, out);
 	if (err)
 		return err;
 	p = parse_flags_ts(rest, end, &out->ts_ns);
 	if (!p)
 		return -EINVAL;
 	return parse_event(p, end, out);
+}
+
+int capture_parse_line(const char *line, size_t len, struct capture_line *out)
+{
+	if (memchr(line, '\0', len)) { /* binary junk inside a capture: this line only */
+		clear_line(out);
+		return -EINVAL;
+	}
+	return parse_line(line, len, out);
 }
 
 /* ---- the file --------------------------------------------------------------------- */
@@ -302,6 +452,7 @@ struct capture {
 	bool skipping;       /* inside an overlong line: drop bytes up to its newline */
 	bool last_no_nl;     /* the line just returned ended at the end of the text */
 	bool html_cut;       /* the last html block has no </script>: the file was cut */
+	size_t clean;        /* the bytes of buf before clean not yet parsed hold no NUL byte */
 	uint64_t text_bytes;
 	struct capture_damage dmg;
 	struct pftrace *pf;  /* protobuf capture: its index; NULL for text */
@@ -552,7 +703,7 @@ static int temp_fd(void)
 }
 
 /*
- * A pipe, FIFO or device is read once into a temp file (replay reads twice), after its
+ * A pipe, FIFO or device is read once into a temp file (a replay may read twice), after its
  * first bytes passed the probe: /dev/zero or a stream of junk is refused within them.
  */
 static int spool(int in, char *head, struct capture_probe *why)
@@ -684,6 +835,7 @@ static size_t fill(struct capture *c)
 	if (c->start) {
 		memmove(c->buf, c->buf + c->start, c->end - c->start);
 		c->end -= c->start;
+		c->clean = c->clean > c->start ? c->clean - c->start : 0;
 		c->start = 0;
 	}
 	room = BUF_BYTES - c->end;
@@ -700,7 +852,7 @@ static bool next_range(struct capture *c)
 	if (++c->cur >= c->n_ranges)
 		return false;
 	c->next_off = c->ranges[c->cur].off;
-	c->start = c->end = 0;
+	c->start = c->end = c->clean = 0;
 	c->skipping = false;
 	return true;
 }
@@ -711,7 +863,7 @@ static bool skip_overlong(struct capture *c)
 	char *nl = memchr(c->buf + c->start, '\n', c->end - c->start);
 
 	if (!nl) {
-		c->start = c->end = 0;
+		c->start = c->end = c->clean = 0;
 		return false;
 	}
 	c->start = (size_t)(nl + 1 - c->buf);
@@ -777,13 +929,6 @@ int capture__next(struct capture *c, const char **line, size_t *len)
 	return r;
 }
 
-static void clear_line(struct capture_line *out)
-{
-	memset(out, 0, sizeof(*out));
-	out->tgid = -1;
-	out->comm = out->payload = (struct strv){ .p = "", .len = 0 };
-}
-
 static void fill_task(struct capture *c, int32_t tid, struct capture_line *out)
 {
 	const struct pf_thread *t = pftrace__thread(c->pf, tid);
@@ -827,13 +972,28 @@ static int next_pf_event(struct capture *c, struct capture_line *out)
  */
 static bool cut_last_line(const struct capture *c)
 {
-	bool plain = c->n_ranges == 1 && c->ranges[0].off == 0 && c->ranges[0].len == c->size;
-
-	if (!c->last_no_nl)
+	if (!c->last_no_nl) /* every line but the last: nothing else to look at */
 		return false;
-	if (plain)
-		return true;
+	if (c->n_ranges == 1 && c->ranges[0].off == 0 && c->ranges[0].len == c->size)
+		return true; /* plain text */
 	return c->cur + 1 >= c->n_ranges && c->html_cut;
+}
+
+/*
+ * Whether the line at buf[b, b + len) holds a NUL byte. The buffer is searched once past the
+ * clean bytes, up to its end or the first NUL, not line by line: a capture holds none, or few.
+ */
+static bool line_has_nul(struct capture *c, size_t b, size_t len)
+{
+	const char *nul;
+
+	if (b + len <= c->clean)
+		return false;
+	if (c->clean < b)
+		c->clean = b;
+	nul = memchr(c->buf + c->clean, '\0', c->end - c->clean);
+	c->clean = nul ? (size_t)(nul - c->buf) : c->end;
+	return b + len > c->clean;
 }
 
 int capture__next_event(struct capture *c, struct capture_line *out)
@@ -851,7 +1011,12 @@ int capture__next_event(struct capture *c, struct capture_line *out)
 			c->dmg.overlong++;
 		return kind == 2 ? -EINVAL : CAPTURE_END;
 	}
-	kind = capture_parse_line(line, len, out);
+	if (line_has_nul(c, (size_t)(line - c->buf), len)) {
+		clear_line(out);
+		kind = -EINVAL;
+	} else {
+		kind = parse_line(line, len, out);
+	}
 	if (kind != CAPTURE_SKIP && cut_last_line(c)) {
 		c->dmg.truncated_at = c->next_off; /* < size when cut while read */
 		clear_line(out);
@@ -884,7 +1049,7 @@ void capture__rewind(struct capture *c)
 {
 	c->cur = 0;
 	c->next_off = c->n_ranges ? c->ranges[0].off : 0;
-	c->start = c->end = 0;
+	c->start = c->end = c->clean = 0;
 	c->skipping = false;
 	c->last_no_nl = false;
 	c->pf_thread = 0;

@@ -111,7 +111,7 @@ size_t capture__n_frames(const struct capture *c);
 /* Frame i; its layer name stays valid while c lives. 0, or -ERANGE. */
 int capture__frame(const struct capture *c, size_t i, struct ft_frame *out);
 
-/* Restarts from the first line or event (replay reads twice: names first, then events). */
+/* Restarts from the first line or event (a replay with --proc reads twice: names first). */
 void capture__rewind(struct capture *c);
 
 /* What was cut off or skipped so far (the caller warns once, at the end). */

@@ -13,36 +13,86 @@
 #include "replay/replay.h"
 #include "replay/tsguard.h"
 
+/*
+ * The engine calls of the events check_pids read before the replay had an engine, made first
+ * when it has one: the run goes on from where the check stopped instead of reading again.
+ */
+enum owed_kind { OWED_TIMELINE, OWED_VSYNC, OWED_REJECTED };
+
+struct owed {
+	uint64_t ts_ns;
+	enum owed_kind kind;
+};
+
+/* Calls owed at most (mostly SurfaceFlinger's VSYNC-app counters, 60-120 a second, before the
+ * process's first marker); past them the run reads the capture again from its start. */
+#define OWED_MAX 4096
+
 struct replay {
 	struct capture *cap;
+	const struct procfilter *filter;
 	struct procsel *sel; /* what is selected; thread names from task columns and sched lines */
-	struct engine *e;
+	struct engine *e;    /* NULL while check_pids reads ahead of the run */
 	struct replay_stats *st;
 	struct replay_stats open_st; /* what replay__open learnt, copied into the run's */
+	struct replay_stats fresh_st; /* open_st before check_pids read ahead (a restart's) */
 	struct ts_guard guard;       /* which marker timestamps are time */
 	bool protobuf;
 	size_t next_ft;              /* the next FrameTimeline frame for the engine */
+	bool ahead;                  /* check_pids read ahead of the run */
+	bool resume;                 /* the run goes on from held, after paying owed */
+	struct capture_line held;    /* where check_pids stopped, not yet replayed: its strings
+				      * stay valid as no capture call comes before the run */
+	int held_kind;
+	struct owed *owed;
+	size_t n_owed;
 };
+
+/* An engine call, made now or (reading ahead, no engine yet) owed until the run. */
+static void owe(struct replay *r, enum owed_kind kind, uint64_t ts_ns)
+{
+	struct owed *tmp;
+
+	if (!r->resume)
+		return;
+	/* frames up to one time, then up to a later one: the frames up to the later */
+	if (kind == OWED_TIMELINE && r->n_owed && r->owed[r->n_owed - 1].kind == OWED_TIMELINE) {
+		if (r->owed[r->n_owed - 1].ts_ns < ts_ns)
+			r->owed[r->n_owed - 1].ts_ns = ts_ns;
+		return;
+	}
+	if (r->n_owed % 256 == 0) {
+		tmp = r->n_owed < OWED_MAX ? realloc(r->owed, (r->n_owed + 256) * sizeof(*tmp))
+					   : NULL;
+		if (!tmp) {
+			r->resume = false; /* too many, or no memory: the run starts over */
+			return;
+		}
+		r->owed = tmp;
+	}
+	r->owed[r->n_owed++] = (struct owed){ ts_ns, kind };
+}
 
 static bool known_name(struct strv s)
 {
 	return s.len && !strv_eq(s, "<...>");
 }
 
-/* Thread names as the capture shows them: the task column, and sched_* fields. */
-static void learn_names(struct replay *r, const struct capture_line *l)
+/* Thread names as the capture shows them, into sel: the task column, and sched_* fields. */
+static void learn_names(struct procsel *sel, const struct capture_line *l)
 {
 	if (l->tid > 0)
-		procsel__thread(r->sel, l->tid, l->tgid > 0 ? l->tgid : 0, l->comm.p,
+		procsel__thread(sel, l->tid, l->tgid > 0 ? l->tgid : 0, l->comm.p,
 				known_name(l->comm) ? l->comm.len : 0, false);
 	for (int i = 0; i < l->n_extra && i < 2; i++)
 		if (l->extra_tid[i] > 0 && known_name(l->extra_comm[i]))
-			procsel__thread(r->sel, l->extra_tid[i], 0, l->extra_comm[i].p,
+			procsel__thread(sel, l->extra_tid[i], 0, l->extra_comm[i].p,
 					l->extra_comm[i].len, true);
 }
 
 /* The process a marker line belongs to: payload tgid, TGID column, or an earlier marker. */
-static uint32_t resolve_tgid(struct replay *r, const struct capture_line *l, const struct marker *m)
+static uint32_t resolve_tgid(struct procsel *sel, const struct capture_line *l,
+			     const struct marker *m)
 {
 	uint32_t tgid = 0;
 
@@ -51,9 +101,9 @@ static uint32_t resolve_tgid(struct replay *r, const struct capture_line *l, con
 	else if (l->tgid > 0)
 		tgid = l->tgid;
 	else if (l->tid > 0)
-		tgid = procsel__tgid(r->sel, l->tid);
-	if (tgid && l->tid > 0 && !procsel__tgid(r->sel, l->tid))
-		procsel__thread(r->sel, l->tid, tgid, NULL, 0, false);
+		tgid = procsel__tgid(sel, l->tid);
+	if (tgid && l->tid > 0 && !procsel__tgid(sel, l->tid))
+		procsel__thread(sel, l->tid, tgid, NULL, 0, false);
 	return tgid;
 }
 
@@ -66,22 +116,44 @@ static void feed_marker(struct replay *r, const struct capture_line *l)
 		/* Not a marker at all (e.g. trace_event_clock_sync): count only for chosen ones. */
 		if (l->tgid > 0 && procsel__wants(r->sel, l->tgid)) {
 			r->st->rejected++;
-			engine__rejected(r->e);
+			if (r->e)
+				engine__rejected(r->e);
+			else
+				owe(r, OWED_REJECTED, 0);
 		}
 		return;
 	}
-	tgid = resolve_tgid(r, l, &m);
+	tgid = resolve_tgid(r->sel, l, &m);
 	if (tgid && !procsel__wants(r->sel, tgid) && m.type == MARKER_COUNTER &&
 	    strv_eq(m.name, "VSYNC-app")) {
-		engine__display_vsync(r->e, l->ts_ns); /* every process's vsyncs */
+		if (r->e) /* every process's vsyncs */
+			engine__display_vsync(r->e, l->ts_ns);
+		else
+			owe(r, OWED_VSYNC, l->ts_ns);
 		return;
 	}
 	if (!tgid || !procsel__wants(r->sel, tgid))
 		return;
+	if (!r->e) { /* read ahead, a marker check_pids did not stop at: start over */
+		r->resume = false;
+		return;
+	}
 	r->st->markers++;
 	r->st->last_ns = l->ts_ns;
 	engine__marker(r->e, l->ts_ns, tgid, l->tid > 0 ? (uint32_t)l->tid : tgid,
 		       procsel__name(r->sel, tgid), &m);
+}
+
+/* each_line from where the capture is. */
+static inline __attribute__((always_inline)) void each_next_line(struct replay *r,
+			   void (*fn)(struct replay *, const struct capture_line *, int kind))
+{
+	struct capture_line l;
+	int kind;
+
+	while ((kind = capture__next_event(r->cap, &l)) != CAPTURE_END &&
+	       !(r->e && engine__sink_error(r->e)))
+		fn(r, &l, kind);
 }
 
 /*
@@ -91,13 +163,8 @@ static void feed_marker(struct replay *r, const struct capture_line *l)
 static void each_line(struct replay *r, void (*fn)(struct replay *, const struct capture_line *,
 						 int kind))
 {
-	struct capture_line l;
-	int kind;
-
 	capture__rewind(r->cap);
-	while ((kind = capture__next_event(r->cap, &l)) != CAPTURE_END &&
-	       !(r->e && engine__sink_error(r->e)))
-		fn(r, &l, kind);
+	each_next_line(r, fn);
 }
 
 /* FrameTimeline frames (Perfetto captures) of chosen processes that start by ts_ns (all:
@@ -107,6 +174,11 @@ static void feed_timeline(struct replay *r, uint64_t ts_ns)
 	size_t n = capture__n_frames(r->cap);
 	struct ft_frame f;
 
+	if (!r->e) {
+		if (r->next_ft < n)
+			owe(r, OWED_TIMELINE, ts_ns);
+		return;
+	}
 	for (; r->next_ft < n; r->next_ft++) {
 		if (capture__frame(r->cap, r->next_ft, &f))
 			continue;
@@ -123,12 +195,13 @@ static void pass_names(struct replay *r, const struct capture_line *l, int kind)
 
 	if (kind < 0 || kind == CAPTURE_SKIP)
 		return;
-	learn_names(r, l);
+	learn_names(r->sel, l);
 	if (kind == CAPTURE_MARKER && !marker_parse(l->payload.p, l->payload.len, &m))
-		procsel__wrote(r->sel, resolve_tgid(r, l, &m));
+		procsel__wrote(r->sel, resolve_tgid(r->sel, l, &m));
 }
 
-static void pass_events(struct replay *r, const struct capture_line *l, int kind)
+static inline __attribute__((always_inline)) void pass_events(struct replay *r,
+							    const struct capture_line *l, int kind)
 {
 	struct input_stats *in = &r->st->input;
 
@@ -143,18 +216,117 @@ static void pass_events(struct replay *r, const struct capture_line *l, int kind
 		in->time_jumps++;
 		return;
 	}
-	learn_names(r, l); /* ignored once --proc chose from the names (procsel__thread) */
+	learn_names(r->sel, l); /* ignored once --proc chose from the names (procsel__thread) */
 	if (kind == CAPTURE_MARKER) {
 		feed_timeline(r, l->ts_ns);
 		feed_marker(r, l);
 	}
 }
 
-/* Learns every thread name first, then checks that the filter selects some process. */
-static int select_procs(struct replay *r, char *msg, size_t msglen)
+/* The names pass's step over one event, into seen: true when a listed process wrote it. */
+static bool wrote_listed(struct procsel *seen, const struct procfilter *filter,
+			 const struct capture_line *l, int kind)
+{
+	struct marker m;
+	uint32_t tgid;
+
+	if (kind < 0 || kind == CAPTURE_SKIP)
+		return false;
+	learn_names(seen, l);
+	if (kind != CAPTURE_MARKER || marker_parse(l->payload.p, l->payload.len, &m))
+		return false;
+	tgid = resolve_tgid(seen, l, &m);
+	procsel__wrote(seen, tgid);
+	return tgid && procfilter__wants_pid(filter, (int)tgid);
+}
+
+/*
+ * --pid alone: is a listed process among those that wrote markers? Names are learnt into a
+ * scratch selection as the names pass would (the same tgid for each marker), up to the first
+ * marker of a listed process; all of the capture only when none wrote one, to say which did.
+ * Meanwhile the replay itself reads those events, owing the engine its calls (owe), and the
+ * run goes on from that marker: the capture is read once. Should the two disagree on a marker
+ * (a thread's process known from a line with a damaged timestamp only), or too much be owed,
+ * the run starts over from the capture's start.
+ */
+static int check_pids(struct replay *r, const struct procfilter *filter, char *msg,
+		      size_t msglen)
+{
+	struct procsel *seen = procsel__new(&(struct procsel_opts){ .filter = filter });
+	struct capture_line l;
+	int kind, err = -ESRCH;
+
+	if (!seen)
+		return -ENOMEM;
+	r->fresh_st = r->open_st;
+	r->ahead = r->resume = true;
+	capture__rewind(r->cap);
+	while (err && (kind = capture__next_event(r->cap, &l)) != CAPTURE_END) {
+		if (wrote_listed(seen, filter, &l, kind)) {
+			r->held = l;
+			r->held_kind = kind;
+			err = 0;
+		} else if (r->resume) {
+			pass_events(r, &l, kind);
+		}
+	}
+	if (err) {
+		err = procsel__decide(seen, msg, msglen);
+		r->resume = false;
+	}
+	procsel__free(seen);
+	return err;
+}
+
+/* The run from where check_pids stopped: the calls owed, the marker it stopped at, the rest. */
+static void resume_run(struct replay *r)
+{
+	for (size_t i = 0; i < r->n_owed && !engine__sink_error(r->e); i++) {
+		if (r->owed[i].kind == OWED_TIMELINE)
+			feed_timeline(r, r->owed[i].ts_ns);
+		else if (r->owed[i].kind == OWED_VSYNC)
+			engine__display_vsync(r->e, r->owed[i].ts_ns);
+		else
+			engine__rejected(r->e);
+	}
+	if (!engine__sink_error(r->e))
+		pass_events(r, &r->held, r->held_kind);
+	each_next_line(r, pass_events);
+}
+
+/* A run that cannot go on from check_pids: a fresh selection and counts, from the start. */
+static int start_over(struct replay *r)
+{
+	struct procsel *sel;
+
+	if (!r->ahead)
+		return 0;
+	sel = procsel__new(&(struct procsel_opts){ .filter = r->filter });
+	if (!sel)
+		return -ENOMEM;
+	procsel__free(r->sel);
+	r->sel = sel;
+	r->open_st = r->fresh_st;
+	r->n_owed = 0;
+	r->ahead = false;
+	return 0;
+}
+
+/*
+ * Checks that the filter selects some process. --proc chooses a process by its main thread's
+ * name as the whole capture shows it (a name can first show after the process's first markers,
+ * as sensors@1.0-ser's in the MIUI capture), so every name is learnt first and the replay is a
+ * second pass. --pid alone needs no name: check_pids reads up to a listed process's first
+ * marker, and the one pass that feeds the engine learns the names as it goes, as a replay of
+ * every process does.
+ */
+static int select_procs(struct replay *r, const struct procfilter *filter, char *msg,
+			size_t msglen)
 {
 	int err;
 
+	if (!procfilter__has_names(filter))
+		return check_pids(r, filter, msg, msglen);
 	each_line(r, pass_names);
 	err = procsel__decide(r->sel, msg, msglen);
 	r->open_st.named = procsel__named(r->sel);
@@ -219,13 +391,14 @@ struct replay *replay__open(const char *path, const struct procfilter *filter, c
 		open_error(msg, msglen, path, err, &why);
 		goto fail_quiet;
 	}
+	r->filter = filter;
 	r->sel = procsel__new(&(struct procsel_opts){ .filter = filter });
 	if (!r->sel)
 		goto fail;
-	if (!procsel__all(r->sel) && (err = select_procs(r, msg, msglen)))
-		goto fail_quiet;
 	r->protobuf = capture__is_protobuf(r->cap);
-	find_anchor(r);
+	find_anchor(r); /* first: check_pids replays what it reads, through the guard */
+	if (!procsel__all(r->sel) && (err = select_procs(r, filter, msg, msglen)))
+		goto fail_quiet;
 	return r;
 fail:
 	snprintf(msg, msglen, "out of memory");
@@ -256,12 +429,21 @@ int replay__run(struct replay *r, struct engine *e, struct replay_stats *st)
 {
 	struct evictions ev = { 0 };
 
+	if (!r->resume && start_over(r)) {
+		*st = r->open_st;
+		return -ENOMEM;
+	}
 	*st = r->open_st;
 	r->st = st;
 	r->e = e;
-	ts_guard_init(&r->guard, r->guard.has_anchor, r->guard.anchor);
-	r->next_ft = 0;
-	each_line(r, pass_events);
+	if (r->resume) {
+		resume_run(r);
+		r->resume = false; /* another run starts over */
+	} else {
+		ts_guard_init(&r->guard, r->guard.has_anchor, r->guard.anchor);
+		r->next_ft = 0;
+		each_line(r, pass_events);
+	}
 	if (!engine__sink_error(e))
 		feed_timeline(r, UINT64_MAX);
 	add_damage(r->cap, &st->input);
@@ -281,6 +463,7 @@ void replay__free(struct replay *r)
 		return;
 	procsel__free(r->sel);
 	capture__free(r->cap);
+	free(r->owed);
 	free(r);
 }
 

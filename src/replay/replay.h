@@ -38,7 +38,9 @@ struct replay *replay__open(const char *path, const struct procfilter *filter, c
 /*
  * Replays the capture into e (engine__finish is left to the caller); stops early when e's
  * sink fails (engine__sink_error). Marker events whose timestamp is damage (tsguard.h) are
- * dropped and counted. st->input says what could not be read. Returns 0.
+ * dropped and counted. st->input says what could not be read. Returns 0, or -ENOMEM (nothing
+ * replayed). With --pid alone the capture is read once: replay__open's check read up to a
+ * listed process's first marker, and the run goes on from there.
  */
 int replay__run(struct replay *r, struct engine *e, struct replay_stats *st);
 

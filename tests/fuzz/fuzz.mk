@@ -18,7 +18,8 @@ FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-saniti
 # Each target links only the modules it exercises.
 FUZZ_DEPS_marker := src/common/marker.c
 # capture reads Perfetto traces through pftrace (when that module is in the tree).
-FUZZ_DEPS_capture_line := src/replay/capture.c src/common/marker.c \
+# The line parser is also held to the one it replaced (tests/replay/capture_line_ref.c).
+FUZZ_DEPS_capture_line := src/replay/capture.c src/common/marker.c tests/replay/capture_line_ref.c \
 	$(wildcard src/replay/pftrace.c src/replay/pftimeline.c src/replay/pfframe.c)
 FUZZ_LIBS_capture_line := -lz
 FUZZ_DEPS_capture_file := $(FUZZ_DEPS_capture_line)

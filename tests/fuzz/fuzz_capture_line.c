@@ -1,10 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* capture_parse_line on each line of the input, then marker_parse on each marker payload. */
+/*
+ * capture_parse_line on each line of the input, then marker_parse on each marker payload; the
+ * line must mean what it meant to the parser before it read fields at their places
+ * (tests/replay/capture_line_ref.c).
+ */
 #include <errno.h>
 #include <string.h>
 
 #include "replay/capture.h"
 #include "fuzz.h"
+#include "../replay/capture_line_ref.h"
+
+static bool same_strv(struct strv a, struct strv b)
+{
+	return a.len == b.len && (a.len == 0 || a.p == b.p);
+}
+
+/* The reference parser's reading of the same line. */
+static void check_ref(const char *line, size_t len, int kind, const struct capture_line *cl)
+{
+	struct capture_line ref;
+
+	FUZZ_CHECK(capture_parse_line_ref(line, len, &ref) == kind);
+	if (kind < 0 || kind == CAPTURE_SKIP)
+		return;
+	FUZZ_CHECK(cl->ts_ns == ref.ts_ns && cl->tgid == ref.tgid && cl->tid == ref.tid);
+	FUZZ_CHECK(same_strv(cl->comm, ref.comm) && same_strv(cl->payload, ref.payload));
+	FUZZ_CHECK(cl->n_extra == ref.n_extra);
+	for (int i = 0; i < cl->n_extra; i++)
+		FUZZ_CHECK(cl->extra_tid[i] == ref.extra_tid[i] &&
+			   same_strv(cl->extra_comm[i], ref.extra_comm[i]));
+}
 
 static void check_line(const char *line, size_t len)
 {
@@ -15,6 +41,7 @@ static void check_line(const char *line, size_t len)
 	kind = capture_parse_line(line, len, &cl);
 	FUZZ_CHECK(kind == -EINVAL || kind == CAPTURE_MARKER || kind == CAPTURE_SCHED ||
 		   kind == CAPTURE_SKIP);
+	check_ref(line, len, kind, &cl);
 	if (kind < 0 || kind == CAPTURE_SKIP)
 		return;
 	fuzz_check_slice(cl.comm, line, len);

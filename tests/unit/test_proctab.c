@@ -110,3 +110,52 @@ Test(proctab, a_full_table_forgets_the_ids_set_least_recently)
 	cr_assert_eq(proctab__evicted(t), n + 1 - CAP_PROC_IDS);
 	proctab__free(t);
 }
+
+/* What proctab__learn replaces: a look-up, then the name, then the tgid. */
+static void learn_in_three(struct proctab *t, uint32_t id, uint32_t tgid, const char *name,
+			   size_t len, bool replace)
+{
+	if (len && (replace || !proctab__name(t, id)))
+		proctab__set_name(t, id, name, len);
+	if (tgid)
+		proctab__set_tgid(t, id, tgid);
+}
+
+Test(proctab, learn_leaves_the_table_as_the_three_calls_did_even_while_evicting)
+{
+	struct proctab *a = proctab__new(), *b = proctab__new();
+	uint64_t x = 88172645463325252ull;
+	char name[16];
+	size_t checked = 0;
+
+	cr_assert(a && b);
+	/* ids from a range wider than CAP_PROC_IDS, so that CLOCK evicts by the marks set */
+	for (int i = 0; i < 400000; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		uint32_t id = 1 + (uint32_t)(x % (CAP_PROC_IDS + CAP_PROC_IDS / 2));
+		uint32_t tgid = (x >> 20) % 3 ? (uint32_t)(x >> 24) % 5000 : 0;
+		size_t len = (size_t)snprintf(name, sizeof(name), "n%u", (unsigned)(x >> 40) % 97);
+		bool replace = (x >> 33) & 1;
+
+		if ((x >> 50) % 4 == 0)
+			len = 0;
+		learn_in_three(a, id, tgid, name, len, replace);
+		cr_assert_eq(proctab__learn(b, id, tgid, name, len, replace), 0);
+	}
+	cr_assert_gt(proctab__evicted(a), 1000);
+	cr_assert_eq(proctab__evicted(a), proctab__evicted(b));
+	for (uint32_t id = 1; id <= CAP_PROC_IDS + CAP_PROC_IDS / 2; id++) {
+		const char *na = proctab__name(a, id), *nb = proctab__name(b, id);
+
+		cr_assert_eq(!na, !nb, "id %u", id);
+		if (na) {
+			cr_assert_str_eq(na, nb, "id %u", id);
+			checked++;
+		}
+		cr_assert_eq(proctab__tgid(a, id), proctab__tgid(b, id), "id %u", id);
+	}
+	cr_assert_gt(checked, CAP_PROC_IDS / 2);
+	cr_assert_eq(proctab__learn(b, 0, 1, "x", 1, true), -EINVAL);
+	proctab__free(a);
+	proctab__free(b);
+}
