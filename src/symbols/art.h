@@ -8,6 +8,7 @@
 #ifndef ANIMTRACE_ART_H
 #define ANIMTRACE_ART_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,8 +33,12 @@ struct art_oat {
 /* "start", "cancel", "end": what the engine calls the kind. */
 const char *art_method_kind(enum at_art_method m);
 
-/* The symbol name probed for m, e.g. "android.animation.ValueAnimator.cancel". */
+/* The symbol name probed for m, e.g. "android.animation.ValueAnimator.cancel" (for kinds
+ * with rows in several packages, the first: the framework's copy of DynamicAnimation). */
 const char *art_method_name(enum at_art_method m);
+
+/* m is one of DynamicAnimation's (framework copy or androidx), not ValueAnimator's. */
+bool art_method_dynamic(enum at_art_method m);
 
 /*
  * Finds the oat file of pid that holds framework code in <proc_root>/<pid>/maps (a path

@@ -138,6 +138,23 @@ Test(art, method_kinds_and_names_are_what_the_engine_and_the_user_see)
 			 "com.android.internal.dynamicanimation.animation.DynamicAnimation.cancel");
 }
 
+Test(art, dynamic_animation_rows_name_the_framework_copy_and_say_their_roles)
+{
+	cr_assert_str_eq(art_method_name(AT_ART_DYN_END), "com.android.internal.dynamicanimation."
+			 "animation.DynamicAnimation.endAnimationInternal");
+	cr_assert_str_eq(art_method_name(AT_ART_DYN_SKIP),
+			 "com.android.internal.dynamicanimation.animation.SpringAnimation.skipToEnd");
+	cr_assert_str_eq(art_method_name(AT_ART_DYN_FRAME), "com.android.internal."
+			 "dynamicanimation.animation.DynamicAnimation.doAnimationFrame");
+	cr_assert_str_eq(art_method_kind(AT_ART_SPRING_START), "spring");
+	cr_assert_str_eq(art_method_kind(AT_ART_DYN_END), "end-internal");
+	cr_assert_str_eq(art_method_kind(AT_ART_DYN_FRAME), "frame");
+	cr_assert(art_method_dynamic(AT_ART_DYN_START));
+	cr_assert(art_method_dynamic(AT_ART_DYN_FRAME));
+	cr_assert_not(art_method_dynamic(AT_ART_VA_START));
+	cr_assert_not(art_method_dynamic(AT_ART_OA_ANIMATE));
+}
+
 Test(art, a_short_buffer_gets_a_truncated_list_of_missing_methods)
 {
 	struct art_oat o = { .ok_mask = 1u << AT_ART_VA_CANCEL };
@@ -150,7 +167,8 @@ Test(art, a_short_buffer_gets_a_truncated_list_of_missing_methods)
 /* The BPF side writes this layout; userspace reads it: both compile the same header. */
 Test(art, the_art_record_layout_is_fixed)
 {
-	cr_assert_eq(sizeof(struct at_art_rec), 48);
+	cr_assert_eq(sizeof(struct at_art_rec), 56);
+	cr_assert_eq(offsetof(struct at_art_rec, arg), 48);
 	cr_assert_eq(offsetof(struct at_art_rec, obj), 24);
 	cr_assert_eq(offsetof(struct at_art_rec, method), 32);
 	cr_assert_eq(offsetof(struct at_art_rec, cookie), 36);
