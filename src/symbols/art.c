@@ -106,6 +106,44 @@ int art_find_oat(const char *proc_root, int pid, char *path, size_t cap)
 	return procmaps_find(proc_root, pid, ART_OAT_NAME, path, cap);
 }
 
+static const char *base_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return b ? b + 1 : path;
+}
+
+static int ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), t = strlen(tail);
+
+	return n > t && !strcmp(s + n - t, tail);
+}
+
+/*
+ * Compiled code that can hold the probed methods: the boot image's framework part, and the
+ * app's own oat files (base.odex, <App>.odex, or a .oat outside the boot image). The other
+ * boot-*.oat files (core-libart, okhttp, ...) hold none of them and are not read.
+ */
+static int code_file(const char *path)
+{
+	const char *b = base_name(path);
+
+	if (!strcmp(b, ART_OAT_NAME))
+		return 1;
+	return ends_with(b, ".odex") || (ends_with(b, ".oat") && strncmp(b, "boot", 4));
+}
+
+int art_find_oats(const char *proc_root, int pid, char (*paths)[ART_PATH_MAX], int max)
+{
+	return procmaps_all(proc_root, pid, code_file, paths[0], ART_PATH_MAX, max);
+}
+
+bool art_is_boot_oat(const char *path)
+{
+	return !strcmp(base_name(path), ART_OAT_NAME);
+}
+
 /* Appends the addresses of name to out[*n..max); returns how many name has. */
 static int collect(const struct elfsym *s, const char *name, struct art_addr *out, int *n,
 		   int max)
@@ -144,6 +182,7 @@ int art_resolve(const char *path, struct art_oat *out)
 		return -errno;
 	snprintf(out->path, sizeof(out->path), "%s", path);
 	out->machine = elfsym__machine(s);
+	out->mini_debug_info = elfsym__count(s, ELFSYM_DEBUGDATA) > 0;
 	for (size_t i = 0; i < N_ROWS; i++) {
 		enum at_art_method k = art_rows[i].kind;
 		char name[NAME_MAX_LEN];
@@ -157,6 +196,19 @@ int art_resolve(const char *path, struct art_oat *out)
 	}
 	elfsym__free(s);
 	return out->ok_mask ? 0 : -ENOENT;
+}
+
+void art_missing_dynamic(const struct art_oat *o, char *buf, size_t cap)
+{
+	size_t len = 0;
+
+	if (cap)
+		buf[0] = '\0';
+	for (int k = 0; k < AT_ART_METHOD_COUNT; k++) {
+		if (!art_method_dynamic(k) || (o->ok_mask & (1u << k)) || len >= cap)
+			continue;
+		len += snprintf(buf + len, cap - len, "%s%s", len ? ", " : "", art_method_kind(k));
+	}
 }
 
 void art_missing(const struct art_oat *o, char *buf, size_t cap)

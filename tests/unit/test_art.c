@@ -125,6 +125,33 @@ Test(art, maps_find_the_framework_oat_wherever_ART_put_it)
 	temp_tree_remove(root);
 }
 
+Test(art, maps_give_the_boot_framework_oat_and_the_apps_own_compiled_code_once_each)
+{
+	char root[] = "/tmp/at-art-XXXXXX", paths[2][ART_PATH_MAX];
+
+	cr_assert_not_null(mkdtemp(root));
+	fake_maps(root, 30, "70000000-70100000 r--p 00000000 fd:01 9 "
+			     "/system/framework/arm64/boot.oat\n"
+			     "70100000-70200000 r-xp 0004c000 fd:01 10 "
+			     "/system/framework/arm64/boot-framework.oat\n"
+			     "70200000-70300000 r-xp 0004c000 fd:01 12 "
+			     "/system/framework/arm64/boot-core-libart.oat\n"
+			     "71000000-71100000 r--p 00000000 fd:05 20 "
+			     "/data/app/~~x==/com.example.app-y==/oat/arm64/base.odex\n"
+			     "71100000-71200000 r-xp 00001000 fd:05 20 "
+			     "/data/app/~~x==/com.example.app-y==/oat/arm64/base.odex\n"
+			     "72000000-72100000 r-xp 00001000 fd:01 21 "
+			     "/system_ext/priv-app/SystemUIGoogle/oat/arm64/SystemUIGoogle.odex\n"
+			     "7f4000-7f5000 rw-p 00000000 00:00 0 [anon:base.odex]\n");
+	cr_assert_eq(art_find_oats(root, 30, paths, 2), 3, "three files, two kept: max + 1");
+	cr_assert_str_eq(paths[0], "/system/framework/arm64/boot-framework.oat");
+	cr_assert_str_eq(paths[1], "/data/app/~~x==/com.example.app-y==/oat/arm64/base.odex");
+	cr_assert(art_is_boot_oat(paths[0]));
+	cr_assert_not(art_is_boot_oat(paths[1]));
+	cr_assert_eq(art_find_oats(root, 31, paths, 2), -ENOENT);
+	temp_tree_remove(root);
+}
+
 Test(art, method_kinds_and_names_are_what_the_engine_and_the_user_see)
 {
 	cr_assert_str_eq(art_method_kind(AT_ART_VA_START), "start");
