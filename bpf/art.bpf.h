@@ -151,7 +151,7 @@ AT_ART_PROBE(dyn_cancel, AT_ART_DYN_CANCEL, true)
 AT_ART_PROBE(va_animate, AT_ART_VA_ANIMATE, false)
 AT_ART_PROBE(oa_animate, AT_ART_OA_ANIMATE, false)
 /* DynamicAnimation (framework copy and androidx): start stacks, end reasons, per-frame writes. */
-AT_ART_PROBE(spring_start, AT_ART_SPRING_START, false) /* DYN_START follows with the stack */
+AT_ART_PROBE(spring_start, AT_ART_SPRING_START, true) /* super.start() may be inlined */
 AT_ART_PROBE(dyn_skip, AT_ART_DYN_SKIP, true)
 AT_ART_PROBE_ARG(dyn_end, AT_ART_DYN_END, false)    /* canceled: cancel's own probe has stacks */
 AT_ART_PROBE_ARG(dyn_frame, AT_ART_DYN_FRAME, false) /* frameTime, every frame: no stack */

@@ -99,3 +99,9 @@ const char *finding_kind_str(enum finding_kind k)
 		return "unknown";
 	return names[k];
 }
+
+const char *dyn_kind_str(enum dyn_kind k)
+{
+	/* the seed's DynamicAnimationTracer names: Spring|, Fling|, Dyn| */
+	return k == DYN_SPRING ? "Spring" : k == DYN_FLING ? "Fling" : "Dyn";
+}

@@ -52,6 +52,7 @@ struct samples {
 	struct annotation annotation;
 	struct cuj cuj;
 	struct finding finding;
+	struct dyn_anim dyn;
 	uint64_t ids[1];
 	char note[32];
 };
@@ -98,6 +99,8 @@ static void samples_init(struct samples *s)
 	s->finding = (struct finding){ .kind = FINDING_FLICKER, .pid = PID, .ts_ns = 1000000000,
 				       .n_ids = 1, .ids = { 168950273 } };
 	snprintf(s->finding.text, sizeof(s->finding.text), "a flicker");
+	s->dyn = (struct dyn_anim){ .id = 1, .kind = DYN_SPRING, .pid = PID, .tid = PID,
+				    .start_ns = 1000000000 };
 	/* one animator still running at exit: --annotate closes its slice then */
 	s->summary = (struct summary){ .first_ns = 1000000000, .last_ns = 2000000000,
 				       .n_running = 1, .running = &s->anim };
@@ -112,7 +115,7 @@ static void samples_init(struct samples *s)
 		 const struct jank *: &(s)->jank, const struct refresh_storm *: &(s)->storm, \
 		 const struct animation *: &(s)->animation,                            \
 		 const struct annotation *: &(s)->annotation, const struct cuj *: &(s)->cuj,  \
-		 const struct finding *: &(s)->finding)
+		 const struct finding *: &(s)->finding, const struct dyn_anim *: &(s)->dyn)
 
 /* Calls callback id of s with its sample; a NULL callback is 0. */
 static int call(struct sink s, enum cb_id id, struct samples *smp)
