@@ -74,7 +74,11 @@ Test(art, the_fixture_resolves_its_methods_and_both_start_overloads)
 	cr_assert_str_eq(o.path, ART_FIXTURE);
 	cr_assert_eq(o.ok_mask, (1u << AT_ART_VA_START) | (1u << AT_ART_VA_CANCEL) |
 					(1u << AT_ART_VA_END) | (1u << AT_ART_VA_ANIMATE) |
-					(1u << AT_ART_OA_ANIMATE));
+					(1u << AT_ART_OA_ANIMATE) | (1u << AT_ART_DYN_START) |
+					(1u << AT_ART_DYN_CANCEL) | (1u << AT_ART_SPRING_START) |
+					(1u << AT_ART_DYN_SKIP) | (1u << AT_ART_DYN_END) |
+					(1u << AT_ART_DYN_FRAME));
+	cr_assert(o.mini_debug_info);
 	assert_same_as_symtab(&o, AT_ART_VA_ANIMATE, 1);
 	assert_same_as_symtab(&o, AT_ART_OA_ANIMATE, 1);
 	cr_assert_neq(o.addr[AT_ART_VA_ANIMATE][0].vaddr, o.addr[AT_ART_OA_ANIMATE][0].vaddr);
@@ -82,10 +86,30 @@ Test(art, the_fixture_resolves_its_methods_and_both_start_overloads)
 	assert_same_as_symtab(&o, AT_ART_VA_CANCEL, 1);
 	assert_same_as_symtab(&o, AT_ART_VA_END, 1);
 	cr_assert_neq(o.addr[AT_ART_VA_START][0].vaddr, o.addr[AT_ART_VA_START][1].vaddr);
-	cr_assert_eq(o.n[AT_ART_DYN_START], 0);
-	cr_assert_eq(o.n[AT_ART_DYN_CANCEL], 0);
+	assert_same_as_symtab(&o, AT_ART_DYN_END, 1);
+	assert_same_as_symtab(&o, AT_ART_DYN_FRAME, 1);
 	art_missing(&o, missing, sizeof(missing));
 	cr_assert_str_eq(missing, "");
+	art_missing_dynamic(&o, missing, sizeof(missing));
+	cr_assert_str_eq(missing, "");
+}
+
+Test(art, the_apps_odex_resolves_androidx_dynamic_animation_only)
+{
+	struct art_oat o;
+	char missing[256];
+
+	cr_assert_eq(art_resolve(BUILD_DIR "/sim/base.odex", &o), 0);
+	cr_assert(o.mini_debug_info);
+	cr_assert_not(art_is_boot_oat(o.path));
+	cr_assert_eq(o.ok_mask, (1u << AT_ART_DYN_START) | (1u << AT_ART_DYN_CANCEL) |
+					(1u << AT_ART_SPRING_START) | (1u << AT_ART_DYN_SKIP) |
+					(1u << AT_ART_DYN_END) | (1u << AT_ART_DYN_FRAME));
+	cr_assert_eq(o.n[AT_ART_DYN_START], 1);
+	art_missing(&o, missing, sizeof(missing));
+	cr_assert_str_eq(missing, "android.animation.ValueAnimator.start, "
+				  "android.animation.ValueAnimator.cancel, "
+				  "android.animation.ValueAnimator.end");
 }
 
 Test(art, a_file_that_cannot_be_read_is_an_error_not_a_missing_method)
