@@ -240,7 +240,8 @@ void dynanims__slice_ended(struct dynanims_thread *dt, size_t depth)
 }
 
 bool dynanims__write(struct dynanims_proc *dp, const struct dynanims_thread *dt,
-		     uint64_t node, const char *node_name, enum view_prop prop, float value)
+		     uint64_t node, const char *node_name, enum view_prop prop, float value,
+		     const float *prev)
 {
 	struct dyn_run *r = dt && dt->win_valid ? run_find(dp, dt->win_obj) : NULL;
 
@@ -251,6 +252,12 @@ bool dynanims__write(struct dynanims_proc *dp, const struct dynanims_thread *dt,
 		r->a.node = node;
 		r->a.prop = prop;
 		r->a.from = value;
+		/* the first frame wrote the start value, unseen when it changed nothing (the
+		 * setter probes report changes): it is the value before this first change */
+		if (prev && r->a.frames > 1 && r->frame_ns > r->a.first_frame_ns) {
+			r->a.from = *prev;
+			sample_add(r, r->a.first_frame_ns, *prev);
+		}
 		snprintf(r->a.node_name, sizeof(r->a.node_name), "%s", node_name ? node_name : "");
 		/* the cancelled run it replaces moved the same property of the same node */
 		if (r->a.replaces && (dt->cancelled_node != node || dt->cancelled_prop != prop))

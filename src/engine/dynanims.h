@@ -81,11 +81,16 @@ void dynanims__marker(struct dynanims_thread *dt);
 void dynanims__slice_ended(struct dynanims_thread *dt, size_t depth);
 
 /*
- * A write of the thread (dt may be NULL) to node's prop: true when a run's window is open
- * (the write is explained: exact), which then keeps its target and values.
+ * A write of the thread (dt may be NULL) to node's prop (prev: its value before, NULL when
+ * unknown): true when a run's window is open (the write is explained: exact), which then keeps
+ * its target and values. Writes that change nothing are not seen (the setter probes report
+ * changes only): a first change after the run's first frame starts from prev, at that frame.
+ * A write made in the window by code no probe sees (an interpreted animation called after the
+ * run in the same AnimationHandler frame) is taken as the run's: the window has no return.
  */
 bool dynanims__write(struct dynanims_proc *dp, const struct dynanims_thread *dt,
-		     uint64_t node, const char *node_name, enum view_prop prop, float value);
+		     uint64_t node, const char *node_name, enum view_prop prop, float value,
+		     const float *prev);
 
 /* The heap reader's view of obj's configuration (engine__dyn_config): kept on its run. */
 void dynanims__config(struct dynanims_proc *dp, uint64_t obj, const struct dyn_config *c);

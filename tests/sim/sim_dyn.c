@@ -14,7 +14,9 @@
 #include "fit_sim.h"
 #include "sim_dyn.h"
 
-enum { R_FW_SPRING = 0, R_AX_SPRING, R_AX_NEXT, R_AX_FLING, R_UNCOMPILED, R_COUNT };
+/* In AnimationHandler's order: the uncompiled spring's writes come before any probed
+ * doAnimationFrame of the frame (after one, they would fall in its window: see dynanims.h). */
+enum { R_UNCOMPILED = 0, R_FW_SPRING, R_AX_SPRING, R_AX_NEXT, R_AX_FLING, R_COUNT };
 
 #define FW_START_FRAME 2
 #define AX_START_FRAME 3
@@ -246,15 +248,15 @@ static void expect(struct sim_dyn *d, int i)
 	char line[1536];
 
 	snprintf(line, sizeof(line),
-		 "{\"type\":\"dyn\",\"pid\":%d,\"process\":\"%s\",\"role\":\"%s\",\"run\":%d,"
-		 "\"kind\":\"%s\",\"pkg\":\"%s\",\"compiled\":%s,\"node\":\"0x%" PRIx64 "\","
+		 "{\"type\":\"dyn\",\"pid\":%d,\"role\":\"%s\",\"run\":%d,"
+		 "\"kind\":\"%s\",\"pkg\":\"%s\",\"node\":\"0x%" PRIx64 "\","
 		 "\"node_name\":\"%s\",\"property\":\"%s\",\"start_call_ns\":%" PRIu64 ","
 		 "\"start_frame\":%d,\"end_frame\":%d,\"end_ns\":%" PRIu64 ",\"reason\":\"%s\","
 		 "\"from\":%.9g,\"to\":%.9g,\"stiffness\":%.9g,\"damping_ratio\":%.9g,"
 		 "\"final_position\":%.9g,\"start_velocity\":%.9g,\"friction_scalar\":%.9g,"
 		 "\"caller\":\"%s\",\"end_caller\":\"%s\",\"replaces_run\":%d}",
-		 d->h.tgid, d->h.pkg, d->h.role, i, r->fling ? "Fling" : "Spring",
-		 r->m ? r->m->pkg : "", r->m ? "true" : "false", (uint64_t)r->node,
+		 d->h.tgid, d->h.role, i, r->fling ? "Fling" : "Spring",
+		 !r->m ? "" : r->m->pkg[0] == 'a' ? "androidx" : "framework", (uint64_t)r->node,
 		 strrchr(r->cls, '.') + 1, d->h.hwui->name[r->prop], r->start_call_ns,
 		 r->start_frame, r->end_frame, r->end_ns,
 		 r->cancelled ? "cancel" : r->end_frame ? "complete" : "running",
