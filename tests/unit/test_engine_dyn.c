@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "common/caps.h"
 #include "engine/engine.h"
 #include "fit_sim.h"
 
@@ -229,4 +230,35 @@ Test(dyn, a_fling_is_named_by_its_fit_and_a_run_seen_first_in_a_frame_still_coun
 		  rec.ends[0].fit.friction_scalar);
 	cr_assert(fabs(rec.ends[0].fit.start_velocity - 2000) < 2000 * 0.05, "v0 %f",
 		  rec.ends[0].fit.start_velocity);
+}
+
+Test(dyn, what_the_heap_reader_gives_is_kept_beside_the_fit)
+{
+	struct dyn_config c = { .has_spring = true, .stiffness = 200, .damping_ratio = 0.5,
+				.final_position = 300 };
+	bool rested;
+
+	call(4990 * MS, DYN_CALL_SPRING_START, SPRING_A, 0);
+	engine__dyn_config(eng, PID, SPRING_A, &c);
+	engine__dyn_config(eng, PID, SPRING_B, &c); /* no run of it: ignored */
+	spring_run(SPRING_A, 0, 200, &rested);
+	call(9000 * MS, DYN_CALL_END, SPRING_A, 0);
+	cr_assert_eq(rec.n_ends, 1);
+	cr_assert(rec.ends[0].config.has_spring);
+	cr_assert_float_eq(rec.ends[0].config.stiffness, 200, 0);
+	cr_assert_float_eq(rec.ends[0].config.final_position, 300, 0);
+	cr_assert(rec.ends[0].fitted);
+}
+
+Test(dyn, a_process_exit_ends_its_runs_and_more_than_the_cap_are_reported_not_lost)
+{
+	for (uint64_t i = 0; i < CAP_DYN_RUNS + 2; i++)
+		call(5000 * MS + i, DYN_CALL_START, 0x20000000 + 16 * i, 0);
+	cr_assert_eq(rec.n_starts, MAX, "(the recorder keeps %d)", MAX);
+	cr_assert_eq(rec.n_ends, 2, "the two oldest went out unfinished");
+	cr_assert_eq(rec.ends[0].id, 1);
+	cr_assert_eq(rec.ends[0].reason, END_NONE);
+	engine__process_exit(eng, 6000 * MS, PID);
+	cr_assert_eq(rec.n_ends, MAX);
+	cr_assert_eq(rec.ends[2].reason, END_PROCESS_EXIT);
 }
