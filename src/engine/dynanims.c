@@ -13,6 +13,8 @@ struct dyn_run {
 	struct dyn_run *next;
 	struct dyn_anim a;
 	bool skip;             /* skipToEnd() was called: its end is END_FORCE_END */
+	bool unannounced;      /* first seen in a doAnimationFrame: dyn_start waits for its
+				* first write (it may be a moved object of a run: see run_moved) */
 	uint64_t frame_ns;     /* the frame time its last doAnimationFrame was given */
 	/* the target's values, one per frame (the first sample and every stride-th kept) */
 	struct fit_sample s[CAP_SEG_SAMPLES];
@@ -107,6 +109,8 @@ static void run_end(struct dynanims_proc *dp, struct dyn_run *r, enum end_reason
 		    uint64_t ts_ns, struct emit *out)
 {
 	run_unlink(dp, r);
+	if (r->unannounced)
+		SINK_CALL(out, dyn_start, &r->a);
 	r->a.ended = true;
 	r->a.reason = reason;
 	r->a.end_ns = ts_ns;
@@ -206,11 +210,11 @@ void dynanims__frame(struct dynanims *d, struct dynanims_proc *dp, struct dynani
 {
 	struct dyn_run *r = run_find(dp, obj);
 
-	if (!r) { /* its start() was not seen (not compiled, or before the probes) */
+	if (!r) { /* its start() was not seen (not compiled, before the probes, or moved) */
 		r = run_new(d, dp, process, pid, tid, obj, ts_ns, out);
 		if (!r)
 			return;
-		SINK_CALL(out, dyn_start, &r->a);
+		r->unannounced = true;
 	}
 	r->frame_ns = frame_ms * 1000000ULL;
 	if (!r->a.frames++)
@@ -239,14 +243,48 @@ void dynanims__slice_ended(struct dynanims_thread *dt, size_t depth)
 		dt->win_valid = false;
 }
 
+/*
+ * ART's concurrent copying GC moves objects (a young DynamicAnimation first of all), so a
+ * running animation can come back under another `this`: a run first seen in a doAnimationFrame
+ * whose first write is the property of a run that got no doAnimationFrame since is that run,
+ * moved. Returns the run it continues (r is freed), or NULL.
+ */
+static struct dyn_run *run_moved(struct dynanims_proc *dp, struct dyn_run *r, uint64_t node,
+				 enum view_prop prop)
+{
+	for (struct dyn_run *o = dp->runs; o; o = o->next) {
+		if (o == r || !o->a.has_target || o->a.node != node || o->a.prop != prop ||
+		    o->frame_ns >= r->frame_ns)
+			continue;
+		o->a.obj = r->a.obj;
+		o->frame_ns = r->frame_ns;
+		o->a.last_frame_ns = r->frame_ns;
+		o->a.frames++;
+		run_unlink(dp, r);
+		free(r);
+		return o;
+	}
+	return NULL;
+}
+
 bool dynanims__write(struct dynanims_proc *dp, const struct dynanims_thread *dt,
 		     uint64_t node, const char *node_name, enum view_prop prop, float value,
-		     const float *prev)
+		     const float *prev, struct emit *out)
 {
 	struct dyn_run *r = dt && dt->win_valid ? run_find(dp, dt->win_obj) : NULL;
 
 	if (!r)
 		return false;
+	if (r->unannounced && !r->a.has_target) {
+		struct dyn_run *o = run_moved(dp, r, node, prop);
+
+		if (o) {
+			r = o;
+		} else {
+			r->unannounced = false;
+			SINK_CALL(out, dyn_start, &r->a);
+		}
+	}
 	if (!r->a.has_target) {
 		r->a.has_target = true;
 		r->a.node = node;

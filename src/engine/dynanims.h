@@ -87,10 +87,12 @@ void dynanims__slice_ended(struct dynanims_thread *dt, size_t depth);
  * changes only): a first change after the run's first frame starts from prev, at that frame.
  * A write made in the window by code no probe sees (an interpreted animation called after the
  * run in the same AnimationHandler frame) is taken as the run's: the window has no return.
+ * A run first seen in a doAnimationFrame is announced (dyn_start) at its first write, unless
+ * that write shows it is a running one moved by the GC (then it continues that one).
  */
 bool dynanims__write(struct dynanims_proc *dp, const struct dynanims_thread *dt,
 		     uint64_t node, const char *node_name, enum view_prop prop, float value,
-		     const float *prev);
+		     const float *prev, struct emit *out);
 
 /* The heap reader's view of obj's configuration (engine__dyn_config): kept on its run. */
 void dynanims__config(struct dynanims_proc *dp, uint64_t obj, const struct dyn_config *c);

@@ -543,7 +543,7 @@ void engine__prop(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid, 
 	writer = attrib__writer(t, pid);
 	/* inside a DynamicAnimation's doAnimationFrame: its write, no animator's */
 	dyn = t && t->pid == pid && dynanims__write(&p->dyn, &t->dyn, node, node_name, prop, value,
-								prev);
+								prev, &e->out);
 	if (dyn)
 		writer = NULL;
 	props__add(p, n, ts_ns, tid, prop, value, writer, &e->ev.node_frames);

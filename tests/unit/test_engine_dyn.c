@@ -99,8 +99,10 @@ static uint64_t frame(int i, uint64_t obj, float x)
 	return t;
 }
 
-/* A spring from 0 to 300, stiffness 200 (LOW), damping 0.5, to its rest; returns its frames. */
-static int spring_run(uint64_t obj, int first, int max_frames, bool *rested)
+/* A spring from 0 to 300, stiffness 200 (LOW), damping 0.5, to its rest, its object moved to
+ * moved_to from frame move_at on (0: never); returns its frames. */
+static int spring_run_moved(uint64_t obj, int first, int max_frames, bool *rested,
+			    uint64_t moved_to, int move_at)
 {
 	struct sim_spring_state s = { sqrt(200.0), 0.5, 0.75, 0.75 * 1000.0 / 16, 300, 0 };
 	float x = 0;
@@ -115,11 +117,16 @@ static int spring_run(uint64_t obj, int first, int max_frames, bool *rested)
 		if (i > 0)
 			*rested = sim_spring_frame(&s, ms - last, &x);
 		last = ms;
-		frame(first + i, obj, x);
+		frame(first + i, move_at && i >= move_at ? moved_to : obj, x);
 		if (*rested)
 			return i + 1;
 	}
 	return i;
+}
+
+static int spring_run(uint64_t obj, int first, int max_frames, bool *rested)
+{
+	return spring_run_moved(obj, first, max_frames, rested, 0, 0);
 }
 
 Test(dyn, a_spring_to_its_rest_has_its_start_stack_target_fit_and_no_unmarked_copy)
@@ -261,4 +268,26 @@ Test(dyn, a_process_exit_ends_its_runs_and_more_than_the_cap_are_reported_not_lo
 	engine__process_exit(eng, 6000 * MS, PID);
 	cr_assert_eq(rec.n_ends, MAX);
 	cr_assert_eq(rec.ends[2].reason, END_PROCESS_EXIT);
+}
+
+Test(dyn, a_spring_moved_by_the_gc_continues_its_run_under_its_new_reference)
+{
+	bool rested;
+	int n;
+
+	call(4990 * MS, DYN_CALL_SPRING_START, SPRING_A, 0);
+	/* the concurrent copying GC moved it: from its 7th frame on it comes as SPRING_B */
+	n = spring_run_moved(SPRING_A, 0, 200, &rested, SPRING_B, 6);
+	cr_assert(rested);
+	cr_assert_gt(n, 6);
+	call(9000 * MS, DYN_CALL_END, SPRING_B, 0);
+	cr_assert_eq(rec.n_starts, 1, "no second run for the moved object");
+	cr_assert_eq(rec.n_ends, 1);
+	cr_assert_eq(rec.ends[0].id, 1);
+	cr_assert_eq(rec.ends[0].obj, SPRING_B);
+	cr_assert_eq(rec.ends[0].reason, END_COMPLETE);
+	cr_assert_eq(rec.ends[0].kind, DYN_SPRING);
+	cr_assert(rec.ends[0].fitted);
+	cr_assert(fabs(rec.ends[0].fit.stiffness - 200) < 10, "stiffness %f",
+		  rec.ends[0].fit.stiffness);
 }
