@@ -145,8 +145,11 @@ static void say_missing_dyn(struct uprobes *u, const struct cached *c)
 	const char *which = boot ? "the framework's DynamicAnimation" : "androidx DynamicAnimation";
 	char missing[128];
 
-	if (!boot && c->state != -ENOENT && c->state)
-		return; /* unreadable: said by the caller */
+	if (!boot && c->state != -ENOENT && c->state) {
+		notef(u, DIAG_INFO, "%s cannot be read (%s): no DynamicAnimation probes in it",
+		      c->path, strerror(-c->state));
+		return;
+	}
 	if (!boot && !c->oat.mini_debug_info) {
 		notef(u, DIAG_INFO, "%s has no MiniDebugInfo (dalvik.vm.dex2oat-minidebuginfo is "
 		      "off?): its springs and flings are found from the values only", c->path);

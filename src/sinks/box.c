@@ -482,6 +482,9 @@ static int on_dyn_start(void *ctx, const struct dyn_anim *a)
 	snprintf(title, sizeof(title), "%s Begin", dyn_title(a->kind));
 	box_open(b, ANSI_GREEN, title);
 	dyn_head(b, a);
+	if (a->kind == DYN_UNKNOWN) /* FlingAnimation has no start() of its own */
+		box_line(b, "%-14s not a SpringAnimation: fling or other, known at its end",
+			 "Kind:");
 	stack_lines(b, "CallStack:", a->start_stack, a->n_start_stack);
 	box_close(b);
 	return out_status(b->out);
