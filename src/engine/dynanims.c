@@ -13,6 +13,10 @@ struct dyn_run {
 	struct dyn_run *next;
 	struct dyn_anim a;
 	bool skip;             /* skipToEnd() was called: its end is END_FORCE_END */
+	bool framed;           /* a doAnimationFrame since the process's last frame ended */
+	int missed;            /* process frames ended since without one */
+	bool cancel_called;    /* cancel() while it ran: at cancel_ns */
+	uint64_t cancel_ns, frame_ts_ns; /* frame_ts_ns: its last doAnimationFrame entry */
 	bool unannounced;      /* first seen in a doAnimationFrame: dyn_start waits for its
 				* first write (it may be a moved object of a run: see run_moved) */
 	uint64_t frame_ns;     /* the frame time its last doAnimationFrame was given */
@@ -173,15 +177,19 @@ void dynanims__start(struct dynanims *d, struct dynanims_proc *dp, struct dynani
 }
 
 void dynanims__cancel(struct dynanims_proc *dp, struct dynanims_thread *dt, uint64_t obj,
-		      bool skip, const char (*stack)[AT_FRAME_NAME], int n_stack)
+		      bool skip, uint64_t ts_ns, const char (*stack)[AT_FRAME_NAME], int n_stack)
 {
 	struct dyn_run *r = run_find(dp, obj);
 
 	(void)dt;
 	if (!r) /* cancel() of an animation not running is a no-op */
 		return;
-	if (skip)
+	if (skip) {
 		r->skip = true;
+	} else {
+		r->cancel_called = true;
+		r->cancel_ns = ts_ns;
+	}
 	r->a.n_end_stack = stack_copy(r->a.end_stack, stack, n_stack);
 }
 
@@ -217,6 +225,9 @@ void dynanims__frame(struct dynanims *d, struct dynanims_proc *dp, struct dynani
 		r->unannounced = true;
 	}
 	r->frame_ns = frame_ms * 1000000ULL;
+	r->frame_ts_ns = ts_ns;
+	r->framed = true;
+	r->missed = 0;
 	if (!r->a.frames++)
 		r->a.first_frame_ns = r->frame_ns;
 	r->a.last_frame_ns = r->frame_ns;
@@ -224,6 +235,26 @@ void dynanims__frame(struct dynanims *d, struct dynanims_proc *dp, struct dynani
 	dt->win_obj = obj;
 	dt->win_depth = phase_depth;
 	dt->cancelled_id = 0; /* a frame passed: no start after it replaces that cancel */
+}
+
+void dynanims__frame_ended(struct dynanims_proc *dp, struct emit *out)
+{
+	struct dyn_run *r = dp->runs, *next;
+
+	for (; r; r = next) {
+		next = r->next;
+		if (!r->a.frames || r->framed) {
+			r->framed = false;
+			r->missed = 0;
+			continue;
+		}
+		if (++r->missed < DYN_MISSED_FRAMES)
+			continue;
+		r->a.end_inferred = true;
+		run_end(dp, r, r->cancel_called ? END_CANCEL : r->skip ? END_FORCE_END
+						: END_COMPLETE,
+			r->cancel_called ? r->cancel_ns : r->frame_ts_ns, out);
+	}
 }
 
 void dynanims__window_close(struct dynanims_thread *dt)

@@ -57,9 +57,20 @@ void dynanims__start(struct dynanims *d, struct dynanims_proc *dp, struct dynani
 		     uint64_t ts_ns, const char (*stack)[AT_FRAME_NAME], int n_stack,
 		     struct emit *out);
 
-/* cancel() or skipToEnd() (skip) of obj: its end (that follows) gets these callers. */
+/* cancel() or skipToEnd() (skip) of obj at ts_ns: its end (that follows) gets these callers. */
 void dynanims__cancel(struct dynanims_proc *dp, struct dynanims_thread *dt, uint64_t obj,
-		      bool skip, const char (*stack)[AT_FRAME_NAME], int n_stack);
+		      bool skip, uint64_t ts_ns, const char (*stack)[AT_FRAME_NAME], int n_stack);
+
+/*
+ * Frames of the process a run misses before it is taken as ended without its
+ * endAnimationInternal (not compiled, or inlined): AnimationHandler calls every registered
+ * DynamicAnimation in every frame, and endAnimationInternal runs inside the last one.
+ */
+#define DYN_MISSED_FRAMES 2
+
+/* A frame (doFrame) of the process ended: a run that missed DYN_MISSED_FRAMES of them ends,
+ * inferred (end_inferred), cancel when cancel() was seen. */
+void dynanims__frame_ended(struct dynanims_proc *dp, struct emit *out);
 
 /* endAnimationInternal(canceled) of obj at ts_ns: its run ends and goes out. */
 void dynanims__end(struct dynanims_proc *dp, struct dynanims_thread *dt, uint64_t obj,

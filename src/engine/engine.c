@@ -161,6 +161,7 @@ static void frame_end(struct engine *e, struct proc *p, struct thread *t, uint64
 		return;
 	frame_send(e, p, &fp->done);
 	props__segment(&e->props, &p->props, &fp->cur.f, p->name, ts_ns, e->seg);
+	dynanims__frame_ended(&p->dyn, &e->out);
 	batch_send(e, p);
 	frames__end(fp, ts_ns);
 	jank__judge(&p->jank, &fp->cur, p->anims.running);
@@ -706,7 +707,8 @@ void engine__dyn_call(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t t
 		break;
 	case DYN_CALL_CANCEL:
 	case DYN_CALL_SKIP:
-		dynanims__cancel(&p->dyn, &t->dyn, obj, call == DYN_CALL_SKIP, stack, n_stack);
+		dynanims__cancel(&p->dyn, &t->dyn, obj, call == DYN_CALL_SKIP, ts_ns, stack,
+				 n_stack);
 		break;
 	case DYN_CALL_END:
 		dynanims__end(&p->dyn, &t->dyn, obj, (uint32_t)arg != 0, ts_ns, &e->out);

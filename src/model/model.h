@@ -235,6 +235,9 @@ struct dyn_anim {
 	uint64_t obj;         /* the DynamicAnimation's heap reference (its `this`) */
 	uint64_t start_ns;    /* start() entered */
 	uint64_t end_ns;      /* endAnimationInternal entered (dyn_end) */
+	/* no endAnimationInternal seen (not compiled): ended after its frames stopped, at its
+	 * last doAnimationFrame (or its cancel()) */
+	bool end_inferred;
 	uint64_t first_frame_ns, last_frame_ns; /* its doAnimationFrame times (ms -> ns) */
 	uint32_t frames;      /* doAnimationFrame calls */
 	/* its target: the first property it wrote inside its doAnimationFrame */

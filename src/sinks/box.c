@@ -507,7 +507,8 @@ static int on_dyn_end(void *ctx, const struct dyn_anim *a)
 	box_line(b, "%-14s %s", "Duration:", t);
 	box_line(b, "%-14s %u", "Frames:", a->frames);
 	box_line(b, "%-14s %s%s", "Reason:", a->reason == END_FORCE_END ? "complete" :
-		 end_reason_str(a->reason), a->reason == END_FORCE_END ? " (skipToEnd)" : "");
+		 end_reason_str(a->reason), a->end_inferred ? " (inferred: its frames stopped)" :
+		 a->reason == END_FORCE_END ? " (skipToEnd)" : "");
 	if (a->has_target) {
 		box_line(b, "%-14s %s", "Target:",
 			 node_label(node, sizeof(node), a->node_name, a->node));

@@ -945,7 +945,8 @@ static int put_dyn(struct sink_json *j, const char *type, uint64_t ts_ns, const 
 		fputs("}\n", out);
 		return out_status(out);
 	}
-	fprintf(out, ",\"reason\":\"%s\"", end_reason_str(a->reason));
+	fprintf(out, ",\"reason\":\"%s\",\"end_source\":\"%s\"", end_reason_str(a->reason),
+		a->end_inferred ? "inferred" : "art");
 	put_u64(out, "end_ns", a->end_ns);
 	put_u64(out, "first_frame_ns", a->first_frame_ns);
 	put_u64(out, "last_frame_ns", a->last_frame_ns);

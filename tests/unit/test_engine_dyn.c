@@ -291,3 +291,46 @@ Test(dyn, a_spring_moved_by_the_gc_continues_its_run_under_its_new_reference)
 	cr_assert(fabs(rec.ends[0].fit.stiffness - 200) < 10, "stiffness %f",
 		  rec.ends[0].fit.stiffness);
 }
+
+/* Two frames of the process in which no DynamicAnimation runs (an idle UI frame). */
+static void idle_frames(int first, int n)
+{
+	for (int i = first; i < first + n; i++) {
+		uint64_t t = 5000 * MS + (uint64_t)llround(i * 1e9 / 60);
+
+		mark(t, 'B', "Choreographer#doFrame");
+		mark(t + 500000, 'E', NULL);
+	}
+}
+
+Test(dyn, without_end_animation_internal_a_run_ends_two_frames_after_its_last_inferred)
+{
+	bool rested;
+	int n;
+
+	call(4990 * MS, DYN_CALL_SPRING_START, SPRING_A, 0);
+	n = spring_run(SPRING_A, 0, 200, &rested);
+	idle_frames(n, 1);
+	cr_assert_eq(rec.n_ends, 0, "one frame without it: not yet");
+	idle_frames(n + 1, 1);
+	cr_assert_eq(rec.n_ends, 1);
+	cr_assert(rec.ends[0].end_inferred);
+	cr_assert_eq(rec.ends[0].reason, END_COMPLETE);
+	cr_assert_eq(rec.ends[0].end_ns, 5000 * MS + (uint64_t)llround((n - 1) * 1e9 / 60) + 200000,
+		     "at its last doAnimationFrame");
+	cr_assert_float_eq(rec.ends[0].to, 300, 0);
+}
+
+Test(dyn, without_end_animation_internal_a_cancelled_run_ends_at_its_cancel)
+{
+	bool rested;
+
+	call(4990 * MS, DYN_CALL_SPRING_START, SPRING_A, 0);
+	spring_run(SPRING_A, 0, 5, &rested);
+	call(5090 * MS, DYN_CALL_CANCEL, SPRING_A, 0);
+	idle_frames(6, 2);
+	cr_assert_eq(rec.n_ends, 1);
+	cr_assert(rec.ends[0].end_inferred);
+	cr_assert_eq(rec.ends[0].reason, END_CANCEL);
+	cr_assert_eq(rec.ends[0].end_ns, 5090 * MS);
+}

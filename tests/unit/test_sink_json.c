@@ -555,6 +555,7 @@ Test(sink_json, a_dynamic_animation_has_a_start_and_an_end_line_with_its_keys_in
 		"\"process\":\"com.example.dock\",\"id\":3,\"kind\":\"Spring\",\"obj\":\"0x12c40010\","
 		"\"start_ns\":5000000000,\"replaces\":2,"
 		"\"start_stack\":[\"com.example.dock.DockView.snapTo\"],\"reason\":\"cancel\","
+		"\"end_source\":\"art\","
 		"\"end_ns\":5200000000,\"first_frame_ns\":5016000000,\"last_frame_ns\":5183000000,"
 		"\"frames\":11,\"target\":\"0x7b0a51c0\",\"target_name\":\"DockView@51c0\","
 		"\"target_class\":\"DockView\",\"property\":\"translationX\",\"from\":0,"
