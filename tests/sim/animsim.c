@@ -1000,6 +1000,28 @@ static void physics_expect(struct app *app)
 
 static void await_gate(struct app *app, const char *name);
 
+static void dyn_line(void *app, const char *json)
+{
+	expect_line(app, "%s", json);
+}
+
+static void dyn_gate(void *app, const char *name)
+{
+	await_gate(app, name);
+}
+
+/* --scenario dyn: its runs (sim_dyn.c), on the ART fixture's DynamicAnimation methods. */
+static int dyn_setup(struct app *app)
+{
+	struct sim_dyn_host h = { .app = app, .hwui = app->hwui, .art_path = app->opts->art,
+				  .tgid = app->tgid, .pkg = app->pkg,
+				  .role = role_name[app->role], .line = dyn_line,
+				  .gate = dyn_gate, .n_changes = &app->n_changes };
+
+	app->dyn = sim_dyn_new(&h);
+	return app->dyn ? 0 : -errno;
+}
+
 /* --scenario realloc: frees the node and makes one of another class; --late-gate DIR: first
  * waits for DIR/realloc-<frame> (a tracer has read the old node's name by then). */
 static void reallocate(struct app *app, int frame)
@@ -1308,28 +1330,6 @@ static void free_app(struct app *app)
 		physics_free(app);
 	if (app->marker_fd >= 0)
 		close(app->marker_fd);
-}
-
-static void dyn_line(void *app, const char *json)
-{
-	expect_line(app, "%s", json);
-}
-
-static void dyn_gate(void *app, const char *name)
-{
-	await_gate(app, name);
-}
-
-/* --scenario dyn: its runs (sim_dyn.c), on the ART fixture's DynamicAnimation methods. */
-static int dyn_setup(struct app *app)
-{
-	struct sim_dyn_host h = { .app = app, .hwui = app->hwui, .art_path = app->opts->art,
-				  .tgid = app->tgid, .pkg = app->pkg,
-				  .role = role_name[app->role], .line = dyn_line,
-				  .gate = dyn_gate, .n_changes = &app->n_changes };
-
-	app->dyn = sim_dyn_new(&h);
-	return app->dyn ? 0 : -errno;
 }
 
 static int app_setup(struct app *app)

@@ -130,19 +130,18 @@ $(SIM_DIR)/boot-framework.oat: $(SIM_DIR)/boot-framework.unstripped.oat $(SIM_ST
 	$(Q)$(SIM_STRIP) $< $@
 
 SIM_OBJS_dl := $(SIM_SRC)/hwui_load_dl.c $(SIM_SRC)/art_load_dl.c $(SIM_SRC)/fixture_dl.c \
-	$(SIM_SRC)/dyn_load_dl.c
+	$(SIM_SRC)/dyn_load_dl.c $(SIM_SRC)/sim_dyn.c
 SIM_LIBS_dl := -ldl -lpthread
 SIM_OBJS_linked := $(SIM_SRC)/hwui_load_linked.c $(SIM_DIR)/hwui_fixture.o $(SIM_DIR)/utils_fixture.o \
 	$(SIM_DIR)/runtime_fixture.o \
 	$(SIM_SRC)/art_load_linked.c $(SIM_ART_OBJS) $(SIM_SRC)/dyn_load_linked.c \
-	$(SIM_DIR)/dyn_fixture-ax.o
+	$(SIM_DIR)/dyn_fixture-ax.o $(SIM_SRC)/sim_dyn.c
 SIM_LIBS_linked := -lpthread
 
 # The physics scenario steps DynamicAnimation with the fit tests' framework model (fit_sim.h).
-$(SIM_DIR)/animsim.unstripped: $(SIM_SRC)/animsim.c $(SIM_SRC)/sim_dyn.c $(SIM_OBJS_$(SIM_HWUI)) \
-		$(SIM_HDRS) \
+$(SIM_DIR)/animsim.unstripped: $(SIM_SRC)/animsim.c $(SIM_OBJS_$(SIM_HWUI)) $(SIM_HDRS) \
 		tests/unit/fit_sim.h src/model/fit.h | $(SIM_DIR)
-	$(Q)$(CC) $(SIM_CFLAGS) -Isrc -Itests/unit $(LDSTATIC) $(SIM_SRC)/animsim.c $(SIM_SRC)/sim_dyn.c \
+	$(Q)$(CC) $(SIM_CFLAGS) -Isrc -Itests/unit $(LDSTATIC) $(SIM_SRC)/animsim.c \
 		$(SIM_OBJS_$(SIM_HWUI)) $(SIM_LIBS_$(SIM_HWUI)) -lm -o $@
 
 ifeq ($(SIM_HWUI),linked)
