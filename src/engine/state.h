@@ -38,9 +38,9 @@ struct proc {
 	struct artcalls_proc art;
 	struct redraws_proc redraws;
 	struct summary_proc summary;
+	struct dynanims_proc dyn;
 	struct cujs_proc cujs;
 	struct findings_proc findings;
-	struct dynanims_proc dyn;
 };
 
 struct thread {

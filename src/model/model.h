@@ -662,6 +662,7 @@ struct sink {
 	void *ctx;
 };
 
+const char *dyn_kind_str(enum dyn_kind k);           /* "Spring", "Fling", "Dyn" */
 const char *end_reason_str(enum end_reason r);       /* "complete", "cancel", ... */
 const char *reason_source_str(enum reason_source s); /* "inferred", "art" */
 const char *anim_kind_str(enum anim_kind k);         /* "ValueAnimator", "ObjectAnimator" */
@@ -669,7 +670,6 @@ const char *frame_phase_str(enum frame_phase p);     /* "input", ..., "draw" */
 const char *view_prop_str(enum view_prop p);         /* "alpha", "translationX", ... */
 const char *view_prop_short(enum view_prop p);       /* "alpha", "transX", ... (box columns) */
 const char *finding_kind_str(enum finding_kind k);   /* "flicker", "replaced", ... */
-const char *dyn_kind_str(enum dyn_kind k);           /* "Spring", "Fling", "Dyn" */
 
 /* Room for a node label: a 63-byte class, '@', four hex digits and the NUL. */
 #define AT_NODE_LABEL_MAX 72

@@ -381,61 +381,6 @@ static void fit_lines(struct sink_box *b, const struct animation_prop *ap)
 	}
 }
 
-static void animation_lines(struct sink_box *b, const struct animation *a)
-{
-	char node[96], proc[AT_PROC_MAX], t[32];
-
-	box_line(b, "%-14s %llu", "ID:", (unsigned long long)a->id);
-	box_line(b, "%-14s %s", "Target:", node_label(node, sizeof(node), a->node_name, a->node));
-	for (int i = 0; i < a->n_props; i++) {
-		const struct animation_prop *ap = &a->props[i];
-
-		box_line(b, "%-14s %s", "Property:", view_prop_str(ap->prop));
-		box_line(b, "%-14s %g", "StartValue:", (double)ap->from);
-		if (!a->ended)
-			continue;
-		if (ap->fitted)
-			fit_lines(b, ap);
-		else
-			box_line(b, "%-14s %g", "FinalValue:", (double)ap->to);
-	}
-	fmt_sec(t, sizeof(t), a->start_ns);
-	box_line(b, "%-14s %s", "Start:", t);
-	fmt_ms(t, sizeof(t), a->duration_ns);
-	box_line(b, "%-14s %s%s", "Duration:", t, a->ended ? "" : " so far");
-	box_line(b, "%-14s %u%s", "Frames:", a->frames, a->ended ? "" : " so far");
-	clean(proc, sizeof(proc), a->process);
-	box_line(b, "%-14s %s%s(pid %u, tid %u)", "Process:", proc, *proc ? " " : "", a->pid,
-		 a->tid);
-}
-
-static int on_animation_start(void *ctx, const struct animation *a)
-{
-	struct sink_box *b = ctx;
-
-	box_open(b, ANSI_GREEN, "Animation Begin");
-	animation_lines(b, a);
-	box_line(b, "%-14s unmarked, kind known at its end", "Kind:");
-	box_close(b);
-	return out_status(b->out);
-}
-
-static int on_animation_end(void *ctx, const struct animation *a)
-{
-	struct sink_box *b = ctx;
-	char title[64];
-
-	snprintf(title, sizeof(title), "%s End", animation_title(a));
-	box_open(b, a->reason == END_COMPLETE ? ANSI_YELLOW : ANSI_RED, title);
-	animation_lines(b, a);
-	box_line(b, "%-14s %s%s", "Kind:", fit_kind_str(a->kind),
-		 a->reason == END_COMPLETE ? "" : a->reason == END_PROCESS_EXIT ?
-		 ", the process exited" : ", still running at exit");
-	finding_lines(b, true, a->id, a->pid, a->start_ns);
-	box_close(b);
-	return out_status(b->out);
-}
-
 /* ---- DynamicAnimation runs (ART probes), as the seed's DynamicAnimationTracer boxes ---- */
 
 static const char *dyn_title(enum dyn_kind k)
@@ -521,6 +466,61 @@ static int on_dyn_end(void *ctx, const struct dyn_anim *a)
 			box_line(b, "%-14s %g", "FinalValue:", (double)a->to);
 	}
 	stack_lines(b, "EndCallStack:", a->end_stack, a->n_end_stack);
+	box_close(b);
+	return out_status(b->out);
+}
+
+static void animation_lines(struct sink_box *b, const struct animation *a)
+{
+	char node[96], proc[AT_PROC_MAX], t[32];
+
+	box_line(b, "%-14s %llu", "ID:", (unsigned long long)a->id);
+	box_line(b, "%-14s %s", "Target:", node_label(node, sizeof(node), a->node_name, a->node));
+	for (int i = 0; i < a->n_props; i++) {
+		const struct animation_prop *ap = &a->props[i];
+
+		box_line(b, "%-14s %s", "Property:", view_prop_str(ap->prop));
+		box_line(b, "%-14s %g", "StartValue:", (double)ap->from);
+		if (!a->ended)
+			continue;
+		if (ap->fitted)
+			fit_lines(b, ap);
+		else
+			box_line(b, "%-14s %g", "FinalValue:", (double)ap->to);
+	}
+	fmt_sec(t, sizeof(t), a->start_ns);
+	box_line(b, "%-14s %s", "Start:", t);
+	fmt_ms(t, sizeof(t), a->duration_ns);
+	box_line(b, "%-14s %s%s", "Duration:", t, a->ended ? "" : " so far");
+	box_line(b, "%-14s %u%s", "Frames:", a->frames, a->ended ? "" : " so far");
+	clean(proc, sizeof(proc), a->process);
+	box_line(b, "%-14s %s%s(pid %u, tid %u)", "Process:", proc, *proc ? " " : "", a->pid,
+		 a->tid);
+}
+
+static int on_animation_start(void *ctx, const struct animation *a)
+{
+	struct sink_box *b = ctx;
+
+	box_open(b, ANSI_GREEN, "Animation Begin");
+	animation_lines(b, a);
+	box_line(b, "%-14s unmarked, kind known at its end", "Kind:");
+	box_close(b);
+	return out_status(b->out);
+}
+
+static int on_animation_end(void *ctx, const struct animation *a)
+{
+	struct sink_box *b = ctx;
+	char title[64];
+
+	snprintf(title, sizeof(title), "%s End", animation_title(a));
+	box_open(b, a->reason == END_COMPLETE ? ANSI_YELLOW : ANSI_RED, title);
+	animation_lines(b, a);
+	box_line(b, "%-14s %s%s", "Kind:", fit_kind_str(a->kind),
+		 a->reason == END_COMPLETE ? "" : a->reason == END_PROCESS_EXIT ?
+		 ", the process exited" : ", still running at exit");
+	finding_lines(b, true, a->id, a->pid, a->start_ns);
 	box_close(b);
 	return out_status(b->out);
 }
