@@ -51,6 +51,7 @@ $(BENCH_DIR)/bench: $(BENCH_SRCS) $(wildcard bench/*.h) bench/shim/criterion/cri
 
 # The loop calls the simulator's fixture setters and ART methods; only their headers are shared.
 $(BENCH_DIR)/setter_loop: bench/setter_loop.c tests/sim/hwui_fixture.h tests/sim/art_fixture.h \
+		tests/sim/dyn_fixture.h \
 		| $(BENCH_DIR)
 	$(Q)$(CC) $(BENCH_CFLAGS) -Itests/sim $< -ldl -o $@
 

@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "art_fixture.h"
+#include "dyn_fixture.h"
 #include "hwui_fixture.h"
 
 /* The animator's identity hash (< 2^28): the cookie of its S/F markers. */
@@ -42,6 +43,8 @@
 struct art_bench {
 	const struct art_fixture_methods *m;
 	uint32_t obj;
+	const struct dyn_fixture_methods *dyn; /* the framework's DynamicAnimation, if there */
+	uint32_t dyn_obj;
 	int marker_fd;
 };
 
@@ -102,6 +105,26 @@ static void animate(const struct art_bench *a, unsigned long calls)
 	fflush(stdout);
 }
 
+static bool no_step(void *ctx, long dt_ms)
+{
+	(void)ctx;
+	(void)dt_ms;
+	return false;
+}
+
+/* N calls of DynamicAnimation.doAnimationFrame (the per-frame DynamicAnimation probe), one
+ * ms apart, with a step that writes nothing. */
+static void dyn_frames(const struct art_bench *a, unsigned long calls)
+{
+	static int64_t ms = 1000;
+	unsigned long long t0 = now_ns();
+
+	for (unsigned long i = 0; i < calls; i++)
+		a->dyn->frame(a->dyn_obj, ms++, no_step, NULL);
+	printf("ns_per_call %.2f calls %lu\n", per_call(now_ns() - t0, calls), calls);
+	fflush(stdout);
+}
+
 static int marker(const struct art_bench *a, char kind)
 {
 	char buf[64];
@@ -131,6 +154,7 @@ static int attributed(const struct art_bench *a, hwui_setter set, int64_t node,
 static int art_open(const char *path, struct art_bench *a)
 {
 	const struct art_fixture_methods *(*methods)(void);
+	const struct dyn_fixture_methods *(*dyn)(void);
 	void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 
 	if (!lib) {
@@ -144,6 +168,9 @@ static int art_open(const char *path, struct art_bench *a)
 	}
 	a->m = methods();
 	a->obj = a->m->new_object(BENCH_COOKIE);
+	*(void **)&dyn = dlsym(lib, "dyn_fixture_framework");
+	a->dyn = dyn ? dyn() : NULL;
+	a->dyn_obj = a->dyn ? a->dyn->new_object() : 0;
 	if (!a->obj) {
 		fprintf(stderr, "setter_loop: no animator object: %s\n", strerror(errno));
 		return -1;
@@ -222,6 +249,10 @@ static int command(const char *line, const struct loop *l)
 		animate(a, calls);
 		return 0;
 	}
+	if (a->dyn_obj && sscanf(line, "dynframe %lu", &calls) == 1) {
+		dyn_frames(a, calls);
+		return 0;
+	}
 	if (a->m && sscanf(line, "attributed %lu", &calls) == 1) {
 		if (!attributed(a, set, node, calls))
 			return 0;
@@ -251,7 +282,7 @@ static int open_extras(int argc, char **argv, struct loop *l)
 int main(int argc, char **argv)
 {
 	const struct hwui_fixture_methods *(*methods)(void);
-	struct loop l = { .art = { NULL, 0, -1 } };
+	struct loop l = { .art = { .marker_fd = -1 } };
 	char line[128];
 	void *lib;
 	int ret = 0;

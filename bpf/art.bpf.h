@@ -83,7 +83,7 @@ static __always_inline void art_stack(struct pt_regs *ctx, struct at_art_stack *
  * stacks is a constant at each call site: animateValue runs every frame for every animator,
  * so its records never carry registers and stack (no unwinding on the per-frame path).
  */
-static __always_inline int art_entry(struct pt_regs *ctx, __u32 method, bool stacks)
+static __always_inline int art_entry(struct pt_regs *ctx, __u32 method, bool stacks, __u64 arg)
 {
 	__u64 obj = AT_UNTAG((__u64)(__u32)PT_REGS_PARM2(ctx));
 	__u32 size = stacks ? AT_ART_REC_SIZE : sizeof(struct at_art_rec);
@@ -116,6 +116,7 @@ static __always_inline int art_entry(struct pt_regs *ctx, __u32 method, bool sta
 		}
 	}
 	r->lock_word = lock;
+	r->arg = arg;
 	bpf_ringbuf_submit(r, rb_flags());
 	return 0;
 }
@@ -124,7 +125,21 @@ static __always_inline int art_entry(struct pt_regs *ctx, __u32 method, bool sta
 	SEC("uprobe")                                           \
 	int BPF_KPROBE(at_art_##name)                           \
 	{                                                       \
-		return art_entry(ctx, method, stacks);          \
+		return art_entry(ctx, method, stacks, 0);       \
+	}
+
+/*
+ * The same, with the first argument after `this`: ART's managed ABI passes ArtMethod* in
+ * rdi/x0, `this` in esi/w1 and the next core argument in rdx/x2 (a long in one register on
+ * both 64-bit ABIs; a boolean as 0/1 in its low 32 bits). Checked in art/compiler/optimizing:
+ * code_generator_x86_64.h kParameterCoreRegisters = { RSI, RDX, RCX, R8, R9 } (method in RDI),
+ * code_generator_arm64.h kParameterCoreRegisters = { x1 .. x7 } (method in x0).
+ */
+#define AT_ART_PROBE_ARG(name, method, stacks)                                 \
+	SEC("uprobe")                                                          \
+	int BPF_KPROBE(at_art_##name)                                          \
+	{                                                                      \
+		return art_entry(ctx, method, stacks, (__u64)PT_REGS_PARM3(ctx)); \
 	}
 
 AT_ART_PROBE(va_start, AT_ART_VA_START, true)
@@ -135,5 +150,10 @@ AT_ART_PROBE(dyn_cancel, AT_ART_DYN_CANCEL, true)
 /* Who writes the properties: the animator whose animateValue the thread entered last. */
 AT_ART_PROBE(va_animate, AT_ART_VA_ANIMATE, false)
 AT_ART_PROBE(oa_animate, AT_ART_OA_ANIMATE, false)
+/* DynamicAnimation (framework copy and androidx): start stacks, end reasons, per-frame writes. */
+AT_ART_PROBE(spring_start, AT_ART_SPRING_START, true) /* super.start() may be inlined */
+AT_ART_PROBE(dyn_skip, AT_ART_DYN_SKIP, true)
+AT_ART_PROBE_ARG(dyn_end, AT_ART_DYN_END, false)    /* canceled: cancel's own probe has stacks */
+AT_ART_PROBE_ARG(dyn_frame, AT_ART_DYN_FRAME, false) /* frameTime, every frame: no stack */
 
 #endif

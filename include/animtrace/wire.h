@@ -108,10 +108,14 @@ enum at_art_method {
 	AT_ART_VA_START = 0,	/* android.animation.ValueAnimator.start (every overload) */
 	AT_ART_VA_CANCEL,	/* android.animation.ValueAnimator.cancel */
 	AT_ART_VA_END,		/* android.animation.ValueAnimator.end */
-	AT_ART_DYN_START,	/* framework DynamicAnimation.start and SpringAnimation.start */
-	AT_ART_DYN_CANCEL,	/* ...dynamicanimation.animation.DynamicAnimation.cancel */
+	AT_ART_DYN_START,	/* DynamicAnimation.start (framework copy and androidx) */
+	AT_ART_DYN_CANCEL,	/* DynamicAnimation.cancel */
 	AT_ART_VA_ANIMATE,	/* android.animation.ValueAnimator.animateValue (update listeners) */
 	AT_ART_OA_ANIMATE,	/* android.animation.ObjectAnimator.animateValue (property sets) */
+	AT_ART_SPRING_START,	/* SpringAnimation.start: the DynamicAnimation is a spring */
+	AT_ART_DYN_SKIP,	/* SpringAnimation.skipToEnd: ends at the next frame */
+	AT_ART_DYN_END,		/* DynamicAnimation.endAnimationInternal(boolean canceled): arg */
+	AT_ART_DYN_FRAME,	/* DynamicAnimation.doAnimationFrame(long frameTime ms): arg */
 	AT_ART_METHOD_COUNT,
 };
 
@@ -130,6 +134,7 @@ struct at_art_rec {
 	__u32 lock_word; /* raw lock word (0 when it could not be read) */
 	__u8 has_cookie; /* the lock word was readable and in the hash state */
 	__u8 pad[3];
+	__u64 arg;       /* the first argument after `this` (AT_ART_DYN_END, _FRAME), else 0 */
 };
 
 /*

@@ -62,4 +62,8 @@
  * is forgotten when more wait (its animator then has no measured delay). */
 #define CAP_PENDING_STARTS 64
 
+/* DynamicAnimation runs followed at once per process (engine/dynanims.h); past it the oldest
+ * is reported as it is and dropped (counted). */
+#define CAP_DYN_RUNS 32
+
 #endif

@@ -63,6 +63,7 @@ static struct thread *thread_get(struct engine *e, uint32_t pid, uint32_t tid)
 		frames__thread_reset(&t->frames);
 		jank__thread_reset(&t->jank);
 		attrib__thread_reset(&t->attrib);
+		dynanims__thread_reset(&t->dyn);
 	}
 	return t;
 }
@@ -75,6 +76,7 @@ static void proc_free(struct proc *p)
 	jank__proc_free(&p->jank);
 	props__proc_free(&p->props);
 	cujs__proc_free(&p->cujs);
+	dynanims__proc_free(&p->dyn);
 	free(p);
 }
 
@@ -142,7 +144,8 @@ static void frame_send(struct engine *e, struct proc *p, struct frame_st *fs)
  * The frame-close order. p's open doFrame ended at ts_ns (t: its thread; NULL when a doFrame
  * of another thread or the end of the process closes it):
  *  1. the frame still waiting for its draw goes out first: frames go out in order;
- *  2. the segmenter sees this frame's changes while the batch still holds them;
+ *  2. the segmenter sees this frame's changes while the batch still holds them, and a
+ *     DynamicAnimation whose endAnimationInternal is not probed ends after missed frames;
  *  3. the batch goes out (and the targets it showed): a frame's values come before its record;
  *  4. the frame gets its duration, which
  *  5. jank judges it by, for the process and for the animators that ran in it;
@@ -159,6 +162,7 @@ static void frame_end(struct engine *e, struct proc *p, struct thread *t, uint64
 		return;
 	frame_send(e, p, &fp->done);
 	props__segment(&e->props, &p->props, &fp->cur.f, fp->cur.missed, p->name, ts_ns, e->seg);
+	dynanims__frame_ended(&p->dyn, &e->out);
 	batch_send(e, p);
 	frames__end(fp, ts_ns);
 	jank__judge(&p->jank, &fp->cur, p->anims.running);
@@ -258,6 +262,7 @@ static void on_slice_end(struct engine *e, struct thread *t, uint64_t ts_ns)
 	if (!s)
 		return;
 	attrib__slice_ended(&t->attrib, t->slices.depth);
+	dynanims__slice_ended(&t->dyn, t->slices.depth);
 	p = procs__find(&e->procs, t->pid);
 	if (!p)
 		return;
@@ -462,8 +467,10 @@ void engine__marker(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid
 		return;
 	}
 	t = procs__thread_find(&e->procs, tid);
-	if (t)
+	if (t) {
 		attrib__marker(&t->attrib);
+		dynanims__marker(&t->dyn);
+	}
 	if (m->type == MARKER_END) { /* may be a bare "E": the thread knows its process */
 		on_slice_end(e, t, ts_ns);
 		p = process && *process ? proc_get(e, pid, process) : procs__find(&e->procs, pid);
@@ -522,9 +529,10 @@ void engine__prop(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid, 
 		  const char *node_name, enum view_prop prop, float value, const float *prev)
 {
 	const uint32_t *writer;
+	struct thread *t;
 	struct proc *p;
 	struct node_st *n;
-	bool explained;
+	bool explained, dyn;
 
 	if (!node || (unsigned int)prop >= PROP_COUNT)
 		return;
@@ -533,9 +541,16 @@ void engine__prop(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid, 
 		return;
 	summary__proc_write(&p->summary);
 	props__prev(n, prop, prev);
-	writer = attrib__writer(procs__thread_find(&e->procs, tid), pid);
+	t = procs__thread_find(&e->procs, tid);
+	writer = attrib__writer(t, pid);
+	/* inside a DynamicAnimation's doAnimationFrame: its write, no animator's */
+	dyn = t && t->pid == pid && dynanims__write(&p->dyn, &t->dyn, node, node_name, prop, value,
+								prev, &e->out);
+	if (dyn)
+		writer = NULL;
 	props__add(p, n, ts_ns, tid, prop, value, writer, &e->ev.node_frames);
-	explained = attrib__write(p, writer, n, prop, value, frames__frame_ns(&p->frames, ts_ns));
+	explained = dyn || attrib__write(p, writer, n, prop, value,
+					 frames__frame_ns(&p->frames, ts_ns));
 	props__set(&p->props, n, prop, value, explained);
 }
 
@@ -670,6 +685,50 @@ void engine__art_animate(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_
 		return;
 	attrib__animate(&t->attrib, has_cookie, cookie,
 			slices__phase_depth(&t->slices, PHASE_ANIMATION));
+	dynanims__window_close(&t->dyn);
+}
+
+void engine__dyn_call(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid,
+		      enum dyn_call call, uint64_t obj, uint64_t arg,
+		      const char (*stack)[AT_FRAME_NAME], int n_stack)
+{
+	struct proc *p;
+	struct thread *t;
+
+	note_time(e, ts_ns);
+	p = proc_get(e, pid, NULL);
+	t = p ? thread_get(e, pid, tid) : NULL;
+	if (!t)
+		return;
+	switch (call) {
+	case DYN_CALL_START:
+	case DYN_CALL_SPRING_START:
+		dynanims__start(&e->dyn, &p->dyn, &t->dyn, p->name, pid, tid, obj,
+				call == DYN_CALL_SPRING_START, ts_ns, stack, n_stack, &e->out);
+		break;
+	case DYN_CALL_CANCEL:
+	case DYN_CALL_SKIP:
+		dynanims__cancel(&p->dyn, &t->dyn, obj, call == DYN_CALL_SKIP, ts_ns, stack,
+				 n_stack);
+		break;
+	case DYN_CALL_END:
+		dynanims__end(&p->dyn, &t->dyn, obj, (uint32_t)arg != 0, ts_ns, &e->out);
+		break;
+	case DYN_CALL_FRAME:
+		/* the writes that follow are the run's, no animator's */
+		t->attrib.av_valid = false;
+		dynanims__frame(&e->dyn, &p->dyn, &t->dyn, p->name, pid, tid, obj, arg, ts_ns,
+				slices__phase_depth(&t->slices, PHASE_ANIMATION), &e->out);
+		break;
+	}
+}
+
+void engine__dyn_config(struct engine *e, uint32_t pid, uint64_t obj, const struct dyn_config *c)
+{
+	struct proc *p = procs__find(&e->procs, pid);
+
+	if (p)
+		dynanims__config(&p->dyn, obj, c);
 }
 
 void engine__process_name(struct engine *e, uint32_t pid, const char *name)
@@ -696,6 +755,7 @@ void engine__process_exit(struct engine *e, uint64_t ts_ns, uint32_t pid)
 		return;
 	frames_flush(e, p, ts_ns);
 	segment__process_exit(e->seg, pid);
+	dynanims__flush(&p->dyn, END_PROCESS_EXIT, ts_ns, &e->out);
 	while (p->anims.running)
 		anim_end(e, p, p->anims.running, ts_ns, 0, END_PROCESS_EXIT, REASON_INFERRED);
 	cujs__flush(&e->cujs, &p->cujs, &e->out);
@@ -712,6 +772,19 @@ void engine__process_exit(struct engine *e, uint64_t ts_ns, uint32_t pid)
  * the animators still running count (their targets, their findings, p's smoothness, their
  * names) as running at exit; then the summary, built from all of it, goes out.
  */
+/* DynamicAnimation runs dropped past CAP_DYN_RUNS: not lost silently. */
+static void dyn_say_evicted(struct engine *e)
+{
+	char msg[160];
+
+	if (!e->dyn.evicted)
+		return;
+	snprintf(msg, sizeof(msg), "%llu DynamicAnimation runs were reported early, unfinished: "
+		 "more than %d ran at once in a process", (unsigned long long)e->dyn.evicted,
+		 CAP_DYN_RUNS);
+	SINK_CALL(&e->out, note, msg);
+}
+
 void engine__finish(struct engine *e, uint64_t ts_ns, uint64_t drops, uint64_t truncated)
 {
 	uint64_t end_ns;
@@ -726,6 +799,9 @@ void engine__finish(struct engine *e, uint64_t ts_ns, uint64_t drops, uint64_t t
 		summary__note_unmarked(e->procs.list[i], &e->out);
 	}
 	segment__finish(e->seg);
+	for (size_t i = 0; i < e->procs.n; i++)
+		dynanims__flush(&e->procs.list[i]->dyn, END_RUNNING_AT_EXIT, end_ns, &e->out);
+	dyn_say_evicted(e);
 	for (size_t i = 0; i < e->procs.n; i++)
 		cujs__flush(&e->cujs, &e->procs.list[i]->cujs, &e->out);
 	for (size_t i = 0; i < e->procs.n; i++) {

@@ -135,6 +135,32 @@ void engine__vsync_request(struct engine *e, uint64_t ts_ns, uint32_t pid, uint3
 void engine__art_animate(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid,
 			 bool has_cookie, uint32_t cookie);
 
+/* DynamicAnimation methods seen by the ART entry probes (engine/dynanims.h). */
+enum dyn_call {
+	DYN_CALL_START = 0,   /* DynamicAnimation.start */
+	DYN_CALL_SPRING_START, /* SpringAnimation.start: the object is a spring */
+	DYN_CALL_CANCEL,      /* DynamicAnimation.cancel */
+	DYN_CALL_SKIP,        /* SpringAnimation.skipToEnd */
+	DYN_CALL_END,         /* endAnimationInternal(canceled): arg = canceled */
+	DYN_CALL_FRAME,       /* doAnimationFrame(frameTime): arg = frameTime in ms */
+};
+
+/*
+ * Thread tid of pid entered call on the DynamicAnimation obj (its heap reference) with arg
+ * (see enum dyn_call) and its Java callers (--stacks; n_stack 0 when unknown). Its runs go
+ * out as dyn_start and dyn_end; the writes of tid inside its doAnimationFrame are its (exact).
+ */
+void engine__dyn_call(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid,
+		      enum dyn_call call, uint64_t obj, uint64_t arg,
+		      const char (*stack)[AT_FRAME_NAME], int n_stack);
+
+/*
+ * The hook of the heap reader (live/heap, in progress elsewhere): what it read of obj's
+ * SpringForce/DragForce and state, given after its start(); its dyn_end carries it beside the
+ * fit. Not called today.
+ */
+void engine__dyn_config(struct engine *e, uint32_t pid, uint64_t obj, const struct dyn_config *c);
+
 /* pid is traced as name (live knows it from /proc before the process writes a marker). */
 void engine__process_name(struct engine *e, uint32_t pid, const char *name);
 

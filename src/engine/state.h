@@ -15,6 +15,7 @@
 #include "engine/artcalls.h"
 #include "engine/attrib.h"
 #include "engine/cujs.h"
+#include "engine/dynanims.h"
 #include "engine/engine.h"
 #include "engine/findings.h"
 #include "engine/frames.h"
@@ -37,6 +38,7 @@ struct proc {
 	struct artcalls_proc art;
 	struct redraws_proc redraws;
 	struct summary_proc summary;
+	struct dynanims_proc dyn;
 	struct cujs_proc cujs;
 	struct findings_proc findings;
 };
@@ -49,6 +51,7 @@ struct thread {
 	struct jank_thread jank;
 	struct artcalls_thread art;
 	struct attrib_thread attrib;
+	struct dynanims_thread dyn;
 };
 
 /* Where records go: the sink, and the first error it returned (nothing is sent after it). */
@@ -73,6 +76,7 @@ struct engine {
 	struct cujs cujs;
 	struct segment *seg; /* unmarked animations (engine/segment.h) */
 	struct findings findings;
+	struct dynanims dyn;
 };
 
 /*
@@ -88,6 +92,7 @@ struct engine {
 	}
 SINK_STAMP(anim) SINK_STAMP(frame) SINK_STAMP(frame_props) SINK_STAMP(jank)
 SINK_STAMP(refresh_storm) SINK_STAMP(animation) SINK_STAMP(cuj) SINK_STAMP(finding)
+SINK_STAMP(dyn_anim)
 static inline void stamp_none(struct emit *o, const void *rec) {}
 static inline void stamp_summary(struct emit *o, struct summary *s)
 {
@@ -99,7 +104,7 @@ static inline void stamp_summary(struct emit *o, struct summary *s)
 		 struct frame_props: stamp_frame_props, struct jank: stamp_jank,        \
 		 struct refresh_storm: stamp_refresh_storm, struct animation: stamp_animation, \
 		 struct cuj: stamp_cuj,                                               \
-		 struct finding: stamp_finding,                                       \
+		 struct finding: stamp_finding, struct dyn_anim: stamp_dyn_anim,      \
 		 struct summary: stamp_summary, struct annotation: stamp_none,         \
 		 char: stamp_none)(o, rec)
 

@@ -204,6 +204,23 @@ static int stack_callers(struct live *l, const struct at_art_rec *r, const struc
 	return unwind_java_frames(f, n, out, max);
 }
 
+/* A DynamicAnimation method entered (the framework's copy or androidx's). */
+static void on_dyn(struct live *l, const struct at_art_rec *r, size_t size)
+{
+	static const enum dyn_call calls[AT_ART_METHOD_COUNT] = {
+		[AT_ART_DYN_START] = DYN_CALL_START,   [AT_ART_SPRING_START] = DYN_CALL_SPRING_START,
+		[AT_ART_DYN_CANCEL] = DYN_CALL_CANCEL, [AT_ART_DYN_SKIP] = DYN_CALL_SKIP,
+		[AT_ART_DYN_END] = DYN_CALL_END,       [AT_ART_DYN_FRAME] = DYN_CALL_FRAME,
+	};
+	char stack[AT_STACK_FRAMES][UNWIND_NAME_MAX];
+	int n = 0;
+
+	if (size > sizeof(*r)) /* start, cancel, skipToEnd carry their callers (--stacks) */
+		n = stack_callers(l, r, &r->hdr, sizeof(*r), size, stack, AT_STACK_FRAMES);
+	engine__dyn_call(l->e, r->hdr.ts_ns, r->hdr.tgid, r->hdr.tid, calls[r->method], r->obj,
+			 r->arg, (const char (*)[AT_FRAME_NAME])stack, n);
+}
+
 static void on_art(struct live *l, const struct at_art_rec *r, size_t size)
 {
 	char stack[AT_STACK_FRAMES][UNWIND_NAME_MAX];
@@ -220,7 +237,11 @@ static void on_art(struct live *l, const struct at_art_rec *r, size_t size)
 				    r->cookie);
 		return;
 	}
-	/* DynamicAnimation writes no markers: its calls explain no F. */
+	/* DynamicAnimation writes no markers: its calls have a tracker of their own. */
+	if (art_method_dynamic(r->method)) {
+		on_dyn(l, r, size);
+		return;
+	}
 	if (r->method >= sizeof(calls) / sizeof(calls[0]))
 		return;
 	n = stack_callers(l, r, &r->hdr, sizeof(*r), size, stack, AT_STACK_FRAMES);

@@ -358,7 +358,9 @@ static struct bpf_program *art_prog(struct animtrace_bpf *skel, enum at_art_meth
 		skel->progs.at_art_va_start,  skel->progs.at_art_va_cancel,
 		skel->progs.at_art_va_end,    skel->progs.at_art_dyn_start,
 		skel->progs.at_art_dyn_cancel, skel->progs.at_art_va_animate,
-		skel->progs.at_art_oa_animate,
+		skel->progs.at_art_oa_animate, skel->progs.at_art_spring_start,
+		skel->progs.at_art_dyn_skip,   skel->progs.at_art_dyn_end,
+		skel->progs.at_art_dyn_frame,
 	};
 
 	return progs[m];

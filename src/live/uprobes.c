@@ -37,7 +37,10 @@ struct cache {
 struct proc {
 	uint32_t tgid;
 	struct setter_links *links;
-	struct art_links *art;
+	/* ART probes, one set per oat file: boot-framework.oat and the app's own (late) odex */
+	struct art_links *art[ART_OATS_MAX];
+	char art_path[ART_OATS_MAX][ART_PATH_MAX]; /* the files looked at, probed or not */
+	int n_art;
 	struct refresh_links *redraw, *vsync; /* --refresh */
 	struct hwui_node_layout node; /* where its library keeps a RenderNode's name and id */
 	unsigned waiting; /* UPROBES_* whose library pid did not map yet */
@@ -111,29 +114,73 @@ static const struct hwui_lib *hwui_for(struct uprobes *u, const char *path)
 	return c->state ? NULL : &c->lib;
 }
 
-/* The ValueAnimator methods in path, resolved once per path; says once what is missing. */
+/* What the boot oat lacks of ValueAnimator's methods (said once per path, as before). */
+static void say_missing_va(struct uprobes *u, const struct cached *c)
+{
+	char missing[128];
+
+	art_missing(&c->oat, missing, sizeof(missing));
+	if (c->state || missing[0])
+		notef(u, DIAG_INFO, "ValueAnimator %s not AOT-compiled on this device (%s): "
+		      "end reasons will be inferred", c->state ? "start/cancel/end" : missing,
+		      c->path);
+	if (!(c->oat.ok_mask & ((1u << AT_ART_VA_ANIMATE) | (1u << AT_ART_OA_ANIMATE))))
+		notef(u, DIAG_INFO, "ValueAnimator/ObjectAnimator.animateValue not "
+		      "AOT-compiled on this device (%s): animator targets will be inferred",
+		      c->path);
+}
+
+#define DYN_KINDS_MASK                                                                  \
+	((1u << AT_ART_DYN_START) | (1u << AT_ART_DYN_CANCEL) | (1u << AT_ART_SPRING_START) | \
+	 (1u << AT_ART_DYN_SKIP) | (1u << AT_ART_DYN_END) | (1u << AT_ART_DYN_FRAME))
+
+/*
+ * What an oat lacks of DynamicAnimation's methods, said once per path: the boot oat holds the
+ * framework's copy, an app's odex androidx's (when the app uses it). Without symbols at all
+ * the odex was compiled without MiniDebugInfo (art.h: dalvik.vm.dex2oat-minidebuginfo).
+ */
+static void say_missing_dyn(struct uprobes *u, const struct cached *c)
+{
+	bool boot = art_is_boot_oat(c->path);
+	const char *which = boot ? "the framework's DynamicAnimation" : "androidx DynamicAnimation";
+	char missing[128];
+
+	if (!boot && c->state != -ENOENT && c->state) {
+		notef(u, DIAG_INFO, "%s cannot be read (%s): no DynamicAnimation probes in it",
+		      c->path, strerror(-c->state));
+		return;
+	}
+	if (!boot && !c->oat.mini_debug_info) {
+		notef(u, DIAG_INFO, "%s has no MiniDebugInfo (dalvik.vm.dex2oat-minidebuginfo is "
+		      "off?): its springs and flings are found from the values only", c->path);
+		return;
+	}
+	if (!boot && !(c->oat.ok_mask & DYN_KINDS_MASK))
+		return; /* the app has no compiled androidx DynamicAnimation: nothing to say */
+	art_missing_dynamic(&c->oat, missing, sizeof(missing));
+	if (!(c->oat.ok_mask & DYN_KINDS_MASK))
+		notef(u, DIAG_INFO, "%s not AOT-compiled (%s): its springs and flings are found "
+		      "from the values only", which, c->path);
+	else if (missing[0])
+		notef(u, DIAG_INFO, "%s %s not AOT-compiled (%s): %s", which, missing, c->path,
+		      (c->oat.ok_mask & (1u << AT_ART_DYN_END)) ? "fewer details"
+		      : "ends are inferred");
+}
+
+/* The probed methods in path, resolved once per path (said once what is missing); NULL when
+ * it has none. */
 static const struct art_oat *oat_for(struct uprobes *u, const char *path)
 {
 	bool fresh;
 	struct cached *c = cache_get(&u->oats, path, &fresh);
-	char missing[128];
 
 	if (fresh) {
 		c->state = art_resolve(path, &c->oat);
-		art_missing(&c->oat, missing, sizeof(missing));
-		if (c->state || missing[0])
-			notef(u, DIAG_INFO, "ValueAnimator %s not AOT-compiled on this device (%s): "
-			      "end reasons will be inferred",
-			      c->state ? "start/cancel/end" : missing, path);
-		if (!(c->oat.ok_mask & ((1u << AT_ART_VA_ANIMATE) | (1u << AT_ART_OA_ANIMATE))))
-			notef(u, DIAG_INFO, "ValueAnimator/ObjectAnimator.animateValue not "
-			      "AOT-compiled on this device (%s): animator targets will be inferred",
-			      path);
+		if (art_is_boot_oat(path) || u->o.art_oat)
+			say_missing_va(u, c);
+		say_missing_dyn(u, c);
 	}
-	if (c->state || !(c->oat.ok_mask & (1u << AT_ART_VA_CANCEL)) ||
-	    !(c->oat.ok_mask & (1u << AT_ART_VA_END)))
-		return NULL;
-	return &c->oat;
+	return c->state ? NULL : &c->oat;
 }
 
 /* --refresh: the display-list probe in the setters' library (the same file on every Android). */
@@ -203,24 +250,92 @@ static unsigned attach_setters(struct uprobes *u, struct proc *pr, const char *p
 	return pr->links ? UPROBES_SETTERS | attach_redraw(u, pr, lib) : 0;
 }
 
+static void say_unmapped(struct uprobes *u, unsigned kind, uint32_t pid);
+
+#define VA_REASONS_MASK ((1u << AT_ART_VA_CANCEL) | (1u << AT_ART_VA_END))
+
+/* The probes of the oat at path for pr (one set more); the UPROBES_* bits they give. */
 static unsigned attach_art(struct uprobes *u, struct proc *pr, const char *path)
 {
 	const struct art_oat *oat = oat_for(u, path);
+	struct art_links *l;
+	unsigned got = 0;
 	char err[256] = "";
 
-	pr->art = oat ? probes__attach_art(u->o.probes, (int)pr->tgid, oat, err, sizeof(err))
-		      : NULL;
-	if (pr->art)
-		notef(u, DIAG_INFO, "pid %u: end reasons from ART probes in %s", pr->tgid, oat->path);
-	else if (err[0])
-		notef(u, DIAG_ERROR, "%s", err);
-	return pr->art ? UPROBES_ART : 0;
+	snprintf(pr->art_path[pr->n_art], ART_PATH_MAX, "%.*s", ART_PATH_MAX - 1, path);
+	l = oat ? probes__attach_art(u->o.probes, (int)pr->tgid, oat, err, sizeof(err)) : NULL;
+	pr->art[pr->n_art++] = l;
+	if (!l) {
+		if (err[0])
+			notef(u, DIAG_ERROR, "%s", err);
+		return 0;
+	}
+	/* ValueAnimator's end reasons need both cancel and end (as before the table) */
+	if ((oat->ok_mask & VA_REASONS_MASK) == VA_REASONS_MASK) {
+		notef(u, DIAG_INFO, "pid %u: end reasons from ART probes in %s", pr->tgid, path);
+		got |= UPROBES_ART;
+	}
+	if (oat->ok_mask & DYN_KINDS_MASK) {
+		notef(u, DIAG_INFO, "pid %u: DynamicAnimation probes in %s (%d of %d methods)",
+		      pr->tgid, path, __builtin_popcount(oat->ok_mask & DYN_KINDS_MASK),
+		      __builtin_popcount(DYN_KINDS_MASK));
+		got |= UPROBES_DYN;
+	}
+	return got;
+}
+
+static bool art_looked_at(const struct proc *pr, const char *path)
+{
+	for (int i = 0; i < pr->n_art; i++)
+		if (!strcmp(pr->art_path[i], path))
+			return true;
+	return false;
+}
+
+/*
+ * The ART probes of pr: every oat it maps that can hold probed methods and was not looked at
+ * yet. It keeps waiting (its maps read again on signs of life) until it maps both the boot
+ * oat and its own code: an app's odex is mapped when its class loader is made, after the
+ * zygote fork, and can come later than the first look.
+ */
+static unsigned probe_art(struct uprobes *u, struct proc *pr, bool first)
+{
+	char paths[ART_OATS_MAX][ART_PATH_MAX];
+	bool boot = false, app = false;
+	unsigned got = 0;
+	int n = 1;
+
+	if (u->o.art_oat) /* a uprobe on a file also fires in mappings made after it */
+		snprintf(paths[0], sizeof(paths[0]), "%s", u->o.art_oat);
+	else
+		n = art_find_oats(u->o.proc_root, (int)pr->tgid, paths, ART_OATS_MAX);
+	if (n < 0) {
+		pr->waiting &= ~UPROBES_ART;
+		return 0;
+	}
+	for (int i = 0; i < n && i < ART_OATS_MAX; i++) {
+		boot |= art_is_boot_oat(paths[i]);
+		app |= !art_is_boot_oat(paths[i]);
+		if (art_looked_at(pr, paths[i]) || pr->n_art == ART_OATS_MAX)
+			continue;
+		if (!first)
+			notef(u, DIAG_INFO, "pid %u: %s appeared, probing", pr->tgid,
+			      strrchr(paths[i], '/') ? strrchr(paths[i], '/') + 1 : paths[i]);
+		got |= attach_art(u, pr, paths[i]);
+	}
+	if (!boot && first && !u->o.art_oat)
+		say_unmapped(u, UPROBES_ART, pr->tgid);
+	if (u->o.art_oat || (boot && app) || pr->n_art == ART_OATS_MAX)
+		pr->waiting &= ~UPROBES_ART;
+	else
+		pr->waiting |= UPROBES_ART;
+	return got;
 }
 
 /* The library of kind for pid: the one given, else from its maps (-ENOENT: not mapped). */
 static int find_library(struct uprobes *u, unsigned kind, uint32_t pid, char *path, size_t cap)
 {
-	const char *given = kind == UPROBES_SETTERS ? u->o.hwui_path : u->o.art_oat;
+	const char *given = u->o.hwui_path;
 	int ret;
 
 	if (kind == UPROBES_VSYNC) { /* Android has it in libandroid_runtime (or libgui) */
@@ -231,9 +346,7 @@ static int find_library(struct uprobes *u, unsigned kind, uint32_t pid, char *pa
 	}
 	if (given) /* a uprobe on a file also fires in mappings made after it */
 		return snprintf(path, cap, "%s", given) < (int)cap ? 0 : -ENAMETOOLONG;
-	if (kind == UPROBES_SETTERS)
-		return hwui_find_library(u->o.proc_root, (int)pid, path, cap);
-	return art_find_oat(u->o.proc_root, (int)pid, path, cap);
+	return hwui_find_library(u->o.proc_root, (int)pid, path, cap);
 }
 
 static void say_unmapped(struct uprobes *u, unsigned kind, uint32_t pid)
@@ -271,7 +384,15 @@ static unsigned probe_kind(struct uprobes *u, struct proc *pr, unsigned kind, bo
 	}
 	if (kind == UPROBES_VSYNC)
 		return attach_vsync(u, pr, path);
-	return kind == UPROBES_SETTERS ? attach_setters(u, pr, path) : attach_art(u, pr, path);
+	return attach_setters(u, pr, path);
+}
+
+static bool has_art(const struct proc *pr)
+{
+	for (int i = 0; i < pr->n_art; i++)
+		if (pr->art[i])
+			return true;
+	return false;
 }
 
 static struct proc *find_proc(struct uprobes *u, uint32_t pid)
@@ -316,10 +437,10 @@ int uprobes__add(struct uprobes *u, uint32_t pid, uint64_t now_ns)
 	if (u->o.props)
 		got |= probe_kind(u, &pr, UPROBES_SETTERS, true);
 	if (u->o.art)
-		got |= probe_kind(u, &pr, UPROBES_ART, true);
+		got |= probe_art(u, &pr, true);
 	if (u->o.refresh)
 		got |= probe_kind(u, &pr, UPROBES_VSYNC, true);
-	if (pr.links || pr.art || pr.vsync || pr.waiting)
+	if (pr.links || has_art(&pr) || pr.vsync || pr.waiting)
 		u->procs[u->n_procs++] = pr;
 	count_waiting(u);
 	return (int)got;
@@ -336,7 +457,7 @@ int uprobes__recheck(struct uprobes *u, uint32_t pid, uint64_t now_ns)
 	if (pr->waiting & UPROBES_SETTERS)
 		got |= probe_kind(u, pr, UPROBES_SETTERS, false);
 	if (pr->waiting & UPROBES_ART)
-		got |= probe_kind(u, pr, UPROBES_ART, false);
+		got |= probe_art(u, pr, false);
 	if (pr->waiting & UPROBES_VSYNC)
 		got |= probe_kind(u, pr, UPROBES_VSYNC, false);
 	count_waiting(u);
@@ -404,7 +525,8 @@ static void reap_set(struct uprobes *u, void (*fn)(void *), void *links)
 static void reap(struct uprobes *u, const struct proc *pr)
 {
 	reap_set(u, free_setters, pr->links);
-	reap_set(u, free_art, pr->art);
+	for (int i = 0; i < pr->n_art; i++)
+		reap_set(u, free_art, pr->art[i]);
 	reap_set(u, free_refresh, pr->redraw);
 	reap_set(u, free_refresh, pr->vsync);
 }
@@ -423,7 +545,7 @@ void uprobes__retire(struct uprobes *u, uint32_t pid)
 		return;
 	if (pr->links)
 		probes__drop_offsets(u->o.probes, (int)pid);
-	if (pr->links || pr->art || pr->vsync) {
+	if (pr->links || has_art(pr) || pr->vsync) {
 		if (u->n_parked == PARKED_MAX) {
 			reap(u, &u->parked[0]);
 			memmove(u->parked, u->parked + 1, --u->n_parked * sizeof(u->parked[0]));

@@ -18,6 +18,7 @@
 #define UPROBES_ART 2u     /* ValueAnimator probes (end reasons) */
 #define UPROBES_REDRAW 4u  /* --refresh: the display-list probe (with the setters) */
 #define UPROBES_VSYNC 8u   /* --refresh: the vsync request probe */
+#define UPROBES_DYN 16u    /* DynamicAnimation probes (boot oat or the app's odex) */
 #define UPROBES_MAX_PROCS 64
 
 struct probes;
@@ -32,8 +33,9 @@ struct uprobes_opts {
 	bool props;               /* probe the setters */
 	const char *hwui_path;    /* the library holding them; NULL: from each process's maps */
 	const char *hwui_offsets; /* "prop=off,..." field offset overrides, or NULL */
-	bool art;                 /* probe ValueAnimator.start/cancel/end */
-	const char *art_oat;      /* the oat holding them; NULL: boot-framework.oat from maps */
+	bool art;                 /* probe ValueAnimator's and DynamicAnimation's methods */
+	/* the oat holding them; NULL: boot-framework.oat and the app's odex from maps */
+	const char *art_oat;
 	/* --refresh: the display-list probe beside the setters, and the vsync request probe in
 	 * libandroid_runtime.so or libgui.so from maps (else in hwui_path) */
 	bool refresh;

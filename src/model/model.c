@@ -87,6 +87,12 @@ const char *node_label(char *buf, size_t size, const char *name, uint64_t node)
 	return buf;
 }
 
+const char *dyn_kind_str(enum dyn_kind k)
+{
+	/* the seed's DynamicAnimationTracer names: Spring|, Fling|, Dyn| */
+	return k == DYN_SPRING ? "Spring" : k == DYN_FLING ? "Fling" : "Dyn";
+}
+
 const char *finding_kind_str(enum finding_kind k)
 {
 	static const char *const names[] = {

@@ -203,6 +203,61 @@ struct animation {
 };
 
 /*
+ * A SpringAnimation or FlingAnimation (DynamicAnimation: the framework's copy or androidx's)
+ * followed by the ART probes on its methods (engine/dynanims.h): no marker is written for it.
+ */
+enum dyn_kind {
+	DYN_UNKNOWN = 0, /* another DynamicAnimation subclass, or the kind is not known yet */
+	DYN_SPRING,      /* SpringAnimation.start was entered for it */
+	DYN_FLING,       /* not a spring, and its values fit FlingAnimation's DragForce */
+};
+
+/*
+ * What the heap says of its configuration when read (the heap reader's: SpringForce's natural
+ * frequency, damping ratio and final position; DragForce's friction; mValue, mVelocity,
+ * mMinVisibleChange). has_* false: not read (no heap reader, or it failed).
+ */
+struct dyn_config {
+	bool has_spring, has_fling, has_state;
+	double stiffness, damping_ratio, final_position; /* SpringForce */
+	double friction;                                  /* DragForce (-4.2 * scalar) */
+	double value, velocity, min_visible_change;       /* at start() */
+};
+
+struct dyn_anim {
+	uint64_t id;          /* 1, 2, ... per session, in start order */
+	enum dyn_kind kind;
+	bool ended;           /* false in dyn_start */
+	enum end_reason reason; /* END_CANCEL, END_COMPLETE, END_FORCE_END (skipToEnd),
+				 * END_PROCESS_EXIT, END_RUNNING_AT_EXIT */
+	uint32_t pid, tid;    /* tid: the thread of start() */
+	char process[AT_PROC_MAX];
+	uint64_t obj;         /* the DynamicAnimation's heap reference (its `this`) */
+	uint64_t start_ns;    /* start() entered */
+	uint64_t end_ns;      /* endAnimationInternal entered (dyn_end) */
+	/* no endAnimationInternal seen (not compiled): ended after its frames stopped, at its
+	 * last doAnimationFrame (or its cancel()) */
+	bool end_inferred;
+	uint64_t first_frame_ns, last_frame_ns; /* its doAnimationFrame times (ms -> ns) */
+	uint32_t frames;      /* doAnimationFrame calls */
+	/* its target: the first property it wrote inside its doAnimationFrame */
+	bool has_target;
+	uint64_t node;
+	char node_name[64];
+	enum view_prop prop;
+	float from, to;       /* its first and last values written */
+	bool fitted;          /* fit is set (dyn_end, 3+ frames) */
+	struct fit_result fit;
+	struct dyn_config config;
+	uint64_t replaces;    /* id of the run cancelled by the same caller just before (0: none) */
+	int n_start_stack;    /* start()'s Java callers, DynamicAnimation frames left out */
+	char start_stack[AT_STACK_FRAMES][AT_FRAME_NAME];
+	int n_end_stack;      /* cancel()'s or skipToEnd()'s */
+	char end_stack[AT_STACK_FRAMES][AT_FRAME_NAME];
+	uint64_t src_ts_ns;
+};
+
+/*
  * An answer about animators or unmarked animations, not only data: which problem it is, the
  * ids it concerns and one sentence (src/engine/findings.h defines each kind and its numbers).
  */
@@ -592,7 +647,10 @@ struct summary {
 	X(summary_fill, struct summary *)                                              \
 	/* before the end of what it concerns (anim_end, animation_end; at the session's end \
 	 * before the summary) */                                                          \
-	X(finding, const struct finding *)
+	X(finding, const struct finding *)                                             \
+	/* a DynamicAnimation started (start() probe) / ended (endAnimationInternal, exit) */ \
+	X(dyn_start, const struct dyn_anim *)                                          \
+	X(dyn_end, const struct dyn_anim *)
 
 struct sink_ops {
 #define AT_SINK_OP(cb, type) int (*cb)(void *ctx, type rec);
@@ -605,6 +663,7 @@ struct sink {
 	void *ctx;
 };
 
+const char *dyn_kind_str(enum dyn_kind k);           /* "Spring", "Fling", "Dyn" */
 const char *end_reason_str(enum end_reason r);       /* "complete", "cancel", ... */
 const char *reason_source_str(enum reason_source s); /* "inferred", "art" */
 const char *anim_kind_str(enum anim_kind k);         /* "ValueAnimator", "ObjectAnimator" */

@@ -381,6 +381,95 @@ static void fit_lines(struct sink_box *b, const struct animation_prop *ap)
 	}
 }
 
+/* ---- DynamicAnimation runs (ART probes), as the seed's DynamicAnimationTracer boxes ---- */
+
+static const char *dyn_title(enum dyn_kind k)
+{
+	return k == DYN_SPRING ? "Spring Animation" : k == DYN_FLING ? "Fling Animation"
+							 : "Dynamic Animation";
+}
+
+static void dyn_head(struct sink_box *b, const struct dyn_anim *a)
+{
+	char proc[AT_PROC_MAX], t[32];
+
+	box_line(b, "%-14s %llu", "ID:", (unsigned long long)a->id);
+	fmt_sec(t, sizeof(t), a->start_ns);
+	box_line(b, "%-14s %s", "Start:", t);
+	clean(proc, sizeof(proc), a->process);
+	box_line(b, "%-14s %s%s(pid %u, tid %u)", "Process:", proc, *proc ? " " : "", a->pid,
+		 a->tid);
+	if (a->replaces)
+		box_line(b, "%-14s %s %llu (cancelled by this start's caller)", "Replaces:",
+			 a->kind == DYN_FLING ? "Fling" : "Spring",
+			 (unsigned long long)a->replaces);
+}
+
+/* What the heap reader read (exact), when it did: beside the fit. */
+static void dyn_config_lines(struct sink_box *b, const struct dyn_config *c)
+{
+	if (c->has_spring) {
+		box_line(b, "%-14s %.4g (read)", "FinalPosition:", c->final_position);
+		box_line(b, "%-14s %.4g (read)", "Stiffness:", c->stiffness);
+		box_line(b, "%-14s %.4g (read)", "DampingRatio:", c->damping_ratio);
+	}
+	if (c->has_fling)
+		box_line(b, "%-14s %.4g (read)", "Friction:", c->friction);
+	if (c->has_state && c->velocity != 0)
+		box_line(b, "%-14s %.4g (read)", "StartVelocity:", c->velocity);
+}
+
+static int on_dyn_start(void *ctx, const struct dyn_anim *a)
+{
+	struct sink_box *b = ctx;
+	char title[64];
+
+	snprintf(title, sizeof(title), "%s Begin", dyn_title(a->kind));
+	box_open(b, ANSI_GREEN, title);
+	dyn_head(b, a);
+	if (a->kind == DYN_UNKNOWN) /* FlingAnimation has no start() of its own */
+		box_line(b, "%-14s not a SpringAnimation: fling or other, known at its end",
+			 "Kind:");
+	stack_lines(b, "CallStack:", a->start_stack, a->n_start_stack);
+	box_close(b);
+	return out_status(b->out);
+}
+
+static int on_dyn_end(void *ctx, const struct dyn_anim *a)
+{
+	struct sink_box *b = ctx;
+	struct animation_prop ap = { .prop = a->prop, .from = a->from, .to = a->to,
+				     .frames = a->frames, .fitted = a->fitted, .fit = a->fit };
+	char title[64], node[96], t[32];
+
+	snprintf(title, sizeof(title), "%s End", dyn_title(a->kind));
+	box_open(b, a->reason == END_COMPLETE || a->reason == END_FORCE_END ? ANSI_YELLOW
+									    : ANSI_RED, title);
+	dyn_head(b, a);
+	fmt_sec(t, sizeof(t), a->end_ns);
+	box_line(b, "%-14s %s", "End:", t);
+	fmt_ms(t, sizeof(t), a->end_ns > a->start_ns ? a->end_ns - a->start_ns : 0);
+	box_line(b, "%-14s %s", "Duration:", t);
+	box_line(b, "%-14s %u", "Frames:", a->frames);
+	box_line(b, "%-14s %s%s", "Reason:", a->reason == END_FORCE_END ? "complete" :
+		 end_reason_str(a->reason), a->end_inferred ? " (inferred: its frames stopped)" :
+		 a->reason == END_FORCE_END ? " (skipToEnd)" : "");
+	if (a->has_target) {
+		box_line(b, "%-14s %s", "Target:",
+			 node_label(node, sizeof(node), a->node_name, a->node));
+		box_line(b, "%-14s %s", "Property:", view_prop_str(a->prop));
+		box_line(b, "%-14s %g", "StartValue:", (double)a->from);
+		dyn_config_lines(b, &a->config);
+		if (a->fitted)
+			fit_lines(b, &ap);
+		else
+			box_line(b, "%-14s %g", "FinalValue:", (double)a->to);
+	}
+	stack_lines(b, "EndCallStack:", a->end_stack, a->n_end_stack);
+	box_close(b);
+	return out_status(b->out);
+}
+
 static void animation_lines(struct sink_box *b, const struct animation *a)
 {
 	char node[96], proc[AT_PROC_MAX], t[32];
@@ -819,6 +908,8 @@ static const struct sink_ops box_ops = {
 	.animation_end = on_animation_end,
 	.cuj = on_cuj,
 	.finding = on_finding,
+	.dyn_start = on_dyn_start,
+	.dyn_end = on_dyn_end,
 };
 
 struct sink_box *sink_box__new(FILE *out, const struct sink_box_opts *o)

@@ -904,6 +904,81 @@ static int on_note(void *ctx, const char *msg)
 	return out_status(j->out);
 }
 
+/* ---- DynamicAnimation runs (ART probes) ---------------------------------------------- */
+
+/* "config":{...} when the heap reader read it (exact), else nothing. */
+static void put_dyn_config(FILE *out, const struct dyn_config *c)
+{
+	if (!c->has_spring && !c->has_fling && !c->has_state)
+		return;
+	fputs(",\"config\":{\"source\":\"heap\"", out);
+	if (c->has_spring) {
+		put_dbl(out, "stiffness", c->stiffness);
+		put_dbl(out, "damping_ratio", c->damping_ratio);
+		put_dbl(out, "final_position", c->final_position);
+	}
+	if (c->has_fling)
+		put_dbl(out, "friction", c->friction);
+	if (c->has_state) {
+		put_dbl(out, "value", c->value);
+		put_dbl(out, "velocity", c->velocity);
+		put_dbl(out, "min_visible_change", c->min_visible_change);
+	}
+	fputc('}', out);
+}
+
+/* dyn_start at start(), dyn_end at endAnimationInternal (or the exit): the keys in order. */
+static int put_dyn(struct sink_json *j, const char *type, uint64_t ts_ns, const struct dyn_anim *a)
+{
+	FILE *out = j->out;
+
+	note_ts(j, ts_ns);
+	fprintf(out, "{\"type\":\"%s\"", type);
+	put_common(out, ts_ns, a->pid, a->tid, a->process);
+	put_u64(out, "id", a->id);
+	fprintf(out, ",\"kind\":\"%s\",\"obj\":\"0x%llx\"", dyn_kind_str(a->kind),
+		(unsigned long long)a->obj);
+	put_u64(out, "start_ns", a->start_ns);
+	put_u64(out, "replaces", a->replaces);
+	put_stack(out, "start_stack", a->start_stack, a->n_start_stack);
+	if (!a->ended) {
+		fputs("}\n", out);
+		return out_status(out);
+	}
+	fprintf(out, ",\"reason\":\"%s\",\"end_source\":\"%s\"", end_reason_str(a->reason),
+		a->end_inferred ? "inferred" : "art");
+	put_u64(out, "end_ns", a->end_ns);
+	put_u64(out, "first_frame_ns", a->first_frame_ns);
+	put_u64(out, "last_frame_ns", a->last_frame_ns);
+	put_u64(out, "frames", a->frames);
+	if (a->has_target) {
+		fprintf(out, ",\"target\":\"0x%llx\"", (unsigned long long)a->node);
+		put_node_names(out, "target_name", "target_class", a->node_name, a->node);
+		fprintf(out, ",\"property\":\"%s\",\"from\":", view_prop_str(a->prop));
+		json_put_float(out, a->from);
+		fputs(",\"to\":", out);
+		json_put_float(out, a->to);
+	} else {
+		fputs(",\"target\":null", out);
+	}
+	if (a->fitted)
+		put_fit(out, &a->fit);
+	put_dyn_config(out, &a->config);
+	put_stack(out, "end_stack", a->end_stack, a->n_end_stack);
+	fputs("}\n", out);
+	return out_status(out);
+}
+
+static int on_dyn_start(void *ctx, const struct dyn_anim *a)
+{
+	return put_dyn(ctx, "dyn_start", a->start_ns, a);
+}
+
+static int on_dyn_end(void *ctx, const struct dyn_anim *a)
+{
+	return put_dyn(ctx, "dyn_end", a->end_ns, a);
+}
+
 static const struct sink_ops json_ops = {
 	.anim_start = on_anim_start,
 	.anim_end = on_anim_end,
@@ -919,6 +994,8 @@ static const struct sink_ops json_ops = {
 	.anim_target = on_anim_target,
 	.cuj = on_cuj,
 	.finding = on_finding,
+	.dyn_start = on_dyn_start,
+	.dyn_end = on_dyn_end,
 };
 
 struct sink_json *sink_json__new(FILE *out)

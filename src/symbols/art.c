@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <elf.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -9,24 +10,61 @@
 #include "symbols/elfsym.h"
 
 #define ART_OAT_NAME "boot-framework.oat"
-#define DYN_PKG "com.android.internal.dynamicanimation.animation."
 
-/* The symbols probed for each kind; the framework's own copy of DynamicAnimation is optional. */
+/*
+ * The methods probed, one row per (package, class, method); a kind (one BPF program each)
+ * may have rows in several packages. ART names compiled code "<package>.<Class>.<method>"
+ * without a signature, so every overload of a row is probed.
+ *
+ * DynamicAnimation exists twice with the same code: the framework's copy in framework.jar
+ * (frameworks/base core/java/com/android/internal/dynamicanimation/animation/, boot image) and
+ * androidx's (androidx/androidx dynamicanimation/dynamicanimation/src/main/java/androidx/
+ * dynamicanimation/animation/, compiled into the app's own odex). Checked in both:
+ * - DynamicAnimation.start(): starts when not running (startAnimationInternal), else no-op;
+ *   SpringAnimation.start() overrides it (sanityCheck, thresholds) and calls super.start().
+ * - DynamicAnimation.cancel(): when running, endAnimationInternal(true); SpringAnimation
+ *   overrides it and calls super.cancel() first.
+ * - SpringAnimation.skipToEnd(): when running, mEndRequested = true; the next frame's
+ *   updateValueAndVelocity returns true and doAnimationFrame calls endAnimationInternal(false).
+ *   (DynamicAnimation itself has no skipToEnd: the row is SpringAnimation's.)
+ * - private void endAnimationInternal(boolean canceled): the one end of every run, the
+ *   OnAnimationEndListener's `canceled`; its argument is the first after `this`.
+ * - public boolean doAnimationFrame(long frameTime): frameTime in ms (AnimationHandler's frame
+ *   time); the first frame of a run only records it and writes the start value
+ *   (setPropertyValue -> mProperty.setValue -> View setter -> RenderNode setter).
+ */
+#define DYN_FW "com.android.internal.dynamicanimation.animation."
+#define DYN_AX "androidx.dynamicanimation.animation."
+#define VA_PKG "android.animation."
+
 static const struct {
 	enum at_art_method kind;
-	const char *name;
-} art_syms[] = {
-	{ AT_ART_VA_START, "android.animation.ValueAnimator.start" },
-	{ AT_ART_VA_CANCEL, "android.animation.ValueAnimator.cancel" },
-	{ AT_ART_VA_END, "android.animation.ValueAnimator.end" },
-	{ AT_ART_DYN_START, DYN_PKG "DynamicAnimation.start" },
-	{ AT_ART_DYN_START, DYN_PKG "SpringAnimation.start" },
-	{ AT_ART_DYN_CANCEL, DYN_PKG "DynamicAnimation.cancel" },
-	{ AT_ART_VA_ANIMATE, "android.animation.ValueAnimator.animateValue" },
-	{ AT_ART_OA_ANIMATE, "android.animation.ObjectAnimator.animateValue" },
+	const char *pkg, *cls, *method;
+} art_rows[] = {
+	{ AT_ART_VA_START, VA_PKG, "ValueAnimator", "start" },
+	{ AT_ART_VA_CANCEL, VA_PKG, "ValueAnimator", "cancel" },
+	{ AT_ART_VA_END, VA_PKG, "ValueAnimator", "end" },
+	{ AT_ART_VA_ANIMATE, VA_PKG, "ValueAnimator", "animateValue" },
+	{ AT_ART_OA_ANIMATE, VA_PKG, "ObjectAnimator", "animateValue" },
+#define DYN_ROWS(pkg)                                                                     \
+	{ AT_ART_DYN_START, pkg, "DynamicAnimation", "start" },                           \
+	{ AT_ART_SPRING_START, pkg, "SpringAnimation", "start" },                         \
+	{ AT_ART_DYN_CANCEL, pkg, "DynamicAnimation", "cancel" },                         \
+	{ AT_ART_DYN_SKIP, pkg, "SpringAnimation", "skipToEnd" },                         \
+	{ AT_ART_DYN_END, pkg, "DynamicAnimation", "endAnimationInternal" },              \
+	{ AT_ART_DYN_FRAME, pkg, "DynamicAnimation", "doAnimationFrame" }
+	DYN_ROWS(DYN_FW),
+	DYN_ROWS(DYN_AX),
+#undef DYN_ROWS
 };
 
-#define N_SYMS (sizeof(art_syms) / sizeof(art_syms[0]))
+#define N_ROWS (sizeof(art_rows) / sizeof(art_rows[0]))
+#define NAME_MAX_LEN 128
+
+static void row_name(size_t i, char *buf, size_t cap)
+{
+	snprintf(buf, cap, "%s%s.%s", art_rows[i].pkg, art_rows[i].cls, art_rows[i].method);
+}
 
 const char *art_method_kind(enum at_art_method m)
 {
@@ -34,7 +72,9 @@ const char *art_method_kind(enum at_art_method m)
 		[AT_ART_VA_START] = "start",     [AT_ART_VA_CANCEL] = "cancel",
 		[AT_ART_VA_END] = "end",         [AT_ART_DYN_START] = "start",
 		[AT_ART_DYN_CANCEL] = "cancel", [AT_ART_VA_ANIMATE] = "animate",
-		[AT_ART_OA_ANIMATE] = "animate",
+		[AT_ART_OA_ANIMATE] = "animate", [AT_ART_SPRING_START] = "spring",
+		[AT_ART_DYN_SKIP] = "skip",      [AT_ART_DYN_END] = "end-internal",
+		[AT_ART_DYN_FRAME] = "frame",
 	};
 
 	return (unsigned)m < AT_ART_METHOD_COUNT ? kinds[m] : "?";
@@ -42,15 +82,66 @@ const char *art_method_kind(enum at_art_method m)
 
 const char *art_method_name(enum at_art_method m)
 {
-	for (size_t i = 0; i < N_SYMS; i++)
-		if (art_syms[i].kind == m)
-			return art_syms[i].name;
+	static char names[AT_ART_METHOD_COUNT][NAME_MAX_LEN];
+
+	if ((unsigned)m >= AT_ART_METHOD_COUNT)
+		return "?";
+	for (size_t i = 0; i < N_ROWS; i++) {
+		if (art_rows[i].kind != m)
+			continue;
+		if (!names[m][0]) /* the first row of the kind (the framework's for DynamicAnimation) */
+			row_name(i, names[m], sizeof(names[m]));
+		return names[m];
+	}
 	return "?";
+}
+
+bool art_method_dynamic(enum at_art_method m)
+{
+	return m == AT_ART_DYN_START || m == AT_ART_DYN_CANCEL || m >= AT_ART_SPRING_START;
 }
 
 int art_find_oat(const char *proc_root, int pid, char *path, size_t cap)
 {
 	return procmaps_find(proc_root, pid, ART_OAT_NAME, path, cap);
+}
+
+static const char *base_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return b ? b + 1 : path;
+}
+
+static int ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), t = strlen(tail);
+
+	return n > t && !strcmp(s + n - t, tail);
+}
+
+/*
+ * Compiled code that can hold the probed methods: the boot image's framework part, and the
+ * app's own oat files (base.odex, <App>.odex, or a .oat outside the boot image). The other
+ * boot-*.oat files (core-libart, okhttp, ...) hold none of them and are not read.
+ */
+static int code_file(const char *path)
+{
+	const char *b = base_name(path);
+
+	if (!strcmp(b, ART_OAT_NAME))
+		return 1;
+	return ends_with(b, ".odex") || (ends_with(b, ".oat") && strncmp(b, "boot", 4));
+}
+
+int art_find_oats(const char *proc_root, int pid, char (*paths)[ART_PATH_MAX], int max)
+{
+	return procmaps_all(proc_root, pid, code_file, paths[0], ART_PATH_MAX, max);
+}
+
+bool art_is_boot_oat(const char *path)
+{
+	return !strcmp(base_name(path), ART_OAT_NAME);
 }
 
 /* Appends the addresses of name to out[*n..max); returns how many name has. */
@@ -91,10 +182,13 @@ int art_resolve(const char *path, struct art_oat *out)
 		return -errno;
 	snprintf(out->path, sizeof(out->path), "%s", path);
 	out->machine = elfsym__machine(s);
-	for (size_t i = 0; i < N_SYMS; i++) {
-		enum at_art_method k = art_syms[i].kind;
+	out->mini_debug_info = elfsym__count(s, ELFSYM_DEBUGDATA) > 0;
+	for (size_t i = 0; i < N_ROWS; i++) {
+		enum at_art_method k = art_rows[i].kind;
+		char name[NAME_MAX_LEN];
 
-		collect(s, art_syms[i].name, out->addr[k], &out->n[k], ART_MAX_ADDRS);
+		row_name(i, name, sizeof(name));
+		collect(s, name, out->addr[k], &out->n[k], ART_MAX_ADDRS);
 		if (out->n[k] > ART_MAX_ADDRS) /* more overloads than slots: probe the first ones */
 			out->n[k] = ART_MAX_ADDRS;
 		if (out->n[k])
@@ -102,6 +196,19 @@ int art_resolve(const char *path, struct art_oat *out)
 	}
 	elfsym__free(s);
 	return out->ok_mask ? 0 : -ENOENT;
+}
+
+void art_missing_dynamic(const struct art_oat *o, char *buf, size_t cap)
+{
+	size_t len = 0;
+
+	if (cap)
+		buf[0] = '\0';
+	for (int k = 0; k < AT_ART_METHOD_COUNT; k++) {
+		if (!art_method_dynamic(k) || (o->ok_mask & (1u << k)) || len >= cap)
+			continue;
+		len += snprintf(buf + len, cap - len, "%s%s", len ? ", " : "", art_method_kind(k));
+	}
 }
 
 void art_missing(const struct art_oat *o, char *buf, size_t cap)

@@ -12,4 +12,12 @@
  */
 int procmaps_find(const char *proc_root, int pid, const char *name, char *path, size_t cap);
 
+/*
+ * The distinct paths of the files pid maps that keep accepts, in maps order: fills up to max
+ * entries of cap bytes at paths and returns how many it kept, max + 1 when there were more,
+ * or -errno when maps cannot be read.
+ */
+int procmaps_all(const char *proc_root, int pid, int (*keep)(const char *path), char *paths,
+		 size_t cap, int max);
+
 #endif

@@ -451,5 +451,53 @@ while IFS= read -r want; do
 	has "$want" && ok "realloc has $want" || bad "realloc has $want"
 done <<< "$REALLOC"
 
+# ---- DynamicAnimation lifecycles (issue 25): what tests/e2e/test_dyn.c asserts, from the
+# simulator's "dyn" lines: each probed run has one dyn_end on its node with its kind, reason,
+# property, values and caller (the cancelled one its canceller), its fit within 5 %; the
+# uncompiled spring is one unmarked animation_end and no dyn_end; no probed node has one.
+out=$(section /tmp/dyn.jsonl)
+exp=$(section /tmp/dyn-expect.jsonl)
+# the first value of key $1 in the JSON line $2 (a fit's "kind" comes after the record's)
+num() { grep -o "\"$1\":[-0-9.e+]*" <<< "$2" | head -1 | cut -d: -f2; }
+str() { grep -o "\"$1\":\"[^\"]*\"" <<< "$2" | head -1 | cut -d'"' -f4; }
+within() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; m = b < 0 ? -b : b;
+	exit !(d <= 0.05 * m) }'; }
+n_runs=0
+while IFS= read -r x; do
+	[ -n "$x" ] || continue
+	n_runs=$((n_runs + 1))
+	node=$(str node "$x") pkg=$(str pkg "$x") reason=$(str reason "$x") kind=$(str kind "$x")
+	ends=$(printf '%s\n' "$out" | grep -F '"type":"dyn_end"' | grep -F "\"target\":\"$node\"")
+	unm=$(printf '%s\n' "$out" | grep -F '"type":"animation_end"' | grep -cF "\"node\":\"$node\"")
+	if [ -z "$pkg" ]; then
+		[ -z "$ends" ] && [ "$unm" = 1 ] && ok "dyn: the uncompiled spring is one unmarked animation" ||
+			bad "dyn: the uncompiled spring is one unmarked animation ($unm, ${ends:+probed})"
+		continue
+	fi
+	[ "$unm" = 0 ] && ok "dyn: run on $node is no unmarked animation" ||
+		bad "dyn: run on $node is no unmarked animation ($unm)"
+	r=$(printf '%s\n' "$ends" | grep -F "\"reason\":\"$reason\"" | head -1)
+	[ -n "$r" ] && [ "$(str kind "$r")" = "$kind" ] &&
+		[ "$(str property "$r")" = "$(str property "$x")" ] &&
+		grep -qF "\"start_stack\":[\"$(str caller "$x")\"" <<< "$r" &&
+		ok "dyn: $kind on $node ends $reason, started by $(str caller "$x")" ||
+		bad "dyn: $kind on $node ends $reason, started by $(str caller "$x"): ${r:-none}"
+	if [ "$reason" = cancel ]; then
+		grep -qF "\"end_stack\":[\"$(str end_caller "$x")\"" <<< "$r" &&
+			ok "dyn: the cancelled spring names its canceller" ||
+			bad "dyn: the cancelled spring names its canceller: $r"
+	elif [ "$kind" = Spring ]; then
+		within "$(num stiffness "$r")" "$(num stiffness "$x")" &&
+			within "$(num damping_ratio "$r")" "$(num damping_ratio "$x")" &&
+			ok "dyn: spring on $node fitted within 5 %" ||
+			bad "dyn: spring on $node fitted within 5 %: $r"
+	else
+		within "$(num friction_scalar "$r")" "$(num friction_scalar "$x")" &&
+			ok "dyn: fling on $node fitted within 5 %" ||
+			bad "dyn: fling on $node fitted within 5 %: $r"
+	fi
+done <<< "$(printf '%s\n' "$exp" | grep -F '"type":"dyn"')"
+[ "$n_runs" = 5 ] && ok "dyn: five runs played" || bad "dyn: five runs played ($n_runs)"
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

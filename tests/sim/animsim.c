@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "art_load.h"
+#include "sim_dyn.h"
 #include "fit_sim.h"
 #include "hwui_load.h"
 #include "sim_findings.h"
@@ -299,6 +300,8 @@ static const struct scenario scenarios[] = {
 	{ "clean", .anims = NULL },
 	{ "realloc", realloc_anims, ARRAY_LEN(realloc_anims), realloc_tracks,
 	  ARRAY_LEN(realloc_tracks), .cycle = 0 },
+	/* No scripted animators: sim_dyn.c runs DynamicAnimations through the ART fixture. */
+	{ "dyn", .anims = NULL },
 	{ "cuj", cuj_anims, ARRAY_LEN(cuj_anims), cuj_tracks, ARRAY_LEN(cuj_tracks),
 	  .cuj = "SHADE_EXPAND_COLLAPSE", .cuj_begin = 2, .cuj_end = 14, .handler_frame = 12,
 	  .handler_pct = 120 },
@@ -386,6 +389,7 @@ struct app {
 	uint64_t frame_ns; /* CLOCK_MONOTONIC right before this frame's doFrame B marker */
 	uint64_t slot_ns;  /* CLOCK_MONOTONIC of this frame's vsync slot (play) */
 	struct physics *phys; /* --scenario physics only */
+	struct sim_dyn *dyn;  /* --scenario dyn only (sim_dyn.h) */
 	int started[MAX_ANIMS], ended[MAX_ANIMS]; /* frame numbers, 0 when it did not happen */
 	int64_t start_called_ns[MAX_ANIMS]; /* CLOCK_MONOTONIC of a delayed start() call */
 	struct render_thread rt;
@@ -805,6 +809,7 @@ static void animation_phase(struct app *app, int vframe)
 		run_filler(app, vframe);
 		if (app->phys)
 			physics_frame(app, frame);
+		sim_dyn_frame(app->dyn, frame, app->frame_ns);
 	}
 	if (app->script)
 		sim_findings_frame(&app->env, app->script, frame, SIM_ANIMATION, app->frame_ns);
@@ -1008,6 +1013,28 @@ static void physics_expect(struct app *app)
 }
 
 static void await_gate(struct app *app, const char *name);
+
+static void dyn_line(void *app, const char *json)
+{
+	expect_line(app, "%s", json);
+}
+
+static void dyn_gate(void *app, const char *name)
+{
+	await_gate(app, name);
+}
+
+/* --scenario dyn: its runs (sim_dyn.c), on the ART fixture's DynamicAnimation methods. */
+static int dyn_setup(struct app *app)
+{
+	struct sim_dyn_host h = { .app = app, .hwui = app->hwui, .art_path = app->opts->art,
+				  .tgid = app->tgid, .pkg = app->pkg,
+				  .role = role_name[app->role], .line = dyn_line,
+				  .gate = dyn_gate, .n_changes = &app->n_changes };
+
+	app->dyn = sim_dyn_new(&h);
+	return app->dyn ? 0 : -errno;
+}
 
 /* --scenario realloc: frees the node and makes one of another class; --late-gate DIR: first
  * waits for DIR/realloc-<frame> (a tracer has read the old node's name by then). */
@@ -1314,6 +1341,8 @@ static void free_app(struct app *app)
 		app->hwui->free_node(app->node[i]);
 	for (int i = 0; app->hwui && i < FILLER_NODES; i++)
 		app->hwui->free_node(app->filler[i]);
+	sim_dyn_free(app->dyn); /* its expect lines first */
+	app->dyn = NULL;
 	if (app->hwui)
 		physics_free(app);
 	if (app->marker_fd >= 0)
@@ -1352,6 +1381,8 @@ static int app_setup(struct app *app)
 	err = app->hwui ? create_nodes(app) : 0;
 	if (err >= 0 && app->hwui && !strcmp(app->sc->name, "physics"))
 		err = physics_setup(app);
+	if (err >= 0 && app->hwui && app->art && !strcmp(app->sc->name, "dyn"))
+		err = dyn_setup(app);
 	if (err < 0) {
 		fprintf(stderr, "animsim: %s: cannot create nodes: %s\n", app->pkg, strerror(-err));
 		return err;
@@ -1434,6 +1465,8 @@ static int run_app(struct app *app, const struct argv_area *area)
 		err = wait_go(app);
 	if (err >= 0 && app->opts->late_frames)
 		err = late_load(app);
+	if (err >= 0 && app->dyn)
+		err = sim_dyn_load(app->dyn);
 	if (err < 0)
 		goto out;
 	sleep_ms(app->opts->start_delay_ms);

@@ -14,7 +14,8 @@ SIM_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -D_GNU_SOURCE -I$(SIM_SRC)
 SIM_CXXFLAGS := -std=gnu++17 -O2 -g -fPIC -fvisibility=hidden -fno-exceptions -fno-rtti \
 	-Wall -Wextra -I$(SIM_SRC)
 SIM_HDRS := $(SIM_SRC)/hwui_fixture.h $(SIM_SRC)/hwui_load.h $(SIM_SRC)/art_fixture.h \
-	$(SIM_SRC)/art_load.h $(SIM_SRC)/utils_fixture.h
+	$(SIM_SRC)/art_load.h $(SIM_SRC)/utils_fixture.h $(SIM_SRC)/dyn_fixture.h \
+	$(SIM_SRC)/dyn_load.h $(SIM_SRC)/sim_dyn.h
 # ART fixture: callers must stay real frames (no sibling calls) and no two methods may be
 # folded into one address (no identical code folding).
 SIM_ART_CFLAGS := $(SIM_CFLAGS) -fPIC -fvisibility=hidden -fno-optimize-sibling-calls \
@@ -35,7 +36,8 @@ SIM_VARIANT_LIBS := $(patsubst %,$(SIM_DIR)/libhwui-%.so,$(SIM_HWUI_VARIANTS))
 SIM_TARGETS := $(SIM_DIR)/libhwui.so $(SIM_DIR)/libhwui.unstripped.so $(SIM_DIR)/libutils.so \
 	$(SIM_DIR)/libandroid_runtime.so \
 	$(SIM_DIR)/animsim \
-	$(SIM_DIR)/boot-framework.oat $(SIM_DIR)/boot-framework.unstripped.oat $(SIM_VARIANT_LIBS)
+	$(SIM_DIR)/boot-framework.oat $(SIM_DIR)/boot-framework.unstripped.oat $(SIM_VARIANT_LIBS) \
+	$(SIM_DIR)/base.odex
 
 .PHONY: sim sim-check hwui-arm64-test
 sim: $(SIM_TARGETS)
@@ -98,10 +100,28 @@ $(SIM_DIR)/libandroid_runtime.so: $(SIM_DIR)/libandroid_runtime.unstripped.so $(
 	$(Q)$(SIM_STRIP) $< $@
 
 # The ART fixture: ART-named methods in an ELF .so named like the boot image's oat file.
-SIM_ART_OBJS := $(SIM_DIR)/art_fixture.o $(SIM_DIR)/art_fixture_overload.o
+SIM_ART_OBJS := $(SIM_DIR)/art_fixture.o $(SIM_DIR)/art_fixture_overload.o \
+	$(SIM_DIR)/dyn_fixture-fw.o
 
-$(SIM_ART_OBJS): $(SIM_DIR)/%.o: $(SIM_SRC)/%.c $(SIM_SRC)/art_fixture.h | $(SIM_DIR)
+$(SIM_DIR)/art_fixture.o $(SIM_DIR)/art_fixture_overload.o: $(SIM_DIR)/%.o: $(SIM_SRC)/%.c \
+		$(SIM_SRC)/art_fixture.h | $(SIM_DIR)
 	$(Q)$(CC) $(SIM_ART_CFLAGS) -c $< -o $@
+
+# DynamicAnimation, once per package: the framework's copy goes into the boot oat, androidx's
+# into the app's own base.odex (mapped late by --scenario dyn).
+$(SIM_DIR)/dyn_fixture-fw.o: $(SIM_SRC)/dyn_fixture.c $(SIM_SRC)/dyn_fixture.h | $(SIM_DIR)
+	$(Q)$(CC) $(SIM_ART_CFLAGS) '-DDYN_PKG="com.android.internal.dynamicanimation.animation."' \
+		-DDYN_TABLE=dyn_fixture_framework -c $< -o $@
+
+$(SIM_DIR)/dyn_fixture-ax.o: $(SIM_SRC)/dyn_fixture.c $(SIM_SRC)/dyn_fixture.h | $(SIM_DIR)
+	$(Q)$(CC) $(SIM_ART_CFLAGS) '-DDYN_PKG="androidx.dynamicanimation.animation."' \
+		-DDYN_TABLE=dyn_fixture_androidx -c $< -o $@
+
+$(SIM_DIR)/base.unstripped.odex: $(SIM_DIR)/dyn_fixture-ax.o
+	$(Q)$(CC) -shared -Wl,-soname,base.odex $^ -o $@
+
+$(SIM_DIR)/base.odex: $(SIM_DIR)/base.unstripped.odex $(SIM_STRIP)
+	$(Q)$(SIM_STRIP) $< $@
 
 $(SIM_DIR)/boot-framework.unstripped.oat: $(SIM_ART_OBJS)
 	$(Q)$(CC) -shared -Wl,-soname,boot-framework.oat $^ -o $@
@@ -109,11 +129,13 @@ $(SIM_DIR)/boot-framework.unstripped.oat: $(SIM_ART_OBJS)
 $(SIM_DIR)/boot-framework.oat: $(SIM_DIR)/boot-framework.unstripped.oat $(SIM_STRIP)
 	$(Q)$(SIM_STRIP) $< $@
 
-SIM_OBJS_dl := $(SIM_SRC)/hwui_load_dl.c $(SIM_SRC)/art_load_dl.c $(SIM_SRC)/fixture_dl.c
+SIM_OBJS_dl := $(SIM_SRC)/hwui_load_dl.c $(SIM_SRC)/art_load_dl.c $(SIM_SRC)/fixture_dl.c \
+	$(SIM_SRC)/dyn_load_dl.c $(SIM_SRC)/sim_dyn.c
 SIM_LIBS_dl := -ldl -lpthread
 SIM_OBJS_linked := $(SIM_SRC)/hwui_load_linked.c $(SIM_DIR)/hwui_fixture.o $(SIM_DIR)/utils_fixture.o \
 	$(SIM_DIR)/runtime_fixture.o \
-	$(SIM_SRC)/art_load_linked.c $(SIM_ART_OBJS)
+	$(SIM_SRC)/art_load_linked.c $(SIM_ART_OBJS) $(SIM_SRC)/dyn_load_linked.c \
+	$(SIM_DIR)/dyn_fixture-ax.o $(SIM_SRC)/sim_dyn.c
 SIM_LIBS_linked := -lpthread
 
 # The physics scenario steps DynamicAnimation with the fit tests' framework model (fit_sim.h).

@@ -365,6 +365,36 @@ static char *box_run(void (*fn)(struct sink s), bool frames)
 	return buf;
 }
 
+/* A fling that ran to its end, its start stack, its fit: the seed tracer's End box. */
+static void dyn_fling(struct sink s)
+{
+	struct dyn_anim a = { .id = 7, .kind = DYN_FLING, .pid = 10, .tid = 10, .obj = 0x12c4,
+			      .start_ns = 5000000000ull, .ended = true, .reason = END_COMPLETE,
+			      .end_ns = 5400000000ull, .frames = 24, .has_target = true,
+			      .node = 0x7b0a51c0, .prop = PROP_TRANSLATION_Y, .from = 0, .to = 480,
+			      .fitted = true };
+
+	a.fit = (struct fit_result){ .kind = FIT_FLING, .friction_scalar = 1.5,
+				     .start_velocity = 2000, .rms = 0.1 };
+	snprintf(a.node_name, sizeof(a.node_name), "ListView");
+	snprintf(a.start_stack[0], AT_FRAME_NAME, "com.example.list.Scroller.fling");
+	a.n_start_stack = 1;
+	s.ops->dyn_end(s.ctx, &a);
+}
+
+Test(sink_box, a_fling_end_box_says_its_reason_target_and_fitted_friction)
+{
+	char *buf = box_run(dyn_fling, false);
+
+	cr_assert_not_null(strstr(buf, "Fling Animation End"), "%s", buf);
+	cr_assert_not_null(strstr(buf, "│ Reason:        complete\n"), "%s", buf);
+	cr_assert_not_null(strstr(buf, "│ Target:        ListView@51c0\n"), "%s", buf);
+	cr_assert_not_null(strstr(buf, "│ Property:      translationY\n"), "%s", buf);
+	cr_assert_not_null(strstr(buf, "│ Friction:      1.5 (fitted, rms 0.1)\n"), "%s", buf);
+	cr_assert_not_null(strstr(buf, "│ Duration:      400.000 ms\n"), "%s", buf);
+	free(buf);
+}
+
 static struct node_props one_node(uint64_t node, const char *name, enum view_prop p, float v,
 				  uint16_t sets)
 {

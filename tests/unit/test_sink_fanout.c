@@ -52,6 +52,7 @@ struct samples {
 	struct annotation annotation;
 	struct cuj cuj;
 	struct finding finding;
+	struct dyn_anim dyn;
 	uint64_t ids[1];
 	char note[32];
 };
@@ -98,6 +99,8 @@ static void samples_init(struct samples *s)
 	s->finding = (struct finding){ .kind = FINDING_FLICKER, .pid = PID, .ts_ns = 1000000000,
 				       .n_ids = 1, .ids = { 168950273 } };
 	snprintf(s->finding.text, sizeof(s->finding.text), "a flicker");
+	s->dyn = (struct dyn_anim){ .id = 1, .kind = DYN_SPRING, .pid = PID, .tid = PID,
+				    .start_ns = 1000000000 };
 	/* one animator still running at exit: --annotate closes its slice then */
 	s->summary = (struct summary){ .first_ns = 1000000000, .last_ns = 2000000000,
 				       .n_running = 1, .running = &s->anim };
@@ -112,7 +115,7 @@ static void samples_init(struct samples *s)
 		 const struct jank *: &(s)->jank, const struct refresh_storm *: &(s)->storm, \
 		 const struct animation *: &(s)->animation,                            \
 		 const struct annotation *: &(s)->annotation, const struct cuj *: &(s)->cuj,  \
-		 const struct finding *: &(s)->finding)
+		 const struct finding *: &(s)->finding, const struct dyn_anim *: &(s)->dyn)
 
 /* Calls callback id of s with its sample; a NULL callback is 0. */
 static int call(struct sink s, enum cb_id id, struct samples *smp)
@@ -175,11 +178,12 @@ static const bool writes[N_REAL][CB_COUNT] = {
 	[BOX] = { [CB_anim_start] = 1, [CB_anim_end] = 1, [CB_frame] = 1, [CB_summary] = 1,
 		  [CB_frame_props] = 1, [CB_note] = 1, [CB_jank] = 1, [CB_refresh_storm] = 1,
 		  [CB_animation_start] = 1, [CB_animation_end] = 1, [CB_anim_target] = 1,
-		  [CB_cuj] = 1 },
+		  [CB_cuj] = 1, [CB_dyn_start] = 1, [CB_dyn_end] = 1 },
 	[JSON] = { [CB_anim_start] = 1, [CB_anim_end] = 1, [CB_frame] = 1, [CB_summary] = 1,
 		   [CB_frame_props] = 1, [CB_note] = 1, [CB_jank] = 1, [CB_refresh_storm] = 1,
 		   [CB_animation_start] = 1, [CB_animation_end] = 1, [CB_annotation] = 1,
-		   [CB_anim_target] = 1, [CB_cuj] = 1, [CB_finding] = 1 },
+		   [CB_anim_target] = 1, [CB_cuj] = 1, [CB_finding] = 1, [CB_dyn_start] = 1,
+		   [CB_dyn_end] = 1 },
 	[TRACE] = { [CB_anim_start] = 1, [CB_anim_end] = 1, [CB_frame] = 1, [CB_frame_props] = 1,
 		    [CB_note] = 1, [CB_jank] = 1, [CB_refresh_storm] = 1,
 		    [CB_animation_end] = 1, [CB_cuj] = 1, [CB_finding] = 1 },

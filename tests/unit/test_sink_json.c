@@ -149,6 +149,60 @@ static char *json_render(void (*fn)(struct sink s))
 	return buf;
 }
 
+/* A cancelled spring with its fit, its target and both stacks. */
+static void dyn_scenario(struct sink s)
+{
+	struct dyn_anim a = { .id = 3, .kind = DYN_SPRING, .pid = 10, .tid = 10,
+			      .obj = 0x12c40010, .start_ns = 5 * S_NS, .replaces = 2 };
+
+	snprintf(a.process, sizeof(a.process), "com.example.dock");
+	snprintf(a.start_stack[0], AT_FRAME_NAME, "com.example.dock.DockView.snapTo");
+	a.n_start_stack = 1;
+	cr_assert_eq(s.ops->dyn_start(s.ctx, &a), 0);
+	a.ended = true;
+	a.reason = END_CANCEL;
+	a.end_ns = 5 * S_NS + 200 * MS_NS;
+	a.first_frame_ns = 5 * S_NS + 16 * MS_NS;
+	a.last_frame_ns = 5 * S_NS + 183 * MS_NS;
+	a.frames = 11;
+	a.has_target = true;
+	a.node = 0x7b0a51c0;
+	snprintf(a.node_name, sizeof(a.node_name), "DockView");
+	a.prop = PROP_TRANSLATION_X;
+	a.from = 0;
+	a.to = 250.5f;
+	a.fitted = true;
+	a.fit = (struct fit_result){ .kind = FIT_SPRING, .stiffness = 200, .damping_ratio = 0.5,
+				     .final_position = 300, .rms = 0.25 };
+	snprintf(a.end_stack[0], AT_FRAME_NAME, "com.example.dock.DockView.retarget");
+	a.n_end_stack = 1;
+	cr_assert_eq(s.ops->dyn_end(s.ctx, &a), 0);
+}
+
+Test(sink_json, a_dynamic_animation_has_a_start_and_an_end_line_with_its_keys_in_order)
+{
+	char *buf = json_render(dyn_scenario);
+
+	cr_assert_str_eq(buf,
+		"{\"type\":\"dyn_start\",\"ts_ns\":5000000000,\"pid\":10,\"tid\":10,"
+		"\"process\":\"com.example.dock\",\"id\":3,\"kind\":\"Spring\",\"obj\":\"0x12c40010\","
+		"\"start_ns\":5000000000,\"replaces\":2,"
+		"\"start_stack\":[\"com.example.dock.DockView.snapTo\"]}\n"
+		"{\"type\":\"dyn_end\",\"ts_ns\":5200000000,\"pid\":10,\"tid\":10,"
+		"\"process\":\"com.example.dock\",\"id\":3,\"kind\":\"Spring\",\"obj\":\"0x12c40010\","
+		"\"start_ns\":5000000000,\"replaces\":2,"
+		"\"start_stack\":[\"com.example.dock.DockView.snapTo\"],\"reason\":\"cancel\","
+		"\"end_source\":\"art\","
+		"\"end_ns\":5200000000,\"first_frame_ns\":5016000000,\"last_frame_ns\":5183000000,"
+		"\"frames\":11,\"target\":\"0x7b0a51c0\",\"target_name\":\"DockView@51c0\","
+		"\"target_class\":\"DockView\",\"property\":\"translationX\",\"from\":0,"
+		"\"to\":250.5,\"fit\":{\"kind\":\"spring\",\"stiffness\":200,"
+		"\"stiffness_name\":null,\"damping_ratio\":0.5,\"damping_name\":null,"
+		"\"final_position\":300,\"start_velocity\":0,\"overshoot_pct\":0,\"settle_ms\":0,"
+		"\"rms\":0.25},\"end_stack\":[\"com.example.dock.DockView.retarget\"]}\n");
+	free(buf);
+}
+
 Test(sink_json, the_scenario_matches_the_golden_file)
 {
 	const char *path = "tests/golden/sink.jsonl";
