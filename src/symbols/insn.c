@@ -310,7 +310,7 @@ enum { X64_MAP1 = 1, X64_MAP0F, X64_MAP0F38, X64_MAP0F3A };
 struct x64_insn {
 	size_t len;
 	uint8_t rex, map, op;
-	bool opsize, addr32, modrm, rip;
+	bool opsize, addr32, rep, modrm, rip; /* rep: an F3 prefix */
 	uint8_t mod, reg, rm;		/* reg and rm extended by REX.R / REX.B */
 	uint8_t base, index;		/* memory operand registers, or INSN_NO_REG */
 	int64_t disp, imm;
@@ -436,6 +436,7 @@ static size_t x64_decode(struct x64_insn *d, const uint8_t *p, size_t len)
 	d->base = d->index = INSN_NO_REG;
 	for (; i < len && i < 14 && x64_is_prefix(p[i]); i++) {
 		d->opsize |= p[i] == 0x66;
+		d->rep |= p[i] == 0xf3;
 		d->addr32 |= p[i] == 0x67;
 	}
 	if (i < len && (p[i] & 0xf0) == 0x40)
@@ -614,6 +615,181 @@ int insn_scan_calls(uint16_t e_machine, const uint8_t *code, size_t len, uint64_
 		return a64_scan(&st, code, len, vaddr);
 	st.arg0 = X_RDI;
 	return x64_scan(&st, code, len, vaddr);
+}
+
+/* ---- setters: where the field is stored ---------------------------------------------- */
+
+#define A64_X0 0
+
+/* What one instruction of a setter is, for insn_setter_store. */
+enum setter_step {
+	STEP_OTHER,
+	STEP_STORE,	/* a 32-bit store to [arg0 + the field's offset] */
+	STEP_LEAVES,	/* a call, an indirect or outside branch, a system call: not a leaf */
+	STEP_ARG0,	/* writes the first argument's register */
+};
+
+/* Conditional and unconditional immediate branches: *target, or false for other insns. */
+static bool a64_branch(uint32_t w, uint64_t pc, uint64_t *target)
+{
+	int64_t rel;
+
+	if ((w & 0xfc000000u) == 0x14000000u) /* b imm26 */
+		rel = (int64_t)((uint64_t)(w & 0x3ffffff) << 38) >> 36;
+	else if ((w & 0xff000010u) == 0x54000000u || (w & 0x7e000000u) == 0x34000000u)
+		rel = (int64_t)((uint64_t)((w >> 5) & 0x7ffff) << 45) >> 43; /* b.cond, cbz/cbnz */
+	else if ((w & 0x7e000000u) == 0x36000000u) /* tbz/tbnz imm14 */
+		rel = (int64_t)((uint64_t)((w >> 5) & 0x3fff) << 50) >> 48;
+	else
+		return false;
+	*target = pc + (uint64_t)rel;
+	return true;
+}
+
+/* str/stur of s<t> or w<t> to [x0 + off]: unsigned scaled imm12, or signed unscaled imm9. */
+static bool a64_stores_field(uint32_t w, uint32_t off)
+{
+	if (((w >> 5) & 31) != A64_X0)
+		return false;
+	if ((w & 0xffc00000u) == 0xbd000000u || (w & 0xffc00000u) == 0xb9000000u)
+		return a64_uimm(w) == off;
+	if ((w & 0xffe00c00u) == 0xbc000000u || (w & 0xffe00c00u) == 0xb8000000u)
+		return (int64_t)((uint64_t)((w >> 12) & 0x1ff) << 55) >> 55 == (int64_t)off;
+	return false;
+}
+
+static enum setter_step a64_setter_step(uint32_t w, uint64_t pc, uint64_t lo, uint64_t hi,
+					uint32_t off)
+{
+	uint64_t target;
+
+	if ((w & 0xfffffc1fu) == 0xd65f0000u) /* ret */
+		return STEP_OTHER;
+	if ((w & 0x7c000000u) == 0x14000000u && (w & 0x80000000u)) /* bl */
+		return STEP_LEAVES;
+	if ((w & 0xfe000000u) == 0xd6000000u || (w & 0xff000000u) == 0xd4000000u)
+		return STEP_LEAVES; /* br, blr and their authenticated forms; svc, brk */
+	if (a64_branch(w, pc, &target))
+		return target >= lo && target < hi ? STEP_OTHER : STEP_LEAVES;
+	if (a64_stores_field(w, off))
+		return STEP_STORE;
+	return a64_writes(w) & BIT(A64_X0) ? STEP_ARG0 : STEP_OTHER;
+}
+
+/* mov m32, r32 | movss m32, xmm | movd m32, xmm | mov m32, imm32 at [rdi + off]. */
+static bool x64_stores_field(const struct x64_insn *d, uint32_t off)
+{
+	bool m32 = d->map == X64_MAP1 && !(d->rex & 8) && !d->opsize &&
+		   (d->op == 0x89 || (d->op == 0xc7 && (d->reg & 7) == 0));
+	bool xmm32 = d->map == X64_MAP0F && ((d->op == 0x11 && d->rep && !d->opsize) ||
+					     (d->op == 0x7e && d->opsize && !(d->rex & 8)));
+
+	return (m32 || xmm32) && d->modrm && d->mod != 3 && !d->rip && d->base == X_RDI &&
+	       d->index == INSN_NO_REG && d->disp == (int64_t)off;
+}
+
+static enum setter_step x64_setter_step(const struct x64_insn *d, uint64_t pc, uint64_t lo,
+					uint64_t hi, uint32_t off)
+{
+	uint64_t next = pc + d->len, target;
+	uint8_t ext = d->reg & 7;
+
+	if (d->map == X64_MAP1 && (d->op == 0xc3 || d->op == 0xc2))
+		return STEP_OTHER;
+	if (d->map == X64_MAP1 && (d->op == 0xe8 || d->op == 0xcd || d->op == 0xcc ||
+				   (d->op == 0xff && ext >= 2 && ext <= 5)))
+		return STEP_LEAVES; /* calls, int, int3, indirect jumps */
+	if (d->map == X64_MAP0F && (d->op == 0x05 || d->op == 0x34))
+		return STEP_LEAVES; /* syscall, sysenter */
+	if ((d->map == X64_MAP1 && ((d->op >= 0x70 && d->op <= 0x7f) || d->op == 0xe9 ||
+				    d->op == 0xeb || (d->op >= 0xe0 && d->op <= 0xe3))) ||
+	    (d->map == X64_MAP0F && d->op >= 0x80 && d->op <= 0x8f)) {
+		target = next + (uint64_t)d->imm;
+		return target >= lo && target < hi ? STEP_OTHER : STEP_LEAVES;
+	}
+	if (x64_stores_field(d, off))
+		return STEP_STORE;
+	return x64_writes(d) & BIT(X_RDI) ? STEP_ARG0 : STEP_OTHER;
+}
+
+/* The scan's state: the store found, and a write to arg0 waiting to be followed by a ret. */
+struct setter_scan {
+	uint64_t store;
+	bool arg0_written;
+	bool arg0_lost;
+};
+
+/* One step; @ret: this instruction is a return. -EXDEV when the setter leaves. */
+static int setter_note(struct setter_scan *ss, enum setter_step st, bool ret, uint64_t pc)
+{
+	if (ss->arg0_written && !ret)
+		ss->arg0_lost = true; /* arg0 rewritten, and not as the return value */
+	ss->arg0_written = st == STEP_ARG0;
+	if (st == STEP_LEAVES)
+		return -EXDEV;
+	if (st == STEP_STORE && !ss->store && !ss->arg0_lost)
+		ss->store = pc;
+	return 0;
+}
+
+static int a64_setter_scan(const uint8_t *code, size_t len, uint64_t vaddr, uint32_t off,
+			   struct setter_scan *ss)
+{
+	for (size_t i = 0; i + 4 <= len; i += 4) {
+		uint32_t w = a64_word(code + i);
+		enum setter_step st = a64_setter_step(w, vaddr + i, vaddr, vaddr + len, off);
+		int err = setter_note(ss, st, (w & 0xfffffc1fu) == 0xd65f0000u, vaddr + i);
+
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int x64_setter_scan(const uint8_t *code, size_t len, uint64_t vaddr, uint32_t off,
+			   struct setter_scan *ss)
+{
+	struct x64_insn d;
+	size_t i = 0;
+
+	while (i < len) {
+		enum setter_step st;
+		int err;
+
+		if (!x64_decode(&d, code + i, len - i))
+			return -ENOTSUP; /* not sized: nothing can be said of the rest */
+		st = x64_setter_step(&d, vaddr + i, vaddr, vaddr + len, off);
+		err = setter_note(ss, st, d.map == X64_MAP1 && (d.op == 0xc3 || d.op == 0xc2),
+				  vaddr + i);
+		if (err)
+			return err;
+		i += d.len;
+	}
+	return 0;
+}
+
+int insn_setter_store(uint16_t e_machine, const uint8_t *code, size_t len, uint64_t vaddr,
+		      uint32_t field_off, uint64_t *store_at)
+{
+	struct setter_scan ss = { 0 };
+	int err;
+
+	if (!code || !len)
+		return -ENOTSUP;
+	if (e_machine == EM_AARCH64)
+		err = a64_setter_scan(code, len, vaddr, field_off, &ss);
+	else if (e_machine == EM_X86_64)
+		err = x64_setter_scan(code, len, vaddr, field_off, &ss);
+	else
+		return -ENOTSUP;
+	if (err)
+		return err;
+	if (ss.arg0_lost && !ss.store)
+		return -ENOTSUP;
+	if (!ss.store)
+		return -ENOENT;
+	*store_at = ss.store;
+	return 0;
 }
 
 /* ---- PLT stubs ------------------------------------------------------------------------- */
