@@ -84,6 +84,10 @@ struct at_prop_offsets {
 	__u32 off[AT_PROP_COUNT];
 	__u32 uniqueid_off; /* int64 RenderNode::mUniqueId (Android 10+)... */
 	__u32 has_uniqueid; /* ...when 1: setter entries read it into at_prop_rec.unique_id */
+	/* bit per at_prop whose setter keeps a uretprobe (its code was not understood); the
+	 * others are read at their thread's next event (bpf/animtrace.bpf.c, setter_flush) */
+	__u32 pair_mask;
+	__u32 pad;
 };
 
 /* arm64 top-byte tags (MTE/TBI heap pointers, e.g. 0xb4...) must go before a read: of a
@@ -92,7 +96,8 @@ struct at_prop_offsets {
 
 #define AT_PROP_HAS_UID 1u /* at_prop_rec.flags: unique_id was read at the setter's entry */
 
-/* A setter returned true (the value changed); value is the float read back from the node. */
+/* A setter changed a value; value is the float read back from the node, the time its call's
+ * entry. */
 struct at_prop_rec {
 	struct at_hdr hdr;
 	__u64 node;       /* RenderNode pointer as the app passed it (tag bits kept) */

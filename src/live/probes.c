@@ -251,7 +251,8 @@ int probes__poll(struct probes *p, int timeout_ms)
 	return m < 0 ? m : (n > 0 ? n : 0) + m;
 }
 
-/* One entry link per setter (each its own program), then one return link for them all. */
+/* One entry link per setter (each its own program), then one return link for those whose
+ * code was not understood (hwui_lib.one_probe_mask). */
 struct setter_links {
 	struct ulink *links[AT_PROP_COUNT + 1];
 	int n;
@@ -277,6 +278,7 @@ static int publish_offsets(struct probes *p, int pid, const struct hwui_lib *lib
 	for (int i = 0; i < AT_PROP_COUNT; i++)
 		if (lib->ok_mask & (1u << i))
 			o.off[i] = lib->field_off[i];
+	o.pair_mask = lib->ok_mask & ~lib->one_probe_mask;
 	if (!lib->node.uniqueid_err) {
 		o.uniqueid_off = lib->node.uniqueid_off;
 		o.has_uniqueid = 1;
@@ -319,7 +321,8 @@ struct setter_links *probes__attach_setters(struct probes *p, int pid, const str
 			continue;
 		ret = attach_one(p, l->links, &l->n, setter_prog(p->skel, i), false, pid,
 				 lib->path, &lib->setter_off[i], 1);
-		ret_offs[n_ret++] = lib->setter_off[i];
+		if (!(lib->one_probe_mask & (1u << i))) /* not understood: read at its return */
+			ret_offs[n_ret++] = lib->setter_off[i];
 		if (ret)
 			snprintf(err, errlen, "attaching the %s setter probe in %s failed: %s",
 				 hwui_prop_name(i), lib->path, strerror(-ret));

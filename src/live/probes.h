@@ -50,7 +50,8 @@ int probes__allow(struct probes *p, uint32_t tgid, bool allow);
 struct setter_links;
 
 /*
- * Attaches the RenderNode setter probes of lib (entry and return) for pid only, and
+ * Attaches the RenderNode setter probes of lib for pid only (entry; and return for the setters
+ * outside lib->one_probe_mask), and
  * publishes lib's field offsets to BPF for pid. Returns NULL and sets errno; err says which.
  */
 struct setter_links *probes__attach_setters(struct probes *p, int pid, const struct hwui_lib *lib,
