@@ -621,12 +621,13 @@ int insn_scan_calls(uint16_t e_machine, const uint8_t *code, size_t len, uint64_
 
 #define A64_X0 0
 
-/* What one instruction of a setter is, for insn_setter_store. */
-enum setter_step {
-	STEP_OTHER,
-	STEP_STORE,	/* a 32-bit store to [arg0 + the field's offset] */
-	STEP_LEAVES,	/* a call, an indirect or outside branch, a system call: not a leaf */
-	STEP_ARG0,	/* writes the first argument's register */
+/* One instruction of a setter, for insn_setter_store. */
+struct setter_insn {
+	bool leaves;	/* a call, an indirect or outside branch, a system call: not a leaf */
+	bool ret;
+	uint8_t base;	/* a 32-bit store to [base + the field's offset], else INSN_NO_REG */
+	uint8_t copy_dst, copy_src; /* a 64-bit register copy, else INSN_NO_REG */
+	uint32_t writes; /* general registers written (a superset) */
 };
 
 /* Conditional and unconditional immediate branches: *target, or false for other insns. */
@@ -646,101 +647,139 @@ static bool a64_branch(uint32_t w, uint64_t pc, uint64_t *target)
 	return true;
 }
 
-/* str/stur of s<t> or w<t> to [x0 + off]: unsigned scaled imm12, or signed unscaled imm9. */
-static bool a64_stores_field(uint32_t w, uint32_t off)
+/* str/stur of s<t> or w<t> to [xn + off] (scaled imm12, or signed imm9): xn, else none. */
+static uint8_t a64_field_store(uint32_t w, uint32_t off)
 {
-	if (((w >> 5) & 31) != A64_X0)
-		return false;
+	uint8_t rn = (w >> 5) & 31;
+
+	if (rn == A64_SP)
+		return INSN_NO_REG;
 	if ((w & 0xffc00000u) == 0xbd000000u || (w & 0xffc00000u) == 0xb9000000u)
-		return a64_uimm(w) == off;
+		return a64_uimm(w) == off ? rn : INSN_NO_REG;
 	if ((w & 0xffe00c00u) == 0xbc000000u || (w & 0xffe00c00u) == 0xb8000000u)
-		return (int64_t)((uint64_t)((w >> 12) & 0x1ff) << 55) >> 55 == (int64_t)off;
-	return false;
+		return (int64_t)((uint64_t)((w >> 12) & 0x1ff) << 55) >> 55 == (int64_t)off ?
+			       rn : INSN_NO_REG;
+	return INSN_NO_REG;
 }
 
-static enum setter_step a64_setter_step(uint32_t w, uint64_t pc, uint64_t lo, uint64_t hi,
-					uint32_t off)
+static void a64_setter_insn(uint32_t w, uint64_t pc, uint64_t lo, uint64_t hi, uint32_t off,
+			    struct setter_insn *si)
 {
 	uint64_t target;
 
-	if ((w & 0xfffffc1fu) == 0xd65f0000u) /* ret */
-		return STEP_OTHER;
-	if ((w & 0x7c000000u) == 0x14000000u && (w & 0x80000000u)) /* bl */
-		return STEP_LEAVES;
-	if ((w & 0xfe000000u) == 0xd6000000u || (w & 0xff000000u) == 0xd4000000u)
-		return STEP_LEAVES; /* br, blr and their authenticated forms; svc, brk */
-	if (a64_branch(w, pc, &target))
-		return target >= lo && target < hi ? STEP_OTHER : STEP_LEAVES;
-	if (a64_stores_field(w, off))
-		return STEP_STORE;
-	return a64_writes(w) & BIT(A64_X0) ? STEP_ARG0 : STEP_OTHER;
+	*si = (struct setter_insn){ .base = INSN_NO_REG, .copy_dst = INSN_NO_REG,
+				    .copy_src = INSN_NO_REG };
+	si->ret = (w & 0xfffffc1fu) == 0xd65f0000u;
+	if (si->ret)
+		return;
+	if ((w & 0xfc000000u) == 0x94000000u || (w & 0xfe000000u) == 0xd6000000u ||
+	    (w & 0xff000000u) == 0xd4000000u) {
+		si->leaves = true; /* bl; br, blr and their authenticated forms; svc, brk */
+		return;
+	}
+	if (a64_branch(w, pc, &target)) {
+		si->leaves = target < lo || target >= hi;
+		return;
+	}
+	si->base = a64_field_store(w, off);
+	si->writes = a64_writes(w);
+	if ((w & 0xffe0ffe0u) == 0xaa0003e0u && ((w >> 16) & 31) != 31) { /* mov xd, xm */
+		si->copy_dst = w & 31;
+		si->copy_src = (w >> 16) & 31;
+	}
 }
 
-/* mov m32, r32 | movss m32, xmm | movd m32, xmm | mov m32, imm32 at [rdi + off]. */
-static bool x64_stores_field(const struct x64_insn *d, uint32_t off)
+/* mov m32, r32 | movss m32, xmm | movd m32, xmm | mov m32, imm32 at [base + off]. */
+static uint8_t x64_field_store(const struct x64_insn *d, uint32_t off)
 {
 	bool m32 = d->map == X64_MAP1 && !(d->rex & 8) && !d->opsize &&
 		   (d->op == 0x89 || (d->op == 0xc7 && (d->reg & 7) == 0));
 	bool xmm32 = d->map == X64_MAP0F && ((d->op == 0x11 && d->rep && !d->opsize) ||
 					     (d->op == 0x7e && d->opsize && !(d->rex & 8)));
 
-	return (m32 || xmm32) && d->modrm && d->mod != 3 && !d->rip && d->base == X_RDI &&
-	       d->index == INSN_NO_REG && d->disp == (int64_t)off;
+	if (!(m32 || xmm32) || !d->modrm || d->mod == 3 || d->rip || d->index != INSN_NO_REG ||
+	    d->base == X_RSP || d->disp != (int64_t)off)
+		return INSN_NO_REG;
+	return d->base;
 }
 
-static enum setter_step x64_setter_step(const struct x64_insn *d, uint64_t pc, uint64_t lo,
-					uint64_t hi, uint32_t off)
+static void x64_setter_insn(const struct x64_insn *d, uint64_t pc, uint64_t lo, uint64_t hi,
+			    uint32_t off, struct setter_insn *si)
 {
-	uint64_t next = pc + d->len, target;
+	uint64_t next = pc + d->len;
 	uint8_t ext = d->reg & 7;
+	bool map1 = d->map == X64_MAP1, map0f = d->map == X64_MAP0F;
 
-	if (d->map == X64_MAP1 && (d->op == 0xc3 || d->op == 0xc2))
-		return STEP_OTHER;
-	if (d->map == X64_MAP1 && (d->op == 0xe8 || d->op == 0xcd || d->op == 0xcc ||
-				   (d->op == 0xff && ext >= 2 && ext <= 5)))
-		return STEP_LEAVES; /* calls, int, int3, indirect jumps */
-	if (d->map == X64_MAP0F && (d->op == 0x05 || d->op == 0x34))
-		return STEP_LEAVES; /* syscall, sysenter */
-	if ((d->map == X64_MAP1 && ((d->op >= 0x70 && d->op <= 0x7f) || d->op == 0xe9 ||
-				    d->op == 0xeb || (d->op >= 0xe0 && d->op <= 0xe3))) ||
-	    (d->map == X64_MAP0F && d->op >= 0x80 && d->op <= 0x8f)) {
-		target = next + (uint64_t)d->imm;
-		return target >= lo && target < hi ? STEP_OTHER : STEP_LEAVES;
+	*si = (struct setter_insn){ .base = INSN_NO_REG, .copy_dst = INSN_NO_REG,
+				    .copy_src = INSN_NO_REG };
+	si->ret = map1 && (d->op == 0xc3 || d->op == 0xc2);
+	if (si->ret)
+		return;
+	if ((map1 && (d->op == 0xe8 || d->op == 0xcd || d->op == 0xcc ||
+		      (d->op == 0xff && ext >= 2 && ext <= 5))) ||
+	    (map0f && (d->op == 0x05 || d->op == 0x34))) {
+		si->leaves = true; /* calls, int, int3, indirect jumps; syscall, sysenter */
+		return;
 	}
-	if (x64_stores_field(d, off))
-		return STEP_STORE;
-	return x64_writes(d) & BIT(X_RDI) ? STEP_ARG0 : STEP_OTHER;
+	if ((map1 && ((d->op >= 0x70 && d->op <= 0x7f) || d->op == 0xe9 || d->op == 0xeb ||
+		      (d->op >= 0xe0 && d->op <= 0xe3))) ||
+	    (map0f && d->op >= 0x80 && d->op <= 0x8f)) {
+		uint64_t target = next + (uint64_t)d->imm;
+
+		si->leaves = target < lo || target >= hi;
+		return;
+	}
+	si->base = x64_field_store(d, off);
+	si->writes = x64_writes(d);
+	if (map1 && (d->rex & 8) && d->modrm && d->mod == 3 && (d->op == 0x89 || d->op == 0x8b)) {
+		si->copy_dst = d->op == 0x89 ? d->rm : d->reg;
+		si->copy_src = d->op == 0x89 ? d->reg : d->rm;
+	}
 }
 
-/* The scan's state: the store found, and a write to arg0 waiting to be followed by a ret. */
+/*
+ * The node's registers, followed in address order: the first argument, and its 64-bit
+ * copies. A register is "bad" when some instruction anywhere writes it otherwise than as a
+ * copy of the node or as the return value (a write followed by a return: arm64's w0), since
+ * a branch could then reach a store through it with something else in it.
+ */
 struct setter_scan {
-	uint64_t store;
-	bool arg0_written;
-	bool arg0_lost;
+	uint32_t node, bad, pending;
+	uint64_t store[32]; /* the first store to the field through each register, 0: none */
 };
 
-/* One step; @ret: this instruction is a return. -EXDEV when the setter leaves. */
-static int setter_note(struct setter_scan *ss, enum setter_step st, bool ret, uint64_t pc)
+/* One instruction; -EXDEV when the setter leaves. */
+static int setter_note(struct setter_scan *ss, const struct setter_insn *si, uint64_t pc)
 {
-	if (ss->arg0_written && !ret)
-		ss->arg0_lost = true; /* arg0 rewritten, and not as the return value */
-	ss->arg0_written = st == STEP_ARG0;
-	if (st == STEP_LEAVES)
+	uint32_t written;
+
+	if (!si->ret)
+		ss->bad |= ss->pending; /* last instruction's writes were no return value */
+	ss->pending = 0;
+	if (si->leaves)
 		return -EXDEV;
-	if (st == STEP_STORE && !ss->store && !ss->arg0_lost)
-		ss->store = pc;
+	if (si->base != INSN_NO_REG && (ss->node & BIT(si->base)) && !ss->store[si->base])
+		ss->store[si->base] = pc;
+	written = si->writes;
+	if (si->copy_dst != INSN_NO_REG && (ss->node & BIT(si->copy_src))) {
+		ss->node |= BIT(si->copy_dst);
+		written &= ~BIT(si->copy_dst);
+	}
+	ss->node &= ~written;
+	ss->pending = written;
 	return 0;
 }
 
 static int a64_setter_scan(const uint8_t *code, size_t len, uint64_t vaddr, uint32_t off,
 			   struct setter_scan *ss)
 {
-	for (size_t i = 0; i + 4 <= len; i += 4) {
-		uint32_t w = a64_word(code + i);
-		enum setter_step st = a64_setter_step(w, vaddr + i, vaddr, vaddr + len, off);
-		int err = setter_note(ss, st, (w & 0xfffffc1fu) == 0xd65f0000u, vaddr + i);
+	struct setter_insn si;
 
-		if (err)
+	for (size_t i = 0; i + 4 <= len; i += 4) {
+		int err;
+
+		a64_setter_insn(a64_word(code + i), vaddr + i, vaddr, vaddr + len, off, &si);
+		if ((err = setter_note(ss, &si, vaddr + i)))
 			return err;
 	}
 	return 0;
@@ -749,19 +788,17 @@ static int a64_setter_scan(const uint8_t *code, size_t len, uint64_t vaddr, uint
 static int x64_setter_scan(const uint8_t *code, size_t len, uint64_t vaddr, uint32_t off,
 			   struct setter_scan *ss)
 {
+	struct setter_insn si;
 	struct x64_insn d;
 	size_t i = 0;
 
 	while (i < len) {
-		enum setter_step st;
 		int err;
 
 		if (!x64_decode(&d, code + i, len - i))
 			return -ENOTSUP; /* not sized: nothing can be said of the rest */
-		st = x64_setter_step(&d, vaddr + i, vaddr, vaddr + len, off);
-		err = setter_note(ss, st, d.map == X64_MAP1 && (d.op == 0xc3 || d.op == 0xc2),
-				  vaddr + i);
-		if (err)
+		x64_setter_insn(&d, vaddr + i, vaddr, vaddr + len, off, &si);
+		if ((err = setter_note(ss, &si, vaddr + i)))
 			return err;
 		i += d.len;
 	}
@@ -772,23 +809,34 @@ int insn_setter_store(uint16_t e_machine, const uint8_t *code, size_t len, uint6
 		      uint32_t field_off, uint64_t *store_at)
 {
 	struct setter_scan ss = { 0 };
+	uint64_t best = 0;
+	bool any = false;
 	int err;
 
 	if (!code || !len)
 		return -ENOTSUP;
-	if (e_machine == EM_AARCH64)
+	if (e_machine == EM_AARCH64) {
+		ss.node = BIT(A64_X0);
 		err = a64_setter_scan(code, len, vaddr, field_off, &ss);
-	else if (e_machine == EM_X86_64)
+	} else if (e_machine == EM_X86_64) {
+		ss.node = BIT(X_RDI);
 		err = x64_setter_scan(code, len, vaddr, field_off, &ss);
-	else
+	} else {
 		return -ENOTSUP;
+	}
 	if (err)
 		return err;
-	if (ss.arg0_lost && !ss.store)
-		return -ENOTSUP;
-	if (!ss.store)
-		return -ENOENT;
-	*store_at = ss.store;
+	ss.bad |= ss.pending; /* a last write not followed by a return */
+	for (int r = 0; r < 32; r++) {
+		if (!ss.store[r])
+			continue;
+		any = true;
+		if (!(ss.bad & BIT(r)) && (!best || ss.store[r] < best))
+			best = ss.store[r];
+	}
+	if (!best)
+		return any ? -ENOTSUP : -ENOENT;
+	*store_at = best;
 	return 0;
 }
 

@@ -635,9 +635,12 @@ Test(insn, x86_64_setters_that_call_leave_or_lose_the_node_are_refused)
 	cr_assert_eq(x64_patched(16, movd, sizeof(movd), sizeof(x64_set_tx)), 0);
 	cr_assert_eq(x64_patched(16, mov32, sizeof(mov32), sizeof(x64_set_tx)), 0);
 	cr_assert_eq(x64_patched(16, mov64, sizeof(mov64), sizeof(x64_set_tx)), -ENOENT);
-	/* the node's register rewritten before the store: nothing known of the address */
+	/* the node's register rewritten before the store: no store through the node */
 	cr_assert_eq(x64_patched(6, (const uint8_t[]){ 0x48, 0x89, 0xf7, 0x90, 0x90 }, 5,
-				 sizeof(x64_set_tx)), -ENOTSUP);
+				 sizeof(x64_set_tx)), -ENOENT);
+	/* rdi copied to rsi first, the store through rsi: the node still */
+	cr_assert_eq(x64_patched(6, (const uint8_t[]){ 0x48, 0x89, 0xfe, 0x90, 0x90 }, 5,
+				 sizeof(x64_set_tx)), 0);
 }
 
 /* Android 9 setAlpha (aarch64-linux-gnu-objdump -d, 0x1036e0, 84 bytes). */
@@ -671,6 +674,22 @@ Test(insn, arm64_android9_set_alpha_stores_the_field_at_0x103718)
 	cr_assert_eq(a64_patched(14, 0xbc1fc000, 500, &at), -ENOENT);
 }
 
+/* gcc -O2 of the fixture for arm64 (objdump -d build/arm64/sim/libhwui.unstripped.so, 0xdc0):
+ * ldr s1,[x0,#80]; mov x1,x0; mov w0,#0; fcmp s1,s0; b.ne dd8; ret;
+ * dd8: mov w0,#1; str s0,[x1,#80]; ret */
+Test(insn, arm64_gcc_setter_stores_through_a_copy_of_the_node)
+{
+	uint32_t w[] = { 0xbd405001, 0xaa0003e1, 0x52800000, 0x1e202020, 0x54000041, A64_RET,
+			 0x52800020, 0xbd005020, A64_RET };
+	uint8_t buf[sizeof(w)];
+	uint64_t at = 0;
+
+	cr_assert_eq(insn_setter_store(EM_AARCH64, buf, a64(buf, w, 9), 0xdc0, 80, &at), 0);
+	cr_assert_eq(at, 0xddc);
+	w[1] = 0xaa0203e1; /* mov x1, x2: not the node */
+	cr_assert_eq(insn_setter_store(EM_AARCH64, buf, a64(buf, w, 9), 0xdc0, 80, &at), -ENOENT);
+}
+
 Test(insn, arm64_setters_that_call_leave_or_lose_the_node_are_refused)
 {
 	uint64_t at;
@@ -682,10 +701,9 @@ Test(insn, arm64_setters_that_call_leave_or_lose_the_node_are_refused)
 	cr_assert_eq(a64_patched(15, 0x14000100, 500, &at), -EXDEV);	/* b out (+0x400) */
 	cr_assert_eq(a64_patched(12, 0x54001000, 500, &at), -EXDEV);	/* b.eq out */
 	cr_assert_eq(a64_patched(15, 0x14000002, 500, &at), 0);		/* b to the ret */
-	cr_assert_eq(a64_patched(13, 0xaa0103e0, 500, &at), -ENOTSUP);	/* mov x0, x1 first */
-	/* mov x0, x1 after the store, not before a ret: the address is still known there */
-	cr_assert_eq(a64_patched(15, 0xaa0103e0, 500, &at), 0);
-	cr_assert_eq(at, 0x103718);
+	cr_assert_eq(a64_patched(13, 0xaa0103e0, 500, &at), -ENOENT);	/* mov x0, x1 first */
+	/* mov x0, x1 after the store, not before a ret: a branch back could store through it */
+	cr_assert_eq(a64_patched(15, 0xaa0103e0, 500, &at), -ENOTSUP);
 	cr_assert_eq(a64_patched(14, 0xb901f400, 500, &at), 0);	/* str w0, [x0, #500] */
 	cr_assert_eq(a64_patched(14, 0xbd01f420, 500, &at), -ENOENT);	/* str s0, [x1, #500] */
 }
