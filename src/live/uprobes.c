@@ -215,11 +215,11 @@ static unsigned attach_setters(struct uprobes *u, struct proc *pr, const char *p
 						 sizeof(err)) : NULL;
 	if (pr->links) {
 		pr->node = lib->node;
-		notef(u, DIAG_INFO, "pid %u: View property values from %s (%d of %d setters, "
-		      "%d with one probe a call, %d with entry and return probes)", pr->tgid,
-		      lib->path, __builtin_popcount(lib->ok_mask), AT_PROP_COUNT,
+		notef(u, DIAG_INFO, "pid %u: View property values from %s, one probe a call for "
+		      "%d, entry and return probes for %d (%d of %d setters)", pr->tgid, lib->path,
 		      __builtin_popcount(lib->one_probe_mask),
-		      __builtin_popcount(lib->ok_mask & ~lib->one_probe_mask));
+		      __builtin_popcount(lib->ok_mask & ~lib->one_probe_mask),
+		      __builtin_popcount(lib->ok_mask), AT_PROP_COUNT);
 	}
 	else if (err[0])
 		notef(u, DIAG_ERROR, "%s", err);
