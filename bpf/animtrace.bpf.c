@@ -102,22 +102,17 @@ static __always_inline void fill_hdr(struct at_hdr *h, __u16 kind, __u16 size)
  * (where an animation starts from) and leaves the call pending for its thread; the value
  * the setter stored is read at that thread's next event (its next setter call, any system
  * call, an ART or refresh probe, its exit), before that event's own record, so records keep
- * the order of the calls. This holds for setters that userspace decoded as leaves that store
- * the field through their first argument (hwui_setter_store): nothing between their return
- * and the thread's next event can write it. RenderProperties' RP_SET stores only a value
- * that differs, so an unchanged field is an unchanged call (AOSP libs/hwui/RenderProperties.h).
+ * the order of the calls; userspace reads those still pending when it stops
+ * (probes__settle_setters). This holds for setters that userspace decoded as leaves that store
+ * the field through the node's register (insn_setter_store): no system call runs between
+ * the entry and the store, and nothing of the thread writes the field before its next event
+ * (staging properties are the UI thread's: AOSP libs/hwui/RenderNode.h). RenderProperties'
+ * RP_SET stores only a value that differs, so an unchanged field is an unchanged call (AOSP
+ * libs/hwui/RenderProperties.h; a NaN stored over the same NaN is the one change unseen).
+ * A signal handler making a system call inside that window would read the field unstored.
  * Setters whose code was not understood keep a uretprobe (at_prop_offsets.pair_mask): their
  * return reads the field as before.
  */
-struct setter_call {
-	__u64 node;	/* 0: nothing pending */
-	__u64 ts_ns;	/* the call's entry */
-	__u64 unique_id;
-	__u32 prop;
-	__u32 old_bits; /* the field before the setter ran: where an animation started from */
-	__u32 flags;    /* AT_PROP_HAS_UID */
-	__u32 awaits_return; /* a uretprobe settles it: no other event may */
-};
 
 /* The entry of a thread is overwritten by its next call, never deleted (a delete costs a
  * hash operation per call); LRU evicts the entries of threads that are gone. */
@@ -125,7 +120,7 @@ struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 4096);
 	__type(key, __u32); /* tid */
-	__type(value, struct setter_call);
+	__type(value, struct at_setter_call);
 } setter_calls SEC(".maps");
 
 /* Threads with a call pending until their next event: other events (every system call of
@@ -157,7 +152,7 @@ static __always_inline __u32 prop_offset(const struct at_prop_offsets *o, __u32 
 }
 
 /* The record of c's call, which stored value_bits. */
-static __always_inline void emit_prop(const struct setter_call *c, __u32 value_bits,
+static __always_inline void emit_prop(const struct at_setter_call *c, __u32 value_bits,
 				      struct at_drops *d)
 {
 	struct at_prop_rec *r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
@@ -178,7 +173,7 @@ static __always_inline void emit_prop(const struct setter_call *c, __u32 value_b
 }
 
 /* Reads what c's call stored (it has returned) and records it when it changed the field. */
-static __always_inline void settle(struct setter_call *c, const struct at_prop_offsets *o)
+static __always_inline void settle(struct at_setter_call *c, const struct at_prop_offsets *o)
 {
 	__u32 off = prop_offset(o, c->prop), bits;
 	struct at_drops *d = drops_slot();
@@ -197,7 +192,7 @@ static __always_inline void settle(struct setter_call *c, const struct at_prop_o
 static __always_inline void setter_flush(void)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct setter_call *c;
+	struct at_setter_call *c;
 
 	if (!setter_pending)
 		return;
@@ -212,9 +207,10 @@ static __always_inline void setter_flush(void)
 static __always_inline int setter_entry(__u64 node, __u32 prop)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct setter_call n = { .node = node, .prop = prop, .ts_ns = bpf_ktime_get_ns() };
+	struct at_setter_call n = { .node = node, .prop = prop, .ts_ns = bpf_ktime_get_ns(),
+				 .tgid = bpf_get_current_pid_tgid() >> 32 };
 	struct at_prop_offsets *o;
-	struct setter_call *c;
+	struct at_setter_call *c;
 	struct at_drops *d;
 	bool was;
 	__u32 off;
@@ -269,7 +265,7 @@ SEC("uretprobe")
 int BPF_KRETPROBE(at_set_ret, long ret)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct setter_call *c = bpf_map_lookup_elem(&setter_calls, &tid);
+	struct at_setter_call *c = bpf_map_lookup_elem(&setter_calls, &tid);
 	struct at_drops *d;
 	__u32 off, bits;
 

@@ -90,6 +90,22 @@ struct at_prop_offsets {
 	__u32 pad;
 };
 
+/*
+ * A setter call of one thread (BPF map setter_calls, keyed by tid), from its entry until its
+ * stored value is read: at the thread's next event, or by userspace when it stops.
+ */
+struct at_setter_call {
+	__u64 node;	/* 0: nothing pending */
+	__u64 ts_ns;	/* the call's entry */
+	__u64 unique_id;
+	__u32 prop;
+	__u32 old_bits; /* the field before the setter ran: where an animation started from */
+	__u32 flags;    /* AT_PROP_HAS_UID */
+	__u32 awaits_return; /* a uretprobe settles it: no other event may */
+	__u32 tgid;
+	__u32 pad;
+};
+
 /* arm64 top-byte tags (MTE/TBI heap pointers, e.g. 0xb4...) must go before a read: of a
  * node by the setter probes, of a node or its name by userspace. */
 #define AT_UNTAG(p) ((p) & 0x00ffffffffffffffULL)

@@ -47,6 +47,14 @@ int probes__attach(struct probes *p, char *err, size_t errlen);
 /* Lets tgid's markers through (allow) or stops them. */
 int probes__allow(struct probes *p, uint32_t tgid, bool allow);
 
+/*
+ * The setter calls still pending when tracing stops (a thread with no event since its last
+ * call, bpf/animtrace.bpf.c): each one's stored value is read from its thread's memory and,
+ * when it changed, handed to on_record as the BPF program would have. A value that cannot be
+ * read (the process is gone) counts as a read fault. Returns the calls taken, or -errno.
+ */
+int probes__settle_setters(struct probes *p);
+
 struct setter_links;
 
 /*
