@@ -151,17 +151,24 @@ static __always_inline __u32 prop_offset(const struct at_prop_offsets *o, __u32 
 	return o->off[prop];
 }
 
-/* The record of c's call, which stored value_bits. */
-static __always_inline void emit_prop(const struct at_setter_call *c, __u32 value_bits,
-				      struct at_drops *d)
+/* The record of c's call, which stored value_bits; its time is the call's entry. */
+static __always_inline void emit_prop(const struct at_setter_call *c, __u32 value_bits)
 {
 	struct at_prop_rec *r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
+	__u64 id = bpf_get_current_pid_tgid();
+	struct at_drops *d;
 
 	if (!r) {
-		d->prop_ringbuf_full++;
+		d = drops_slot();
+		if (d)
+			d->prop_ringbuf_full++;
 		return;
 	}
-	fill_hdr(&r->hdr, AT_REC_PROP, sizeof(*r));
+	r->hdr.kind = AT_REC_PROP;
+	r->hdr.size = sizeof(*r);
+	r->hdr.tgid = id >> 32;
+	r->hdr.tid = (__u32)id;
+	r->hdr.cpu = bpf_get_smp_processor_id();
 	r->hdr.ts_ns = c->ts_ns;
 	r->node = c->node;
 	r->prop = c->prop;
@@ -172,20 +179,22 @@ static __always_inline void emit_prop(const struct at_setter_call *c, __u32 valu
 	bpf_ringbuf_submit(r, rb_flags());
 }
 
-/* Reads what c's call stored (it has returned) and records it when it changed the field. */
+/* Records c's call (it has returned) when the field it set now holds another value. */
 static __always_inline void settle(struct at_setter_call *c, const struct at_prop_offsets *o)
 {
 	__u32 off = prop_offset(o, c->prop), bits;
-	struct at_drops *d = drops_slot();
+	struct at_drops *d;
 
-	if (!off || !d)
+	if (!off)
 		return;
 	if (bpf_probe_read_user(&bits, sizeof(bits), (const void *)(AT_UNTAG(c->node) + off))) {
-		d->prop_read_fault++;
+		d = drops_slot();
+		if (d)
+			d->prop_read_fault++;
 		return;
 	}
 	if (bits != c->old_bits) /* RP_SET stored: the value changed */
-		emit_prop(c, bits, d);
+		emit_prop(c, bits);
 }
 
 /* The current thread's pending call, if any, recorded before the event that runs this. */
@@ -213,6 +222,7 @@ static __always_inline int setter_entry(__u64 node, __u32 prop)
 	struct at_setter_call *c;
 	struct at_drops *d;
 	bool was;
+	bool read = false;
 	__u32 off;
 
 	if (!node || !allowed(bpf_get_current_pid_tgid() >> 32))
@@ -220,8 +230,8 @@ static __always_inline int setter_entry(__u64 node, __u32 prop)
 	o = offsets();
 	off = prop_offset(o, prop);
 	if (off)
-		bpf_probe_read_user(&n.old_bits, sizeof(n.old_bits),
-				    (const void *)(AT_UNTAG(node) + off));
+		read = !bpf_probe_read_user(&n.old_bits, sizeof(n.old_bits),
+					    (const void *)(AT_UNTAG(node) + off));
 	/* Userspace names a node once per id: a freed node's memory reused gets a new one. */
 	if (o && o->has_uniqueid &&
 	    !bpf_probe_read_user(&n.unique_id, sizeof(n.unique_id),
@@ -231,8 +241,12 @@ static __always_inline int setter_entry(__u64 node, __u32 prop)
 	c = bpf_map_lookup_elem(&setter_calls, &tid);
 	if (c) { /* the thread's last call first; then this one takes its place */
 		was = c->node && !c->awaits_return;
-		if (was)
+		if (was && read && c->node == node && c->prop == prop) { /* that field, just read */
+			if (n.old_bits != c->old_bits)
+				emit_prop(c, n.old_bits);
+		} else if (was) {
 			settle(c, o);
+		}
 		if (was != !n.awaits_return) /* in a burst of calls: neither */
 			__sync_fetch_and_add(&setter_pending, was ? -1 : 1);
 		*c = n;
@@ -278,7 +292,7 @@ int BPF_KRETPROBE(at_set_ret, long ret)
 					(const void *)(AT_UNTAG(c->node) + off)))
 			d->prop_read_fault++;
 		else
-			emit_prop(c, bits, d);
+			emit_prop(c, bits);
 	}
 	c->node = 0; /* consumed */
 	return 0;
