@@ -19,6 +19,7 @@
 #include <criterion/criterion.h>
 
 #include "e2e.h"
+#include "expect.h"
 #include "sim/hwui_fixture.h"
 
 #define FIXTURE BUILD_DIR "/sim/libhwui.so"
@@ -109,4 +110,44 @@ Test(onetrap, a_setter_call_no_later_event_reads_is_read_when_animtrace_stops)
 	/* both changes: alpha read at scaleX's entry, scaleX read when animtrace stopped */
 	e2e_await(err, 0, "stats: ", " markers, 2 property changes, 0 truncated, 0 lost", NULL);
 	close(go[1]);
+}
+
+/*
+ * Setters the decoder cannot clear (libhwui-calls.so: each calls out after its store) keep
+ * the entry and return pair, animtrace says which and why, and the values stay the
+ * simulator's, exactly.
+ */
+Test(onetrap, setters_that_call_out_keep_the_return_probe_and_their_values_stay_exact)
+{
+	char name[E2E_NAME_MAX], go[PATH_MAX], out[PATH_MAX], err[PATH_MAX], ex[PATH_MAX];
+	char pidpat[32];
+	const char *lib = BUILD_DIR "/sim/libhwui-calls.so";
+	const char *args[] = { "--proc", name, "--format", "json", "-o",
+			       e2e_path(out, "out.jsonl"), "--no-atrace-setup", "--hwui", lib,
+			       NULL };
+	const char *sim[] = { E2E_ANIMSIM, "--name", name, "--go", go, "--hwui", lib, "--expect",
+			      e2e_path(ex, "ex.jsonl"), NULL };
+	struct exp_proc procs[2];
+	struct e2e_jsonl j;
+	pid_t at, sm, app;
+
+	e2e_name(name, "com.example.calls");
+	e2e_path(go, "go");
+	at = e2e_animtrace(args, e2e_path(err, "err.txt"), NULL);
+	sm = e2e_spawn(sim, NULL);
+	app = e2e_find_child(sm, name);
+	e2e_release(err, at, app, E2E_PROPS | E2E_ART, go);
+	e2e_await(err, at, "one probe a call for 0, entry and return probes for 10 (10 of 10 "
+		  "setters)", NULL);
+	e2e_await(err, at, "animtrace: warning: alpha: setter 0x",
+		  ": calls or branches out (not a leaf): entry and return probes", NULL);
+	snprintf(pidpat, sizeof(pidpat), "\"pid\":%d,", app);
+	e2e_await(out, at, "{\"type\":\"frame\"", pidpat, "\"seq\":24,", NULL);
+	kill(at, SIGINT);
+	cr_assert_eq(e2e_exit_code(at, "animtrace"), 0);
+	cr_assert_eq(e2e_exit_code(sm, "animsim"), 0);
+	cr_assert_eq(exp_load(ex, procs, 2), 1);
+	e2e_jsonl_load(&j, out);
+	exp_check_props(&j, &procs[0]);
+	e2e_jsonl_free(&j);
 }

@@ -107,6 +107,19 @@ Test(hwui, a_setter_that_does_not_store_the_given_field_keeps_its_return_probe)
 			 "no 32-bit store to the field through its first argument");
 }
 
+/* libhwui-calls.so's setters call note_set() after their store: every one keeps its pair. */
+Test(hwui, setters_that_call_out_keep_the_entry_and_return_pair_and_say_why)
+{
+	struct hwui_lib lib;
+
+	cr_assert_eq(hwui_resolve(FIXTURE_DIR "libhwui-calls.so", NULL, &lib, NULL, NULL), 0);
+	cr_assert_eq(lib.ok_mask, (1u << AT_PROP_COUNT) - 1);
+	cr_assert_eq(lib.one_probe_mask, 0);
+	for (int p = 0; p < AT_PROP_COUNT; p++)
+		cr_assert_eq(lib.store_err[p], -EXDEV, "%s", hwui_prop_name(p));
+	cr_assert_str_eq(hwui_store_strerror(-EXDEV), "calls or branches out (not a leaf)");
+}
+
 Test(hwui, the_stripped_fixture_gives_the_offsets_its_source_defines)
 {
 	static const uint32_t want[AT_PROP_COUNT] = { 0x4c, 0x50, 0x54, 0x58, 0x5c,
