@@ -2,7 +2,8 @@
 /*
  * Decodes the few instruction shapes that reveal where a RenderNode property lives: the
  * JNI getters are one load from the node plus a return, so the load's displacement is the
- * field offset a return probe on the setter reads. Pure; no ELF knowledge.
+ * field offset the setter probes read; and whether a setter is a leaf storing that field,
+ * so that one probe a call suffices. Pure; no ELF knowledge.
  */
 #ifndef ANIMTRACE_INSN_H
 #define ANIMTRACE_INSN_H
