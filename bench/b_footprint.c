@@ -34,7 +34,7 @@ static struct {
 	char date[64], load[64];
 	struct helper loop;
 	bool multi; /* the kernel has uprobe_multi links */
-	int uprobes, setters, art; /* many_uprobes' counts */
+	int uprobes, setters, rets, art; /* many_uprobes' counts */
 	struct samples exit_ms[N_WAYS];
 	/* the demo's run, per binary */
 	struct samples rss_kb[N_BINS], demo_exit_ms[N_BINS];
@@ -147,8 +147,8 @@ static void exit_bare(int way, bool timed)
 
 	snprintf(pid, sizeof(pid), "%d", (int)f.loop.pid);
 	helper_start(&h, argv);
-	if (sscanf(h.ready, "ready uprobes %d setters %d art %d", &f.uprobes, &f.setters,
-		   &f.art) != 3)
+	if (sscanf(h.ready, "ready uprobes %d setters %d returns %d art %d", &f.uprobes,
+		   &f.setters, &f.rets, &f.art) != 4)
 		bench_fail("many_uprobes: '%s'", h.ready);
 	if (timed)
 		samples_add(&f.exit_ms[way], (double)proc_sigint_exit_ns(h.pid) / 1e6);
@@ -226,8 +226,9 @@ static void report_exit(FILE *md)
 		    "`bench/setter_loop` holds the simulator's `libhwui.so` and\n"
 		    "`boot-framework.oat` mapped. Per round and way, one process attaches its\n"
 		    "uprobes to it, then gets SIGINT; the time is from the kill() to its exit\n"
-		    "(waitid, polled every 0.1 ms). The uprobes: %d setters x (entry + return)\n"
-		    "+ %d ART method addresses (entry) = **%d uprobes**, found by the project's\n"
+		    "(waitid, polled every 0.1 ms). The uprobes: %d setters (entry) + %d setter\n"
+		    "returns (the setters animtrace could not decode) + %d ART method addresses\n"
+		    "(entry) = **%d uprobes**, found by the project's\n"
 		    "symbol code (`hwui_resolve`, `art_resolve`); animtrace's setter count is\n"
 		    "checked to be the same.\n\n"
 		    "- animtrace: `animtrace --pid PID --art-oat OAT --no-atrace-setup --format\n"
@@ -237,11 +238,11 @@ static void report_exit(FILE *md)
 		    "  `bpf_program__attach_uprobe`), detached one after another at SIGINT:\n"
 		    "  what a plain libbpf tool does, and bpftrace (%s);\n"
 		    "- bare, uprobe_multi links: `bench/many_uprobes --multi`, the same uprobes\n"
-		    "  as three uprobe_multi links freed together (animtrace's\n"
+		    "  as uprobe_multi links (one per program and file) freed together (animtrace's\n"
 		    "  `src/live/ulink.c`): the kernel's floor%s.\n\n"
 		    "| way | median (ms) | best (ms) | all (ms, run order) |\n"
 		    "|---|---:|---:|---|\n",
-		f.setters, f.art, f.uprobes,
+		f.setters, f.rets, f.art, f.uprobes,
 		proc_which("bpftrace", bpftrace, sizeof(bpftrace)) ?
 			"installed, but not measured by this driver" :
 			"not installed; the bench does not install it",

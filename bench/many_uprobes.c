@@ -2,18 +2,20 @@
 /*
  * many_uprobes: the uprobes animtrace attaches to one process, with empty programs
  * (bare_uprobe.bpf.c), so that how long they take to detach can be timed apart from animtrace:
- * an entry and a return probe on each RenderNode setter of LIB and an entry probe at each
+ * an entry probe on each RenderNode setter of LIB, a return probe on those whose code
+ * animtrace did not decode (hwui_lib.one_probe_mask), and an entry probe at each
  * address of the ValueAnimator methods of OAT, found by the project's own symbol code
  * (hwui_resolve, art_resolve).
  *
  *   many_uprobes [--multi] LIB OAT PID
  *   many_uprobes --probe       prints "uprobe_multi yes" or "uprobe_multi no" (this kernel)
  *
- * Prints "ready uprobes N setters S art A" once attached, then holds until SIGINT or SIGTERM,
+ * Prints "ready uprobes N setters S returns R art A" once attached, then holds until SIGINT or SIGTERM,
  * detaches and exits 0. Without --multi each uprobe is one perf-event link, attached and
  * detached one after another (libbpf's bpf_program__attach_uprobe, as a plain libbpf tool
- * or bpftrace does); with --multi they are three uprobe_multi links freed together
- * (src/live/ulink.c, as animtrace does where the kernel has them): the kernel's floor.
+ * or bpftrace does); with --multi they are uprobe_multi links (one per program and file)
+ * freed together (src/live/ulink.c, as animtrace does where the kernel has them): the
+ * kernel's floor.
  */
 #include <errno.h>
 #include <signal.h>
@@ -32,8 +34,9 @@
 #define MAX_UPROBES (2 * AT_PROP_COUNT + AT_ART_METHOD_COUNT * ART_MAX_ADDRS)
 
 struct targets {
-	uint64_t setters[AT_PROP_COUNT], art[AT_ART_METHOD_COUNT * ART_MAX_ADDRS];
-	int n_setters, n_art;
+	uint64_t setters[AT_PROP_COUNT], rets[AT_PROP_COUNT];
+	uint64_t art[AT_ART_METHOD_COUNT * ART_MAX_ADDRS];
+	int n_setters, n_rets, n_art;
 };
 
 static void ignore(void *ctx, const char *msg)
@@ -53,19 +56,24 @@ static int resolve(const char *lib, const char *oat, struct targets *t)
 	for (int i = 0; i < AT_PROP_COUNT; i++)
 		if (h.ok_mask & (1u << i))
 			t->setters[t->n_setters++] = h.setter_off[i];
+	for (int i = 0; i < AT_PROP_COUNT; i++)
+		if (h.ok_mask & ~h.one_probe_mask & (1u << i))
+			t->rets[t->n_rets++] = h.setter_off[i];
 	for (int k = 0; k < AT_ART_METHOD_COUNT; k++)
 		for (int i = 0; i < a.n[k] && i < ART_MAX_ADDRS; i++)
 			t->art[t->n_art++] = a.addr[k][i].offset;
 	return 0;
 }
 
-/* One perf-event link per uprobe, in animtrace's order: each setter's pair, then ART's. */
+/* One perf-event link per uprobe, in animtrace's order: setters, their returns, then ART's. */
 static int attach_serial(struct bare_uprobe_bpf *skel, const char *lib, const char *oat, int pid,
 			 const struct targets *t, struct bpf_link **links, int *n)
 {
-	for (int i = 0; i < 2 * t->n_setters + t->n_art; i++) {
-		bool art = i >= 2 * t->n_setters, ret = !art && i % 2;
-		uint64_t off = art ? t->art[i - 2 * t->n_setters] : t->setters[i / 2];
+	int setters = t->n_setters, sr = t->n_setters + t->n_rets;
+
+	for (int i = 0; i < sr + t->n_art; i++) {
+		bool art = i >= sr, ret = !art && i >= setters;
+		uint64_t off = art ? t->art[i - sr] : ret ? t->rets[i - setters] : t->setters[i];
 
 		links[*n] = bpf_program__attach_uprobe(ret ? skel->progs.bare_return :
 						       skel->progs.bare_entry, ret, pid,
@@ -82,10 +90,11 @@ static int attach_multi(struct bare_uprobe_bpf *skel, const char *lib, const cha
 {
 	links[0] = ulink__attach(skel->progs.bare_entry, true, false, pid, lib, t->setters,
 				 t->n_setters);
-	links[1] = ulink__attach(skel->progs.bare_return, true, true, pid, lib, t->setters,
-				 t->n_setters);
+	if (t->n_rets)
+		links[1] = ulink__attach(skel->progs.bare_return, true, true, pid, lib, t->rets,
+					 t->n_rets);
 	links[2] = ulink__attach(skel->progs.bare_entry, true, false, pid, oat, t->art, t->n_art);
-	return links[0] && links[1] && links[2] ? 0 : -errno;
+	return links[0] && (links[1] || !t->n_rets) && links[2] ? 0 : -errno;
 }
 
 static struct bare_uprobe_bpf *load(bool multi)
@@ -152,8 +161,8 @@ int main(int argc, char **argv)
 	if (ret)
 		fprintf(stderr, "many_uprobes: attaching: %s\n", strerror(-ret));
 	else
-		printf("ready uprobes %d setters %d art %d\n", 2 * t.n_setters + t.n_art,
-		       t.n_setters, t.n_art);
+		printf("ready uprobes %d setters %d returns %d art %d\n",
+		       t.n_setters + t.n_rets + t.n_art, t.n_setters, t.n_rets, t.n_art);
 	fflush(stdout);
 	if (!ret)
 		sigwait(&set, &sig);

@@ -33,19 +33,29 @@ void loop_start(struct helper *loop, const struct bench_env *env, const char *co
 	helper_start(loop, argv);
 }
 
-double loop_ns(struct helper *loop, const char *cmd, unsigned long n, bool changes)
+double loop_run(struct helper *loop, const char *cmd, unsigned long n, bool changes,
+		double *cpu_ns)
 {
 	char line[64], reply[256];
 	unsigned long calls = 0, changed = 0;
-	double ns = 0;
+	double ns = 0, cpu = 0;
 	int got;
 
 	snprintf(line, sizeof(line), "%s %lu", cmd, n);
 	helper_ask(loop, line, reply, sizeof(reply));
-	got = sscanf(reply, "ns_per_call %lf calls %lu changed %lu", &ns, &calls, &changed);
-	if (got < 2 || calls != n || (changes && (got < 3 || changed != n)))
+	got = sscanf(reply, "ns_per_call %lf calls %lu changed %lu cpu_ns_per_call %lf", &ns,
+		     &calls, &changed, &cpu);
+	if (got < 2 || calls != n || (changes && (got < 3 || changed != n)) ||
+	    (cpu_ns && got < 4))
 		bench_fail("setter_loop %s: '%s'", line, reply);
+	if (cpu_ns)
+		*cpu_ns = cpu;
 	return ns;
+}
+
+double loop_ns(struct helper *loop, const char *cmd, unsigned long n, bool changes)
+{
+	return loop_run(loop, cmd, n, changes, NULL);
 }
 
 void bare_start(struct helper *h, const struct bench_env *env, const char *lib, const char *sym,

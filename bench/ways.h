@@ -22,6 +22,10 @@ void loop_start(struct helper *loop, const struct bench_env *env, const char *co
 /* One loop "cmd n" of setter_loop; its reply must count n calls (and n changes when
  * changes); returns its ns per call. */
 double loop_ns(struct helper *loop, const char *cmd, unsigned long n, bool changes);
+/* loop_ns, and *cpu_ns = the loop thread's CPU time per call (`run` only): the calls and
+ * their traps without the time the thread waited for a CPU, steadier on a loaded machine. */
+double loop_run(struct helper *loop, const char *cmd, unsigned long n, bool changes,
+		double *cpu_ns);
 
 /* bench/bare_uprobe's empty uprobe (entry) or uprobe+uretprobe on sym of lib in pid,
  * attached when it returns; helper_stop detaches it. */

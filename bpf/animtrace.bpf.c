@@ -96,6 +96,208 @@ static __always_inline void fill_hdr(struct at_hdr *h, __u16 kind, __u16 size)
 	h->ts_ns = bpf_ktime_get_ns();
 }
 
+/*
+ * libhwui RenderNode setters: one uprobe per call, at the entry. pt_regs holds no FP
+ * registers, so the float argument cannot be read there: the entry reads the field as it is
+ * (where an animation starts from) and leaves the call pending for its thread; the value
+ * the setter stored is read at that thread's next event (its next setter call, any system
+ * call, an ART or refresh probe, its exit), before that event's own record, so records keep
+ * the order of the calls; userspace reads those still pending when it stops
+ * (probes__settle_setters). This holds for setters that userspace decoded as leaves that store
+ * the field through the node's register (insn_setter_store): no system call runs between
+ * the entry and the store, and nothing of the thread writes the field before its next event
+ * (staging properties are the UI thread's: AOSP libs/hwui/RenderNode.h). RenderProperties'
+ * RP_SET stores only a value that differs, so an unchanged field is an unchanged call (AOSP
+ * libs/hwui/RenderProperties.h; a NaN stored over the same NaN is the one change unseen).
+ * A signal handler making a system call inside that window would read the field unstored.
+ * Setters whose code was not understood keep a uretprobe (at_prop_offsets.pair_mask): their
+ * return reads the field as before.
+ */
+
+/* The entry of a thread is overwritten by its next call, never deleted (a delete costs a
+ * hash operation per call); LRU evicts the entries of threads that are gone. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32); /* tid */
+	__type(value, struct at_setter_call);
+} setter_calls SEC(".maps");
+
+/* Threads with a call pending until their next event: other events (every system call of
+ * the system) look their thread up only while this is not 0. */
+__u64 setter_pending = 0;
+
+/* Field offsets inside RenderNode, learnt from each process's getters by userspace. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 256); /* probed processes, a few more than userspace keeps */
+	__type(key, __u32);       /* tgid */
+	__type(value, struct at_prop_offsets);
+} prop_offsets SEC(".maps");
+
+/* The offsets of the libhwui of the current process, or NULL when unknown. */
+static __always_inline struct at_prop_offsets *offsets(void)
+{
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+
+	return bpf_map_lookup_elem(&prop_offsets, &tgid);
+}
+
+/* The offset of prop in o, or 0 when unknown. */
+static __always_inline __u32 prop_offset(const struct at_prop_offsets *o, __u32 prop)
+{
+	if (!o || prop >= AT_PROP_COUNT)
+		return 0;
+	return o->off[prop];
+}
+
+/* The record of c's call, which stored value_bits; its time is the call's entry. */
+static __always_inline void emit_prop(const struct at_setter_call *c, __u32 value_bits)
+{
+	struct at_prop_rec *r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
+	__u64 id = bpf_get_current_pid_tgid();
+	struct at_drops *d;
+
+	if (!r) {
+		d = drops_slot();
+		if (d)
+			d->prop_ringbuf_full++;
+		return;
+	}
+	r->hdr.kind = AT_REC_PROP;
+	r->hdr.size = sizeof(*r);
+	r->hdr.tgid = id >> 32;
+	r->hdr.tid = (__u32)id;
+	r->hdr.cpu = bpf_get_smp_processor_id();
+	r->hdr.ts_ns = c->ts_ns;
+	r->node = c->node;
+	r->prop = c->prop;
+	r->value_bits = value_bits;
+	r->old_bits = c->old_bits;
+	r->flags = c->flags;
+	r->unique_id = c->unique_id;
+	bpf_ringbuf_submit(r, rb_flags());
+}
+
+/* Records c's call (it has returned) when the field it set now holds another value. */
+static __always_inline void settle(struct at_setter_call *c, const struct at_prop_offsets *o)
+{
+	__u32 off = prop_offset(o, c->prop), bits;
+	struct at_drops *d;
+
+	if (!off)
+		return;
+	if (bpf_probe_read_user(&bits, sizeof(bits), (const void *)(AT_UNTAG(c->node) + off))) {
+		d = drops_slot();
+		if (d)
+			d->prop_read_fault++;
+		return;
+	}
+	if (bits != c->old_bits) /* RP_SET stored: the value changed */
+		emit_prop(c, bits);
+}
+
+/* The current thread's pending call, if any, recorded before the event that runs this. */
+static __always_inline void setter_flush(void)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct at_setter_call *c;
+
+	if (!setter_pending)
+		return;
+	c = bpf_map_lookup_elem(&setter_calls, &tid);
+	if (!c || !c->node || c->awaits_return)
+		return;
+	settle(c, offsets());
+	c->node = 0;
+	__sync_fetch_and_add(&setter_pending, -1);
+}
+
+static __always_inline int setter_entry(__u64 node, __u32 prop)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct at_setter_call n = { .node = node, .prop = prop, .ts_ns = bpf_ktime_get_ns(),
+				 .tgid = bpf_get_current_pid_tgid() >> 32 };
+	struct at_prop_offsets *o;
+	struct at_setter_call *c;
+	struct at_drops *d;
+	bool was;
+	bool read = false;
+	__u32 off;
+
+	if (!node || !allowed(bpf_get_current_pid_tgid() >> 32))
+		return 0;
+	o = offsets();
+	off = prop_offset(o, prop);
+	if (off)
+		read = !bpf_probe_read_user(&n.old_bits, sizeof(n.old_bits),
+					    (const void *)(AT_UNTAG(node) + off));
+	/* Userspace names a node once per id: a freed node's memory reused gets a new one. */
+	if (o && o->has_uniqueid &&
+	    !bpf_probe_read_user(&n.unique_id, sizeof(n.unique_id),
+				 (const void *)(AT_UNTAG(node) + o->uniqueid_off)))
+		n.flags = AT_PROP_HAS_UID;
+	n.awaits_return = o && prop < AT_PROP_COUNT && (o->pair_mask & (1u << prop));
+	c = bpf_map_lookup_elem(&setter_calls, &tid);
+	if (c) { /* the thread's last call first; then this one takes its place */
+		was = c->node && !c->awaits_return;
+		if (was && read && c->node == node && c->prop == prop) { /* that field, just read */
+			if (n.old_bits != c->old_bits)
+				emit_prop(c, n.old_bits);
+		} else if (was) {
+			settle(c, o);
+		}
+		if (was != !n.awaits_return) /* in a burst of calls: neither */
+			__sync_fetch_and_add(&setter_pending, was ? -1 : 1);
+		*c = n;
+		return 0;
+	}
+	if (bpf_map_update_elem(&setter_calls, &tid, &n, BPF_ANY)) {
+		d = drops_slot();
+		if (d)
+			d->prop_stash_full++;
+		return 0;
+	}
+	if (!n.awaits_return)
+		__sync_fetch_and_add(&setter_pending, 1);
+	return 0;
+}
+
+#define AT_SETTER(name, prop)                                   \
+	SEC("uprobe")                                           \
+	int BPF_KPROBE(at_set_##name, __u64 node)               \
+	{                                                       \
+		return setter_entry(node, prop);                \
+	}
+
+#define AT_SETTER_PROP(e, b, j, json, sh) AT_SETTER(b, AT_PROP_##e)
+AT_PROPS(AT_SETTER_PROP)
+#undef AT_SETTER_PROP
+
+/* The return of a setter whose code was not understood: it settles its own call. */
+SEC("uretprobe")
+int BPF_KRETPROBE(at_set_ret, long ret)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct at_setter_call *c = bpf_map_lookup_elem(&setter_calls, &tid);
+	struct at_drops *d;
+	__u32 off, bits;
+
+	if (!c || !c->node || !c->awaits_return)
+		return 0;
+	off = prop_offset(offsets(), c->prop);
+	d = drops_slot();
+	if ((ret & 0xff) && off && d) { /* jboolean true: the value changed */
+		if (bpf_probe_read_user(&bits, sizeof(bits),
+					(const void *)(AT_UNTAG(c->node) + off)))
+			d->prop_read_fault++;
+		else
+			emit_prop(c, bits);
+	}
+	c->node = 0; /* consumed */
+	return 0;
+}
+
 /* Is fd of the current task one of the trace_marker files userspace found? */
 static __always_inline bool fd_is_marker(int fd)
 {
@@ -137,6 +339,7 @@ int BPF_PROG(at_sys_enter, struct pt_regs *regs, long id)
 	__u64 count;
 	const void *buf;
 
+	setter_flush(); /* a system call: the thread's setter has returned */
 	if (id != AT_NR_WRITE) {
 		if (id == AT_NR_GETPPID && bpf_get_current_pid_tgid() >> 32 == self_tgid)
 			__sync_fetch_and_add(&self_test_calls, 1);
@@ -230,140 +433,10 @@ int BPF_PROG(at_exit, struct task_struct *task)
 {
 	__u32 pid = BPF_CORE_READ(task, pid), tgid = BPF_CORE_READ(task, tgid);
 
+	setter_flush(); /* current is the task exiting: its memory may be gone (a read fault) */
 	if (pid != tgid || !allowed(tgid))
 		return 0;
 	emit_proc(AT_PROC_EXIT, tgid, 0, task->comm);
-	return 0;
-}
-
-/*
- * libhwui RenderNode setters. pt_regs holds no FP registers, so the float argument cannot
- * be read at entry: entry remembers (node, property) per thread, and return reads the
- * float the setter stored at node + offset, only when it returned true (value changed).
- */
-struct setter_call {
-	__u64 node;
-	__u32 prop;
-	__u32 old_bits; /* the field before the setter ran: where an animation started from */
-	__u64 unique_id;
-	__u32 flags;    /* AT_PROP_HAS_UID */
-	__u32 pad;
-};
-
-/* The entry of a thread is overwritten by its next call, never deleted (a delete costs a
- * hash operation per call); LRU evicts the entries of threads that are gone. */
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 4096);
-	__type(key, __u32); /* tid */
-	__type(value, struct setter_call);
-} setter_calls SEC(".maps");
-
-/* Field offsets inside RenderNode, learnt from each process's getters by userspace. */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 256); /* probed processes, a few more than userspace keeps */
-	__type(key, __u32);       /* tgid */
-	__type(value, struct at_prop_offsets);
-} prop_offsets SEC(".maps");
-
-/* The offsets of the libhwui of the current process, or NULL when unknown. */
-static __always_inline struct at_prop_offsets *offsets(void)
-{
-	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
-
-	return bpf_map_lookup_elem(&prop_offsets, &tgid);
-}
-
-/* The offset of prop in the libhwui of the current process, or NULL when unknown. */
-static __always_inline __u32 *prop_offset(__u32 prop)
-{
-	struct at_prop_offsets *o = offsets();
-
-	if (!o || prop >= AT_PROP_COUNT || !o->off[prop])
-		return NULL;
-	return &o->off[prop];
-}
-
-static __always_inline int setter_entry(__u64 node, __u32 prop)
-{
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct setter_call c = { .node = node, .prop = prop };
-	struct at_prop_offsets *o;
-	struct at_drops *d;
-
-	if (!allowed(bpf_get_current_pid_tgid() >> 32))
-		return 0;
-	o = offsets();
-	if (o && prop < AT_PROP_COUNT && o->off[prop])
-		bpf_probe_read_user(&c.old_bits, sizeof(c.old_bits),
-				    (const void *)(AT_UNTAG(node) + o->off[prop]));
-	/* Userspace names a node once per id: a freed node's memory reused gets a new one. */
-	if (o && o->has_uniqueid &&
-	    !bpf_probe_read_user(&c.unique_id, sizeof(c.unique_id),
-				 (const void *)(AT_UNTAG(node) + o->uniqueid_off)))
-		c.flags = AT_PROP_HAS_UID;
-	if (bpf_map_update_elem(&setter_calls, &tid, &c, BPF_ANY)) {
-		d = drops_slot();
-		if (d)
-			d->prop_stash_full++;
-	}
-	return 0;
-}
-
-#define AT_SETTER(name, prop)                                   \
-	SEC("uprobe")                                           \
-	int BPF_KPROBE(at_set_##name, __u64 node)               \
-	{                                                       \
-		return setter_entry(node, prop);                \
-	}
-
-#define AT_SETTER_PROP(e, b, j, json, sh) AT_SETTER(b, AT_PROP_##e)
-AT_PROPS(AT_SETTER_PROP)
-#undef AT_SETTER_PROP
-
-SEC("uretprobe")
-int BPF_KRETPROBE(at_set_ret, long ret)
-{
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct setter_call *c = bpf_map_lookup_elem(&setter_calls, &tid);
-	struct at_prop_rec *r;
-	struct at_drops *d;
-	__u32 prop, old_bits, flags, *off;
-	__u64 node, unique_id;
-
-	if (!c || !c->node)
-		return 0;
-	node = c->node;
-	prop = c->prop;
-	old_bits = c->old_bits;
-	unique_id = c->unique_id;
-	flags = c->flags;
-	c->node = 0; /* consumed */
-	if (!(ret & 0xff) || prop >= AT_PROP_COUNT) /* jboolean false: nothing changed */
-		return 0;
-	off = prop_offset(prop);
-	d = drops_slot();
-	if (!off || !d)
-		return 0;
-	r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
-	if (!r) {
-		d->prop_ringbuf_full++;
-		return 0;
-	}
-	if (bpf_probe_read_user(&r->value_bits, sizeof(r->value_bits),
-				(const void *)(AT_UNTAG(node) + *off))) {
-		d->prop_read_fault++;
-		bpf_ringbuf_discard(r, 0);
-		return 0;
-	}
-	fill_hdr(&r->hdr, AT_REC_PROP, sizeof(*r));
-	r->node = node;
-	r->prop = prop;
-	r->old_bits = old_bits;
-	r->flags = flags;
-	r->unique_id = unique_id;
-	bpf_ringbuf_submit(r, rb_flags());
 	return 0;
 }
 

@@ -91,6 +91,7 @@ static __always_inline int art_entry(struct pt_regs *ctx, __u32 method, bool sta
 	struct at_drops *d;
 	__u32 lock = 0;
 
+	setter_flush(); /* a setter the thread called before: its record comes first */
 	if (!allowed(bpf_get_current_pid_tgid() >> 32))
 		return 0;
 	r = bpf_ringbuf_reserve(&events, size, 0);

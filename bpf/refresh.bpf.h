@@ -34,6 +34,7 @@ static __always_inline int redraw_entry(__u64 node)
 {
 	struct at_refresh_rec *r;
 
+	setter_flush(); /* a setter the thread called before: its record comes first */
 	if (!node || !allowed(bpf_get_current_pid_tgid() >> 32))
 		return 0;
 	r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
@@ -68,6 +69,7 @@ int BPF_KPROBE(at_vsync)
 {
 	struct at_refresh_rec *r;
 
+	setter_flush(); /* a setter the thread called before: its record comes first */
 	if (!allowed(bpf_get_current_pid_tgid() >> 32))
 		return 0;
 	r = bpf_ringbuf_reserve(&events, AT_VSYNC_REC_SIZE, 0);

@@ -84,6 +84,26 @@ struct at_prop_offsets {
 	__u32 off[AT_PROP_COUNT];
 	__u32 uniqueid_off; /* int64 RenderNode::mUniqueId (Android 10+)... */
 	__u32 has_uniqueid; /* ...when 1: setter entries read it into at_prop_rec.unique_id */
+	/* bit per at_prop whose setter keeps a uretprobe (its code was not understood); the
+	 * others are read at their thread's next event (bpf/animtrace.bpf.c, setter_flush) */
+	__u32 pair_mask;
+	__u32 pad;
+};
+
+/*
+ * A setter call of one thread (BPF map setter_calls, keyed by tid), from its entry until its
+ * stored value is read: at the thread's next event, or by userspace when it stops.
+ */
+struct at_setter_call {
+	__u64 node;	/* 0: nothing pending */
+	__u64 ts_ns;	/* the call's entry */
+	__u64 unique_id;
+	__u32 prop;
+	__u32 old_bits; /* the field before the setter ran: where an animation started from */
+	__u32 flags;    /* AT_PROP_HAS_UID */
+	__u32 awaits_return; /* a uretprobe settles it: no other event may */
+	__u32 tgid;
+	__u32 pad;
 };
 
 /* arm64 top-byte tags (MTE/TBI heap pointers, e.g. 0xb4...) must go before a read: of a
@@ -92,7 +112,8 @@ struct at_prop_offsets {
 
 #define AT_PROP_HAS_UID 1u /* at_prop_rec.flags: unique_id was read at the setter's entry */
 
-/* A setter returned true (the value changed); value is the float read back from the node. */
+/* A setter changed a value; value is the float read back from the node, the time its call's
+ * entry. */
 struct at_prop_rec {
 	struct at_hdr hdr;
 	__u64 node;       /* RenderNode pointer as the app passed it (tag bits kept) */

@@ -451,6 +451,7 @@ static void loop(struct live *l, struct atrace_setup *as)
 	}
 	while (probes__poll(l->p, 0) > 0) /* drain what is already in the ring */
 		;
+	probes__settle_setters(l->p); /* setter calls no later event of their thread read */
 	if (o->stats) /* the last line holds the final counts, however short the session */
 		print_stats(l, &seen);
 }

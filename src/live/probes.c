@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -24,6 +25,7 @@ struct probes {
 	probes_record_fn on_record;
 	void *ctx;
 	uint64_t bad_records;
+	uint64_t settle_faults; /* pending setter calls whose value could not be read at the end */
 	bool multi; /* uprobes as uprobe_multi links (ulink.h) */
 };
 
@@ -251,7 +253,8 @@ int probes__poll(struct probes *p, int timeout_ms)
 	return m < 0 ? m : (n > 0 ? n : 0) + m;
 }
 
-/* One entry link per setter (each its own program), then one return link for them all. */
+/* One entry link per setter (each its own program), then one return link for those whose
+ * code was not understood (hwui_lib.one_probe_mask). */
 struct setter_links {
 	struct ulink *links[AT_PROP_COUNT + 1];
 	int n;
@@ -277,6 +280,7 @@ static int publish_offsets(struct probes *p, int pid, const struct hwui_lib *lib
 	for (int i = 0; i < AT_PROP_COUNT; i++)
 		if (lib->ok_mask & (1u << i))
 			o.off[i] = lib->field_off[i];
+	o.pair_mask = lib->ok_mask & ~lib->one_probe_mask;
 	if (!lib->node.uniqueid_err) {
 		o.uniqueid_off = lib->node.uniqueid_off;
 		o.has_uniqueid = 1;
@@ -319,7 +323,8 @@ struct setter_links *probes__attach_setters(struct probes *p, int pid, const str
 			continue;
 		ret = attach_one(p, l->links, &l->n, setter_prog(p->skel, i), false, pid,
 				 lib->path, &lib->setter_off[i], 1);
-		ret_offs[n_ret++] = lib->setter_off[i];
+		if (!(lib->one_probe_mask & (1u << i))) /* not understood: read at its return */
+			ret_offs[n_ret++] = lib->setter_off[i];
 		if (ret)
 			snprintf(err, errlen, "attaching the %s setter probe in %s failed: %s",
 				 hwui_prop_name(i), lib->path, strerror(-ret));
@@ -478,7 +483,82 @@ int probes__drops(struct probes *p, struct at_drops *total, struct at_drops *per
 			per_cpu[i] = vals[i];
 	}
 	free(vals);
+	total->prop_read_fault += p->settle_faults;
 	return ncpu;
+}
+
+/* The 4 bytes at addr in thread tid's memory. */
+static int read_bits(uint32_t tid, uint64_t addr, uint32_t *bits)
+{
+	struct iovec local = { bits, sizeof(*bits) };
+	struct iovec remote = { (void *)(uintptr_t)addr, sizeof(*bits) };
+
+	return process_vm_readv((pid_t)tid, &local, 1, &remote, 1, 0) == sizeof(*bits) ? 0 : -1;
+}
+
+/* Takes tid's pending call out of the map; false when there is none (or BPF took it). */
+static bool take_call(int fd, uint32_t tid, struct at_setter_call *c)
+{
+	struct at_setter_call done;
+
+	if (bpf_map_lookup_elem(fd, &tid, c) || !c->node || c->awaits_return)
+		return false;
+	if (!bpf_map_lookup_and_delete_elem(fd, &tid, c))
+		return c->node && !c->awaits_return;
+	/* kernels before 5.14 cannot take a hash element: mark it read in place */
+	done = *c;
+	done.node = 0;
+	return bpf_map_update_elem(fd, &tid, &done, BPF_EXIST) == 0;
+}
+
+/* tid's call c: its record, when the value it stored differs from the one before. */
+static void settle_call(struct probes *p, uint32_t tid, const struct at_setter_call *c)
+{
+	struct at_prop_offsets o;
+	struct at_prop_rec r = { 0 };
+	uint32_t bits;
+
+	if (c->prop >= AT_PROP_COUNT ||
+	    bpf_map_lookup_elem(bpf_map__fd(p->skel->maps.prop_offsets), &c->tgid, &o) ||
+	    !o.off[c->prop] || read_bits(tid, AT_UNTAG(c->node) + o.off[c->prop], &bits)) {
+		p->settle_faults++; /* gone with its process, or its offsets: lost, and counted */
+		return;
+	}
+	if (bits == c->old_bits)
+		return;
+	r.hdr = (struct at_hdr){ .kind = AT_REC_PROP, .size = sizeof(r), .tgid = c->tgid,
+				 .tid = tid, .ts_ns = c->ts_ns };
+	r.node = c->node;
+	r.prop = c->prop;
+	r.value_bits = bits;
+	r.old_bits = c->old_bits;
+	r.flags = c->flags;
+	r.unique_id = c->unique_id;
+	p->on_record(p->ctx, &r.hdr, sizeof(r));
+}
+
+#define SETTLE_MAX 4096 /* setter_calls' max_entries */
+
+int probes__settle_setters(struct probes *p)
+{
+	int fd = bpf_map__fd(p->skel->maps.setter_calls), n = 0, settled = 0;
+	uint32_t *tids = malloc(SETTLE_MAX * sizeof(*tids)), *prev = NULL;
+	struct at_setter_call c;
+
+	if (!tids)
+		return -ENOMEM;
+	/* keys first: taking an element while walking would restart the walk */
+	while (n < SETTLE_MAX && !bpf_map_get_next_key(fd, prev, &tids[n])) {
+		prev = &tids[n];
+		n++;
+	}
+	for (int i = 0; i < n; i++)
+		if (take_call(fd, tids[i], &c)) {
+			settle_call(p, tids[i], &c);
+			settled++;
+		}
+	free(tids);
+	return settled;
 }
 
 uint64_t probes__bad_records(const struct probes *p)

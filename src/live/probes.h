@@ -47,10 +47,19 @@ int probes__attach(struct probes *p, char *err, size_t errlen);
 /* Lets tgid's markers through (allow) or stops them. */
 int probes__allow(struct probes *p, uint32_t tgid, bool allow);
 
+/*
+ * The setter calls still pending when tracing stops (a thread with no event since its last
+ * call, bpf/animtrace.bpf.c): each one's stored value is read from its thread's memory and,
+ * when it changed, handed to on_record as the BPF program would have. A value that cannot be
+ * read (the process is gone) counts as a read fault. Returns the calls taken, or -errno.
+ */
+int probes__settle_setters(struct probes *p);
+
 struct setter_links;
 
 /*
- * Attaches the RenderNode setter probes of lib (entry and return) for pid only, and
+ * Attaches the RenderNode setter probes of lib for pid only (entry; and return for the setters
+ * outside lib->one_probe_mask), and
  * publishes lib's field offsets to BPF for pid. Returns NULL and sets errno; err says which.
  */
 struct setter_links *probes__attach_setters(struct probes *p, int pid, const struct hwui_lib *lib,

@@ -96,6 +96,24 @@ static void hwui_warning(void *ctx, const char *msg)
 	notef(ctx, DIAG_WARN, "%s", msg);
 }
 
+/* How each setter of lib is probed, and why (-v; the pairs also in a warning). */
+static void say_setters(struct uprobes *u, const struct hwui_lib *lib)
+{
+	for (int p = 0; p < AT_PROP_COUNT; p++) {
+		if (!(lib->ok_mask & (1u << p)))
+			continue;
+		if (lib->one_probe_mask & (1u << p))
+			notef(u, DIAG_DEBUG, "%s: setter %#llx stores the field (+%#x) at %#llx and "
+			      "calls nothing: one probe a call, the value read at the thread's next "
+			      "event", hwui_prop_name(p), (unsigned long long)lib->setter_vaddr[p],
+			      lib->field_off[p], (unsigned long long)lib->store_vaddr[p]);
+		else
+			notef(u, DIAG_WARN, "%s: setter %#llx: %s: entry and return probes",
+			      hwui_prop_name(p), (unsigned long long)lib->setter_vaddr[p],
+			      hwui_store_strerror(lib->store_err[p]));
+	}
+}
+
 /* The setters in path, resolved once per path; NULL when unusable (said once). */
 static const struct hwui_lib *hwui_for(struct uprobes *u, const char *path)
 {
@@ -107,7 +125,9 @@ static const struct hwui_lib *hwui_for(struct uprobes *u, const char *path)
 		if (c->state)
 			notef(u, DIAG_ERROR, "no View property values: %s: %s", path,
 			      hwui_strerror(c->state));
-		else if (c->lib.node.name_err)
+		else
+			say_setters(u, &c->lib);
+		if (!c->state && c->lib.node.name_err)
 			notef(u, DIAG_INFO, "no View class names from %s (%s): nodes show as "
 			      "RenderNode@xxxx", path, hwui_name_strerror(c->lib.node.name_err));
 	}
@@ -242,8 +262,11 @@ static unsigned attach_setters(struct uprobes *u, struct proc *pr, const char *p
 						 sizeof(err)) : NULL;
 	if (pr->links) {
 		pr->node = lib->node;
-		notef(u, DIAG_INFO, "pid %u: View property values from %s (%d of %d setters)",
-		      pr->tgid, lib->path, __builtin_popcount(lib->ok_mask), AT_PROP_COUNT);
+		notef(u, DIAG_INFO, "pid %u: View property values from %s, one probe a call for "
+		      "%d, entry and return probes for %d (%d of %d setters)", pr->tgid, lib->path,
+		      __builtin_popcount(lib->one_probe_mask),
+		      __builtin_popcount(lib->ok_mask & ~lib->one_probe_mask),
+		      __builtin_popcount(lib->ok_mask), AT_PROP_COUNT);
 	}
 	else if (err[0])
 		notef(u, DIAG_ERROR, "%s", err);

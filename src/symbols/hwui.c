@@ -63,6 +63,49 @@ static void warnf(hwui_warn_fn warn, void *ctx, const char *fmt, const char *a, 
 	warn(ctx, msg);
 }
 
+struct err_text {
+	int err;
+	const char *text;
+};
+
+static const char *err_text(const struct err_text *t, int err)
+{
+	for (; t->text; t++)
+		if (t->err == err)
+			return t->text;
+	return strerror(-err);
+}
+
+#define SETTER_CODE_MAX 512 /* an RP_SET setter is a few dozen instructions */
+
+static const struct err_text store_errs[] = {
+	{ -EXDEV, "calls or branches out (not a leaf)" },
+	{ -ENOENT, "no 32-bit store to the field through its first argument" },
+	{ -ENOTSUP, "code not understood" },
+	{ -EFAULT, "no code of known size in the file" },
+	{ 0, NULL },
+};
+
+const char *hwui_store_strerror(int err)
+{
+	return err_text(store_errs, err);
+}
+
+/* One probe per call when the setter's code says it may be read late (insn_setter_store). */
+static void decode_setter(const struct elfsym *s, const struct elfsym_hit *set, enum at_prop p,
+			  struct hwui_lib *out)
+{
+	uint8_t code[SETTER_CODE_MAX];
+	size_t len = set->size < sizeof(code) ? (size_t)set->size : 0;
+
+	out->store_err[p] = len && !elfsym__read(s, set->vaddr, code, len) ? 0 : -EFAULT;
+	if (!out->store_err[p])
+		out->store_err[p] = insn_setter_store(out->machine, code, len, set->vaddr,
+						      out->field_off[p], &out->store_vaddr[p]);
+	if (!out->store_err[p])
+		out->one_probe_mask |= 1u << p;
+}
+
 static void resolve_prop(struct elfsym *s, enum at_prop p, struct hwui_lib *out,
 			 hwui_warn_fn warn, void *ctx)
 {
@@ -87,6 +130,8 @@ static void resolve_prop(struct elfsym *s, enum at_prop p, struct hwui_lib *out,
 	}
 ok:
 	out->ok_mask |= 1u << p;
+	out->setter_vaddr[p] = set.vaddr;
+	decode_setter(s, &set, p, out);
 }
 
 static size_t symbol_count(const struct elfsym *s)
@@ -199,11 +244,6 @@ static const char *const set_name_calls[] = { "_ZN7android7String85setToEPKc",
 					      "_ZN7android7String8aSEPKc", NULL };
 static const char *const new_calls[] = { "_Znwm", NULL }; /* operator new(size_t) */
 
-struct err_text {
-	int err;
-	const char *text;
-};
-
 static const struct err_text name_errs[] = {
 	{ -ESRCH, "no android_view_RenderNode_create symbol" },
 	{ -ENOENT, "RenderNode name offset not found in android_view_RenderNode_create" },
@@ -222,13 +262,6 @@ static const struct err_text uniqueid_errs[] = {
 	{ 0, NULL },
 };
 
-static const char *err_text(const struct err_text *t, int err)
-{
-	for (; t->text; t++)
-		if (t->err == err)
-			return t->text;
-	return strerror(-err);
-}
 
 const char *hwui_name_strerror(int err)
 {

@@ -44,6 +44,13 @@ struct hwui_lib {
 	uint64_t setter_off[AT_PROP_COUNT];  /* file offsets for uprobes */
 	uint32_t field_off[AT_PROP_COUNT];   /* float field inside RenderNode */
 	uint32_t ok_mask;                    /* bit per at_prop whose setter and field are known */
+	/* One probe per call (bpf/animtrace.bpf.c): the setter decoded as a leaf storing the
+	 * field (insn_setter_store), so the field is read at its thread's next event. The other
+	 * ok_mask setters keep an entry and a return probe; store_err says why. */
+	uint32_t one_probe_mask;
+	uint64_t setter_vaddr[AT_PROP_COUNT];
+	uint64_t store_vaddr[AT_PROP_COUNT]; /* the store to the field, when one_probe_mask */
+	int store_err[AT_PROP_COUNT];        /* else insn_setter_store's error, or -EFAULT */
 	struct hwui_node_layout node;        /* filled whenever the file could be read */
 	struct hwui_fn redraw;               /* the display-list function (--refresh) */
 };
@@ -121,6 +128,9 @@ int hwui_resolve_vsync(const char *path, struct hwui_fn *out);
  * else libgui.so. 0, -ENOENT when neither is mapped, -errno.
  */
 int hwui_find_vsync_library(const char *proc_root, int pid, char *path, size_t cap);
+
+/* Why a setter keeps its return probe (hwui_lib.store_err), for the user. */
+const char *hwui_store_strerror(int err);
 
 /* What a hwui_resolve error means, for the user. */
 const char *hwui_strerror(int err);

@@ -310,7 +310,7 @@ enum { X64_MAP1 = 1, X64_MAP0F, X64_MAP0F38, X64_MAP0F3A };
 struct x64_insn {
 	size_t len;
 	uint8_t rex, map, op;
-	bool opsize, addr32, modrm, rip;
+	bool opsize, addr32, rep, modrm, rip; /* rep: an F3 prefix */
 	uint8_t mod, reg, rm;		/* reg and rm extended by REX.R / REX.B */
 	uint8_t base, index;		/* memory operand registers, or INSN_NO_REG */
 	int64_t disp, imm;
@@ -436,6 +436,7 @@ static size_t x64_decode(struct x64_insn *d, const uint8_t *p, size_t len)
 	d->base = d->index = INSN_NO_REG;
 	for (; i < len && i < 14 && x64_is_prefix(p[i]); i++) {
 		d->opsize |= p[i] == 0x66;
+		d->rep |= p[i] == 0xf3;
 		d->addr32 |= p[i] == 0x67;
 	}
 	if (i < len && (p[i] & 0xf0) == 0x40)
@@ -614,6 +615,229 @@ int insn_scan_calls(uint16_t e_machine, const uint8_t *code, size_t len, uint64_
 		return a64_scan(&st, code, len, vaddr);
 	st.arg0 = X_RDI;
 	return x64_scan(&st, code, len, vaddr);
+}
+
+/* ---- setters: where the field is stored ---------------------------------------------- */
+
+#define A64_X0 0
+
+/* One instruction of a setter, for insn_setter_store. */
+struct setter_insn {
+	bool leaves;	/* a call, an indirect or outside branch, a system call: not a leaf */
+	bool ret;
+	uint8_t base;	/* a 32-bit store to [base + the field's offset], else INSN_NO_REG */
+	uint8_t copy_dst, copy_src; /* a 64-bit register copy, else INSN_NO_REG */
+	uint32_t writes; /* general registers written (a superset) */
+};
+
+/* Conditional and unconditional immediate branches: *target, or false for other insns. */
+static bool a64_branch(uint32_t w, uint64_t pc, uint64_t *target)
+{
+	int64_t rel;
+
+	if ((w & 0xfc000000u) == 0x14000000u) /* b imm26 */
+		rel = (int64_t)((uint64_t)(w & 0x3ffffff) << 38) >> 36;
+	else if ((w & 0xff000010u) == 0x54000000u || (w & 0x7e000000u) == 0x34000000u)
+		rel = (int64_t)((uint64_t)((w >> 5) & 0x7ffff) << 45) >> 43; /* b.cond, cbz/cbnz */
+	else if ((w & 0x7e000000u) == 0x36000000u) /* tbz/tbnz imm14 */
+		rel = (int64_t)((uint64_t)((w >> 5) & 0x3fff) << 50) >> 48;
+	else
+		return false;
+	*target = pc + (uint64_t)rel;
+	return true;
+}
+
+/* str/stur of s<t> or w<t> to [xn + off] (scaled imm12, or signed imm9): xn, else none. */
+static uint8_t a64_field_store(uint32_t w, uint32_t off)
+{
+	uint8_t rn = (w >> 5) & 31;
+
+	if (rn == A64_SP)
+		return INSN_NO_REG;
+	if ((w & 0xffc00000u) == 0xbd000000u || (w & 0xffc00000u) == 0xb9000000u)
+		return a64_uimm(w) == off ? rn : INSN_NO_REG;
+	if ((w & 0xffe00c00u) == 0xbc000000u || (w & 0xffe00c00u) == 0xb8000000u)
+		return (int64_t)((uint64_t)((w >> 12) & 0x1ff) << 55) >> 55 == (int64_t)off ?
+			       rn : INSN_NO_REG;
+	return INSN_NO_REG;
+}
+
+static void a64_setter_insn(uint32_t w, uint64_t pc, uint64_t lo, uint64_t hi, uint32_t off,
+			    struct setter_insn *si)
+{
+	uint64_t target;
+
+	*si = (struct setter_insn){ .base = INSN_NO_REG, .copy_dst = INSN_NO_REG,
+				    .copy_src = INSN_NO_REG };
+	si->ret = (w & 0xfffffc1fu) == 0xd65f0000u;
+	if (si->ret)
+		return;
+	if ((w & 0xfc000000u) == 0x94000000u || (w & 0xfe000000u) == 0xd6000000u ||
+	    (w & 0xff000000u) == 0xd4000000u) {
+		si->leaves = true; /* bl; br, blr and their authenticated forms; svc, brk */
+		return;
+	}
+	if (a64_branch(w, pc, &target)) {
+		si->leaves = target < lo || target >= hi;
+		return;
+	}
+	si->base = a64_field_store(w, off);
+	si->writes = a64_writes(w);
+	if ((w & 0xffe0ffe0u) == 0xaa0003e0u && ((w >> 16) & 31) != 31) { /* mov xd, xm */
+		si->copy_dst = w & 31;
+		si->copy_src = (w >> 16) & 31;
+	}
+}
+
+/* mov m32, r32 | movss m32, xmm | movd m32, xmm | mov m32, imm32 at [base + off]. */
+static uint8_t x64_field_store(const struct x64_insn *d, uint32_t off)
+{
+	bool m32 = d->map == X64_MAP1 && !(d->rex & 8) && !d->opsize &&
+		   (d->op == 0x89 || (d->op == 0xc7 && (d->reg & 7) == 0));
+	bool xmm32 = d->map == X64_MAP0F && ((d->op == 0x11 && d->rep && !d->opsize) ||
+					     (d->op == 0x7e && d->opsize && !(d->rex & 8)));
+
+	if (!(m32 || xmm32) || !d->modrm || d->mod == 3 || d->rip || d->index != INSN_NO_REG ||
+	    d->base == X_RSP || d->disp != (int64_t)off)
+		return INSN_NO_REG;
+	return d->base;
+}
+
+static void x64_setter_insn(const struct x64_insn *d, uint64_t pc, uint64_t lo, uint64_t hi,
+			    uint32_t off, struct setter_insn *si)
+{
+	uint64_t next = pc + d->len;
+	uint8_t ext = d->reg & 7;
+	bool map1 = d->map == X64_MAP1, map0f = d->map == X64_MAP0F;
+
+	*si = (struct setter_insn){ .base = INSN_NO_REG, .copy_dst = INSN_NO_REG,
+				    .copy_src = INSN_NO_REG };
+	si->ret = map1 && (d->op == 0xc3 || d->op == 0xc2);
+	if (si->ret)
+		return;
+	if ((map1 && (d->op == 0xe8 || d->op == 0xcd || d->op == 0xcc ||
+		      (d->op == 0xff && ext >= 2 && ext <= 5))) ||
+	    (map0f && (d->op == 0x05 || d->op == 0x34))) {
+		si->leaves = true; /* calls, int, int3, indirect jumps; syscall, sysenter */
+		return;
+	}
+	if ((map1 && ((d->op >= 0x70 && d->op <= 0x7f) || d->op == 0xe9 || d->op == 0xeb ||
+		      (d->op >= 0xe0 && d->op <= 0xe3))) ||
+	    (map0f && d->op >= 0x80 && d->op <= 0x8f)) {
+		uint64_t target = next + (uint64_t)d->imm;
+
+		si->leaves = target < lo || target >= hi;
+		return;
+	}
+	si->base = x64_field_store(d, off);
+	si->writes = x64_writes(d);
+	if (map1 && (d->rex & 8) && d->modrm && d->mod == 3 && (d->op == 0x89 || d->op == 0x8b)) {
+		si->copy_dst = d->op == 0x89 ? d->rm : d->reg;
+		si->copy_src = d->op == 0x89 ? d->reg : d->rm;
+	}
+}
+
+/*
+ * The node's registers, followed in address order: the first argument, and its 64-bit
+ * copies. A register is "bad" when some instruction anywhere writes it otherwise than as a
+ * copy of the node or as the return value (a write followed by a return: arm64's w0), since
+ * a branch could then reach a store through it with something else in it.
+ */
+struct setter_scan {
+	uint32_t node, bad, pending;
+	uint64_t store[32]; /* the first store to the field through each register, 0: none */
+};
+
+/* One instruction; -EXDEV when the setter leaves. */
+static int setter_note(struct setter_scan *ss, const struct setter_insn *si, uint64_t pc)
+{
+	uint32_t written;
+
+	if (!si->ret)
+		ss->bad |= ss->pending; /* last instruction's writes were no return value */
+	ss->pending = 0;
+	if (si->leaves)
+		return -EXDEV;
+	if (si->base != INSN_NO_REG && (ss->node & BIT(si->base)) && !ss->store[si->base])
+		ss->store[si->base] = pc;
+	written = si->writes;
+	if (si->copy_dst != INSN_NO_REG && (ss->node & BIT(si->copy_src))) {
+		ss->node |= BIT(si->copy_dst);
+		written &= ~BIT(si->copy_dst);
+	}
+	ss->node &= ~written;
+	ss->pending = written;
+	return 0;
+}
+
+static int a64_setter_scan(const uint8_t *code, size_t len, uint64_t vaddr, uint32_t off,
+			   struct setter_scan *ss)
+{
+	struct setter_insn si;
+
+	for (size_t i = 0; i + 4 <= len; i += 4) {
+		int err;
+
+		a64_setter_insn(a64_word(code + i), vaddr + i, vaddr, vaddr + len, off, &si);
+		if ((err = setter_note(ss, &si, vaddr + i)))
+			return err;
+	}
+	return 0;
+}
+
+static int x64_setter_scan(const uint8_t *code, size_t len, uint64_t vaddr, uint32_t off,
+			   struct setter_scan *ss)
+{
+	struct setter_insn si;
+	struct x64_insn d;
+	size_t i = 0;
+
+	while (i < len) {
+		int err;
+
+		if (!x64_decode(&d, code + i, len - i))
+			return -ENOTSUP; /* not sized: nothing can be said of the rest */
+		x64_setter_insn(&d, vaddr + i, vaddr, vaddr + len, off, &si);
+		if ((err = setter_note(ss, &si, vaddr + i)))
+			return err;
+		i += d.len;
+	}
+	return 0;
+}
+
+int insn_setter_store(uint16_t e_machine, const uint8_t *code, size_t len, uint64_t vaddr,
+		      uint32_t field_off, uint64_t *store_at)
+{
+	struct setter_scan ss = { 0 };
+	uint64_t best = 0;
+	bool any = false;
+	int err;
+
+	if (!code || !len)
+		return -ENOTSUP;
+	if (e_machine == EM_AARCH64) {
+		ss.node = BIT(A64_X0);
+		err = a64_setter_scan(code, len, vaddr, field_off, &ss);
+	} else if (e_machine == EM_X86_64) {
+		ss.node = BIT(X_RDI);
+		err = x64_setter_scan(code, len, vaddr, field_off, &ss);
+	} else {
+		return -ENOTSUP;
+	}
+	if (err)
+		return err;
+	ss.bad |= ss.pending; /* a last write not followed by a return */
+	for (int r = 0; r < 32; r++) {
+		if (!ss.store[r])
+			continue;
+		any = true;
+		if (!(ss.bad & BIT(r)) && (!best || ss.store[r] < best))
+			best = ss.store[r];
+	}
+	if (!best)
+		return any ? -ENOTSUP : -ENOENT;
+	*store_at = best;
+	return 0;
 }
 
 /* ---- PLT stubs ------------------------------------------------------------------------- */

@@ -2,7 +2,8 @@
 /*
  * Decodes the few instruction shapes that reveal where a RenderNode property lives: the
  * JNI getters are one load from the node plus a return, so the load's displacement is the
- * field offset a return probe on the setter reads. Pure; no ELF knowledge.
+ * field offset the setter probes read; and whether a setter is a leaf storing that field,
+ * so that one probe a call suffices. Pure; no ELF knowledge.
  */
 #ifndef ANIMTRACE_INSN_H
 #define ANIMTRACE_INSN_H
@@ -34,6 +35,25 @@ int insn_getter64_offset(uint16_t e_machine, const uint8_t *code, size_t len, ui
  * or for any other machine. It does not track writes to x0: use it to cross-check a getter.
  */
 int insn_setter_offset(uint16_t e_machine, const uint8_t *code, size_t len, uint32_t *offset);
+
+/*
+ * Whether the setter at @vaddr (@len bytes, its symbol's size) leaves the value it sets at
+ * [first argument + @field_off] when it returns, with nothing after the store that could
+ * make a system call or run other code: a leaf (no call, no indirect branch, no branch out
+ * of [vaddr, vaddr + len), no system call) with a 32-bit store to that address through a
+ * register holding the node: the first argument's (x0 / rdi) or a 64-bit copy of it (gcc's
+ * arm64 `mov x1, x0`), that no instruction of the setter writes otherwise (a write followed
+ * by a return is the return value: arm64's w0). Stores accepted:
+ *   EM_AARCH64: str|stur s<t>|w<t>, [xn, #field_off]
+ *   EM_X86_64:  movss|movd [reg + field_off], xmm ; mov dword [reg + field_off], r32|imm32
+ * Such a setter can be read at its thread's next event instead of at its return. Returns 0
+ * with *store_at the first such store's vaddr; -EXDEV when it is not a leaf; -ENOENT when
+ * it has no store to the field through the node; -ENOTSUP when the stores' register is also
+ * written otherwise, an instruction cannot be sized (x86_64 VEX, EVEX), or for another
+ * machine.
+ */
+int insn_setter_store(uint16_t e_machine, const uint8_t *code, size_t len, uint64_t vaddr,
+		      uint32_t field_off, uint64_t *store_at);
 
 /* How a call names its callee. */
 enum insn_call_kind {

@@ -184,11 +184,25 @@ static inline RenderNodeFixture *to_node(jlong ptr)
 	return reinterpret_cast<RenderNodeFixture *>(ptr);
 }
 
+#ifdef HWUI_FIXTURE_SETTER_CALLS
+/* libhwui-calls.so: setters that call out after the store, which animtrace's decoder cannot
+ * clear for one probe a call (insn_setter_store: not a leaf), so they keep a return probe. */
+static volatile unsigned long gSets;
+__attribute__((noinline)) static void note_set()
+{
+	gSets = gSets + 1;
+}
+#define NOTE_SET() note_set()
+#else
+#define NOTE_SET() ((void)0)
+#endif
+
 /* RenderProperties' RP_SET: store and report a change only when the value differs. */
 static inline bool rp_set(float &field, float value)
 {
 	if (field != value) {
 		field = value;
+		NOTE_SET();
 		return true;
 	}
 	return false;

@@ -25,9 +25,11 @@ SIM_STRIP := $(SIM_SRC)/minidebuginfo.sh
 # Builds of the fixture libhwui for the tests of the RenderNode name decoder (never loaded):
 # libhwui-noname.so (create never calls String8::setTo) and, x86_64 only, the other ways a
 # call reaches an import: libhwui-ibt.so (endbr64 everywhere, .plt.sec stubs) and
-# libhwui-noplt.so (-fno-plt: call *GOT(%rip), GLOB_DAT relocations).
-SIM_HWUI_VARIANTS := noname $(if $(filter x86,$(ARCH)),ibt noplt)
+# libhwui-noplt.so (-fno-plt: call *GOT(%rip), GLOB_DAT relocations). libhwui-calls.so's
+# setters call out after their store: the setter decoder's fallback (loaded by test_onetrap).
+SIM_HWUI_VARIANTS := noname calls $(if $(filter x86,$(ARCH)),ibt noplt)
 SIM_VARIANT_CXXFLAGS_noname := -DHWUI_FIXTURE_NO_SET_NAME
+SIM_VARIANT_CXXFLAGS_calls := -DHWUI_FIXTURE_SETTER_CALLS
 SIM_VARIANT_CXXFLAGS_ibt := -fcf-protection=full
 SIM_VARIANT_LDFLAGS_ibt := -Wl,-z,ibtplt
 SIM_VARIANT_CXXFLAGS_noplt := -fno-plt

@@ -49,6 +49,77 @@ Test(hwui, android9_runtime_gives_every_setter_and_the_getter_offsets)
 	cr_assert_eq(lib.setter_off[AT_PROP_ALPHA], 0x1036e0 - 0x35000);
 }
 
+/*
+ * One probe per setter call (issue 23) on the real Android 9 library. AOSP
+ * core/jni/android_view_RenderNode.cpp (9.0.0_r1): SET_AND_DIRTY(setAlpha, alpha,
+ * RenderNode::ALPHA) inlines RenderProperties::setAlpha, RP_SET(mPrimitiveFields.mAlpha,
+ * clampAlpha(alpha)) of libs/hwui/RenderProperties.h: compare, and only when the value
+ * differs store it and set the dirty bits. aarch64-linux-gnu-objdump -d of the file:
+ *   setAlpha     1036e0: ... ldr s4,[x0,#500]; ... fcmp s4,s0; b.eq 10372c;
+ *                103714: ldr w8,[x0,#32]; 103718: str s0,[x0,#500]; orr; str w8,[x0,#32];
+ *                orr w0,wzr,#1; ret; 10372c: mov w0,wzr; ret
+ *   setElevation 103764: ldr s1,[x0,#516]; fcmp s1,s0; b.eq; ldr w8,[x0,#32];
+ *                103774: str s0,[x0,#516]; ...; ret
+ * and the same for the other eight: no call, no branch out, x0 rewritten only as the
+ * return value right before a ret. So the field holds the stored value from the setter's
+ * return to the thread's next event, and each setter gets one probe, at its entry (the
+ * symbol's address: the field read there is the value before the call), and no uretprobe.
+ */
+Test(hwui, android9_runtime_setters_are_leaves_storing_the_field_so_one_probe_a_call)
+{
+	static const struct {
+		uint64_t setter, store;
+	} want[AT_PROP_COUNT] = {
+		[AT_PROP_ALPHA] = { 0x1036e0, 0x103718 },
+		[AT_PROP_TRANSLATION_X] = { 0x103790, 0x1037a8 },
+		[AT_PROP_TRANSLATION_Y] = { 0x1037cc, 0x1037e4 },
+		[AT_PROP_TRANSLATION_Z] = { 0x103808, 0x10381c },
+		[AT_PROP_ELEVATION] = { 0x103764, 0x103774 },
+		[AT_PROP_ROTATION] = { 0x103838, 0x10384c },
+		[AT_PROP_ROTATION_X] = { 0x103870, 0x103884 },
+		[AT_PROP_ROTATION_Y] = { 0x1038a8, 0x1038bc },
+		[AT_PROP_SCALE_X] = { 0x1038e0, 0x1038f4 },
+		[AT_PROP_SCALE_Y] = { 0x103918, 0x10392c },
+	};
+	struct hwui_lib lib;
+
+	cr_assert_eq(hwui_resolve(ANDROID9_RUNTIME, NULL, &lib, NULL, NULL), 0);
+	cr_assert_eq(lib.one_probe_mask, (1u << AT_PROP_COUNT) - 1);
+	for (int p = 0; p < AT_PROP_COUNT; p++) {
+		cr_assert_eq(lib.store_err[p], 0, "%s: %s", hwui_prop_name(p),
+			     hwui_store_strerror(lib.store_err[p]));
+		cr_assert_eq(lib.setter_vaddr[p], want[p].setter, "%s", hwui_prop_name(p));
+		cr_assert_eq(lib.setter_off[p], want[p].setter - 0x35000, "%s", hwui_prop_name(p));
+		cr_assert_eq(lib.store_vaddr[p], want[p].store, "%s", hwui_prop_name(p));
+	}
+}
+
+/* --hwui-offsets naming another field than the one the setter stores: the pair is kept. */
+Test(hwui, a_setter_that_does_not_store_the_given_field_keeps_its_return_probe)
+{
+	struct hwui_lib lib;
+
+	cr_assert_eq(hwui_resolve(ANDROID9_RUNTIME, "alpha=504", &lib, NULL, NULL), 0);
+	cr_assert_eq(lib.ok_mask, (1u << AT_PROP_COUNT) - 1);
+	cr_assert_eq(lib.one_probe_mask, ((1u << AT_PROP_COUNT) - 1) & ~(1u << AT_PROP_ALPHA));
+	cr_assert_eq(lib.store_err[AT_PROP_ALPHA], -ENOENT);
+	cr_assert_str_eq(hwui_store_strerror(-ENOENT),
+			 "no 32-bit store to the field through its first argument");
+}
+
+/* libhwui-calls.so's setters call note_set() after their store: every one keeps its pair. */
+Test(hwui, setters_that_call_out_keep_the_entry_and_return_pair_and_say_why)
+{
+	struct hwui_lib lib;
+
+	cr_assert_eq(hwui_resolve(FIXTURE_DIR "libhwui-calls.so", NULL, &lib, NULL, NULL), 0);
+	cr_assert_eq(lib.ok_mask, (1u << AT_PROP_COUNT) - 1);
+	cr_assert_eq(lib.one_probe_mask, 0);
+	for (int p = 0; p < AT_PROP_COUNT; p++)
+		cr_assert_eq(lib.store_err[p], -EXDEV, "%s", hwui_prop_name(p));
+	cr_assert_str_eq(hwui_store_strerror(-EXDEV), "calls or branches out (not a leaf)");
+}
+
 Test(hwui, the_stripped_fixture_gives_the_offsets_its_source_defines)
 {
 	static const uint32_t want[AT_PROP_COUNT] = { 0x4c, 0x50, 0x54, 0x58, 0x5c,
@@ -61,6 +132,10 @@ Test(hwui, the_stripped_fixture_gives_the_offsets_its_source_defines)
 		cr_assert_eq(lib.field_off[p], want[p], "%s", hwui_prop_name(p));
 		cr_assert_neq(lib.setter_off[p], 0);
 	}
+	/* gcc's rp_set: ucomiss off(%rdi),%xmm0; jp/jne to movss %xmm0,off(%rdi); ret. */
+	cr_assert_eq(lib.one_probe_mask, (1u << AT_PROP_COUNT) - 1);
+	for (int p = 0; p < AT_PROP_COUNT; p++)
+		cr_assert(lib.store_vaddr[p] > lib.setter_vaddr[p], "%s", hwui_prop_name(p));
 }
 
 Test(hwui, overrides_replace_decoding_and_bad_ones_are_refused)
@@ -196,6 +271,7 @@ Test(hwui, the_x86_64_fixtures_give_the_name_and_id_offsets_their_source_defines
 		cr_assert_eq(lib.node.uniqueid_err, 0, "%s: %s", libs[i],
 			     hwui_uniqueid_strerror(lib.node.uniqueid_err));
 		cr_assert_eq(lib.node.uniqueid_off, HWUI_OFF_UNIQUE_ID, "%s", libs[i]);
+		cr_assert_eq(lib.one_probe_mask, (1u << AT_PROP_COUNT) - 1, "%s", libs[i]);
 	}
 }
 
@@ -324,6 +400,7 @@ static void assert_arm64_fixture(const char *file)
 	cr_assert_eq(lib.node.uniqueid_err, 0, "%s: %s", file,
 		     hwui_uniqueid_strerror(lib.node.uniqueid_err));
 	cr_assert_eq(lib.node.uniqueid_off, HWUI_OFF_UNIQUE_ID, "%s", file);
+	cr_assert_eq(lib.one_probe_mask, (1u << AT_PROP_COUNT) - 1, "%s", file);
 }
 
 Test(hwui_arm64, the_arm64_fixture_library_calls_set_to_through_its_plt_at_the_defined_offset)

@@ -4,6 +4,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "symbols/insn.h"
 
@@ -579,4 +580,130 @@ Test(insn, x86_64_plt_stubs_with_and_without_endbr64_and_bnd_give_the_got_slot)
 	cr_assert_eq(insn_plt_slot(EM_X86_64, other, sizeof(other), 0, &slot), -ENOTSUP);
 	cr_assert_eq(insn_plt_slot(EM_X86_64, plain, 5, 0, &slot), -ENOTSUP);
 	cr_assert_eq(insn_plt_slot(EM_ARM, plain, sizeof(plain), 0, &slot), -ENOTSUP);
+}
+
+/* ---- insn_setter_store: may a setter be read at its thread's next event? ---------------- */
+
+/* gcc -O2 of the fixture's rp_set (objdump -d build/x86/sim/libhwui.unstripped.so), at 0x1210:
+ * ucomiss 0x50(%rdi),%xmm0; jp 1220; mov $0,%eax; jne 1220; ret; xchg %ax,%ax;
+ * 1220: movss %xmm0,0x50(%rdi); mov $1,%eax; ret */
+static const uint8_t x64_set_tx[] = { 0x0f, 0x2e, 0x47, 0x50, 0x7a, 0x0a, 0xb8, 0, 0, 0, 0,
+				      0x75, 0x03, 0xc3, 0x66, 0x90, 0xf3, 0x0f, 0x11, 0x47, 0x50,
+				      0xb8, 1, 0, 0, 0, 0xc3 };
+
+Test(insn, x86_64_rp_set_setter_stores_its_field_after_the_compare)
+{
+	uint64_t at = 0;
+
+	cr_assert_eq(insn_setter_store(EM_X86_64, x64_set_tx, sizeof(x64_set_tx), 0x1210, 0x50,
+				       &at), 0);
+	cr_assert_eq(at, 0x1220);
+	/* another field: no store to it */
+	cr_assert_eq(insn_setter_store(EM_X86_64, x64_set_tx, sizeof(x64_set_tx), 0x1210, 0x54,
+				       &at), -ENOENT);
+	cr_assert_eq(insn_setter_store(EM_ARM, x64_set_tx, sizeof(x64_set_tx), 0x1210, 0x50, &at),
+		     -ENOTSUP);
+}
+
+/* The same setter with one instruction replaced (same length), at 0x1210. */
+static int x64_patched(size_t at, const uint8_t *insn, size_t n, size_t len)
+{
+	uint8_t code[sizeof(x64_set_tx)];
+	uint64_t store;
+
+	memcpy(code, x64_set_tx, sizeof(code));
+	memcpy(code + at, insn, n);
+	return insn_setter_store(EM_X86_64, code, len, 0x1210, 0x50, &store);
+}
+
+Test(insn, x86_64_setters_that_call_leave_or_lose_the_node_are_refused)
+{
+	static const uint8_t call[] = { 0xe8, 0, 0, 0, 0 };	  /* call (the mov $1,%eax) */
+	static const uint8_t syscall[] = { 0x0f, 0x05, 0x90, 0x90, 0x90 };
+	static const uint8_t jmp_out[] = { 0xe9, 0, 1, 0, 0 };	  /* jmp +0x100 */
+	static const uint8_t jmp_in[] = { 0xe9, 0, 0, 0, 0 };	  /* jmp to the next ret */
+	static const uint8_t vex[] = { 0xc5, 0xfa, 0x11, 0x47, 0x50 }; /* vmovss: not decoded */
+	static const uint8_t movd[] = { 0x66, 0x0f, 0x7e, 0x47, 0x50 }; /* movd %xmm0,0x50(%rdi) */
+	static const uint8_t mov32[] = { 0x89, 0x47, 0x50, 0x90, 0x90 }; /* mov %eax,0x50(%rdi) */
+	static const uint8_t mov64[] = { 0x48, 0x89, 0x47, 0x50, 0x90 }; /* 8 bytes: not a float */
+
+	cr_assert_eq(x64_patched(21, call, sizeof(call), sizeof(x64_set_tx)), -EXDEV);
+	cr_assert_eq(x64_patched(21, syscall, sizeof(syscall), sizeof(x64_set_tx)), -EXDEV);
+	cr_assert_eq(x64_patched(21, jmp_out, sizeof(jmp_out), sizeof(x64_set_tx)), -EXDEV);
+	cr_assert_eq(x64_patched(21, jmp_in, sizeof(jmp_in), sizeof(x64_set_tx)), 0);
+	cr_assert_eq(x64_patched(16, vex, sizeof(vex), sizeof(x64_set_tx)), -ENOTSUP);
+	cr_assert_eq(x64_patched(16, movd, sizeof(movd), sizeof(x64_set_tx)), 0);
+	cr_assert_eq(x64_patched(16, mov32, sizeof(mov32), sizeof(x64_set_tx)), 0);
+	cr_assert_eq(x64_patched(16, mov64, sizeof(mov64), sizeof(x64_set_tx)), -ENOENT);
+	/* the node's register rewritten before the store: no store through the node */
+	cr_assert_eq(x64_patched(6, (const uint8_t[]){ 0x48, 0x89, 0xf7, 0x90, 0x90 }, 5,
+				 sizeof(x64_set_tx)), -ENOENT);
+	/* rdi copied to rsi first, the store through rsi: the node still */
+	cr_assert_eq(x64_patched(6, (const uint8_t[]){ 0x48, 0x89, 0xfe, 0x90, 0x90 }, 5,
+				 sizeof(x64_set_tx)), 0);
+}
+
+/* Android 9 setAlpha (aarch64-linux-gnu-objdump -d, 0x1036e0, 84 bytes). */
+static const uint32_t a64_set_alpha[] = {
+	0xb00007c8, 0xbd44bd02, 0xb00007c8, 0xbd44c103, 0xbd41f404, 0x1e2e1001, 0x1e222000,
+	0x1e20ac21, 0x1e232000, 0x1e2703e0, 0x1e219c00, 0x1e202080, 0x540000e0, 0xb9402008,
+	0xbd01f400, 0x32130108, 0xb9002008, 0x320003e0, A64_RET, 0x2a1f03e0, A64_RET,
+};
+#define A64_SET_ALPHA_N (sizeof(a64_set_alpha) / sizeof(a64_set_alpha[0]))
+
+static int a64_patched(size_t at, uint32_t insn, uint32_t field, uint64_t *store)
+{
+	uint32_t w[A64_SET_ALPHA_N];
+	uint8_t buf[sizeof(w)];
+
+	memcpy(w, a64_set_alpha, sizeof(w));
+	if (at < A64_SET_ALPHA_N)
+		w[at] = insn;
+	return insn_setter_store(EM_AARCH64, buf, a64(buf, w, A64_SET_ALPHA_N), 0x1036e0, field,
+				 store);
+}
+
+Test(insn, arm64_android9_set_alpha_stores_the_field_at_0x103718)
+{
+	uint64_t at = 0;
+
+	cr_assert_eq(a64_patched(SIZE_MAX, 0, 500, &at), 0);
+	cr_assert_eq(at, 0x103718);
+	cr_assert_eq(a64_patched(SIZE_MAX, 0, 504, &at), -ENOENT);
+	/* stur s0, [x0, #500] is out of imm9's reach; stur s0, [x0, #-4] is not the field */
+	cr_assert_eq(a64_patched(14, 0xbc1fc000, 500, &at), -ENOENT);
+}
+
+/* gcc -O2 of the fixture for arm64 (objdump -d build/arm64/sim/libhwui.unstripped.so, 0xdc0):
+ * ldr s1,[x0,#80]; mov x1,x0; mov w0,#0; fcmp s1,s0; b.ne dd8; ret;
+ * dd8: mov w0,#1; str s0,[x1,#80]; ret */
+Test(insn, arm64_gcc_setter_stores_through_a_copy_of_the_node)
+{
+	uint32_t w[] = { 0xbd405001, 0xaa0003e1, 0x52800000, 0x1e202020, 0x54000041, A64_RET,
+			 0x52800020, 0xbd005020, A64_RET };
+	uint8_t buf[sizeof(w)];
+	uint64_t at = 0;
+
+	cr_assert_eq(insn_setter_store(EM_AARCH64, buf, a64(buf, w, 9), 0xdc0, 80, &at), 0);
+	cr_assert_eq(at, 0xddc);
+	w[1] = 0xaa0203e1; /* mov x1, x2: not the node */
+	cr_assert_eq(insn_setter_store(EM_AARCH64, buf, a64(buf, w, 9), 0xdc0, 80, &at), -ENOENT);
+}
+
+Test(insn, arm64_setters_that_call_leave_or_lose_the_node_are_refused)
+{
+	uint64_t at;
+
+	cr_assert_eq(a64_patched(15, 0x94000010, 500, &at), -EXDEV);	/* bl */
+	cr_assert_eq(a64_patched(15, 0xd63f0100, 500, &at), -EXDEV);	/* blr x8 */
+	cr_assert_eq(a64_patched(15, 0xd61f0100, 500, &at), -EXDEV);	/* br x8 */
+	cr_assert_eq(a64_patched(15, 0xd4000001, 500, &at), -EXDEV);	/* svc #0 */
+	cr_assert_eq(a64_patched(15, 0x14000100, 500, &at), -EXDEV);	/* b out (+0x400) */
+	cr_assert_eq(a64_patched(12, 0x54001000, 500, &at), -EXDEV);	/* b.eq out */
+	cr_assert_eq(a64_patched(15, 0x14000002, 500, &at), 0);		/* b to the ret */
+	cr_assert_eq(a64_patched(13, 0xaa0103e0, 500, &at), -ENOENT);	/* mov x0, x1 first */
+	/* mov x0, x1 after the store, not before a ret: a branch back could store through it */
+	cr_assert_eq(a64_patched(15, 0xaa0103e0, 500, &at), -ENOTSUP);
+	cr_assert_eq(a64_patched(14, 0xb901f400, 500, &at), 0);	/* str w0, [x0, #500] */
+	cr_assert_eq(a64_patched(14, 0xbd01f420, 500, &at), -ENOENT);	/* str s0, [x1, #500] */
 }
