@@ -32,6 +32,7 @@
 #include "art_load.h"
 #include "fit_sim.h"
 #include "hwui_load.h"
+#include "sim_heap.h"
 
 #define PKG_MAX 128
 #define MARKER_MAX 1024 /* ATRACE_MESSAGE_LENGTH */
@@ -69,6 +70,7 @@ struct opts {
 	long vsync_seed;   /* --vsync-seed: how the tokens rise (deterministic for a seed) */
 	bool surfaceflinger; /* --surfaceflinger: a third child writes VSYNC-app toggles */
 	char gate[PATH_MAX]; /* --late-gate DIR: load once DIR/load exists, play once DIR/go does */
+	bool wrong_layout; /* --wrong-layout: config's animators laid out as another Android's */
 };
 
 /*
@@ -141,6 +143,10 @@ struct scenario {
 	 * and its doFrame, so the doFrame starts that late. */
 	int handler_frame;
 	long handler_ms;
+	/* The animators are Java objects in a heap laid out as ART would (sim_heap.h), configured
+	 * as sim_heap_config says; targets: the node of each one's target. */
+	bool heap;
+	const enum node_id *targets;
 };
 
 static const struct anim_def basic_anims[] = {
@@ -273,6 +279,25 @@ static const struct track_def cuj_tracks[] = {
 
 #define ARRAY_LEN(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
+/*
+ * config: animators whose configuration animtrace reads from their objects (sim_heap.c): a
+ * fade repeated INFINITE (never ends), a slide whose start() runs 6 frames (100 ms) before
+ * its S, a colour on the row (no RenderNode property), a ValueAnimator of two holders.
+ */
+static const struct anim_def config_anims[] = {
+	{ "animator:alpha", 1, 2, 0, NULL, ART_CALL_START, 0 },
+	{ "animator:translationX", 2, 8, 14, "complete", ART_CALL_START, 2 },
+	{ "animator:backgroundColor", 3, 3, 12, "complete", ART_CALL_START, 0 },
+	{ "animator", 4, 4, 10, "complete", ART_CALL_START, 0 },
+};
+
+static const struct track_def config_tracks[] = {
+	{ 0, NODE_A, HWUI_ALPHA, 1.0f, 0.0f },
+	{ 1, NODE_B, HWUI_TRANSLATION_X, 0.0f, 120.0f },
+};
+
+static const enum node_id config_targets[] = { NODE_A, NODE_B, NODE_A, NODE_MAX };
+
 static const struct scenario scenarios[] = {
 	{ "basic", basic_anims, ARRAY_LEN(basic_anims), basic_tracks, ARRAY_LEN(basic_tracks),
 	  basic_pokes, ARRAY_LEN(basic_pokes), .cycle = 0 },
@@ -292,6 +317,8 @@ static const struct scenario scenarios[] = {
 	{ "cuj", cuj_anims, ARRAY_LEN(cuj_anims), cuj_tracks, ARRAY_LEN(cuj_tracks),
 	  .cuj = "SHADE_EXPAND_COLLAPSE", .cuj_begin = 2, .cuj_end = 14, .handler_frame = 8,
 	  .handler_ms = 20 },
+	{ "config", config_anims, ARRAY_LEN(config_anims), config_tracks,
+	  ARRAY_LEN(config_tracks), .heap = true, .targets = config_targets },
 };
 
 /* The scenario's node reallocations (kept apart so the other scenarios' rows stay as they are). */
@@ -1279,8 +1306,34 @@ static int create_nodes(struct app *app)
 	return 0;
 }
 
+/* config: the animators as Java objects (sim_heap.c), each one's configuration expected. */
+static int sim_heap_objects(struct app *app)
+{
+	struct sim_heap *h = sim_heap_open(app->opts->wrong_layout);
+
+	if (!h)
+		return -errno;
+	for (int i = 0; i < app->sc->n_anims; i++) {
+		struct sim_anim_cfg c = *sim_heap_config(i);
+		enum node_id t = app->sc->targets[i];
+		uint32_t cookie = (uint32_t)cookie_of(app, &app->sc->anims[i]);
+
+		c.target_node = c.object_animator && t < NODE_MAX ? (uint64_t)app->node[t] : 0;
+		app->art_obj[i] = sim_heap__animator(h, &c, cookie);
+		if (!app->art_obj[i])
+			break;
+		expect_line(app, "{\"type\":\"config\",\"pid\":%d,\"role\":\"%s\","
+			    "\"cookie\":%" PRIu32 ",\"target_node\":\"0x%" PRIx64 "\"}",
+			    app->tgid, role_name[app->role], cookie, c.target_node);
+	}
+	sim_heap__free(h); /* the objects stay: the mapping is never unmapped */
+	return app->art_obj[app->sc->n_anims - 1] ? 0 : -errno;
+}
+
 static int create_art_objects(struct app *app)
 {
+	if (app->sc->heap)
+		return sim_heap_objects(app);
 	for (int i = 0; i < app->sc->n_anims; i++) {
 		uint32_t cookie = (uint32_t)cookie_of(app, &app->sc->anims[i]);
 
@@ -1561,11 +1614,11 @@ static void usage(FILE *f)
 		   "[--linger-ms N] [--expect FILE]\n"
 		   "               [--frames N] [--hwui PATH|none] [--art PATH|none]\n"
 		   "               [--scenario basic|idle|soak|jank|refresh|physics|listeners|realloc\n"
-		   "                |cuj]\n"
+		   "                |cuj|config]\n"
 		   "               [--fps N] [--props-per-frame N] [--flood N] [--go FILE]\n"
 		   "               [--hwui-late-frames N [--late-gate DIR]] [--no-vsync-ids]\n"
 		   "               [--tags-off] [--vsync-ids counter|tokens] [--vsync-seed N]\n"
-		   "               [--surfaceflinger]\n");
+		   "               [--surfaceflinger] [--wrong-layout]\n");
 }
 
 /* Names go into markers and JSON unescaped, as app package names can be. */
@@ -1622,6 +1675,7 @@ static int parse_opt(struct opts *o, int c, const char *arg)
 		return 0;
 	case 'S': return parse_long(&o->vsync_seed, arg, 0, LONG_MAX);
 	case 'F': o->surfaceflinger = true; return 0;
+	case 'W': o->wrong_layout = true; return 0;
 	case 'p': return 0;
 	default: return -EINVAL;
 	}
@@ -1650,6 +1704,7 @@ static int parse_opts(struct opts *o, int argc, char **argv)
 		{ "vsync-ids", required_argument, NULL, 'I' },
 		{ "vsync-seed", required_argument, NULL, 'S' },
 		{ "surfaceflinger", no_argument, NULL, 'F' },
+		{ "wrong-layout", no_argument, NULL, 'W' },
 		{ "pad", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
@@ -1802,6 +1857,11 @@ static int start_parent(struct opts *o, struct app *proto, int argc, char **argv
 	if (!proto->sc) {
 		fprintf(stderr, "animsim: unknown scenario %s\n", o->scenario);
 		return -EINVAL;
+	}
+	err = proto->sc->heap ? sim_heap_env(argv) : 0;
+	if (err < 0) {
+		fprintf(stderr, "animsim: no boot class path: %s\n", strerror(-err));
+		return err;
 	}
 	err = ensure_tracefs();
 	if (err < 0) {

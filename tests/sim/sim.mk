@@ -14,7 +14,7 @@ SIM_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -D_GNU_SOURCE -I$(SIM_SRC)
 SIM_CXXFLAGS := -std=gnu++17 -O2 -g -fPIC -fvisibility=hidden -fno-exceptions -fno-rtti \
 	-Wall -Wextra -I$(SIM_SRC)
 SIM_HDRS := $(SIM_SRC)/hwui_fixture.h $(SIM_SRC)/hwui_load.h $(SIM_SRC)/art_fixture.h \
-	$(SIM_SRC)/art_load.h $(SIM_SRC)/utils_fixture.h
+	$(SIM_SRC)/art_load.h $(SIM_SRC)/utils_fixture.h $(SIM_SRC)/sim_heap.h
 # ART fixture: callers must stay real frames (no sibling calls) and no two methods may be
 # folded into one address (no identical code folding).
 SIM_ART_CFLAGS := $(SIM_CFLAGS) -fPIC -fvisibility=hidden -fno-optimize-sibling-calls \
@@ -32,10 +32,22 @@ SIM_VARIANT_LDFLAGS_ibt := -Wl,-z,ibtplt
 SIM_VARIANT_CXXFLAGS_noplt := -fno-plt
 SIM_VARIANT_LIBS := $(patsubst %,$(SIM_DIR)/libhwui-%.so,$(SIM_HWUI_VARIANTS))
 
+# --scenario config: a fake device root whose boot class path jars are the dex fixtures'
+# (sim_heap.h), with the dex files and offsets the simulator lays its objects out from.
+SIM_HEAPROOT := $(SIM_DIR)/heaproot
+SIM_HEAP_FIX := $(BUILD)/fixtures/dex
+SIM_HEAPROOT_FILES := $(SIM_HEAPROOT)/system/build.prop \
+	$(SIM_HEAPROOT)/system/framework/framework.jar \
+	$(SIM_HEAPROOT)/apex/com.android.art/javalib/core-oj.jar \
+	$(foreach s,android14b1 android10,$(foreach d,core framework framework2,\
+		$(SIM_HEAP_FIX)/$(s)/$(d).dex $(SIM_HEAP_FIX)/$(s)/$(d).offsets.txt \
+		$(SIM_HEAP_FIX)/$(s)/$(d).offsets12.txt))
+
 SIM_TARGETS := $(SIM_DIR)/libhwui.so $(SIM_DIR)/libhwui.unstripped.so $(SIM_DIR)/libutils.so \
 	$(SIM_DIR)/libandroid_runtime.so \
 	$(SIM_DIR)/animsim \
-	$(SIM_DIR)/boot-framework.oat $(SIM_DIR)/boot-framework.unstripped.oat $(SIM_VARIANT_LIBS)
+	$(SIM_DIR)/boot-framework.oat $(SIM_DIR)/boot-framework.unstripped.oat $(SIM_VARIANT_LIBS) \
+	$(SIM_HEAPROOT_FILES)
 
 .PHONY: sim sim-check hwui-arm64-test
 sim: $(SIM_TARGETS)
@@ -117,10 +129,11 @@ SIM_OBJS_linked := $(SIM_SRC)/hwui_load_linked.c $(SIM_DIR)/hwui_fixture.o $(SIM
 SIM_LIBS_linked := -lpthread
 
 # The physics scenario steps DynamicAnimation with the fit tests' framework model (fit_sim.h).
-$(SIM_DIR)/animsim.unstripped: $(SIM_SRC)/animsim.c $(SIM_OBJS_$(SIM_HWUI)) $(SIM_HDRS) \
+$(SIM_DIR)/animsim.unstripped: $(SIM_SRC)/animsim.c $(SIM_SRC)/sim_heap.c \
+		$(SIM_OBJS_$(SIM_HWUI)) $(SIM_HDRS) \
 		tests/unit/fit_sim.h src/model/fit.h | $(SIM_DIR)
 	$(Q)$(CC) $(SIM_CFLAGS) -Isrc -Itests/unit $(LDSTATIC) $(SIM_SRC)/animsim.c \
-		$(SIM_OBJS_$(SIM_HWUI)) $(SIM_LIBS_$(SIM_HWUI)) -lm -o $@
+		$(SIM_SRC)/sim_heap.c $(SIM_OBJS_$(SIM_HWUI)) $(SIM_LIBS_$(SIM_HWUI)) -lm -o $@
 
 ifeq ($(SIM_HWUI),linked)
 $(SIM_DIR)/animsim: $(SIM_DIR)/animsim.unstripped $(SIM_STRIP)
@@ -129,3 +142,13 @@ else
 $(SIM_DIR)/animsim: $(SIM_DIR)/animsim.unstripped
 	$(Q)cp $< $@
 endif
+
+$(SIM_HEAPROOT)/system/build.prop:
+	$(Q)mkdir -p $(@D) && echo "ro.build.version.sdk=34" > $@
+
+$(SIM_HEAPROOT)/system/framework/framework.jar: $(SIM_HEAP_FIX)/android14b1/framework.jar
+	$(Q)mkdir -p $(@D) && cp $< $@
+
+$(SIM_HEAPROOT)/apex/com.android.art/javalib/core-oj.jar: $(SIM_HEAP_FIX)/android14b1/core.dex
+	$(Q)rm -rf $@.d && mkdir -p $@.d && cp $< $@.d/classes.dex
+	$(Q)cd $@.d && zip -q -X -0 ../$(notdir $@) classes.dex && cd .. && rm -rf $(notdir $@).d

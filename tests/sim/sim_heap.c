@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* The simulator's Java heap (sim_heap.h). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* memfd_create, MAP_32BIT */
+#endif
 #include <errno.h>
+#include <limits.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -441,4 +447,105 @@ uint32_t sim_heap__animator(struct sim_heap *h, const struct sim_anim_cfg *c, ui
 		return 0;
 	}
 	return a;
+}
+
+/* ---- --scenario config --------------------------------------------------------------------- */
+
+#define HEAP_BASE_HINT 0x12c00000u /* where ART's main space usually starts */
+#define HEAP_SIZE (1u << 20)
+
+static const char *const core_jar = "/apex/com.android.art/javalib/core-oj.jar";
+static const char *const fw_jar = "/system/framework/framework.jar";
+
+/* The directory of the simulator's executable. */
+static int exe_dir(char *out, size_t n)
+{
+	ssize_t len = readlink("/proc/self/exe", out, n - 1);
+	char *slash;
+
+	if (len < 0)
+		return -errno;
+	out[len] = '\0';
+	slash = strrchr(out, '/');
+	if (!slash)
+		return -EINVAL;
+	*slash = '\0';
+	return 0;
+}
+
+int sim_heap_env(char **argv)
+{
+	char dir[PATH_MAX], bcp[3 * PATH_MAX], root[PATH_MAX + 16];
+	int err;
+
+	if (getenv("BOOTCLASSPATH"))
+		return 0;
+	err = exe_dir(dir, sizeof(dir));
+	if (err)
+		return err;
+	snprintf(bcp, sizeof(bcp), "%s/heaproot%s:%s/heaproot%s", dir, core_jar, dir, fw_jar);
+	snprintf(root, sizeof(root), "%s/heaproot/system", dir);
+	if (setenv("BOOTCLASSPATH", bcp, 1) || setenv("ANDROID_ROOT", root, 1))
+		return -errno;
+	execv("/proc/self/exe", argv);
+	return -errno;
+}
+
+struct sim_heap *sim_heap_open(bool wrong_layout)
+{
+	char dir[PATH_MAX], types[PATH_MAX + 32], layout[PATH_MAX + 32], locs[3][PATH_MAX + 64];
+	const char *loc_p[3] = { locs[0], locs[1], locs[2] };
+	int fd = memfd_create("dalvik-main space", MFD_CLOEXEC), err = exe_dir(dir, sizeof(dir));
+	void *mem;
+
+	if (fd < 0 || err || ftruncate(fd, HEAP_SIZE)) {
+		err = fd < 0 || !err ? -errno : err;
+		if (fd >= 0)
+			close(fd);
+		errno = -err;
+		return NULL;
+	}
+	/* 32-bit references: the heap lies below 4 GiB */
+	mem = mmap((void *)(uintptr_t)HEAP_BASE_HINT, HEAP_SIZE, PROT_READ | PROT_WRITE,
+		   MAP_SHARED | MAP_32BIT, fd, 0);
+	close(fd);
+	if (mem == MAP_FAILED || (uintptr_t)mem + HEAP_SIZE > 1ull << 32)
+		return NULL;
+	snprintf(types, sizeof(types), "%s/../fixtures/dex/%s", dir, SIM_HEAP_SET);
+	snprintf(layout, sizeof(layout), "%s/../fixtures/dex/%s", dir,
+		 wrong_layout ? "android10" : SIM_HEAP_SET);
+	/* the DexCache locations ART gives them: the jar, then "<jar>!classes2.dex" */
+	snprintf(locs[0], sizeof(locs[0]), "%s/heaproot%s", dir, core_jar);
+	snprintf(locs[1], sizeof(locs[1]), "%s/heaproot%s", dir, fw_jar);
+	snprintf(locs[2], sizeof(locs[2]), "%s/heaproot%s!classes2.dex", dir, fw_jar);
+	return sim_heap__new(types, layout, loc_p, mem, (uint32_t)(uintptr_t)mem, HEAP_SIZE,
+			     SIM_HEAP_SDK);
+}
+
+#define ADI "Landroid/view/animation/AccelerateDecelerateInterpolator;"
+#define PATHI "Landroid/view/animation/PathInterpolator;"
+
+/*
+ * The config scenario's animators, in its order: a fade repeated INFINITE REVERSE; a slide
+ * started 100 ms late; a colour (ObjectAnimator.ofArgb); a ValueAnimator of two holders.
+ */
+static const struct sim_anim_cfg configs[] = {
+	{ .object_animator = true, .duration_ms = 300, .repeat_count = -1, .repeat_mode = 2,
+	  .interpolator = ADI, .n_values = 1, .values = { { "alpha", SIM_FLOAT, 1, 0 } },
+	  .property_name = "alpha" },
+	{ .object_animator = true, .duration_ms = 200, .start_delay_ms = 100, .repeat_mode = 1,
+	  .interpolator = PATHI, .n_values = 1,
+	  .values = { { "translationX", SIM_FLOAT, 0, 120 } }, .property_name = "translationX" },
+	{ .object_animator = true, .duration_ms = 150, .repeat_mode = 1, .interpolator = ADI,
+	  .n_values = 1,
+	  .values = { { "backgroundColor", SIM_ARGB, (double)(int32_t)0xffff0000u,
+			(double)(int32_t)0xff0000ffu } },
+	  .property_name = "backgroundColor" },
+	{ .duration_ms = 250, .repeat_count = 2, .repeat_mode = 1, .interpolator = PATHI,
+	  .n_values = 2, .values = { { "x", SIM_FLOAT, -40.5, 100 }, { "level", SIM_INT, 3, 50 } } },
+};
+
+const struct sim_anim_cfg *sim_heap_config(int i)
+{
+	return i >= 0 && i < (int)(sizeof(configs) / sizeof(configs[0])) ? &configs[i] : NULL;
 }

@@ -53,4 +53,24 @@ uint32_t sim_heap__animator(struct sim_heap *h, const struct sim_anim_cfg *c, ui
 
 void sim_heap__free(struct sim_heap *h);
 
+/*
+ * --scenario config: the app's boot class path is a fake root next to the simulator
+ * (<exe dir>/heaproot: apex/com.android.art/javalib/core-oj.jar, system/framework/
+ * framework.jar, system/build.prop with SDK_LEVEL), found by animtrace as on a device: through
+ * BOOTCLASSPATH and ANDROID_ROOT in the process's environment. Without them set, re-executes
+ * the simulator with them (the environment /proc/PID/environ shows is the one of exec).
+ * 0, or -errno when it could not.
+ */
+#define SIM_HEAP_SET "android14b1"
+#define SIM_HEAP_SDK 34
+int sim_heap_env(char **argv);
+
+/* The heap of the config scenario in a memfd named "dalvik-main space" below 4 GiB;
+ * wrong_layout: the framework's objects laid out as Android 10 would (--wrong-layout). */
+struct sim_heap *sim_heap_open(bool wrong_layout);
+
+/* What animator i of the config scenario is configured with (target_node 0: the caller's to
+ * set), or NULL past its last. */
+const struct sim_anim_cfg *sim_heap_config(int i);
+
 #endif
