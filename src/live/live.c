@@ -558,7 +558,7 @@ int live_run(const struct live_opts *o, struct engine *e)
 		l->unw = unwinder__new(o->proc_root);
 		ret = l->unw ? 0 : -ENOMEM;
 	}
-	if (!ret && o->art && !l->trace_all) {
+	if (!ret && o->art && !o->no_heap && !l->trace_all) {
 		l->heap = heaplive__new(o->proc_root);
 		ret = l->heap ? 0 : -ENOMEM;
 	}
