@@ -88,10 +88,12 @@ static void anim_head(struct sink_box *b, const struct anim *a, uint32_t tid)
 
 	box_line(b, "ID:         %lld", (long long)a->id); /* atrace cookies are signed */
 	box_line(b, "Type:       %s", anim_kind_str(a->kind));
-	if (a->target_node)
+	if (a->target_node) /* an inferred node the configuration names is exact */
 		box_line(b, "Target:     %s%s",
 			 box_node_label(node, sizeof(node), a->target_name, a->target_node),
-			 a->target_inferred ? " (inferred)" : "");
+			 a->config.target_node == a->target_node ? " (exact)"
+			 : a->target_inferred		 ? " (inferred)"
+						   : "");
 	else
 		box__config_target(b, a);
 	props_text(b, props, sizeof(props), a);

@@ -452,6 +452,9 @@ uint32_t sim_heap__animator(struct sim_heap *h, const struct sim_anim_cfg *c, ui
 /* ---- --scenario config --------------------------------------------------------------------- */
 
 #define HEAP_BASE_HINT 0x12c00000u /* where ART's main space usually starts */
+#ifndef MAP_32BIT
+#define MAP_32BIT 0 /* x86_64 only: elsewhere the hint (free in a fresh process) places it */
+#endif
 #define HEAP_SIZE (1u << 20)
 
 static const char *const core_jar = "/apex/com.android.art/javalib/core-oj.jar";
@@ -509,8 +512,13 @@ struct sim_heap *sim_heap_open(bool wrong_layout)
 	mem = mmap((void *)(uintptr_t)HEAP_BASE_HINT, HEAP_SIZE, PROT_READ | PROT_WRITE,
 		   MAP_SHARED | MAP_32BIT, fd, 0);
 	close(fd);
-	if (mem == MAP_FAILED || (uintptr_t)mem + HEAP_SIZE > 1ull << 32)
+	if (mem == MAP_FAILED)
 		return NULL;
+	if ((uint64_t)(uintptr_t)mem + HEAP_SIZE > 1ull << 32) {
+		munmap(mem, HEAP_SIZE);
+		errno = ENOMEM;
+		return NULL;
+	}
 	snprintf(types, sizeof(types), "%s/../fixtures/dex/%s", dir, SIM_HEAP_SET);
 	snprintf(layout, sizeof(layout), "%s/../fixtures/dex/%s", dir,
 		 wrong_layout ? "android10" : SIM_HEAP_SET);

@@ -290,3 +290,20 @@ Test(config_box, a_path_interpolator_is_set_beside_the_fit_without_a_verdict)
 	cr_assert(strstr(buf, "│ Interpolator: PathInterpolator configured, FastOutSlowIn fitted "
 			      "(rms 0.0042)\n"), "%s", buf);
 }
+
+Test(config_box, an_inferred_target_the_configuration_names_is_exact)
+{
+	struct anim a = { .id = 42, .name = "animator:alpha", .kind = ANIM_OBJECT, .pid = PID,
+			  .start_ns = 1000 * MS, .end_ns = 1300 * MS, .reason = END_COMPLETE,
+			  .target_node = NODE, .target_name = "NotificationRow",
+			  .target_inferred = true };
+	struct sink s = sink_box__sink(box);
+
+	a.config = seed_config();
+	s.ops->anim_end(s.ctx, &a);
+	a.config.target_node = NODE + 8; /* another node: the inference stands as it is */
+	s.ops->anim_end(s.ctx, &a);
+	fflush(out);
+	cr_assert(strstr(buf, "│ Target:     NotificationRow@3f2c (exact)\n"), "%s", buf);
+	cr_assert(strstr(buf, "│ Target:     NotificationRow@3f2c (inferred)\n"), "%s", buf);
+}
