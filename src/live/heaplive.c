@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "live/androidprop.h"
 #include "live/animconfig.h"
@@ -25,10 +26,21 @@ struct overlay {
 	size_t len;
 };
 
+/*
+ * A boot class path's layouts, shared by the processes that have the same one (every app of a
+ * device: zygote's), under the same root and SDK level: its dex files are tens of MB.
+ */
+struct shared_layout {
+	char *key; /* "<sdk> <root dev>:<root ino> <BOOTCLASSPATH>" */
+	struct artlayout *l;
+	int refs;
+};
+
 struct reader {
 	uint32_t pid;
 	bool used, off;
-	struct artlayout *l;
+	struct shared_layout *lay;
+	struct artlayout *l; /* lay's */
 	struct heap *h;
 	struct overlay ov;
 	struct heap_mem mem;
@@ -37,6 +49,7 @@ struct reader {
 struct heaplive {
 	char proc[64];
 	struct reader r[HEAPLIVE_PROCS];
+	struct shared_layout lays[HEAPLIVE_PROCS];
 	char why[256];
 	uint64_t read, failed, unread;
 };
@@ -64,7 +77,11 @@ struct heaplive *heaplive__new(const char *proc_root)
 static void reader_release(struct reader *r)
 {
 	heap__free(r->h);
-	artlayout__free(r->l);
+	if (r->lay && !--r->lay->refs) {
+		artlayout__free(r->lay->l);
+		free(r->lay->key);
+		memset(r->lay, 0, sizeof(*r->lay));
+	}
 	if (r->ov.proc.ctx)
 		heap_mem_release(&r->ov.proc);
 	memset(r, 0, sizeof(*r));
@@ -175,23 +192,63 @@ static int add_jar(struct heaplive *hl, struct reader *r, const char *location, 
 	return n;
 }
 
-/* The boot class path's dex files, in its order (first definition wins, as in ART). */
-static int boot_class_path(struct heaplive *hl, struct reader *r, int sdk)
+/* The dex files of the boot class path bcp (modified), in its order (first definition wins,
+ * as in ART). */
+static int boot_class_path(struct heaplive *hl, struct reader *r, char *bcp, int sdk)
 {
-	char *bcp = malloc(ENV_MAX), *save = NULL;
-	int n = 0, err;
+	char *save = NULL;
+	int n = 0;
 
-	if (!bcp)
-		return -ENOMEM;
-	err = environ_get(hl, r->pid, "BOOTCLASSPATH", bcp, ENV_MAX);
-	for (char *jar = err ? NULL : strtok_r(bcp, ":", &save); jar && n >= 0;
+	for (char *jar = strtok_r(bcp, ":", &save); jar && n >= 0;
 	     jar = strtok_r(NULL, ":", &save)) {
 		int k = add_jar(hl, r, jar, sdk);
 
 		n = k < 0 ? k : n + k;
 	}
+	return n;
+}
+
+/* r's layouts: those of another process with the same key, else made from its jars. */
+static int layout_get(struct heaplive *hl, struct reader *r, int sdk, enum art_rules rules)
+{
+	char *bcp = malloc(ENV_MAX), *key = NULL, root[160];
+	struct shared_layout *free_slot = NULL;
+	struct stat st = { 0 };
+	int n;
+
+	snprintf(root, sizeof(root), "%s/%u/root/", hl->proc, r->pid);
+	if (!bcp || environ_get(hl, r->pid, "BOOTCLASSPATH", bcp, ENV_MAX) || stat(root, &st) ||
+	    asprintf(&key, "%d %llx:%llx %s", sdk, (unsigned long long)st.st_dev,
+		     (unsigned long long)st.st_ino, bcp) < 0) {
+		free(bcp);
+		return -ENOENT;
+	}
+	for (int i = 0; i < HEAPLIVE_PROCS; i++) {
+		struct shared_layout *s = &hl->lays[i];
+
+		if (s->key && !strcmp(s->key, key)) {
+			s->refs++;
+			r->lay = s;
+			r->l = s->l;
+			free(key);
+			free(bcp);
+			return 1;
+		}
+		if (!s->key && !free_slot)
+			free_slot = s;
+	}
+	r->l = free_slot ? artlayout__new(rules) : NULL; /* a slot per reader: never NULL */
+	n = r->l ? boot_class_path(hl, r, bcp, sdk) : -ENOMEM;
 	free(bcp);
-	return err ? err : n;
+	if (n <= 0) { /* 0: no dex at all */
+		artlayout__free(r->l);
+		r->l = NULL;
+		free(key);
+		return n;
+	}
+	*free_slot = (struct shared_layout){ key, r->l, 1 };
+	r->lay = free_slot;
+	return n;
 }
 
 /* The Java heap's mappings below 4 GiB (32-bit references): dalvik-* spaces, *.art images. */
@@ -242,10 +299,7 @@ static int reader_open(struct heaplive *hl, struct reader *r)
 			 sdk);
 		return rules;
 	}
-	r->l = artlayout__new((enum art_rules)rules);
-	if (!r->l)
-		return -ENOMEM;
-	n = boot_class_path(hl, r, sdk);
+	n = layout_get(hl, r, sdk, (enum art_rules)rules);
 	if (n <= 0) {
 		snprintf(hl->why, sizeof(hl->why), "no dex file on its BOOTCLASSPATH (%s)",
 			 n ? strerror(-n) : "unset or empty");
