@@ -252,8 +252,10 @@ static void on_art_obj(struct live *l, const struct at_art_obj_rec *r, size_t si
 	err = heaplive__read(l->heap, r->hdr.tgid, r->obj, r->data, r->len, &c, &why);
 	if (!err)
 		engine__anim_config(l->e, r->hdr.ts_ns, r->hdr.tgid, lock & AT_ART_HASH_MASK, &c);
-	else if (err != -EAGAIN)
-		diag(DIAG_WARN, "pid %u: animator configurations not read: %s", r->hdr.tgid, why);
+	else if (err != -EAGAIN) /* a value that failed its check is a warning; no boot class
+				  * path (a process that is no Android app) is said plainly */
+		diag(err == -EINVAL ? DIAG_WARN : DIAG_INFO,
+		     "pid %u: animator configurations not read: %s", r->hdr.tgid, why);
 }
 
 /* --refresh: a display list re-recorded, or a vsync requested (with its callers). */
