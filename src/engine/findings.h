@@ -24,8 +24,7 @@
  *                guide's rule for a spring that oscillates too long (12.3).
  *   repeating    running at the end (session or process) and its curve repeats: a lag of
  *                REPEAT_MIN_LAG..n/2 points at which the values differ by less than
- *                REPEAT_TOLERANCE of their range, seen twice over: an INFINITE repeat (12.2);
- *                or, whatever its curve, configured with repeat INFINITE (anim.config).
+ *                REPEAT_TOLERANCE of their range, seen twice over: an INFINITE repeat (12.2).
  *   stalled      running at the end, not repeating, and its values unchanged for the last
  *                STALL_NS (30 frames at 60 Hz; its whole run when none was written): paused
  *                or leaked (12.2). A run still moving is neither: the capture just stopped.

@@ -30,9 +30,9 @@
 #include <unistd.h>
 
 #include "art_load.h"
+#include "sim_heap.h"
 #include "fit_sim.h"
 #include "hwui_load.h"
-#include "sim_heap.h"
 
 #define PKG_MAX 128
 #define MARKER_MAX 1024 /* ATRACE_MESSAGE_LENGTH */
@@ -131,6 +131,10 @@ struct scenario {
 	int n_skips;
 	int slow_frame; /* > 0: this frame's traversal holds 2.4 periods in nested slices */
 	bool refresh; /* who redraws: display lists re-recorded and vsync requests (refresh_*) */
+	/* The animators are Java objects in a heap laid out as ART would (sim_heap.h), configured
+	 * as sim_heap_config says; targets: the node of each one's target. */
+	bool heap;
+	const enum node_id *targets;
 	int n_nodes; /* views created (0: NODE_COUNT) */
 	/* Each frame goes through the animators' animateValue (ART fixture), whose update
 	 * listeners or property setters make their track writes, as AnimationHandler does. */
@@ -143,10 +147,6 @@ struct scenario {
 	 * and its doFrame, so the doFrame starts that late. */
 	int handler_frame;
 	long handler_ms;
-	/* The animators are Java objects in a heap laid out as ART would (sim_heap.h), configured
-	 * as sim_heap_config says; targets: the node of each one's target. */
-	bool heap;
-	const enum node_id *targets;
 };
 
 static const struct anim_def basic_anims[] = {
@@ -308,6 +308,8 @@ static const struct scenario scenarios[] = {
 	  .skips = jank_skips, .n_skips = ARRAY_LEN(jank_skips), .slow_frame = JANK_SLOW_FRAME },
 	{ "refresh", refresh_anims, ARRAY_LEN(refresh_anims), refresh_tracks,
 	  ARRAY_LEN(refresh_tracks), .refresh = true },
+	{ "config", config_anims, ARRAY_LEN(config_anims), config_tracks,
+	  ARRAY_LEN(config_tracks), .heap = true, .targets = config_targets },
 	/* No scripted animators: physics_frame() runs everything (see there). */
 	{ "physics", .anims = NULL },
 	{ "listeners", listeners_anims, ARRAY_LEN(listeners_anims), listeners_tracks,
@@ -317,8 +319,6 @@ static const struct scenario scenarios[] = {
 	{ "cuj", cuj_anims, ARRAY_LEN(cuj_anims), cuj_tracks, ARRAY_LEN(cuj_tracks),
 	  .cuj = "SHADE_EXPAND_COLLAPSE", .cuj_begin = 2, .cuj_end = 14, .handler_frame = 8,
 	  .handler_ms = 20 },
-	{ "config", config_anims, ARRAY_LEN(config_anims), config_tracks,
-	  ARRAY_LEN(config_tracks), .heap = true, .targets = config_targets },
 };
 
 /* The scenario's node reallocations (kept apart so the other scenarios' rows stay as they are). */
@@ -1614,11 +1614,11 @@ static void usage(FILE *f)
 		   "[--linger-ms N] [--expect FILE]\n"
 		   "               [--frames N] [--hwui PATH|none] [--art PATH|none]\n"
 		   "               [--scenario basic|idle|soak|jank|refresh|physics|listeners|realloc\n"
-		   "                |cuj|config]\n"
+		   "                |cuj]\n"
 		   "               [--fps N] [--props-per-frame N] [--flood N] [--go FILE]\n"
 		   "               [--hwui-late-frames N [--late-gate DIR]] [--no-vsync-ids]\n"
 		   "               [--tags-off] [--vsync-ids counter|tokens] [--vsync-seed N]\n"
-		   "               [--surfaceflinger] [--wrong-layout]\n");
+		   "               [--surfaceflinger] [--scenario config [--wrong-layout]]\n");
 }
 
 /* Names go into markers and JSON unescaped, as app package names can be. */

@@ -129,11 +129,10 @@ SIM_OBJS_linked := $(SIM_SRC)/hwui_load_linked.c $(SIM_DIR)/hwui_fixture.o $(SIM
 SIM_LIBS_linked := -lpthread
 
 # The physics scenario steps DynamicAnimation with the fit tests' framework model (fit_sim.h).
-$(SIM_DIR)/animsim.unstripped: $(SIM_SRC)/animsim.c $(SIM_SRC)/sim_heap.c \
-		$(SIM_OBJS_$(SIM_HWUI)) $(SIM_HDRS) \
+$(SIM_DIR)/animsim.unstripped: $(SIM_SRC)/animsim.c $(SIM_OBJS_$(SIM_HWUI)) $(SIM_HDRS) \
 		tests/unit/fit_sim.h src/model/fit.h | $(SIM_DIR)
 	$(Q)$(CC) $(SIM_CFLAGS) -Isrc -Itests/unit $(LDSTATIC) $(SIM_SRC)/animsim.c \
-		$(SIM_SRC)/sim_heap.c $(SIM_OBJS_$(SIM_HWUI)) $(SIM_LIBS_$(SIM_HWUI)) -lm -o $@
+		$(SIM_OBJS_$(SIM_HWUI)) $(SIM_LIBS_$(SIM_HWUI)) -lm -o $@
 
 ifeq ($(SIM_HWUI),linked)
 $(SIM_DIR)/animsim: $(SIM_DIR)/animsim.unstripped $(SIM_STRIP)
@@ -152,3 +151,9 @@ $(SIM_HEAPROOT)/system/framework/framework.jar: $(SIM_HEAP_FIX)/android14b1/fram
 $(SIM_HEAPROOT)/apex/com.android.art/javalib/core-oj.jar: $(SIM_HEAP_FIX)/android14b1/core.dex
 	$(Q)rm -rf $@.d && mkdir -p $@.d && cp $< $@.d/classes.dex
 	$(Q)cd $@.d && zip -q -X -0 ../$(notdir $@) classes.dex && cd .. && rm -rf $(notdir $@).d
+
+# The config scenario's heap (sim_heap.c) is linked into animsim whichever way it reaches the
+# fixtures (the recipe expands these lists when it runs; the rule below adds the prerequisite).
+SIM_OBJS_dl += $(SIM_SRC)/sim_heap.c
+SIM_OBJS_linked += $(SIM_SRC)/sim_heap.c
+$(SIM_DIR)/animsim.unstripped: $(SIM_SRC)/sim_heap.c
