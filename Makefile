@@ -88,7 +88,7 @@ $(BUILD)/animtrace: $(OBJS)
 
 # ---- tests ----------------------------------------------------------------------------
 CRITERION_LIBS := $(shell pkg-config --libs criterion json-c 2>/dev/null || echo -lcriterion -ljson-c)
-UNIT_SRCS := $(wildcard tests/unit/*.c)
+UNIT_SRCS := $(wildcard tests/unit/*.c) tests/sim/sim_heap.c
 REPLAY_SRCS := $(wildcard tests/replay/*.c)
 E2E_SRCS := $(wildcard tests/e2e/*.c)
 TEST_CFLAGS = $(CFLAGS) -Itests -DTESTDATA='"$(TESTDATA)"' -DBUILD_DIR='"$(BUILD)"'

@@ -14,6 +14,8 @@
  *                 last the thread's CPU time (CLOCK_THREAD_CPUTIME_ID)
  *   animate N     (OAT given) N calls of the ART fixture's ValueAnimator.animateValue on one
  *                 animator object, no update listener; prints "ns_per_call <ns> calls <N>"
+ *   start N       (OAT given) N calls of ValueAnimator.start() on it (through its app-level
+ *                 callers, no S marker); prints "ns_per_call <ns> calls <N>"
  *   attributed N  (OAT given) the animator's frame as a listener animator runs it:
  *                 S|pid|animator|cookie, one animateValue whose update listener makes the
  *                 N setAlpha calls of `run N` (timed alone), F|pid|animator|cookie; every
@@ -133,6 +135,16 @@ static void dyn_frames(const struct art_bench *a, unsigned long calls)
 
 	for (unsigned long i = 0; i < calls; i++)
 		a->dyn->frame(a->dyn_obj, ms++, no_step, NULL);
+	printf("ns_per_call %.2f calls %lu\n", per_call(now_ns() - t0, calls), calls);
+	fflush(stdout);
+}
+
+static void start(const struct art_bench *a, unsigned long calls)
+{
+	unsigned long long t0 = now_ns();
+
+	for (unsigned long i = 0; i < calls; i++)
+		a->m->call[ART_CALL_START](a->obj);
 	printf("ns_per_call %.2f calls %lu\n", per_call(now_ns() - t0, calls), calls);
 	fflush(stdout);
 }
@@ -263,6 +275,10 @@ static int command(const char *line, const struct loop *l)
 	}
 	if (a->dyn_obj && sscanf(line, "dynframe %lu", &calls) == 1) {
 		dyn_frames(a, calls);
+		return 0;
+	}
+	if (a->m && sscanf(line, "start %lu", &calls) == 1) {
+		start(a, calls);
 		return 0;
 	}
 	if (a->m && sscanf(line, "attributed %lu", &calls) == 1) {

@@ -143,7 +143,55 @@ static __always_inline int art_entry(struct pt_regs *ctx, __u32 method, bool sta
 		return art_entry(ctx, method, stacks, (__u64)PT_REGS_PARM3(ctx)); \
 	}
 
-AT_ART_PROBE(va_start, AT_ART_VA_START, true)
+/* The heap reader (issue #24): bytes of `this` copied at ValueAnimator.start (0: none). */
+const volatile __u32 art_obj_bytes = 0;
+
+/*
+ * An AT_REC_ART_OBJ record: the head of `this`, the second argument of the quick ABI as for
+ * art_entry (AOSP art/compiler/optimizing/code_generator_x86_64.h: kParameterCoreRegisters =
+ * { RSI, RDX, RCX, R8, R9 } after ArtMethod* in RDI; jni/quick/arm64/
+ * calling_convention_arm64.cc: X0 = ArtMethod*, then X1...). A copy crossing the end of the
+ * mapping fails as a whole, so shorter ones are tried, as for the stack.
+ */
+static __always_inline void art_obj_copy(struct pt_regs *ctx)
+{
+	__u64 obj = AT_UNTAG((__u64)(__u32)PT_REGS_PARM2(ctx));
+	__u32 n = AT_ART_OBJ_BYTES;
+	struct at_art_obj_rec *r;
+	struct at_drops *d;
+
+	if (!art_obj_bytes || !obj || !allowed(bpf_get_current_pid_tgid() >> 32))
+		return;
+	r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
+	if (!r) {
+		d = drops_slot();
+		if (d)
+			d->art_ringbuf_full++;
+		return;
+	}
+	fill_hdr(&r->hdr, AT_REC_ART_OBJ, sizeof(*r));
+	r->obj = obj;
+	r->len = 0;
+	r->pad = 0;
+#pragma unroll
+	for (int i = 0; i < 4; i++) {
+		if (!bpf_probe_read_user(r->data, n, (const void *)obj)) {
+			r->len = n;
+			break;
+		}
+		n >>= 1;
+	}
+	bpf_ringbuf_submit(r, rb_flags());
+}
+
+SEC("uprobe")
+int BPF_KPROBE(at_art_va_start)
+{
+	art_entry(ctx, AT_ART_VA_START, true);
+	art_obj_copy(ctx);
+	return 0;
+}
+
 AT_ART_PROBE(va_cancel, AT_ART_VA_CANCEL, true)
 AT_ART_PROBE(va_end, AT_ART_VA_END, true)
 AT_ART_PROBE(dyn_start, AT_ART_DYN_START, true)

@@ -89,7 +89,7 @@ static const char doc[] =
 enum {
 	OPT_COLOR = 0x100, OPT_NO_ATRACE, OPT_STATS, OPT_BUFFER, OPT_PROPS, OPT_NO_PROPS,
 	OPT_HWUI, OPT_HWUI_OFFSETS, OPT_NO_ART, OPT_ART_OAT, OPT_TRACE_OUT, OPT_STACKS,
-	OPT_REFRESH,
+	OPT_REFRESH, OPT_NO_HEAP,
 	OPT_ANNOTATE,
 };
 
@@ -129,6 +129,9 @@ static const struct argp_option options[] = {
 	  "RenderNode field offsets, when the getters cannot be decoded (alpha=0x4c,...)", 3 },
 	{ 0, 0, 0, 0, "End reasons, exact targets, start delays (ART probes on ValueAnimator):", 4 },
 	{ "no-art", OPT_NO_ART, 0, 0, "Do not probe ART code: end reasons and targets are inferred", 4 },
+	{ "no-heap", OPT_NO_HEAP, 0, 0,
+	  "Do not read each animator's configuration (duration, repeat, interpolator, values, "
+	  "target) from its object at start()", 4 },
 	{ "art-oat", OPT_ART_OAT, "PATH", 0,
 	  "The oat holding framework code (default: boot-framework.oat from the maps)", 4 },
 	{ "stacks", OPT_STACKS, "BYTES", OPTION_ARG_OPTIONAL,
@@ -152,7 +155,7 @@ struct cli {
 	struct procfilter *filter;
 	const char *live_flag; /* the first live-only option given (refused with --replay) */
 	const char *replay, *output, *hwui, *hwui_offsets, *trace_out, *art_oat;
-	int no_props, no_art, refresh;
+	int no_props, no_art, refresh, no_heap;
 	double duration;
 	int json, frames, color, stats, no_atrace, verbose, annotate;
 	size_t ringbuf_bytes;
@@ -202,6 +205,7 @@ static const char *live_only(int key)
 	case OPT_HWUI: return "--hwui";
 	case OPT_HWUI_OFFSETS: return "--hwui-offsets";
 	case OPT_NO_ART: return "--no-art";
+	case OPT_NO_HEAP: return "--no-heap";
 	case OPT_ART_OAT: return "--art-oat";
 	case OPT_STACKS: return "--stacks";
 	case OPT_REFRESH: return "--refresh";
@@ -267,6 +271,9 @@ static error_t parse_probe_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_NO_ART:
 		c->no_art = 1;
+		break;
+	case OPT_NO_HEAP:
+		c->no_heap = 1;
 		break;
 	case OPT_ART_OAT:
 		c->art_oat = arg;
@@ -585,7 +592,7 @@ static int run_live(const struct cli *c, struct engine *e, FILE *out,
 		.props = !c->no_props,
 		.hwui_path = c->hwui,
 		.hwui_offsets = c->hwui_offsets,
-		.art = !c->no_art,
+		.art = !c->no_art, .no_heap = c->no_heap,
 		.art_oat = c->art_oat,
 		.stack_bytes = c->stack_bytes,
 		.refresh = c->refresh,

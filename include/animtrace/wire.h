@@ -34,6 +34,7 @@ enum at_rec_kind {
 	AT_REC_PROP = 3,   /* a libhwui RenderNode setter changed a property */
 	AT_REC_ART = 4,    /* an ART-compiled framework method was entered */
 	AT_REC_REFRESH = 5, /* --refresh: a display list re-recorded, or a vsync requested */
+	AT_REC_ART_OBJ = 8, /* ValueAnimator.start: a copy of the head of `this` (the heap reader) */
 };
 
 struct at_hdr {
@@ -173,6 +174,23 @@ struct at_art_stack {
 	__u32 nregs;              /* AT_ART_NREGS_X86_64 or AT_ART_NREGS_ARM64 */
 	__u32 len;                /* bytes of data[] copied from the stack pointer upwards */
 	__u8 data[];              /* capacity: hdr.size - sizeof(at_art_rec) - sizeof(this) */
+};
+
+/*
+ * At ValueAnimator.start, the first bytes of the animator object, copied in the probe so its
+ * configuration is the one start() saw, not a later one (mDuration, mRepeatCount, mValues...:
+ * ObjectAnimator's fields end at 140 on Android 14 beta 1, 136 on 10, tests/fixtures/dex).
+ * It follows the AT_REC_ART record of the same call. len: the bytes copied (a copy that would
+ * cross the end of the object's mapping is retried shorter: 256, 128, 64, 32; 0 when none
+ * could be read).
+ */
+#define AT_ART_OBJ_BYTES 256
+struct at_art_obj_rec {
+	struct at_hdr hdr;
+	__u64 obj; /* `this` */
+	__u32 len;
+	__u32 pad;
+	__u8 data[AT_ART_OBJ_BYTES];
 };
 
 /* What an AT_REC_REFRESH record saw (one BPF program each: no attach cookies on 5.10). */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Animator lifecycles and name statistics (engine/anims.h). */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -304,8 +305,55 @@ void anims__cancelled_before_start(struct anim *a, struct anim_key *k, const cha
 	k->name->count++;
 }
 
+/* The index of cookie's waiting configuration, or -1. */
+static int config_find(const struct anims_proc *ap, int64_t cookie)
+{
+	for (int i = 0; i < ap->n_configs; i++)
+		if ((int64_t)ap->configs[i].cookie == cookie)
+			return i;
+	return -1;
+}
+
+static void config_remove(struct anims_proc *ap, int i)
+{
+	memmove(ap->configs + i, ap->configs + i + 1,
+		(size_t)(ap->n_configs - i - 1) * sizeof(ap->configs[0]));
+	ap->n_configs--;
+}
+
+int anims__config(struct anims_proc *ap, uint32_t cookie, const struct anim_config *c)
+{
+	int i = config_find(ap, cookie);
+
+	if (!ap->configs) {
+		ap->configs = calloc(CAP_PENDING_STARTS, sizeof(ap->configs[0]));
+		if (!ap->configs)
+			return -ENOMEM;
+	}
+	if (i >= 0)
+		config_remove(ap, i);
+	else if (ap->n_configs == CAP_PENDING_STARTS)
+		config_remove(ap, 0);
+	ap->configs[ap->n_configs].cookie = cookie;
+	ap->configs[ap->n_configs++].c = *c;
+	return 0;
+}
+
+void anims__take_config(struct anims_proc *ap, int64_t cookie, struct anim *a)
+{
+	int i = config_find(ap, cookie);
+
+	if (i < 0)
+		return;
+	a->config = ap->configs[i].c;
+	config_remove(ap, i);
+}
+
 void anims__proc_free(struct anims_proc *ap)
 {
+	free(ap->configs);
+	ap->configs = NULL;
+	ap->n_configs = 0;
 	while (ap->running) {
 		struct anim_run *r = ap->running;
 

@@ -54,9 +54,19 @@ struct anim_run {
 	struct findings_run fr;
 };
 
+/* A configuration read at start(), waiting for the S of its animator (the start delay). */
+struct anim_config_wait {
+	uint32_t cookie;
+	struct anim_config c;
+};
+
 struct anims_proc {
 	struct anim_run *running, *running_tail; /* in start order */
 	size_t n_running;
+	/* oldest first, allocated at the first one; CAP_PENDING_STARTS at most, as the start()
+	 * calls they come with (artcalls.h) */
+	struct anim_config_wait *configs;
+	int n_configs;
 };
 
 struct anims {
@@ -99,6 +109,17 @@ struct anim_run *anims__start(struct anims *as, struct proc *p, struct anim_key 
  */
 enum end_reason anims__inferred_reason(const struct anim_run *r, uint64_t ts_ns,
 				       uint64_t instant_ns, bool frames_seen);
+
+/*
+ * start() of the animator whose identity hash is cookie was asked for c: its next S gets it.
+ * A later start() of the same cookie replaces it; past CAP_PENDING_STARTS the oldest waiting
+ * is forgotten (that animator's run then has no configuration). Returns 0 or -ENOMEM.
+ */
+int anims__config(struct anims_proc *ap, uint32_t cookie, const struct anim_config *c);
+
+/* The S of cookie, or its F before any S (cancelled during its start delay): a's
+ * configuration, when one waits for cookie (consumed). */
+void anims__take_config(struct anims_proc *ap, int64_t cookie, struct anim *a);
 
 /* Takes r off p's running list, ended at ts_ns (not before its start) on tid for reason. */
 void anims__stop(struct anims *as, struct proc *p, struct anim_run *r, uint64_t ts_ns,

@@ -325,7 +325,8 @@ static struct artcalls_thread *art_thread(struct engine *e, uint32_t tid)
  *  1. a run of k still going (S again without F) is over;
  *  2. a cap makes room by evicting the oldest running animator;
  *  3. the run starts, and counts for the doFrame open now;
- *  4. the ART calls that wrote the S give its start stack and its start delay;
+ *  4. the ART calls that wrote the S give its start stack, its start delay and its
+ *     configuration (read from the animator object at start());
  *  5. it may replace the animator whose F came right before (findings);
  *  6. it goes out, and runs inside the CUJs open in p.
  */
@@ -343,6 +344,7 @@ static void anim_begin(struct engine *e, struct proc *p, struct anim_key *k, con
 	frames__anim_started(&p->frames, r);
 	artcalls__start_stack(art_thread(e, tid), k->cookie, ts_ns, &r->a);
 	artcalls__start_delay(&p->art, k->cookie, ts_ns, &r->a);
+	anims__take_config(&p->anims, k->cookie, &r->a);
 	findings__anim_started(p, r);
 	SINK_CALL(&e->out, anim_start, &r->a);
 	cujs__anim_started(&p->cujs, r->a.id);
@@ -375,6 +377,7 @@ static void anim_finish(struct engine *e, struct proc *p, struct anim_key *k, co
 		return;
 	anims__cancelled_before_start(&a, k, name, p, ts_ns, tid);
 	artcalls__start_dropped(&p->art, k->cookie); /* no S will follow its start() */
+	anims__take_config(&p->anims, k->cookie, &a);
 	artcalls__cancelled(&a, cause);
 	findings__cancelled_before_start(p);
 	anim_report(e, p, k->name, &a);
@@ -634,6 +637,18 @@ void engine__art_call_stack(struct engine *e, uint64_t ts_ns, uint32_t pid, uint
 	t = thread_get(e, pid, tid);
 	if (t)
 		artcalls__pending(&t->art, call, cookie, ts_ns, stack, n_stack);
+}
+
+void engine__anim_config(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t cookie,
+			 const struct anim_config *c)
+{
+	struct proc *p;
+
+	note_time(e, ts_ns);
+	p = proc_get(e, pid, NULL);
+	/* out of memory: the run has no configuration, as a run anims__start cannot make */
+	if (p && c->known)
+		(void)anims__config(&p->anims, cookie, c);
 }
 
 void engine__refresh_active(struct engine *e, uint32_t pid)

@@ -106,6 +106,15 @@ void engine__art_call_stack(struct engine *e, uint64_t ts_ns, uint32_t pid, uint
 			    const char (*stack)[AT_FRAME_NAME], int n_stack);
 
 /*
+ * The ValueAnimator.start probe read the configuration c of the animator whose identity hash
+ * is cookie (live: the heap reader): the S of that cookie that follows in pid carries it as
+ * anim.config (also after a start delay); an F without S takes it along. Call after the
+ * engine__art_call of the same start().
+ */
+void engine__anim_config(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t cookie,
+			 const struct anim_config *c);
+
+/*
  * --refresh probes were attached to pid: its frames, animators and the summary say how many
  * redraws they saw (zero included).
  */

@@ -347,6 +347,26 @@ static bool writes_would_show(const struct proc *p, const struct anim *a)
 	return p->props.nodes.cnt && (a->n_props || p->art.on);
 }
 
+/*
+ * a was started with repeat INFINITE (its configuration, read at start()): still running is
+ * what it was asked to do, whatever its curve shows, so it is repeating, never stalled.
+ */
+static bool configured_infinite(struct findings *fs, const struct anim *a, uint64_t end_ns,
+				struct emit *out)
+{
+	char w[160];
+	struct finding f;
+
+	if (!a->config.has_repeat || a->config.repeat_count != AT_REPEAT_INFINITE)
+		return false;
+	finding_init(&f, FINDING_REPEATING, a, end_ns);
+	say(&f, "%s still runs after %.1f s: it was started with repeat INFINITE (%s)",
+	    who(w, sizeof(w), a->name, a->id, a->target_node, a->target_name),
+	    (double)(end_ns - a->start_ns) / 1e9, repeat_mode_str(a->config.repeat_mode));
+	send(fs, &f, out);
+	return true;
+}
+
 /* r still runs at end_ns: repeating, stalled, or neither (it still moves). */
 static void still_running(struct findings *fs, const struct proc *p, const struct anim *a,
 			  uint64_t end_ns, struct emit *out)
@@ -356,6 +376,8 @@ static void still_running(struct findings *fs, const struct proc *p, const struc
 	char w[160];
 	struct finding f;
 
+	if (a->start_ns && configured_infinite(fs, a, end_ns, out))
+		return;
 	for (int i = 0; i < a->n_changes; i++) {
 		const struct prop_series *ps = &a->series[i];
 

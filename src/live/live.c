@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <elf.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include <bpf/libbpf.h>
 
 #include "live/atrace_setup.h"
+#include "live/heaplive.h"
 #include "common/diag.h"
 #include "engine/engine.h"
 #include "symbols/art.h"
@@ -39,6 +41,7 @@ struct live {
 	struct nodenames *names; /* View class names of the nodes written */
 	struct unwinder *unw;  /* --stacks */
 	uint64_t stacks, stacks_failed;
+	struct heaplive *heap; /* animators' configurations, with the ART probes */
 };
 
 static uint64_t now_ns(void)
@@ -249,6 +252,33 @@ static void on_art(struct live *l, const struct at_art_rec *r, size_t size)
 			       r->has_cookie, r->cookie, (const char (*)[AT_FRAME_NAME])stack, n);
 }
 
+/*
+ * ValueAnimator.start's copy of the head of `this`: the animator's configuration, for the S of
+ * the cookie its lock word holds (an object without an identity hash cannot be matched).
+ */
+static void on_art_obj(struct live *l, const struct at_art_obj_rec *r, size_t size)
+{
+	size_t head = offsetof(struct at_art_obj_rec, data);
+	struct anim_config c;
+	const char *why;
+	uint32_t lock;
+	int err;
+
+	if (!l->heap || size < sizeof(*r) || r->len > AT_ART_OBJ_BYTES ||
+	    r->len < AT_ART_LOCK_WORD_OFF + 4 || size < head + r->len)
+		return;
+	memcpy(&lock, r->data + AT_ART_LOCK_WORD_OFF, 4);
+	if ((lock >> AT_ART_LOCK_STATE_SHIFT) != AT_ART_LOCK_STATE_HASH)
+		return;
+	err = heaplive__read(l->heap, r->hdr.tgid, r->obj, r->data, r->len, &c, &why);
+	if (!err)
+		engine__anim_config(l->e, r->hdr.ts_ns, r->hdr.tgid, lock & AT_ART_HASH_MASK, &c);
+	else if (err != -EAGAIN) /* a value that failed its check is a warning; no boot class
+				  * path (a process that is no Android app) is said plainly */
+		diag(err == -EINVAL ? DIAG_WARN : DIAG_INFO,
+		     "pid %u: animator configurations not read: %s", r->hdr.tgid, why);
+}
+
 /* --refresh: a display list re-recorded, or a vsync requested (with its callers). */
 static void on_refresh(struct live *l, const struct at_refresh_rec *r, size_t size)
 {
@@ -277,6 +307,7 @@ static void on_proc(struct live *l, const struct at_proc_rec *r)
 		procsel__exec(l->sel, r->hdr.tgid, now_ns());
 		break;
 	case AT_PROC_EXIT:
+		heaplive__forget(l->heap, r->hdr.tgid);
 		procsel__exit(l->sel, r->hdr.tgid, r->hdr.ts_ns);
 		break;
 	}
@@ -296,6 +327,8 @@ static void on_record(void *ctx, const struct at_hdr *h, size_t size)
 		on_art(l, (const struct at_art_rec *)h, size);
 	else if (h->kind == AT_REC_REFRESH)
 		on_refresh(l, (const struct at_refresh_rec *)h, size);
+	else if (h->kind == AT_REC_ART_OBJ)
+		on_art_obj(l, (const struct at_art_obj_rec *)h, size);
 }
 
 /* What live tracing needs, checked up front so the user gets one clear line. */
@@ -355,6 +388,7 @@ static int start(struct live *l, struct marker_file *mf)
 		.ringbuf_bytes = o->ringbuf_bytes, .on_record = on_record, .ctx = l,
 		.art_stack_bytes = o->art || o->refresh ? o->stack_bytes : 0,
 		.self_tgid = (uint32_t)getpid(), .wake_markers = o->annotate != NULL,
+		.art_obj = l->heap != NULL,
 	};
 
 	if (o->annotate) /* a failure is said once (its warn callback); tracing goes on */
@@ -514,6 +548,20 @@ static struct atrace_setup *android_setup(const struct live_opts *o)
 	return as;
 }
 
+/* How many animators' configurations were read, when any start was seen. */
+static void heap_report(struct live *l)
+{
+	uint64_t read, failed, unread;
+
+	if (!l->heap)
+		return;
+	heaplive__counts(l->heap, &read, &failed, &unread);
+	if (read || failed || unread)
+		diag(DIAG_INFO, "animator configurations: %llu read, %llu reads failed, %llu starts "
+			"in processes beyond %d not read", (unsigned long long)read,
+		     (unsigned long long)failed, (unsigned long long)unread, HEAPLIVE_PROCS);
+}
+
 int live_run(const struct live_opts *o, struct engine *e)
 {
 	struct live *l = calloc(1, sizeof(*l));
@@ -533,6 +581,10 @@ int live_run(const struct live_opts *o, struct engine *e)
 	if (!ret && (o->art || o->refresh) && o->stack_bytes) {
 		l->unw = unwinder__new(o->proc_root);
 		ret = l->unw ? 0 : -ENOMEM;
+	}
+	if (!ret && o->art && !o->no_heap && !l->trace_all) {
+		l->heap = heaplive__new(o->proc_root);
+		ret = l->heap ? 0 : -ENOMEM;
 	}
 	if (!ret)
 		ret = start(l, mf);
@@ -557,6 +609,8 @@ out:
 	if (l->stacks_failed)
 		diag(DIAG_INFO, "%llu of %llu call stacks could not be unwound",
 			(unsigned long long)l->stacks_failed, (unsigned long long)l->stacks);
+	heap_report(l);
+	heaplive__free(l->heap);
 	probes__free(l->p);
 	procsel__free(l->sel);
 	nodenames__free(l->names);

@@ -30,6 +30,7 @@ struct live_opts {
 	const char *hwui_offsets; /* "prop=off,..." field offset overrides, or NULL */
 	bool art;            /* probe ValueAnimator.start/cancel/end in the boot oat */
 	const char *art_oat; /* the oat holding them; NULL: boot-framework.oat from maps */
+	bool no_heap;        /* --no-heap: no animator configurations from the Java heap */
 	uint32_t stack_bytes; /* --stacks: user stack copied per ART call and unwound; 0: off */
 	bool refresh;        /* --refresh: display-list and vsync request probes (who redraws) */
 	FILE *out;           /* the sink's stream: tracing stops when writing to it failed (EPIPE) */

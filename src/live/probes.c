@@ -35,6 +35,7 @@ static const uint16_t min_size[] = {
 	[AT_REC_PROP] = sizeof(struct at_prop_rec),
 	[AT_REC_ART] = sizeof(struct at_art_rec),
 	[AT_REC_REFRESH] = sizeof(struct at_refresh_rec),
+	[AT_REC_ART_OBJ] = sizeof(struct at_art_obj_rec),
 };
 
 static int on_sample(void *ctx, void *data, size_t size)
@@ -43,7 +44,8 @@ static int on_sample(void *ctx, void *data, size_t size)
 	const struct at_hdr *h = data;
 
 	if (size < sizeof(*h) || h->size > size || h->kind == 0 ||
-	    h->kind >= sizeof(min_size) / sizeof(min_size[0]) || h->size < min_size[h->kind]) {
+	    h->kind >= sizeof(min_size) / sizeof(min_size[0]) || !min_size[h->kind] ||
+	    h->size < min_size[h->kind]) {
 		p->bad_records++;
 		return 0;
 	}
@@ -77,6 +79,7 @@ static void configure(struct animtrace_bpf *skel, const struct probes_opts *o)
 
 	bpf_map__set_max_entries(skel->maps.events, ring);
 	/* An eighth of the ring: the reader's 100 ms tick drains it long before it fills. */
+	skel->rodata->art_obj_bytes = o->art_obj ? AT_ART_OBJ_BYTES : 0;
 	skel->rodata->wakeup_bytes = ring / 8;
 	skel->rodata->wake_markers = o->wake_markers;
 	skel->rodata->self_tgid = o->self_tgid;

@@ -29,6 +29,8 @@ struct probes_opts {
 	/* --stacks: user stack bytes the ART probes copy with their registers (0: none);
 	 * rounded down to 8 bytes, at most AT_ART_STACK_MAX. */
 	uint32_t art_stack_bytes;
+	/* the heap reader: ValueAnimator.start copies the head of `this` (AT_REC_ART_OBJ) */
+	bool art_obj;
 	uint32_t self_tgid; /* animtrace's own: its trace_marker writes are never captured */
 	bool wake_markers;  /* wake the reader at every marker record (--annotate), not on the tick */
 	probes_record_fn on_record;

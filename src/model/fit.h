@@ -92,6 +92,9 @@ int fit_run_bounded(const struct fit_sample *s, size_t n, const struct fit_bound
 int fit_interpolator(const struct fit_sample *s, size_t n, uint64_t t0_ns, uint64_t dur_ns,
 		     double from, double to, const char **name, double *rms);
 
+/* True when name is one of the interpolators fit_interpolator can answer ("Linear", ...). */
+bool fit_interpolator_known(const char *name);
+
 const char *fit_kind_str(enum fit_kind k); /* "spring", "fling", "interpolated", "other" */
 
 #endif

@@ -277,3 +277,11 @@ int fit_interpolator(const struct fit_sample *s, size_t n, uint64_t t0_ns, uint6
 		*rms = f.rms;
 	return 0;
 }
+
+bool fit_interpolator_known(const char *name)
+{
+	for (size_t i = 0; i < sizeof(interps) / sizeof(interps[0]); i++)
+		if (!strcmp(interps[i].name, name))
+			return true;
+	return false;
+}

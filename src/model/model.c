@@ -105,3 +105,29 @@ const char *finding_kind_str(enum finding_kind k)
 		return "unknown";
 	return names[k];
 }
+
+const char *repeat_mode_str(enum repeat_mode m)
+{
+	return m == REPEAT_RESTART ? "RESTART" : m == REPEAT_REVERSE ? "REVERSE" : "unknown";
+}
+
+const char *config_value_str(char *buf, size_t size, enum config_type type, double v)
+{
+	/* ints and colours are Java ints: a colour's sign bit is its alpha's high bit */
+	if (type == CONFIG_ARGB)
+		snprintf(buf, size, "0x%08x", (uint32_t)(int32_t)v);
+	else if (type == CONFIG_INT)
+		snprintf(buf, size, "%d", (int32_t)v);
+	else
+		snprintf(buf, size, "%g", v);
+	return buf;
+}
+
+const char *simple_class(const char *binary_name)
+{
+	const char *dot = strrchr(binary_name, '.');
+	const char *s = dot ? dot + 1 : binary_name;
+	const char *dollar = strrchr(s, '$');
+
+	return dollar && dollar[1] ? dollar + 1 : s;
+}

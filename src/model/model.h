@@ -104,6 +104,53 @@ enum reason_source {
 	REASON_ART = 1,      /* from ValueAnimator.cancel/end probes */
 };
 
+/*
+ * What the code asked of an animator (issue #24), read from its ValueAnimator object at its
+ * start() by the live heap reader: known is false when nothing was read (a replay, or a
+ * reader disabled for the process). Each value has its own "has" so the sinks can print null
+ * where the reader could not tell one value but could tell the others.
+ */
+#define AT_CONFIG_VALUES 4
+enum config_type {
+	CONFIG_FLOAT = 0, /* FloatKeyframe, or a property of a float setter */
+	CONFIG_INT,       /* IntKeyframe */
+	CONFIG_ARGB,      /* IntKeyframe animated by an ArgbEvaluator: a colour, 0xAARRGGBB */
+};
+
+/* ValueAnimator.RESTART (1) and REVERSE (2) (frameworks/base core/java/android/animation/
+ * ValueAnimator.java: RESTART = 1, REVERSE = 2, INFINITE = -1). */
+enum repeat_mode {
+	REPEAT_MODE_UNKNOWN = 0,
+	REPEAT_RESTART = 1,
+	REPEAT_REVERSE = 2,
+};
+
+#define AT_REPEAT_INFINITE (-1) /* ValueAnimator.INFINITE */
+
+/* One PropertyValuesHolder: its property and its first and last keyframes' values. */
+struct config_value {
+	char property[32]; /* "" when the holder names none (ValueAnimator.ofFloat) */
+	enum config_type type;
+	bool has_range;    /* from and to are known */
+	double from, to;   /* exact for float, int and ARGB */
+};
+
+struct anim_config {
+	bool known;
+	bool has_duration, has_start_delay, has_repeat;
+	int64_t duration_ms;    /* mDuration: unscaled, as the code set it */
+	int64_t start_delay_ms; /* mStartDelay */
+	int32_t repeat_count;   /* mRepeatCount: AT_REPEAT_INFINITE or 0.. */
+	enum repeat_mode repeat_mode;
+	char interpolator[64];  /* "AccelerateDecelerate", "PathInterpolator"; "" unknown */
+	bool has_values;
+	int n_values;
+	struct config_value values[AT_CONFIG_VALUES];
+	uint32_t values_left_out; /* holders beyond AT_CONFIG_VALUES */
+	char target_class[128]; /* ObjectAnimator's target's class, binary name; "" unknown */
+	uint64_t target_node;   /* its View's native RenderNode; 0 unknown */
+};
+
 struct anim {
 	uint64_t id;        /* the marker cookie (identityHashCode) */
 	char name[AT_NAME_MAX];      /* "animator" or "animator:alpha" */
@@ -164,6 +211,8 @@ struct anim {
 	/* From the ValueAnimator.start probe to its S marker: the start delay applied. */
 	bool has_start_delay;
 	uint64_t start_delay_ns;
+	/* What start() was asked to do (config.known false when not read). */
+	struct anim_config config;
 	uint64_t src_ts_ns;
 };
 
@@ -671,6 +720,11 @@ const char *frame_phase_str(enum frame_phase p);     /* "input", ..., "draw" */
 const char *view_prop_str(enum view_prop p);         /* "alpha", "translationX", ... */
 const char *view_prop_short(enum view_prop p);       /* "alpha", "transX", ... (box columns) */
 const char *finding_kind_str(enum finding_kind k);   /* "flicker", "replaced", ... */
+const char *repeat_mode_str(enum repeat_mode m);     /* "RESTART", "REVERSE", "unknown" */
+/* A configured value as the seed prints it: "1", "0.5", "-3" (int), "0xff00ff00" (ARGB). */
+const char *config_value_str(char *buf, size_t size, enum config_type type, double v);
+/* "Foo" of "com.example.Foo" or "com.example.Outer$Foo"; the name itself without '.'/'$'. */
+const char *simple_class(const char *binary_name);
 
 /* Room for a node label: a 63-byte class, '@', four hex digits and the NUL. */
 #define AT_NODE_LABEL_MAX 72

@@ -88,13 +88,19 @@ static void anim_head(struct sink_box *b, const struct anim *a, uint32_t tid)
 
 	box_line(b, "ID:         %lld", (long long)a->id); /* atrace cookies are signed */
 	box_line(b, "Type:       %s", anim_kind_str(a->kind));
-	if (a->target_node)
+	if (a->target_node) /* an inferred node the configuration names is exact */
 		box_line(b, "Target:     %s%s",
 			 box_node_label(node, sizeof(node), a->target_name, a->target_node),
-			 a->target_inferred ? " (inferred)" : "");
+			 a->config.target_node == a->target_node ? " (exact)"
+			 : a->target_inferred		 ? " (inferred)"
+						   : "");
+	else
+		box__config_target(b, a);
 	props_text(b, props, sizeof(props), a);
-	if (a->n_props)
-		box_line(b, "Properties: %s", props);
+	/* what the animator was asked to do, until its target shows what it did */
+	if (a->n_changes || !box__config_props(b, a, a->end_ns != 0))
+		if (a->n_props)
+			box_line(b, "Properties: %s", props);
 	if (a->restarts)
 		box_line(b, "Restarts:   %u", a->restarts);
 	clean(proc, sizeof(proc), a->process);
@@ -136,7 +142,8 @@ static int on_anim_start(void *ctx, const struct anim *a)
 	anim_head(b, a, a->start_tid);
 	fmt_sec(t, sizeof(t), a->start_ns);
 	box_line(b, "Start:      %s", t);
-	delay_line(b, a);
+	if (!box__config_begin(b, a))
+		delay_line(b, a);
 	stack_lines(b, "CallStack:", a->start_stack, a->n_start_stack);
 	box_close(b);
 	return out_status(b->out);
@@ -319,13 +326,14 @@ static int on_anim_end(void *ctx, const struct anim *a)
 	box_line(b, "End:        %s", t);
 	if (a->start_ns)
 		fmt_ms(t, sizeof(t), a->end_ns - a->start_ns);
-	box_line(b, "Duration:   %s", a->start_ns ? t : "-");
+	if (!box__config_end(b, a))
+		box_line(b, "Duration:   %s", a->start_ns ? t : "-");
 	box_line(b, "Frames:     %u", a->frames);
 	smooth_line(b, a);
 	redraw_line(b, a);
 	reason_text(reason, sizeof(reason), a);
 	box_line(b, "Reason:     %s", reason);
-	if (a->interpolator)
+	if (!box__config_interp(b, a) && a->interpolator)
 		box_line(b, "Interpolator: %s (fitted, rms %.3g)", a->interpolator, a->interp_rms);
 	finding_lines(b, false, a->id, a->pid, a->start_ns);
 	spark_lines(b, a);
@@ -712,6 +720,7 @@ void box__running(struct sink_box *b, const struct anim *a, uint64_t last_ns)
 	box_line(b, "Start:      %s", t);
 	fmt_ms(t, sizeof(t), last_ns > a->start_ns ? last_ns - a->start_ns : 0);
 	box_line(b, "Running:    %s at exit", t);
+	box__config_begin(b, a);
 	box_line(b, "Frames:     %u", a->frames);
 	reason_text(reason, sizeof(reason), a);
 	box_line(b, "Reason:     %s", reason);

@@ -122,6 +122,19 @@ static inline void box_blank(struct sink_box *b)
 	fprintf(b->out, "%s\n", b->g->v);
 }
 
+/*
+ * An animator's configuration (sinks/box_config.c); each prints nothing and returns false
+ * when it has nothing configured to say. begin: Duration, StartDelay and Interpolator as
+ * configured; end: "Duration: 300ms configured, 312.4 ms measured"; interp: the configured
+ * interpolator beside the fitted one, a mismatch said plainly; props: "Properties: alpha:
+ * 1 → 0" (mark: followed by "(configured)"); target: "Target: NotificationRow@3f2c (exact)".
+ */
+bool box__config_begin(struct sink_box *b, const struct anim *a);
+bool box__config_end(struct sink_box *b, const struct anim *a);
+bool box__config_interp(struct sink_box *b, const struct anim *a);
+bool box__config_props(struct sink_box *b, const struct anim *a, bool mark);
+bool box__config_target(struct sink_box *b, const struct anim *a);
+
 /* The summary box and what follows it (sinks/box_summary.c). */
 int box__summary(void *ctx, const struct summary *s);
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sinks/jsonconfig.h"
 #include "sinks/jsonout.h"
 #include "common/frametimeline.h"
 #include "sinks/json.h"
@@ -178,6 +179,7 @@ static void put_anim_end(FILE *out, const struct anim *a)
 	put_anim_target(out, a);
 	put_targets(out, a);
 	put_start_delay(out, a);
+	json_put_config(out, &a->config);
 	put_stack(out, "start_stack", a->start_stack, a->n_start_stack);
 	put_stack(out, "end_stack", a->end_stack, a->n_end_stack);
 	if (a->refresh_traced) /* --refresh: its frames in which its target re-recorded */
@@ -418,6 +420,7 @@ static int on_anim_start(void *ctx, const struct anim *a)
 	put_common(j->out, a->start_ns, a->pid, a->start_tid, a->process);
 	put_anim_id(j->out, a);
 	put_start_delay(j->out, a);
+	json_put_config(j->out, &a->config);
 	put_stack(j->out, "start_stack", a->start_stack, a->n_start_stack);
 	fputs("}\n", j->out);
 	return out_status(j->out);

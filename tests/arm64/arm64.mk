@@ -15,6 +15,13 @@ A64_TIMEOUT ?= 180
 # BUILD and SAN are reset so a caller's values never reach the cross build.
 A64_MAKE := $(MAKE) --no-print-directory ARCH=arm64 BUILD=build/arm64 SAN=
 
+# --scenario config: the simulator's fake boot class path and the dex fixtures it lays its
+# objects out from, where it looks for them next to /e2e/animsim (tests/sim/sim_heap.c).
+A64_HEAP_FILES := $(foreach f,system/build.prop system/framework/framework.jar \
+	apex/com.android.art/javalib/core-oj.jar,build/arm64/sim/heaproot/$(f)=/e2e/heaproot/$(f)) \
+	$(foreach d,core framework framework2,$(foreach x,dex offsets12.txt,\
+	build/arm64/fixtures/dex/android14b1/$(d).$(x)=/fixtures/dex/android14b1/$(d).$(x)))
+
 .PHONY: e2e-arm64 arm64-build arm64-version arm64-smoke arm64-init-test
 
 $(A64_OUT)/smoke:
@@ -56,7 +63,7 @@ e2e-arm64:
 	$(Q)files="$(A64_SMOKE)=/e2e/smoke $(A64_BIN)=/e2e/animtrace"; \
 	if [ -x $(A64_SIM) ]; then \
 		cat tests/arm64/scenario >> $(A64_OUT)/commands; \
-		files="$$files $(A64_SIM)=/e2e/animsim"; \
+		files="$$files $(A64_SIM)=/e2e/animsim $(A64_HEAP_FILES)"; \
 	else \
 		echo "e2e-arm64: no $(A64_SIM) yet, smoke and --version only"; \
 	fi; \

@@ -498,6 +498,29 @@ while IFS= read -r x; do
 	fi
 done <<< "$(printf '%s\n' "$exp" | grep -F '"type":"dyn"')"
 [ "$n_runs" = 5 ] && ok "dyn: five runs played" || bad "dyn: five runs played ($n_runs)"
+# ---- configuration from the Java heap: the config scenario (issue 24) -------------------------
+out=$(section /tmp/config.jsonl)
+exp=$(section /tmp/config-expect.jsonl)
+node_of() { # the simulator's target node of cookie $1
+	printf '%s\n' "$exp" | grep -F "\"cookie\":$1," | sed -n 's/.*"target_node":"\([^"]*\)".*/\1/p'
+}
+n273=$(node_of 168950273)
+n274=$(node_of 168950274)
+n275=$(node_of 168950275)
+CONFIG=$(cat <<EOF
+"type":"animator_start" ... "id":168950273, ... "config":{"duration_ms":300,"start_delay_ms":0,"repeat_count":-1,"repeat_mode":"REVERSE","interpolator":"AccelerateDecelerate","values":[{"property":"alpha","type":"float","from":1,"to":0}],"values_left_out":0,"target_class":"android.view.View","target_node":"$n273"}
+"type":"animator_start" ... "id":168950274, ... "config":{"duration_ms":200,"start_delay_ms":100,"repeat_count":0,"repeat_mode":"RESTART","interpolator":"PathInterpolator","values":[{"property":"translationX","type":"float","from":0,"to":120}],"values_left_out":0,"target_class":"android.view.View","target_node":"$n274"}
+"type":"animator_start" ... "id":168950275, ... "config":{"duration_ms":150,"start_delay_ms":0,"repeat_count":0,"repeat_mode":"RESTART","interpolator":"AccelerateDecelerate","values":[{"property":"backgroundColor","type":"argb","from":"0xffff0000","to":"0xff0000ff"}],"values_left_out":0,"target_class":"android.view.View","target_node":"$n275"}
+"type":"animator_start" ... "id":168950276, ... "config":{"duration_ms":250,"start_delay_ms":0,"repeat_count":2,"repeat_mode":"RESTART","interpolator":"PathInterpolator","values":[{"property":"x","type":"float","from":-40.5,"to":100},{"property":"level","type":"int","from":3,"to":50}],"values_left_out":0,"target_class":null,"target_node":null}
+"type":"finding" ... "kind":"repeating", ... "ids":[168950273]
+EOF
+)
+[ -n "$n273" ] && [ "$n273" != 0x0 ] && ok "the simulator gave the config targets ($n273)" ||
+	bad "the simulator gave the config targets"
+while IFS= read -r want; do
+	[ -n "$want" ] || continue
+	has "$want" && ok "config has $want" || bad "config has $want"
+done <<< "$CONFIG"
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

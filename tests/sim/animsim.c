@@ -31,6 +31,7 @@
 
 #include "art_load.h"
 #include "sim_dyn.h"
+#include "sim_heap.h"
 #include "fit_sim.h"
 #include "hwui_load.h"
 #include "sim_findings.h"
@@ -71,6 +72,7 @@ struct opts {
 	long vsync_seed;   /* --vsync-seed: how the tokens rise (deterministic for a seed) */
 	bool surfaceflinger; /* --surfaceflinger: a third child writes VSYNC-app toggles */
 	char gate[PATH_MAX]; /* --late-gate DIR: load once DIR/load exists, play once DIR/go does */
+	bool wrong_layout; /* --wrong-layout: config's animators laid out as another Android's */
 };
 
 /*
@@ -131,6 +133,10 @@ struct scenario {
 	int n_skips;
 	int slow_frame; /* > 0: this frame's traversal holds 2.4 periods in nested slices */
 	bool refresh; /* who redraws: display lists re-recorded and vsync requests (refresh_*) */
+	/* The animators are Java objects in a heap laid out as ART would (sim_heap.h), configured
+	 * as sim_heap_config says; targets: the node of each one's target. */
+	bool heap;
+	const enum node_id *targets;
 	int n_nodes; /* views created (0: NODE_COUNT) */
 	/* Each frame goes through the animators' animateValue (ART fixture), whose update
 	 * listeners or property setters make their track writes, as AnimationHandler does. */
@@ -277,6 +283,25 @@ static const struct track_def cuj_tracks[] = {
 
 #define ARRAY_LEN(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
+/*
+ * config: animators whose configuration animtrace reads from their objects (sim_heap.c): a
+ * fade repeated INFINITE (never ends), a slide whose start() runs 6 frames (100 ms) before
+ * its S, a colour on the row (no RenderNode property), a ValueAnimator of two holders.
+ */
+static const struct anim_def config_anims[] = {
+	{ "animator:alpha", 1, 2, 0, NULL, ART_CALL_START, 0 },
+	{ "animator:translationX", 2, 8, 14, "complete", ART_CALL_START, 2 },
+	{ "animator:backgroundColor", 3, 3, 12, "complete", ART_CALL_START, 0 },
+	{ "animator", 4, 4, 10, "complete", ART_CALL_START, 0 },
+};
+
+static const struct track_def config_tracks[] = {
+	{ 0, NODE_A, HWUI_ALPHA, 1.0f, 0.0f },
+	{ 1, NODE_B, HWUI_TRANSLATION_X, 0.0f, 120.0f },
+};
+
+static const enum node_id config_targets[] = { NODE_A, NODE_B, NODE_A, NODE_MAX };
+
 static const struct scenario scenarios[] = {
 	{ "basic", basic_anims, ARRAY_LEN(basic_anims), basic_tracks, ARRAY_LEN(basic_tracks),
 	  basic_pokes, ARRAY_LEN(basic_pokes), .cycle = 0 },
@@ -287,6 +312,8 @@ static const struct scenario scenarios[] = {
 	  .skips = jank_skips, .n_skips = ARRAY_LEN(jank_skips), .slow_frame = JANK_SLOW_FRAME },
 	{ "refresh", refresh_anims, ARRAY_LEN(refresh_anims), refresh_tracks,
 	  ARRAY_LEN(refresh_tracks), .refresh = true },
+	{ "config", config_anims, ARRAY_LEN(config_anims), config_tracks,
+	  ARRAY_LEN(config_tracks), .heap = true, .targets = config_targets },
 	/* No scripted animators: physics_frame() runs everything (see there). */
 	{ "physics", .anims = NULL },
 	{ "listeners", listeners_anims, ARRAY_LEN(listeners_anims), listeners_tracks,
@@ -1323,8 +1350,34 @@ static int create_nodes(struct app *app)
 	return 0;
 }
 
+/* config: the animators as Java objects (sim_heap.c), each one's configuration expected. */
+static int sim_heap_objects(struct app *app)
+{
+	struct sim_heap *h = sim_heap_open(app->opts->wrong_layout);
+
+	if (!h)
+		return -errno;
+	for (int i = 0; i < app->sc->n_anims; i++) {
+		struct sim_anim_cfg c = *sim_heap_config(i);
+		enum node_id t = app->sc->targets[i];
+		uint32_t cookie = (uint32_t)cookie_of(app, &app->sc->anims[i]);
+
+		c.target_node = c.object_animator && t < NODE_MAX ? (uint64_t)app->node[t] : 0;
+		app->art_obj[i] = sim_heap__animator(h, &c, cookie);
+		if (!app->art_obj[i])
+			break;
+		expect_line(app, "{\"type\":\"config\",\"pid\":%d,\"role\":\"%s\","
+			    "\"cookie\":%" PRIu32 ",\"target_node\":\"0x%" PRIx64 "\"}",
+			    app->tgid, role_name[app->role], cookie, c.target_node);
+	}
+	sim_heap__free(h); /* the objects stay: the mapping is never unmapped */
+	return app->art_obj[app->sc->n_anims - 1] ? 0 : -errno;
+}
+
 static int create_art_objects(struct app *app)
 {
+	if (app->sc->heap)
+		return sim_heap_objects(app);
 	for (int i = 0; i < app->sc->n_anims; i++) {
 		uint32_t cookie = (uint32_t)cookie_of(app, &app->sc->anims[i]);
 
@@ -1638,7 +1691,7 @@ static void usage(FILE *f)
 		   "               [--fps N] [--props-per-frame N] [--flood N] [--go FILE]\n"
 		   "               [--hwui-late-frames N [--late-gate DIR]] [--no-vsync-ids]\n"
 		   "               [--tags-off] [--vsync-ids counter|tokens] [--vsync-seed N]\n"
-		   "               [--surfaceflinger]\n");
+		   "               [--surfaceflinger] [--scenario config [--wrong-layout]]\n");
 }
 
 /* Names go into markers and JSON unescaped, as app package names can be. */
@@ -1695,6 +1748,7 @@ static int parse_opt(struct opts *o, int c, const char *arg)
 		return 0;
 	case 'S': return parse_long(&o->vsync_seed, arg, 0, LONG_MAX);
 	case 'F': o->surfaceflinger = true; return 0;
+	case 'W': o->wrong_layout = true; return 0;
 	case 'p': return 0;
 	default: return -EINVAL;
 	}
@@ -1723,6 +1777,7 @@ static int parse_opts(struct opts *o, int argc, char **argv)
 		{ "vsync-ids", required_argument, NULL, 'I' },
 		{ "vsync-seed", required_argument, NULL, 'S' },
 		{ "surfaceflinger", no_argument, NULL, 'F' },
+		{ "wrong-layout", no_argument, NULL, 'W' },
 		{ "pad", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
@@ -1875,6 +1930,11 @@ static int start_parent(struct opts *o, struct app *proto, int argc, char **argv
 	if (!proto->sc) {
 		fprintf(stderr, "animsim: unknown scenario %s\n", o->scenario);
 		return -EINVAL;
+	}
+	err = proto->sc->heap ? sim_heap_env(argv) : 0;
+	if (err < 0) {
+		fprintf(stderr, "animsim: no boot class path: %s\n", strerror(-err));
+		return err;
 	}
 	err = ensure_tracefs();
 	if (err < 0) {

@@ -15,7 +15,8 @@ SIM_CXXFLAGS := -std=gnu++17 -O2 -g -fPIC -fvisibility=hidden -fno-exceptions -f
 	-Wall -Wextra -I$(SIM_SRC)
 SIM_HDRS := $(SIM_SRC)/hwui_fixture.h $(SIM_SRC)/hwui_load.h $(SIM_SRC)/art_fixture.h \
 	$(SIM_SRC)/art_load.h $(SIM_SRC)/utils_fixture.h $(SIM_SRC)/dyn_fixture.h \
-	$(SIM_SRC)/dyn_load.h $(SIM_SRC)/sim_dyn.h
+	$(SIM_SRC)/dyn_load.h $(SIM_SRC)/sim_dyn.h \
+	$(SIM_SRC)/sim_heap.h
 # ART fixture: callers must stay real frames (no sibling calls) and no two methods may be
 # folded into one address (no identical code folding).
 SIM_ART_CFLAGS := $(SIM_CFLAGS) -fPIC -fvisibility=hidden -fno-optimize-sibling-calls \
@@ -35,11 +36,23 @@ SIM_VARIANT_LDFLAGS_ibt := -Wl,-z,ibtplt
 SIM_VARIANT_CXXFLAGS_noplt := -fno-plt
 SIM_VARIANT_LIBS := $(patsubst %,$(SIM_DIR)/libhwui-%.so,$(SIM_HWUI_VARIANTS))
 
+# --scenario config: a fake device root whose boot class path jars are the dex fixtures'
+# (sim_heap.h), with the dex files and offsets the simulator lays its objects out from.
+SIM_HEAPROOT := $(SIM_DIR)/heaproot
+SIM_HEAP_FIX := $(BUILD)/fixtures/dex
+SIM_HEAPROOT_FILES := $(SIM_HEAPROOT)/system/build.prop \
+	$(SIM_HEAPROOT)/system/framework/framework.jar \
+	$(SIM_HEAPROOT)/apex/com.android.art/javalib/core-oj.jar \
+	$(foreach s,android14b1 android10,$(foreach d,core framework framework2,\
+		$(SIM_HEAP_FIX)/$(s)/$(d).dex $(SIM_HEAP_FIX)/$(s)/$(d).offsets.txt \
+		$(SIM_HEAP_FIX)/$(s)/$(d).offsets12.txt))
+
 SIM_TARGETS := $(SIM_DIR)/libhwui.so $(SIM_DIR)/libhwui.unstripped.so $(SIM_DIR)/libutils.so \
 	$(SIM_DIR)/libandroid_runtime.so \
 	$(SIM_DIR)/animsim \
 	$(SIM_DIR)/boot-framework.oat $(SIM_DIR)/boot-framework.unstripped.oat $(SIM_VARIANT_LIBS) \
-	$(SIM_DIR)/base.odex
+	$(SIM_DIR)/base.odex \
+	$(SIM_HEAPROOT_FILES)
 
 .PHONY: sim sim-check hwui-arm64-test
 sim: $(SIM_TARGETS)
@@ -155,3 +168,19 @@ else
 $(SIM_DIR)/animsim: $(SIM_DIR)/animsim.unstripped
 	$(Q)cp $< $@
 endif
+
+$(SIM_HEAPROOT)/system/build.prop:
+	$(Q)mkdir -p $(@D) && echo "ro.build.version.sdk=34" > $@
+
+$(SIM_HEAPROOT)/system/framework/framework.jar: $(SIM_HEAP_FIX)/android14b1/framework.jar
+	$(Q)mkdir -p $(@D) && cp $< $@
+
+$(SIM_HEAPROOT)/apex/com.android.art/javalib/core-oj.jar: $(SIM_HEAP_FIX)/android14b1/core.dex
+	$(Q)rm -rf $@.d && mkdir -p $@.d && cp $< $@.d/classes.dex
+	$(Q)cd $@.d && zip -q -X -0 ../$(notdir $@) classes.dex && cd .. && rm -rf $(notdir $@).d
+
+# The config scenario's heap (sim_heap.c) is linked into animsim whichever way it reaches the
+# fixtures (the recipe expands these lists when it runs; the rule below adds the prerequisite).
+SIM_OBJS_dl += $(SIM_SRC)/sim_heap.c
+SIM_OBJS_linked += $(SIM_SRC)/sim_heap.c
+$(SIM_DIR)/animsim.unstripped: $(SIM_SRC)/sim_heap.c

@@ -356,6 +356,28 @@ Test(findings, running_at_the_end_with_no_change_for_half_a_second_is_stalled)
 		       "for the last 1.2 s: paused or leaked");
 }
 
+Test(findings, a_configured_infinite_repeat_running_at_the_end_is_repeating_not_stalled)
+{
+	struct anim_config c = { .known = true, .has_repeat = true,
+				 .repeat_count = AT_REPEAT_INFINITE, .repeat_mode = REPEAT_REVERSE };
+
+	engine__anim_config(eng, 15 * MS, PID, 7, &c);
+	for (int f = 1; f <= 60; f++) {
+		uint64_t t = frame_open(f);
+
+		if (f == 1)
+			mark(t + 2 * MS, 'S', "animator:alpha", 7);
+		if (f <= 3) /* the same values as the stalled one above */
+			set(t + 4 * MS, PROP_ALPHA, 0.25f * f);
+		frame_close(t);
+	}
+	engine__finish(eng, 1200 * MS, 0, 0);
+	cr_assert_eq(n_fnd, 1);
+	assert_finding(0, FINDING_REPEATING, 1, 7, 0,
+		       "animator:alpha 7 on Row@51c0 still runs after 1.2 s: it was started with "
+		       "repeat INFINITE (REVERSE)");
+}
+
 Test(findings, running_at_the_end_and_still_moving_is_neither_repeating_nor_stalled)
 {
 	for (int f = 1; f <= 20; f++) {

@@ -446,7 +446,7 @@ Test(sink_json, nasty_names_are_escaped_per_rfc_8259)
 			       "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"
 			       "|\\ufffd|\\ufffd\\ufffd|\\ufffd\\ufffd\\ufffd|\\ufffd\\ufffd\","
 			       "\"kind\":\"ObjectAnimator\",\"properties\":[\"p\\\"q\"],"
-			       "\"restarts\":0,\"start_delay_ns\":null}\n");
+			       "\"restarts\":0,\"start_delay_ns\":null,\"config\":null}\n");
 	cr_assert_eq(parse_lines(text, o, 2), 1);
 	cr_assert_str_eq(json_object_get_string(get(o[0], "process")), "tab\there");
 	json_object_put(o[0]);
@@ -503,11 +503,11 @@ Test(sink_json, call_stacks_are_string_arrays_and_absent_when_unknown)
 {
 	char *out = json_render(stacks_json);
 
-	cr_assert(strstr(out, "\"restarts\":0,\"start_delay_ns\":null,\"start_stack\":[\"com.example.A.play\","
+	cr_assert(strstr(out, "\"restarts\":0,\"start_delay_ns\":null,\"config\":null,\"start_stack\":[\"com.example.A.play\","
 			      "\"com.example.\\\"B\\\".run\"]}\n"), "%s", out);
 	cr_assert(strstr(out, "\"start_stack\":[\"com.example.A.play\",\"com.example.\\\"B\\\".run\"],"
 			      "\"end_stack\":[\"com.example.C.stop\"]}\n"), "%s", out);
-	cr_assert(strstr(out, "\"restarts\":0,\"start_delay_ns\":null}\n"),
+	cr_assert(strstr(out, "\"restarts\":0,\"start_delay_ns\":null,\"config\":null}\n"),
 		  "the third record has no stack: %s", out);
 	free(out);
 }
