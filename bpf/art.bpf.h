@@ -187,7 +187,7 @@ static __always_inline void art_obj_copy(struct pt_regs *ctx)
 SEC("uprobe")
 int BPF_KPROBE(at_art_va_start)
 {
-	art_entry(ctx, AT_ART_VA_START, true);
+	art_entry(ctx, AT_ART_VA_START, true, 0);
 	art_obj_copy(ctx);
 	return 0;
 }
