@@ -67,10 +67,15 @@ static void anim_link(struct anim *a, bool frames_seen, const struct node_st *n,
 /* A full series keeps every other point: each now stands for twice as many frames. */
 static void series_halve(struct prop_series *s)
 {
+	uint64_t shared = 0;
+
 	for (int i = 0; i < AT_SERIES_MAX / 2; i++) {
 		s->v[i] = s->v[2 * i + 1];
 		s->t_us[i] = s->t_us[2 * i + 1];
+		if (s->shared & (3ull << (2 * i))) /* a point's frames are both old points' */
+			shared |= 1ull << i;
 	}
+	s->shared = shared;
 	s->n = AT_SERIES_MAX / 2;
 	s->stride *= 2;
 }
@@ -91,11 +96,24 @@ static void series_add(struct prop_series *s, uint64_t frame_key, float value, i
 		if (s->n == AT_SERIES_MAX)
 			series_halve(s);
 		s->n++;
+		s->shared &= ~(1ull << (s->n - 1));
 	}
 	s->frames++;
 	s->frame_key = frame_key;
 	s->v[s->n - 1] = value;
 	s->t_us[s->n - 1] = t_us;
+}
+
+/* Another writer also wrote s's property in frame_key, the frame of its last point: marked. */
+static void series_share(struct prop_series *s, uint64_t frame_key)
+{
+	if (!s->n || s->frame_key != frame_key)
+		return;
+	s->shared |= 1ull << (s->n - 1);
+	if (s->shared_key != frame_key) {
+		s->shared_key = frame_key;
+		s->shared_frames++;
+	}
 }
 
 /* The time of frame_ns since a's start in microseconds, clamped to the series' range. */
@@ -242,6 +260,26 @@ static void target_write(struct proc *p, struct anim_run *r, const struct node_s
 		p->attrib.tg_pending = true;
 }
 
+/* n's prop has several writers in this frame (frame_key): every curve of it gets the mark. */
+static void mark_shared(struct anim_run *running, const struct node_st *n, enum view_prop prop,
+			uint64_t frame_key)
+{
+	for (struct anim_run *r = running; r; r = r->next) {
+		struct anim *a = &r->a;
+
+		for (int i = 0; i < a->n_changes && a->target_node == n->node; i++)
+			if (a->changes[i].prop == prop)
+				series_share(&a->series[i], frame_key);
+		for (size_t k = 0; k < r->at.n_tg; k++) {
+			struct anim_target *t = &r->at.tg[k];
+
+			for (int i = 0; i < t->n_props && t->node == n->node; i++)
+				if (t->props[i].prop == prop)
+					series_share(&t->props[i].series, frame_key);
+		}
+	}
+}
+
 const uint32_t *attrib__writer(const struct thread *t, uint32_t pid)
 {
 	return t && t->attrib.av_valid && t->pid == pid ? &t->attrib.av_cookie : NULL;
@@ -265,6 +303,8 @@ bool attrib__write(struct proc *p, const uint32_t *writer, struct node_st *n,
 		anim_link(&r->a, p->frames.seq != 0, n, prop, value);
 		explained |= anim_sample(&r->a, n, prop, value, frame_key, frame_ns);
 	}
+	if (props__shared(&p->props, n, prop))
+		mark_shared(p->anims.running, n, prop, frame_key);
 	return explained;
 }
 

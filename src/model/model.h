@@ -49,6 +49,12 @@ struct prop_series {
 	uint32_t stride;   /* frames per point: 1, 2, 4, ... (0 before the first point) */
 	uint32_t frames;   /* frames that changed the property */
 	uint64_t frame_key; /* engine-private: which frame the last point belongs to */
+	/* bit i: in a frame of point i another writer (an animator or code) also wrote this
+	 * property of this node; shared_frames counts those frames (known only with the
+	 * animateValue probes: a write outside their windows is no animator's) */
+	uint64_t shared;
+	uint32_t shared_frames;
+	uint64_t shared_key; /* engine-private: the last frame counted in shared_frames */
 	float v[AT_SERIES_MAX];
 	/* the doFrame start of the frame of v[i] (its bucket's last), minus the animator's
 	 * start_ns in us: negative when the frame began before the S marker */
@@ -335,6 +341,26 @@ struct jank {
 	uint64_t src_ts_ns;
 };
 
+/* Who made one write of a property (enum prop_writer). */
+enum prop_writer {
+	WRITER_UNKNOWN = 0, /* no animateValue probe has named a writer in this process */
+	WRITER_ANIMATOR,    /* inside an animator's animateValue (prop_write.anim) */
+	WRITER_CODE,        /* outside every animateValue while the probes watch: no animator */
+};
+
+/* One write of a property in a frame: its value and its writer. */
+struct prop_write {
+	float value;
+	uint8_t writer;      /* enum prop_writer */
+	uint64_t anim;       /* WRITER_ANIMATOR: the animator's id (cookie) */
+};
+
+/*
+ * Writes kept per property per frame: the first AT_PROP_WRITES - 1 and the latest (the last
+ * slot follows the last write); writes_left_out counts those in between that were not kept.
+ */
+#define AT_PROP_WRITES 4
+
 /* One node's property values in one frame: last value wins, sets counts the writes. */
 struct node_props {
 	uint64_t node;
@@ -344,6 +370,10 @@ struct node_props {
 	uint16_t sets[PROP_COUNT]; /* > 1: the property was written more than once ("fighting") */
 	uint32_t writer_mask;      /* bit per prop: writer[] names the animator of its last write */
 	uint64_t writer[PROP_COUNT]; /* that animator's id (cookie), from the animateValue probes */
+	/* each write in order, with its writer (see AT_PROP_WRITES) */
+	uint8_t n_writes[PROP_COUNT];
+	uint16_t writes_left_out[PROP_COUNT];
+	struct prop_write writes[PROP_COUNT][AT_PROP_WRITES];
 };
 
 /* The property changes of one process in one frame (or outside any frame). */

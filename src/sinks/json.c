@@ -88,7 +88,7 @@ static void put_anim_target(FILE *out, const struct anim *a)
 		json_put_float(out, a->changes[i].from);
 		fputs(",\"to\":", out);
 		json_put_float(out, a->changes[i].to);
-		fputc('}', out);
+		fprintf(out, ",\"shared_frames\":%u}", a->series[i].shared_frames);
 	}
 	fputc('}', out);
 }
@@ -101,7 +101,8 @@ static void put_target_props(FILE *out, const struct anim_target *t)
 		json_put_float(out, t->props[i].from);
 		fputs(",\"to\":", out);
 		json_put_float(out, t->props[i].to);
-		fprintf(out, ",\"sets\":%u}", t->props[i].sets);
+		fprintf(out, ",\"sets\":%u,\"shared_frames\":%u}", t->props[i].sets,
+			t->props[i].series.shared_frames);
 	}
 }
 
@@ -553,6 +554,62 @@ static void put_node_props(FILE *out, const struct node_props *np)
 	fputc('}', out);
 }
 
+/* {"value":0.95,"by":"animator","id":21761}, "by":"not_an_animator" or "unknown". */
+static void put_write(FILE *out, const struct prop_write *w)
+{
+	fputs("{\"value\":", out);
+	json_put_float(out, w->value);
+	if (w->writer == WRITER_ANIMATOR)
+		fprintf(out, ",\"by\":\"animator\",\"id\":%lld}", (long long)w->anim);
+	else
+		fprintf(out, ",\"by\":\"%s\"}",
+			w->writer == WRITER_CODE ? "not_an_animator" : "unknown");
+}
+
+/*
+ * ,"writes":{"alpha":[write,...]}: each write of the frame in order with its writer (the
+ * first AT_PROP_WRITES - 1 and the last), and "writes_left_out":{"alpha":2} for those between
+ * that were not kept, when there were any.
+ */
+static void put_writes(FILE *out, const struct node_props *np)
+{
+	bool first = true, left_out = false, any = false;
+
+	for (int p = 0; p < PROP_COUNT; p++)
+		any |= (np->set_mask & 1u << p) && np->n_writes[p];
+	if (!any) /* a record made without its writes: nothing to say */
+		return;
+	fputs(",\"writes\":{", out);
+	for (int p = 0; p < PROP_COUNT; p++) {
+		int n = np->n_writes[p] < AT_PROP_WRITES ? np->n_writes[p] : AT_PROP_WRITES;
+
+		if (!(np->set_mask & 1u << p))
+			continue;
+		fprintf(out, "%s\"%s\":[", first ? "" : ",", view_prop_str(p));
+		for (int i = 0; i < n; i++) {
+			if (i)
+				fputc(',', out);
+			put_write(out, &np->writes[p][i]);
+		}
+		fputc(']', out);
+		first = false;
+		left_out |= np->writes_left_out[p] != 0;
+	}
+	fputc('}', out);
+	if (!left_out)
+		return;
+	fputs(",\"writes_left_out\":{", out);
+	first = true;
+	for (int p = 0; p < PROP_COUNT; p++) {
+		if (!(np->set_mask & 1u << p) || !np->writes_left_out[p])
+			continue;
+		fprintf(out, "%s\"%s\":%u", first ? "" : ",", view_prop_str(p),
+			np->writes_left_out[p]);
+		first = false;
+	}
+	fputc('}', out);
+}
+
 /* One record per node: consumers filter by node without unpacking a frame. */
 static int on_frame_props(void *ctx, const struct frame_props *fp)
 {
@@ -569,6 +626,7 @@ static int on_frame_props(void *ctx, const struct frame_props *fp)
 			fputs(",\"frame_vsync_id\":null", j->out);
 		fprintf(j->out, ",\"in_frame\":%s", fp->in_frame ? "true" : "false");
 		put_node_props(j->out, &fp->nodes[i]);
+		put_writes(j->out, &fp->nodes[i]);
 		fputs("}\n", j->out);
 	}
 	return out_status(j->out);

@@ -48,6 +48,12 @@ static void json_props(struct sink s)
 
 	nodes[0].values[PROP_ALPHA] = prop_values[0];
 	nodes[0].sets[PROP_ALPHA] = 2;
+	nodes[0].n_writes[PROP_ALPHA] = 2; /* an animator's write, then code's */
+	nodes[0].writes[PROP_ALPHA][0] = (struct prop_write){ 0.95f, WRITER_ANIMATOR, 44292905 };
+	nodes[0].writes[PROP_ALPHA][1] = (struct prop_write){ prop_values[0], WRITER_CODE, 0 };
+	nodes[0].n_writes[PROP_TRANSLATION_Y] = 1;
+	nodes[0].writes[PROP_TRANSLATION_Y][0] =
+		(struct prop_write){ prop_values[1], WRITER_UNKNOWN, 0 };
 	nodes[0].values[PROP_TRANSLATION_Y] = prop_values[1];
 	nodes[0].sets[PROP_TRANSLATION_Y] = 1;
 	nodes[1].values[PROP_SCALE_X] = prop_values[2];
@@ -349,6 +355,37 @@ static void nonfinite_scenario(struct sink s)
 	np.values[PROP_SCALE_Y] = -INFINITY;
 	np.sets[PROP_TRANSLATION_X] = np.sets[PROP_SCALE_Y] = 1;
 	s.ops->frame_props(s.ctx, &fp);
+}
+
+static void writes_scenario(struct sink s)
+{
+	struct node_props np = { .node = 0x10, .node_name = "V", .set_mask = 1u << PROP_ALPHA };
+	struct frame_props fp = { .pid = 1, .tid = 1, .vsync_id = -1, .n_nodes = 1, .nodes = &np };
+
+	np.values[PROP_ALPHA] = 1.0f;
+	np.sets[PROP_ALPHA] = 5;
+	np.n_writes[PROP_ALPHA] = 3;
+	np.writes_left_out[PROP_ALPHA] = 2;
+	np.writes[PROP_ALPHA][0] = (struct prop_write){ 0.5f, WRITER_ANIMATOR, 21761 };
+	np.writes[PROP_ALPHA][1] = (struct prop_write){ 0.25f, WRITER_UNKNOWN, 0 };
+	np.writes[PROP_ALPHA][2] = (struct prop_write){ 1.0f, WRITER_CODE, 0 };
+	s.ops->frame_props(s.ctx, &fp);
+}
+
+Test(sink_json, frame_props_list_each_write_with_its_writer_and_those_left_out)
+{
+	char *text = json_render(writes_scenario);
+
+	cr_assert_str_eq(text, "{\"type\":\"frame_props\",\"ts_ns\":0,\"pid\":1,\"tid\":1,"
+			       "\"process\":\"\",\"frame_seq\":0,\"frame_vsync_id\":null,"
+			       "\"in_frame\":false,\"node\":\"0x10\",\"node_name\":\"V@0010\","
+			       "\"node_class\":\"V\",\"values\":{\"alpha\":1},"
+			       "\"sets\":{\"alpha\":5},\"writes\":{\"alpha\":["
+			       "{\"value\":0.5,\"by\":\"animator\",\"id\":21761},"
+			       "{\"value\":0.25,\"by\":\"unknown\"},"
+			       "{\"value\":1,\"by\":\"not_an_animator\"}]},"
+			       "\"writes_left_out\":{\"alpha\":2}}\n");
+	free(text);
 }
 
 Test(sink_json, non_finite_values_are_written_as_null)
