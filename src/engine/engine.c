@@ -300,6 +300,7 @@ static void anim_end(struct engine *e, struct proc *p, struct anim_run *r, uint6
 		     uint32_t tid, enum end_reason reason, enum reason_source source)
 {
 	anims__stop(&e->anims, p, r, ts_ns, tid, reason, source);
+	starter__ended(&p->starter, &r->a, ts_ns);
 	attrib__fill(r);
 	attrib__fit_interp(&r->a);
 	findings__anim_ended(&e->findings, p, r, &e->out);
@@ -320,7 +321,8 @@ static struct artcalls_thread *art_thread(struct engine *e, uint32_t tid)
  *  1. a run of k still going (S again without F) is over;
  *  2. a cap makes room by evicting the oldest running animator;
  *  3. the run starts, and counts for the doFrame open now;
- *  4. the ART calls that wrote the S give its start stack and its start delay;
+ *  4. the ART calls that wrote the S give its start stack (and from it, who started it) and
+ *     its start delay;
  *  5. it may replace the animator whose F came right before (findings);
  *  6. it goes out, and runs inside the CUJs open in p.
  */
@@ -337,6 +339,7 @@ static void anim_begin(struct engine *e, struct proc *p, struct anim_key *k, con
 		return;
 	frames__anim_started(&p->frames, r);
 	artcalls__start_stack(art_thread(e, tid), k->cookie, ts_ns, &r->a);
+	starter__started(&p->starter, &r->a, p->frames.cur.live ? p->frames.cur.f.start_ns : 0);
 	artcalls__start_delay(&p->art, k->cookie, ts_ns, &r->a);
 	findings__anim_started(p, r);
 	SINK_CALL(&e->out, anim_start, &r->a);

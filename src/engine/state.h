@@ -24,6 +24,7 @@
 #include "engine/redraws.h"
 #include "engine/segment.h"
 #include "engine/slices.h"
+#include "engine/starter.h"
 #include "engine/summary.h"
 
 struct proc {
@@ -39,6 +40,7 @@ struct proc {
 	struct summary_proc summary;
 	struct cujs_proc cujs;
 	struct findings_proc findings;
+	struct starter_proc starter;
 };
 
 struct thread {

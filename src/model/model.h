@@ -91,6 +91,13 @@ struct anim_target {
 	struct target_prop props[AT_TARGET_PROPS];
 };
 
+/* What started an animator, read from its start stack (engine/starter.h). */
+enum anim_starter {
+	STARTER_UNKNOWN = 0, /* no start stack (--stacks off), or no framework starter in it */
+	STARTER_SET,         /* an AnimatorSet (its start, its frame callback or a listener) */
+	STARTER_VPA,         /* ViewPropertyAnimator.startAnimation */
+};
+
 enum end_reason {
 	END_NONE = 0,        /* still running */
 	END_COMPLETE,        /* ran to its end */
@@ -143,6 +150,15 @@ struct anim {
 	char start_stack[AT_STACK_FRAMES][AT_FRAME_NAME];
 	int n_end_stack;
 	char end_stack[AT_STACK_FRAMES][AT_FRAME_NAME];
+	/*
+	 * Who started it (from start_stack, whose AnimatorSet frames are then left out):
+	 * STARTER_SET: set_caller is the Java caller of AnimatorSet.start, "" when unknown (a
+	 * child the set started in a later frame, while more than one set it could belong to ran:
+	 * sets_open says how many, 0 when none).
+	 */
+	enum anim_starter starter;
+	char set_caller[AT_FRAME_NAME];
+	uint32_t sets_open;
 	/*
 	 * Smoothness over its frames: vsyncs missed between two of its frames (after its
 	 * first), its doFrames longer than the refresh period, the longest of its doFrames and
@@ -637,6 +653,9 @@ struct sink {
 const char *end_reason_str(enum end_reason r);       /* "complete", "cancel", ... */
 const char *reason_source_str(enum reason_source s); /* "inferred", "art" */
 const char *anim_kind_str(enum anim_kind k);         /* "ValueAnimator", "ObjectAnimator" */
+/* "ObjectAnimator in an AnimatorSet", "ViewPropertyAnimator", else anim_kind_str's */
+const char *anim_type_str(enum anim_kind k, enum anim_starter s);
+const char *anim_starter_str(enum anim_starter s);   /* NULL, "AnimatorSet", "ViewPropertyAnimator" */
 const char *frame_phase_str(enum frame_phase p);     /* "input", ..., "draw" */
 const char *view_prop_str(enum view_prop p);         /* "alpha", "translationX", ... */
 const char *view_prop_short(enum view_prop p);       /* "alpha", "transX", ... (box columns) */

@@ -81,13 +81,30 @@ static void props_text(struct sink_box *b, char *buf, size_t size, const struct 
 	}
 }
 
+/* "Set by:     com.example.Shade.expand": who started the AnimatorSet that started it. */
+static void set_line(struct sink_box *b, const struct anim *a)
+{
+	char name[AT_FRAME_NAME];
+
+	if (a->starter != STARTER_SET)
+		return;
+	if (a->set_caller[0])
+		box_line(b, "Set by:     %s", clean(name, sizeof(name), a->set_caller));
+	else if (a->sets_open > 1)
+		box_line(b, "Set by:     unknown (started in a later frame while %u sets ran)",
+			 a->sets_open);
+	else
+		box_line(b, "Set by:     unknown (the set's start was not seen)");
+}
+
 /* The lines every animator box starts with: identity, kind, target, properties, process. */
 static void anim_head(struct sink_box *b, const struct anim *a, uint32_t tid)
 {
 	char proc[AT_PROC_MAX], props[1024], node[96];
 
 	box_line(b, "ID:         %lld", (long long)a->id); /* atrace cookies are signed */
-	box_line(b, "Type:       %s", anim_kind_str(a->kind));
+	box_line(b, "Type:       %s", anim_type_str(a->kind, a->starter));
+	set_line(b, a);
 	if (a->target_node)
 		box_line(b, "Target:     %s%s",
 			 box_node_label(node, sizeof(node), a->target_name, a->target_node),

@@ -32,7 +32,9 @@ static void put_common(FILE *out, uint64_t ts_ns, uint32_t pid, uint32_t tid, co
 	json_put_str(out, proc);
 }
 
-/* Identity keys of an animator: id, name, kind, properties, restarts. */
+static void put_name(FILE *out, const char *key, const char *v);
+
+/* Identity keys of an animator: id, name, kind, properties, restarts, started_by, set_caller. */
 static void put_anim_id(FILE *out, const struct anim *a)
 {
 	fprintf(out, ",\"id\":%lld", (long long)a->id); /* atrace cookies are signed */
@@ -45,6 +47,10 @@ static void put_anim_id(FILE *out, const struct anim *a)
 		json_put_str(out, a->props[i]);
 	}
 	fprintf(out, "],\"restarts\":%u", a->restarts);
+	/* who started it (--stacks): "AnimatorSet" (with the set's caller, null when unknown),
+	 * "ViewPropertyAnimator", or null */
+	put_name(out, "started_by", anim_starter_str(a->starter));
+	put_name(out, "set_caller", a->set_caller[0] ? a->set_caller : NULL);
 }
 
 

@@ -429,7 +429,7 @@ Test(sink_json, nasty_names_are_escaped_per_rfc_8259)
 			       "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"
 			       "|\\ufffd|\\ufffd\\ufffd|\\ufffd\\ufffd\\ufffd|\\ufffd\\ufffd\","
 			       "\"kind\":\"ObjectAnimator\",\"properties\":[\"p\\\"q\"],"
-			       "\"restarts\":0,\"start_delay_ns\":null}\n");
+			       "\"restarts\":0,\"started_by\":null,\"set_caller\":null,\"start_delay_ns\":null}\n");
 	cr_assert_eq(parse_lines(text, o, 2), 1);
 	cr_assert_str_eq(json_object_get_string(get(o[0], "process")), "tab\there");
 	json_object_put(o[0]);
@@ -482,15 +482,43 @@ static void stacks_json(struct sink s)
 	s.ops->anim_start(s.ctx, &a);
 }
 
+static void starters_json(struct sink s)
+{
+	struct anim a = json_anim(7, "animator:alpha", "alpha", 5);
+
+	a.starter = STARTER_SET;
+	snprintf(a.set_caller, sizeof(a.set_caller), "com.example.Shade.expand");
+	s.ops->anim_start(s.ctx, &a);
+	a.set_caller[0] = '\0'; /* a later child while two sets ran */
+	s.ops->anim_start(s.ctx, &a);
+	a = json_anim(8, "animator", NULL, 5);
+	a.starter = STARTER_VPA;
+	s.ops->anim_start(s.ctx, &a);
+}
+
+Test(sink_json, the_starter_and_the_sets_caller_follow_the_identity)
+{
+	char *out = json_render(starters_json);
+
+	cr_assert(strstr(out, "\"id\":7,\"name\":\"animator:alpha\",\"kind\":\"ObjectAnimator\","
+			      "\"properties\":[\"alpha\"],\"restarts\":0,\"started_by\":\"AnimatorSet\","
+			      "\"set_caller\":\"com.example.Shade.expand\","), "%s", out);
+	cr_assert(strstr(out, "\"started_by\":\"AnimatorSet\",\"set_caller\":null,"), "%s", out);
+	cr_assert(strstr(out, "\"id\":8,\"name\":\"animator\",\"kind\":\"ValueAnimator\","
+			      "\"properties\":[],\"restarts\":0,"
+			      "\"started_by\":\"ViewPropertyAnimator\",\"set_caller\":null,"), "%s", out);
+	free(out);
+}
+
 Test(sink_json, call_stacks_are_string_arrays_and_absent_when_unknown)
 {
 	char *out = json_render(stacks_json);
 
-	cr_assert(strstr(out, "\"restarts\":0,\"start_delay_ns\":null,\"start_stack\":[\"com.example.A.play\","
+	cr_assert(strstr(out, "\"restarts\":0,\"started_by\":null,\"set_caller\":null,\"start_delay_ns\":null,\"start_stack\":[\"com.example.A.play\","
 			      "\"com.example.\\\"B\\\".run\"]}\n"), "%s", out);
 	cr_assert(strstr(out, "\"start_stack\":[\"com.example.A.play\",\"com.example.\\\"B\\\".run\"],"
 			      "\"end_stack\":[\"com.example.C.stop\"]}\n"), "%s", out);
-	cr_assert(strstr(out, "\"restarts\":0,\"start_delay_ns\":null}\n"),
+	cr_assert(strstr(out, "\"restarts\":0,\"started_by\":null,\"set_caller\":null,\"start_delay_ns\":null}\n"),
 		  "the third record has no stack: %s", out);
 	free(out);
 }
