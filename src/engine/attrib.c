@@ -32,17 +32,57 @@ static float start_value(const struct anim *a, bool frames_seen, const struct no
 	return n->known & (1u << prop) ? n->val[prop] : value;
 }
 
+/* n, changing a property a names in frame_key, fits a's target: listed, its frames counted. */
+static void fit_add(struct anim *a, const struct node_st *n, uint64_t frame_key)
+{
+	struct anim_fit *f = NULL;
+
+	for (int i = 0; i < a->n_fits && !f; i++)
+		if (a->fits[i].node == n->node)
+			f = &a->fits[i];
+	if (!f && a->n_fits == AT_FITS) {
+		a->fits_more = true;
+		return;
+	}
+	if (!f) {
+		f = &a->fits[a->n_fits++];
+		memset(f, 0, sizeof(*f));
+		f->node = n->node;
+	}
+	memcpy(f->node_name, n->name, sizeof(f->node_name));
+	if (f->frame_key != frame_key || !f->frames) {
+		f->frame_key = frame_key;
+		f->frames++;
+	}
+}
+
+/* node no longer fits a (an animator wrote it exactly). */
+static void fit_drop(struct anim *a, uint64_t node)
+{
+	for (int i = 0; i < a->n_fits; i++) {
+		if (a->fits[i].node != node)
+			continue;
+		memmove(&a->fits[i], &a->fits[i + 1],
+			(size_t)(a->n_fits - i - 1) * sizeof(a->fits[0]));
+		a->n_fits--;
+		return;
+	}
+}
+
 /*
  * A running animator that names prop takes the first node seen changing it as its target,
- * unless an animator wrote that node exactly (it is that animator's); from: start_value.
+ * unless an animator wrote that node exactly (it is that animator's); from: start_value. Every
+ * such node fits (fit_add): the box lists them when several do.
  */
 static void anim_link(struct anim *a, bool frames_seen, const struct node_st *n,
-		      enum view_prop prop, float value)
+		      enum view_prop prop, float value, uint64_t frame_key)
 {
 	int i;
 
 	if (!anim_has_prop(a, prop))
 		return;
+	if (!n->exact)
+		fit_add(a, n, frame_key);
 	if (!a->target_node) {
 		if (n->exact)
 			return;
@@ -175,6 +215,7 @@ static void unlink_inferred(struct anim_run *running, struct node_st *n)
 	for (struct anim_run *r = running; r; r = r->next) {
 		struct anim *a = &r->a;
 
+		fit_drop(a, n->node);
 		if (!a->target_inferred || a->target_node != n->node)
 			continue;
 		a->target_node = 0;
@@ -300,7 +341,7 @@ bool attrib__write(struct proc *p, const uint32_t *writer, struct node_st *n,
 			target_write(p, r, n, prop, value, frame_key, frame_ns);
 	}
 	for (struct anim_run *r = p->anims.running; r && !writer; r = r->next) {
-		anim_link(&r->a, p->frames.seq != 0, n, prop, value);
+		anim_link(&r->a, p->frames.seq != 0, n, prop, value, frame_key);
 		explained |= anim_sample(&r->a, n, prop, value, frame_key, frame_ns);
 	}
 	if (props__shared(&p->props, n, prop))

@@ -98,6 +98,8 @@ enum anim_starter {
 	STARTER_VPA,         /* ViewPropertyAnimator.startAnimation */
 };
 
+#define AT_FITS 4 /* nodes listed that fit an inferred target (struct anim) */
+
 enum end_reason {
 	END_NONE = 0,        /* still running */
 	END_COMPLETE,        /* ran to its end */
@@ -137,6 +139,20 @@ struct anim {
 	char target_name[64];            /* see node_props.node_name */
 	bool target_inferred;            /* linked by property and thread, not by identity */
 	bool target_exact;               /* the target came from the animateValue probes */
+	/*
+	 * An inferred target is the first node seen changing a property the animator names; the
+	 * nodes that fit (each changed such a property while it ran, and no animator was exactly
+	 * linked to it) are listed here, first seen first, with the frames each changed in;
+	 * n_fits > 1: the target is one of several. fits_more: further nodes fit, not listed.
+	 */
+	int n_fits;
+	struct anim_fit {
+		uint64_t node;
+		char node_name[64];
+		uint32_t frames;
+		uint64_t frame_key; /* engine-private: the last frame counted */
+	} fits[AT_FITS];
+	bool fits_more;
 	int n_changes;
 	struct prop_change changes[AT_MAX_PROPS];
 	struct prop_series series[AT_MAX_PROPS]; /* series[i]: the values of changes[i] */

@@ -97,6 +97,24 @@ static void set_line(struct sink_box *b, const struct anim *a)
 		box_line(b, "Set by:     unknown (the set's start was not seen)");
 }
 
+/*
+ * An inferred target that is one of several: "Fits:       QSPanel@c000 (12 frames)", one line
+ * per node that changed a property the animator names while it ran, first seen first.
+ */
+static void target_fit_lines(struct sink_box *b, const struct anim *a)
+{
+	char node[96];
+
+	if (!a->target_inferred || (a->n_fits < 2 && !a->fits_more))
+		return;
+	for (int i = 0; i < a->n_fits && i < AT_FITS; i++)
+		box_line(b, "%-11s %s (%u frame%s)", i ? "" : "Fits:",
+			 box_node_label(node, sizeof(node), a->fits[i].node_name, a->fits[i].node),
+			 a->fits[i].frames, a->fits[i].frames == 1 ? "" : "s");
+	if (a->fits_more)
+		box_line(b, "%-11s and more, not listed", "");
+}
+
 /* The lines every animator box starts with: identity, kind, target, properties, process. */
 static void anim_head(struct sink_box *b, const struct anim *a, uint32_t tid)
 {
@@ -105,10 +123,15 @@ static void anim_head(struct sink_box *b, const struct anim *a, uint32_t tid)
 	box_line(b, "ID:         %lld", (long long)a->id); /* atrace cookies are signed */
 	box_line(b, "Type:       %s", anim_type_str(a->kind, a->starter));
 	set_line(b, a);
-	if (a->target_node)
+	if (a->target_node && a->target_inferred && (a->n_fits > 1 || a->fits_more))
+		box_line(b, "Target:     %s (inferred: one of %d%s nodes that fit)",
+			 box_node_label(node, sizeof(node), a->target_name, a->target_node),
+			 a->n_fits, a->fits_more ? "+" : "");
+	else if (a->target_node)
 		box_line(b, "Target:     %s%s",
 			 box_node_label(node, sizeof(node), a->target_name, a->target_node),
 			 a->target_inferred ? " (inferred)" : "");
+	target_fit_lines(b, a);
 	props_text(b, props, sizeof(props), a);
 	if (a->n_props)
 		box_line(b, "Properties: %s", props);

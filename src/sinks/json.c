@@ -76,6 +76,21 @@ static void put_node_names(FILE *out, const char *label_key, const char *class_k
 	put_name(out, class_key, cls);
 }
 
+/* ,"target_fits":[{"node","node_name","node_class","frames"}...],"target_fits_more":false:
+ * the nodes an inferred target was chosen among (more than one: it may be another). */
+static void put_fits(FILE *out, const struct anim *a)
+{
+	fputs(",\"target_fits\":[", out);
+	for (int i = 0; i < a->n_fits && i < AT_FITS; i++) {
+		fprintf(out, "%s{\"node\":\"0x%llx\"", i ? "," : "",
+			(unsigned long long)a->fits[i].node);
+		put_node_names(out, "node_name", "node_class", a->fits[i].node_name,
+			       a->fits[i].node);
+		fprintf(out, ",\"frames\":%u}", a->fits[i].frames);
+	}
+	fprintf(out, "],\"target_fits_more\":%s", a->fits_more ? "true" : "false");
+}
+
 /* The target keys of an animator_end: what the animator moved, from which value to which. */
 static void put_anim_target(FILE *out, const struct anim *a)
 {
@@ -86,8 +101,11 @@ static void put_anim_target(FILE *out, const struct anim *a)
 	}
 	fprintf(out, ",\"target\":\"0x%llx\"", (unsigned long long)a->target_node);
 	put_node_names(out, "target_name", "target_class", a->target_name, a->target_node);
-	fprintf(out, ",\"target_source\":%s,\"changes\":{",
+	fprintf(out, ",\"target_source\":%s",
 		a->target_exact ? "\"exact\"" : a->target_inferred ? "\"inferred\"" : "null");
+	if (a->target_inferred)
+		put_fits(out, a);
+	fputs(",\"changes\":{", out);
 	for (int i = 0; i < a->n_changes; i++) {
 		fprintf(out, "%s\"%s\":{\"from\":", i ? "," : "",
 			view_prop_str(a->changes[i].prop));

@@ -448,3 +448,67 @@ Test(attrib, without_windows_in_the_process_a_writer_is_unknown_not_code)
 	assert_write(np, PROP_ALPHA, 0, 0.5f, WRITER_UNKNOWN, 0);
 	assert_write(np, PROP_ALPHA, 1, 0.25f, WRITER_UNKNOWN, 0);
 }
+
+Test(attrib, an_inferred_target_lists_every_node_that_fits_with_its_frames)
+{
+	const struct anim *a;
+
+	mark(1 * MS, 'S', "animator:alpha", 4);
+	for (int f = 1; f <= 3; f++) {
+		B((uint64_t)f * 16 * MS, "Choreographer#doFrame");
+		set((uint64_t)f * 16 * MS + 1, NODE_A, "Row", PROP_ALPHA, 1.0f - 0.25f * (float)f);
+		if (f > 1)
+			set((uint64_t)f * 16 * MS + 2, NODE_C, "Icon", PROP_ALPHA, 0.25f * (float)f);
+		set((uint64_t)f * 16 * MS + 3, NODE_B, "Scrim", PROP_SCALE_X, 0.5f); /* no alpha */
+		E((uint64_t)f * 16 * MS + 4);
+	}
+	mark(60 * MS, 'F', "animator:alpha", 4);
+	a = end_of(4);
+	cr_assert(a->target_inferred);
+	cr_assert_eq(a->target_node, NODE_A);
+	cr_assert_eq(a->n_fits, 2);
+	cr_assert(!a->fits_more);
+	cr_assert_eq(a->fits[0].node, NODE_A);
+	cr_assert_str_eq(a->fits[0].node_name, "Row");
+	cr_assert_eq(a->fits[0].frames, 3);
+	cr_assert_eq(a->fits[1].node, NODE_C);
+	cr_assert_eq(a->fits[1].frames, 2);
+}
+
+Test(attrib, a_node_another_animator_wrote_exactly_never_fits_an_inferred_target)
+{
+	const struct anim *a;
+
+	mark(1 * MS, 'S', "animator:alpha", 4); /* inferred: its writes are outside any window */
+	mark(1 * MS, 'S', "animator:alpha", 5);
+	B(16 * MS, "Choreographer#doFrame");
+	set(17 * MS, NODE_C, "Icon", PROP_ALPHA, 0.5f); /* seen first, no window yet */
+	set(18 * MS, NODE_A, "Row", PROP_ALPHA, 0.5f);
+	B(19 * MS, "animation");
+	animate(20 * MS, 5);
+	set(21 * MS, NODE_C, "Icon", PROP_ALPHA, 0.25f); /* 5's, exactly */
+	E(22 * MS);
+	E(23 * MS);
+	B(32 * MS, "Choreographer#doFrame");
+	set(33 * MS, NODE_A, "Row", PROP_ALPHA, 0.25f);
+	E(34 * MS);
+	mark(40 * MS, 'F', "animator:alpha", 4);
+	a = end_of(4);
+	cr_assert(a->target_inferred);
+	cr_assert_eq(a->target_node, NODE_A, "C was 5's: %#llx",
+		     (unsigned long long)a->target_node);
+	cr_assert_eq(a->n_fits, 1);
+	cr_assert_eq(a->fits[0].node, NODE_A);
+}
+
+Test(attrib, nodes_beyond_the_listed_fits_are_said_to_exist)
+{
+	mark(1 * MS, 'S', "animator:alpha", 4);
+	B(16 * MS, "Choreographer#doFrame");
+	for (int i = 0; i <= AT_FITS; i++)
+		set(17 * MS, 0x1000 + 0x10 * (uint64_t)i, "V", PROP_ALPHA, 0.5f);
+	E(18 * MS);
+	mark(30 * MS, 'F', "animator:alpha", 4);
+	cr_assert_eq(end_of(4)->n_fits, AT_FITS);
+	cr_assert(end_of(4)->fits_more);
+}

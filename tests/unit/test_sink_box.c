@@ -717,3 +717,57 @@ Test(sink_box, writes_a_negative_cookie_signed)
 	cr_assert(strstr(buf, "ID:         -42\n"), "%s", buf);
 	free(buf);
 }
+
+/* An alpha animator of a set whose inferred target is one of three nodes that fit; a VPA. */
+static void fits_scenario(struct sink s)
+{
+	struct anim a = box_anim(4, "animator:alpha", 10, "app");
+	struct anim v = box_anim(5, "animator", 10, "app");
+	static const struct anim_fit fits[] = {
+		{ 0x51c0, "NotificationRow", 12, 0 },
+		{ 0xc000, "QSPanel", 12, 0 },
+		{ 0xd000, "", 3, 0 },
+	};
+
+	a.start_ns = S_NS;
+	a.end_ns = 2 * S_NS;
+	a.reason = END_COMPLETE;
+	a.target_node = 0x51c0;
+	a.target_inferred = true;
+	snprintf(a.target_name, sizeof(a.target_name), "NotificationRow");
+	a.n_fits = 3;
+	memcpy(a.fits, fits, sizeof(fits));
+	a.starter = STARTER_SET;
+	snprintf(a.set_caller, sizeof(a.set_caller), "com.example.Shade.expand");
+	s.ops->anim_end(s.ctx, &a);
+	a.set_caller[0] = '\0';
+	a.sets_open = 2;
+	a.fits_more = true;
+	s.ops->anim_end(s.ctx, &a);
+	v.starter = STARTER_VPA;
+	s.ops->anim_start(s.ctx, &v);
+}
+
+Test(sink_box, several_nodes_that_fit_an_inferred_target_are_listed_and_the_type_says_who_started_it)
+{
+	char *got = box_run(fits_scenario, false);
+
+	cr_assert_not_null(strstr(got, "│ ID:         4\n"
+				       "│ Type:       ObjectAnimator in an AnimatorSet\n"
+				       "│ Set by:     com.example.Shade.expand\n"
+				       "│ Target:     NotificationRow@51c0 (inferred: one of 3 nodes that fit)\n"
+				       "│ Fits:       NotificationRow@51c0 (12 frames)\n"
+				       "│             QSPanel@c000 (12 frames)\n"
+				       "│             RenderNode@d000 (3 frames)\n"
+				       "│ Properties: alpha\n"), "%s", got);
+	cr_assert_not_null(strstr(got, "│ Set by:     unknown (started in a later frame while 2 sets "
+				       "ran)\n"
+				       "│ Target:     NotificationRow@51c0 (inferred: one of 3+ nodes that "
+				       "fit)\n"), "%s", got);
+	cr_assert_not_null(strstr(got, "│             RenderNode@d000 (3 frames)\n"
+				       "│             and more, not listed\n"), "%s", got);
+	cr_assert_not_null(strstr(got, "│ ID:         5\n"
+				       "│ Type:       ViewPropertyAnimator\n"
+				       "│ Process:"), "%s", got);
+	free(got);
+}

@@ -576,3 +576,31 @@ Test(sink_json, a_live_summary_says_how_its_nodes_were_named_and_a_replay_says_n
 	free(live);
 	free(replay);
 }
+
+static void fits_json(struct sink s)
+{
+	struct anim a = json_anim(4, "animator:alpha", "alpha", 5);
+
+	a.start_ns = 1000;
+	a.end_ns = 2000;
+	a.reason = END_COMPLETE;
+	a.target_node = 0x51c0;
+	a.target_inferred = true;
+	snprintf(a.target_name, sizeof(a.target_name), "Row");
+	a.n_fits = 2;
+	a.fits[0] = (struct anim_fit){ 0x51c0, "Row", 12, 0 };
+	a.fits[1] = (struct anim_fit){ 0xc000, "", 3, 0 };
+	s.ops->anim_end(s.ctx, &a);
+}
+
+Test(sink_json, an_inferred_target_lists_the_nodes_that_fit)
+{
+	char *out = json_render(fits_json);
+
+	cr_assert(strstr(out, "\"target_source\":\"inferred\",\"target_fits\":["
+			      "{\"node\":\"0x51c0\",\"node_name\":\"Row@51c0\",\"node_class\":\"Row\","
+			      "\"frames\":12},{\"node\":\"0xc000\",\"node_name\":\"RenderNode@c000\","
+			      "\"node_class\":null,\"frames\":3}],\"target_fits_more\":false,"
+			      "\"changes\":{}"), "%s", out);
+	free(out);
+}
