@@ -359,9 +359,9 @@ int unwind_java_frames(const struct unwind_frame *frames, int n,
 
 	for (int i = 0; i < n && k < max; i++) {
 		const char *name = frames[i].name;
-		bool evidence = set_frame(name) ||
-				(keep_auto && (!strcmp(name, AUTO_CANCEL) ||
-					       !strcmp(name, "android.animation.ObjectAnimator.start")));
+		bool replacement = !strcmp(name, AUTO_CANCEL) ||
+				   !strcmp(name, "android.animation.ObjectAnimator.start");
+		bool evidence = set_frame(name) || (keep_auto && replacement);
 
 		if (!unwind_is_java_name(name) ||
 		    (!evidence && !strncmp(name, skip, sizeof(skip) - 1)))

@@ -671,7 +671,8 @@ const char *reason_source_str(enum reason_source s); /* "inferred", "art" */
 const char *anim_kind_str(enum anim_kind k);         /* "ValueAnimator", "ObjectAnimator" */
 /* "ObjectAnimator in an AnimatorSet", "ViewPropertyAnimator", else anim_kind_str's */
 const char *anim_type_str(enum anim_kind k, enum anim_starter s);
-const char *anim_starter_str(enum anim_starter s);   /* NULL, "AnimatorSet", "ViewPropertyAnimator" */
+/* NULL, "AnimatorSet", "ViewPropertyAnimator" */
+const char *anim_starter_str(enum anim_starter s);
 const char *frame_phase_str(enum frame_phase p);     /* "input", ..., "draw" */
 const char *view_prop_str(enum view_prop p);         /* "alpha", "translationX", ... */
 const char *view_prop_short(enum view_prop p);       /* "alpha", "transX", ... (box columns) */
