@@ -512,3 +512,33 @@ Test(attrib, nodes_beyond_the_listed_fits_are_said_to_exist)
 	cr_assert_eq(end_of(4)->n_fits, AT_FITS);
 	cr_assert(end_of(4)->fits_more);
 }
+
+Test(attrib, a_halved_curve_keeps_the_marks_of_the_frames_it_merges)
+{
+	const struct prop_series *s;
+	const int frames = AT_SERIES_MAX + 6; /* one halving: each point then stands for 2 */
+
+	mark(1 * MS, 'S', "animator:alpha", 4);
+	for (int f = 1; f <= frames; f++) {
+		uint64_t t = (uint64_t)f * 16 * MS;
+
+		B(t, "Choreographer#doFrame");
+		B(t + 1, "animation");
+		animate(t + 2, 4);
+		set(t + 3, NODE_A, "Row", PROP_ALPHA, 1.0f - (float)f / (float)frames);
+		E(t + 4);
+		if (f == 2 || f == frames) { /* code writes the row's alpha too */
+			B(t + 5, "traversal");
+			set(t + 6, NODE_A, "Row", PROP_ALPHA, 0.5f);
+			E(t + 7);
+		}
+		E(t + 8);
+	}
+	mark((uint64_t)(frames + 1) * 16 * MS, 'F', "animator:alpha", 4);
+	s = &end_of(4)->targets[0].props[0].series;
+	cr_assert_eq(s->stride, 2);
+	cr_assert_eq(s->n, (frames + 1) / 2);
+	cr_assert_eq(s->shared_frames, 2);
+	/* frame 2 is in point 0 (frames 1-2); the last frame in the last point */
+	cr_assert_eq(s->shared, 1ull | 1ull << (s->n - 1), "%#llx", (unsigned long long)s->shared);
+}
