@@ -537,7 +537,7 @@ void engine__prop(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid, 
 	summary__proc_write(&p->summary);
 	props__prev(n, prop, prev);
 	writer = attrib__writer(procs__thread_find(&e->procs, tid), pid);
-	props__add(p, n, ts_ns, tid, prop, value, writer, &e->ev.node_frames);
+	props__add(p, n, ts_ns, tid, prop, value, writer, &e->ev);
 	explained = attrib__write(p, writer, n, prop, value, frames__frame_ns(&p->frames, ts_ns));
 	props__set(&p->props, n, prop, value, explained);
 }

@@ -102,7 +102,7 @@ static void writers_add(struct batch_before *bb, const struct node_props *np,
  * code's once windows were seen in the process (the probes watch it), else unknown.
  */
 static void write_keep(struct node_props *np, enum view_prop prop, float value,
-		       const uint32_t *writer, bool windows)
+		       const uint32_t *writer, bool windows, uint64_t *left_out)
 {
 	struct prop_write *w;
 
@@ -112,6 +112,7 @@ static void write_keep(struct node_props *np, enum view_prop prop, float value,
 		w = &np->writes[prop][AT_PROP_WRITES - 1];
 		if (np->writes_left_out[prop] < UINT16_MAX)
 			np->writes_left_out[prop]++;
+		(*left_out)++;
 	}
 	w->value = value;
 	w->anim = writer ? *writer : 0;
@@ -119,8 +120,10 @@ static void write_keep(struct node_props *np, enum view_prop prop, float value,
 }
 
 void props__add(struct proc *p, struct node_st *n, uint64_t ts_ns, uint32_t tid,
-		enum view_prop prop, float value, const uint32_t *writer, uint64_t *evicted)
+		enum view_prop prop, float value, const uint32_t *writer, struct evictions *ev)
 {
+	uint64_t *evicted = &ev->node_frames;
+
 	struct prop_batch *b = &p->props.pb;
 	struct node_props *np;
 
@@ -161,7 +164,7 @@ void props__add(struct proc *p, struct node_st *n, uint64_t ts_ns, uint32_t tid,
 	writers_add(&b->before[n->idx], np, prop, writer);
 	if (writer)
 		p->props.windows = true;
-	write_keep(np, prop, value, writer, p->props.windows);
+	write_keep(np, prop, value, writer, p->props.windows, &ev->prop_writes);
 	np->writer_mask &= ~(1u << prop);
 	np->writer[prop] = writer ? *writer : 0;
 	if (writer)

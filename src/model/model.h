@@ -532,10 +532,12 @@ struct name_stat {
  *                lines): a later marker of one has no process unless its line says
  *   pids         process ids forgotten from the sets of selected processes and of those
  *                that wrote markers (replay selection and its messages)
+ *   prop_writes  writes of a property in a frame not listed with their writers (past
+ *                AT_PROP_WRITES; their frame's node_props.writes_left_out counts them too)
  */
 #define AT_EVICTIONS(X) X(animators) X(anim_keys) X(names) X(durations) X(processes) \
 	X(threads) X(slices) X(nodes) X(node_frames) X(proc_stats) X(prop_runs) \
-	X(node_names) X(thread_names) X(pids)
+	X(node_names) X(thread_names) X(pids) X(prop_writes)
 
 struct evictions {
 #define AT_EVICTION_FIELD(f) uint64_t f;

@@ -28,6 +28,7 @@ struct arec {
 
 static struct arec rec;
 static struct engine *eng;
+static struct evictions evicted;
 
 static void keep(struct anim *dst, struct anim_target *tg, const struct anim *a)
 {
@@ -69,7 +70,14 @@ static int on_props(void *ctx, const struct frame_props *fp)
 	return 0;
 }
 
+static int on_summary(void *ctx, const struct summary *s)
+{
+	evicted = s->evicted;
+	return 0;
+}
+
 static const struct sink_ops ops = {
+	.summary = on_summary,
 	.anim_start = on_start,
 	.anim_end = on_end,
 	.anim_target = on_target,
@@ -431,6 +439,8 @@ Test(attrib, writes_past_the_cap_keep_the_first_and_the_latest_and_count_the_res
 	assert_write(np, PROP_ALPHA, 0, 0.1f, WRITER_ANIMATOR, 4);
 	assert_write(np, PROP_ALPHA, AT_PROP_WRITES - 2, 0.3f, WRITER_ANIMATOR, 4);
 	assert_write(np, PROP_ALPHA, AT_PROP_WRITES - 1, 0.6f, WRITER_ANIMATOR, 5);
+	engine__finish(eng, 40 * MS, 0, 0);
+	cr_assert_eq(evicted.prop_writes, 2, "the summary counts them");
 }
 
 Test(attrib, without_windows_in_the_process_a_writer_is_unknown_not_code)

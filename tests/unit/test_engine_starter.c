@@ -5,6 +5,7 @@
  * a ViewPropertyAnimator; the AnimatorSet frames are left out of the start stack.
  */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "common/caps.h"
