@@ -93,8 +93,8 @@ static void set_line(struct sink_box *b, const struct anim *a)
 	else if (a->sets_open > 1)
 		box_line(b, "Set by:     unknown (started in a later frame while %u sets ran)",
 			 a->sets_open);
-	else
-		box_line(b, "Set by:     unknown (the set's start was not seen)");
+	else /* a set's start delay, or its start before the trace: no child of it ran */
+		box_line(b, "Set by:     unknown (started in a later frame; no set seen running)");
 }
 
 /*

@@ -744,6 +744,8 @@ static void fits_scenario(struct sink s)
 	a.sets_open = 2;
 	a.fits_more = true;
 	s.ops->anim_end(s.ctx, &a);
+	a.sets_open = 0;
+	s.ops->anim_start(s.ctx, &a);
 	v.starter = STARTER_VPA;
 	s.ops->anim_start(s.ctx, &v);
 }
@@ -766,6 +768,8 @@ Test(sink_box, several_nodes_that_fit_an_inferred_target_are_listed_and_the_type
 				       "fit)\n"), "%s", got);
 	cr_assert_not_null(strstr(got, "│             RenderNode@d000 (3 frames)\n"
 				       "│             and more, not listed\n"), "%s", got);
+	cr_assert_not_null(strstr(got, "│ Set by:     unknown (started in a later frame; no set seen "
+				       "running)\n"), "%s", got);
 	cr_assert_not_null(strstr(got, "│ ID:         5\n"
 				       "│ Type:       ViewPropertyAnimator\n"
 				       "│ Process:"), "%s", got);
