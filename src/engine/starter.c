@@ -13,6 +13,11 @@
  *  - ViewPropertyAnimator.start() or its posted mAnimationStarter.run() -> startAnimation() ->
  *    ValueAnimator.ofFloat(1.0f).start().
  * Both start() overloads of AnimatorSet share ART's name, as ValueAnimator's do.
+ * Read: the pre-O AnimatorSet of aosp-mirror/platform_frameworks_base at 004689b5 (start()
+ * calling node.animation.start(), DependencyListener.startIfReady, the delay's anonymous
+ * listener) and the O+ one (handleAnimationEvents calling node.mAnimation.startWithoutPulsing,
+ * which ValueAnimator overrides to call start(), whose start(false) calls startAnimation(),
+ * where the S is written); ViewPropertyAnimator.startAnimation ends in animator.start().
  */
 #include <stdio.h>
 #include <string.h>
