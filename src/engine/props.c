@@ -175,7 +175,12 @@ bool props__shared(const struct props_proc *pp, const struct node_st *n, enum vi
 {
 	if (n->gen != pp->pb.gen || n->idx < 0)
 		return false;
-	return pp->pb.before[n->idx].multi & (1u << prop);
+	if (pp->windows) /* the writers are known */
+		return pp->pb.before[n->idx].multi & (1u << prop);
+	/* Unknown writers: an ObjectAnimator sets each of its properties once a frame
+	 * (PropertyValuesHolder.setAnimatedValue from animateValue), so a second write of the
+	 * property in the frame is another writer's. */
+	return pp->pb.nodes[n->idx].sets[prop] > 1;
 }
 
 static bool node_eq(const void *v, const void *key)

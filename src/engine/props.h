@@ -101,7 +101,8 @@ void props__add(struct proc *p, struct node_st *n, uint64_t ts_ns, uint32_t tid,
 		enum view_prop prop, float value, const uint32_t *writer, struct evictions *ev);
 
 /* True when n's prop was written by more than one writer (animators, or an animator and code)
- * in pp's current batch. */
+ * in pp's current batch; when the writers are unknown (no animateValue window seen in the
+ * process), when it was written more than once (what one ObjectAnimator never does). */
 bool props__shared(const struct props_proc *pp, const struct node_st *n, enum view_prop prop);
 
 /* n's prop becomes value, once the batch and attribution read the old one; explained: an

@@ -106,7 +106,7 @@ classes() {
 	bad "frame_props carry the class names (NotificationRow $(classes NotificationRow), ScrimView $(classes ScrimView); want 17 each)"
 EXPECTED=$(cat <<'EOF'
 "type":"animator_end" ... "id":168950273,"name":"animator:alpha","kind":"ObjectAnimator","properties":["alpha"],"restarts":0, ... "frames":18, ... "reason":"complete","reason_source":"art"
-"type":"animator_end" ... "id":168950273, ... "target_source":"inferred", ... "target_fits_more":false,"changes":{"alpha":{"from":1,"to":0,"shared_frames":0}}
+"type":"animator_end" ... "id":168950273, ... "target_source":"inferred", ... "target_fits_more":false,"changes":{"alpha":{"from":1,"to":0,"shared_frames":1}}
 "type":"animator_end" ... "id":168950274,"name":"animator:translationY","kind":"ObjectAnimator","properties":["translationY"],"restarts":0, ... "frames":18, ... "reason":"complete","reason_source":"art"
 "type":"animator_end" ... "id":168950274, ... "changes":{"translationY":{"from":0,"to":-100,"shared_frames":0}}
 "type":"animator_end" ... "id":168950275,"name":"animator","kind":"ValueAnimator","properties":[],"restarts":0, ... "frames":8, ... "reason":"cancel","reason_source":"art"

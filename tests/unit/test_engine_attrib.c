@@ -552,3 +552,25 @@ Test(attrib, a_halved_curve_keeps_the_marks_of_the_frames_it_merges)
 	/* frame 2 is in point 0 (frames 1-2); the last frame in the last point */
 	cr_assert_eq(s->shared, 1ull | 1ull << (s->n - 1), "%#llx", (unsigned long long)s->shared);
 }
+
+Test(attrib, without_windows_a_second_write_in_a_frame_marks_an_inferred_curve)
+{
+	const struct prop_series *s;
+
+	mark(1 * MS, 'S', "animator:alpha", 4);
+	for (int f = 1; f <= 3; f++) {
+		uint64_t t = (uint64_t)f * 16 * MS;
+
+		B(t, "Choreographer#doFrame");
+		set(t + 1, NODE_A, "Row", PROP_ALPHA, 1.0f - 0.25f * (float)f);
+		if (f == 2) /* something else sets it too: one ObjectAnimator never does */
+			set(t + 2, NODE_A, "Row", PROP_ALPHA, 0.9f);
+		E(t + 3);
+	}
+	mark(60 * MS, 'F', "animator:alpha", 4);
+	s = &end_of(4)->series[0];
+	cr_assert(end_of(4)->target_inferred);
+	cr_assert_eq(s->n, 3);
+	cr_assert_eq(s->shared, 1u << 1, "%#llx", (unsigned long long)s->shared);
+	cr_assert_eq(s->shared_frames, 1);
+}
