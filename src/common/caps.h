@@ -47,7 +47,8 @@
 /* View class names cached by (pid, node, unique id), live only, ~160 bytes each; when a
  * bucket is full its least recently used name is evicted (read again when seen again). */
 #define CAP_NODE_NAMES 8192
-/* Nodes reported in one frame_props record; more are counted, not reported. */
+/* Nodes reported in one frame_props record (~900 bytes each with the writes of each property,
+ * AT_PROP_WRITES: at most ~230 KB per process's batch); more are counted, not reported. */
 #define CAP_FRAME_NODES 256
 /* Property runs followed at once for unmarked animations (src/segment.h), in all processes
  * (about 1.2 KB each with its samples); a run beyond is counted and not followed. */
@@ -61,6 +62,11 @@
 /* ValueAnimator.start calls per process waiting for their S (a start delay); the oldest
  * is forgotten when more wait (its animator then has no measured delay). */
 #define CAP_PENDING_STARTS 64
+/* AnimatorSets remembered per process by the caller that started them (engine/starter.h,
+ * ~250 bytes each), and the animators each one started; the least recently used set and a
+ * set's oldest animator are forgotten (a later child of a forgotten set has no set caller). */
+#define CAP_STARTER_SETS 8
+#define CAP_STARTER_MEMBERS 8
 
 /* DynamicAnimation runs followed at once per process (engine/dynanims.h); past it the oldest
  * is reported as it is and dropped (counted). */

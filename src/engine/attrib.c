@@ -32,17 +32,57 @@ static float start_value(const struct anim *a, bool frames_seen, const struct no
 	return n->known & (1u << prop) ? n->val[prop] : value;
 }
 
+/* n, changing a property a names in frame_key, fits a's target: listed, its frames counted. */
+static void fit_add(struct anim *a, const struct node_st *n, uint64_t frame_key)
+{
+	struct anim_fit *f = NULL;
+
+	for (int i = 0; i < a->n_fits && !f; i++)
+		if (a->fits[i].node == n->node)
+			f = &a->fits[i];
+	if (!f && a->n_fits == AT_FITS) {
+		a->fits_more = true;
+		return;
+	}
+	if (!f) {
+		f = &a->fits[a->n_fits++];
+		memset(f, 0, sizeof(*f));
+		f->node = n->node;
+	}
+	memcpy(f->node_name, n->name, sizeof(f->node_name));
+	if (f->frame_key != frame_key || !f->frames) {
+		f->frame_key = frame_key;
+		f->frames++;
+	}
+}
+
+/* node no longer fits a (an animator wrote it exactly). */
+static void fit_drop(struct anim *a, uint64_t node)
+{
+	for (int i = 0; i < a->n_fits; i++) {
+		if (a->fits[i].node != node)
+			continue;
+		memmove(&a->fits[i], &a->fits[i + 1],
+			(size_t)(a->n_fits - i - 1) * sizeof(a->fits[0]));
+		a->n_fits--;
+		return;
+	}
+}
+
 /*
  * A running animator that names prop takes the first node seen changing it as its target,
- * unless an animator wrote that node exactly (it is that animator's); from: start_value.
+ * unless an animator wrote that node exactly (it is that animator's); from: start_value. Every
+ * such node fits (fit_add): the box lists them when several do.
  */
 static void anim_link(struct anim *a, bool frames_seen, const struct node_st *n,
-		      enum view_prop prop, float value)
+		      enum view_prop prop, float value, uint64_t frame_key)
 {
 	int i;
 
 	if (!anim_has_prop(a, prop))
 		return;
+	if (!n->exact)
+		fit_add(a, n, frame_key);
 	if (!a->target_node) {
 		if (n->exact)
 			return;
@@ -67,10 +107,15 @@ static void anim_link(struct anim *a, bool frames_seen, const struct node_st *n,
 /* A full series keeps every other point: each now stands for twice as many frames. */
 static void series_halve(struct prop_series *s)
 {
+	uint64_t shared = 0;
+
 	for (int i = 0; i < AT_SERIES_MAX / 2; i++) {
 		s->v[i] = s->v[2 * i + 1];
 		s->t_us[i] = s->t_us[2 * i + 1];
+		if (s->shared & (3ull << (2 * i))) /* a point's frames are both old points' */
+			shared |= 1ull << i;
 	}
+	s->shared = shared;
 	s->n = AT_SERIES_MAX / 2;
 	s->stride *= 2;
 }
@@ -91,11 +136,24 @@ static void series_add(struct prop_series *s, uint64_t frame_key, float value, i
 		if (s->n == AT_SERIES_MAX)
 			series_halve(s);
 		s->n++;
+		s->shared &= ~(1ull << (s->n - 1));
 	}
 	s->frames++;
 	s->frame_key = frame_key;
 	s->v[s->n - 1] = value;
 	s->t_us[s->n - 1] = t_us;
+}
+
+/* Another writer also wrote s's property in frame_key, the frame of its last point: marked. */
+static void series_share(struct prop_series *s, uint64_t frame_key)
+{
+	if (!s->n || s->frame_key != frame_key)
+		return;
+	s->shared |= 1ull << (s->n - 1);
+	if (s->shared_key != frame_key) {
+		s->shared_key = frame_key;
+		s->shared_frames++;
+	}
 }
 
 /* The time of frame_ns since a's start in microseconds, clamped to the series' range. */
@@ -157,6 +215,7 @@ static void unlink_inferred(struct anim_run *running, struct node_st *n)
 	for (struct anim_run *r = running; r; r = r->next) {
 		struct anim *a = &r->a;
 
+		fit_drop(a, n->node);
 		if (!a->target_inferred || a->target_node != n->node)
 			continue;
 		a->target_node = 0;
@@ -242,6 +301,26 @@ static void target_write(struct proc *p, struct anim_run *r, const struct node_s
 		p->attrib.tg_pending = true;
 }
 
+/* n's prop has several writers in this frame (frame_key): every curve of it gets the mark. */
+static void mark_shared(struct anim_run *running, const struct node_st *n, enum view_prop prop,
+			uint64_t frame_key)
+{
+	for (struct anim_run *r = running; r; r = r->next) {
+		struct anim *a = &r->a;
+
+		for (int i = 0; i < a->n_changes && a->target_node == n->node; i++)
+			if (a->changes[i].prop == prop)
+				series_share(&a->series[i], frame_key);
+		for (size_t k = 0; k < r->at.n_tg; k++) {
+			struct anim_target *t = &r->at.tg[k];
+
+			for (int i = 0; i < t->n_props && t->node == n->node; i++)
+				if (t->props[i].prop == prop)
+					series_share(&t->props[i].series, frame_key);
+		}
+	}
+}
+
 const uint32_t *attrib__writer(const struct thread *t, uint32_t pid)
 {
 	return t && t->attrib.av_valid && t->pid == pid ? &t->attrib.av_cookie : NULL;
@@ -262,9 +341,11 @@ bool attrib__write(struct proc *p, const uint32_t *writer, struct node_st *n,
 			target_write(p, r, n, prop, value, frame_key, frame_ns);
 	}
 	for (struct anim_run *r = p->anims.running; r && !writer; r = r->next) {
-		anim_link(&r->a, p->frames.seq != 0, n, prop, value);
+		anim_link(&r->a, p->frames.seq != 0, n, prop, value, frame_key);
 		explained |= anim_sample(&r->a, n, prop, value, frame_key, frame_ns);
 	}
+	if (props__shared(&p->props, n, prop))
+		mark_shared(p->anims.running, n, prop, frame_key);
 	return explained;
 }
 

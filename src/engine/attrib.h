@@ -2,9 +2,10 @@
 /*
  * Attribution: which animator wrote which node. Exact when the animateValue probes say which
  * animator a thread's writes belong to (its window); inferred otherwise: a running animator
- * naming the property takes the first node seen changing it. Owns: the windows per thread, a
- * run's exact targets and per-frame curves, the targets announced per batch. Calls no other
- * tracker.
+ * naming the property takes the first node seen changing it (the nodes that fit are listed).
+ * Owns: the windows per thread, a run's exact targets and per-frame curves (with the frames in
+ * which another writer also wrote: props__shared reads the batch), the targets announced per
+ * batch. Calls no other tracker.
  */
 #ifndef ANIMTRACE_ENGINE_ATTRIB_H
 #define ANIMTRACE_ENGINE_ATTRIB_H

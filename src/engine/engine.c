@@ -305,6 +305,7 @@ static void anim_end(struct engine *e, struct proc *p, struct anim_run *r, uint6
 		     uint32_t tid, enum end_reason reason, enum reason_source source)
 {
 	anims__stop(&e->anims, p, r, ts_ns, tid, reason, source);
+	starter__ended(&p->starter, &r->a, ts_ns);
 	attrib__fill(r);
 	attrib__fit_interp(&r->a);
 	findings__anim_ended(&e->findings, p, r, &e->out);
@@ -325,8 +326,8 @@ static struct artcalls_thread *art_thread(struct engine *e, uint32_t tid)
  *  1. a run of k still going (S again without F) is over;
  *  2. a cap makes room by evicting the oldest running animator;
  *  3. the run starts, and counts for the doFrame open now;
- *  4. the ART calls that wrote the S give its start stack, its start delay and its
- *     configuration (read from the animator object at start());
+ *  4. the ART calls that wrote the S give its start stack (and from it, who started it), its
+ *     start delay and its configuration (read from the animator object at start());
  *  5. it may replace the animator whose F came right before (findings);
  *  6. it goes out, and runs inside the CUJs open in p.
  */
@@ -343,6 +344,7 @@ static void anim_begin(struct engine *e, struct proc *p, struct anim_key *k, con
 		return;
 	frames__anim_started(&p->frames, r);
 	artcalls__start_stack(art_thread(e, tid), k->cookie, ts_ns, &r->a);
+	starter__started(&p->starter, &r->a, p->frames.cur.live ? p->frames.cur.f.start_ns : 0);
 	artcalls__start_delay(&p->art, k->cookie, ts_ns, &r->a);
 	anims__take_config(&p->anims, k->cookie, &r->a);
 	findings__anim_started(p, r);
@@ -551,7 +553,7 @@ void engine__prop(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid, 
 								prev, &e->out);
 	if (dyn)
 		writer = NULL;
-	props__add(p, n, ts_ns, tid, prop, value, writer, &e->ev.node_frames);
+	props__add(p, n, ts_ns, tid, prop, value, writer, &e->ev);
 	explained = dyn || attrib__write(p, writer, n, prop, value,
 					 frames__frame_ns(&p->frames, ts_ns));
 	props__set(&p->props, n, prop, value, explained);

@@ -98,8 +98,10 @@ void engine__art_call(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t t
 
 /*
  * engine__art_call with the Java callers of the call (--stacks), innermost first, without
- * android.animation.* frames (an auto-cancel's kept): a start's become anim.start_stack of the S of the same cookie
- * that follows on the same thread; a cancel's or end's, end_stack of the F it causes.
+ * android.animation.* frames (an auto-cancel's and AnimatorSet's kept): a start's become
+ * anim.start_stack of the S of the same cookie that follows on the same thread (AnimatorSet's
+ * frames say who started it, engine/starter.h, and are then left out); a cancel's or end's,
+ * end_stack of the F it causes.
  */
 void engine__art_call_stack(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid,
 			    enum art_call call, bool has_cookie, uint32_t cookie,

@@ -96,9 +96,34 @@ static void writers_add(struct batch_before *bb, const struct node_props *np,
 	bb->first[prop] = writer ? *writer : 0;
 }
 
-void props__add(struct proc *p, struct node_st *n, uint64_t ts_ns, uint32_t tid,
-		enum view_prop prop, float value, const uint32_t *writer, uint64_t *evicted)
+/*
+ * Keeps the write in np's list of prop: the first AT_PROP_WRITES - 1 writes, then the last slot
+ * follows the latest write and the ones it replaces are counted. A write without a window is
+ * code's once windows were seen in the process (the probes watch it), else unknown.
+ */
+static void write_keep(struct node_props *np, enum view_prop prop, float value,
+		       const uint32_t *writer, bool windows, uint64_t *left_out)
 {
+	struct prop_write *w;
+
+	if (np->n_writes[prop] < AT_PROP_WRITES) {
+		w = &np->writes[prop][np->n_writes[prop]++];
+	} else {
+		w = &np->writes[prop][AT_PROP_WRITES - 1];
+		if (np->writes_left_out[prop] < UINT16_MAX)
+			np->writes_left_out[prop]++;
+		(*left_out)++;
+	}
+	w->value = value;
+	w->anim = writer ? *writer : 0;
+	w->writer = writer ? WRITER_ANIMATOR : windows ? WRITER_CODE : WRITER_UNKNOWN;
+}
+
+void props__add(struct proc *p, struct node_st *n, uint64_t ts_ns, uint32_t tid,
+		enum view_prop prop, float value, const uint32_t *writer, struct evictions *ev)
+{
+	uint64_t *evicted = &ev->node_frames;
+
 	struct prop_batch *b = &p->props.pb;
 	struct node_props *np;
 
@@ -137,10 +162,25 @@ void props__add(struct proc *p, struct node_st *n, uint64_t ts_ns, uint32_t tid,
 	if (np->sets[prop] < UINT16_MAX)
 		np->sets[prop]++;
 	writers_add(&b->before[n->idx], np, prop, writer);
+	if (writer)
+		p->props.windows = true;
+	write_keep(np, prop, value, writer, p->props.windows, &ev->prop_writes);
 	np->writer_mask &= ~(1u << prop);
 	np->writer[prop] = writer ? *writer : 0;
 	if (writer)
 		np->writer_mask |= 1u << prop;
+}
+
+bool props__shared(const struct props_proc *pp, const struct node_st *n, enum view_prop prop)
+{
+	if (n->gen != pp->pb.gen || n->idx < 0)
+		return false;
+	if (pp->windows) /* the writers are known */
+		return pp->pb.before[n->idx].multi & (1u << prop);
+	/* Unknown writers: an ObjectAnimator sets each of its properties once a frame
+	 * (PropertyValuesHolder.setAnimatedValue from animateValue), so a second write of the
+	 * property in the frame is another writer's. */
+	return pp->pb.nodes[n->idx].sets[prop] > 1;
 }
 
 static bool node_eq(const void *v, const void *key)

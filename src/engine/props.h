@@ -60,6 +60,9 @@ struct props_proc {
 	struct htab nodes; /* node_st by RenderNode pointer */
 	struct prop_batch pb;
 	size_t *total; /* the nodes of every process (CAP_NODES), or NULL */
+	/* a write came inside an animateValue window: the probes watch the process, so a write
+	 * outside every window is code that is no animator */
+	bool windows;
 };
 
 /* Property writes per frame (for the summary), and one frame's changes for segment.h. */
@@ -91,9 +94,16 @@ void props__node_id(struct node_st *n, uint64_t uid);
 void props__prev(struct node_st *n, enum view_prop prop, const float *prev);
 
 /* Adds the write of prop = value to n (by tid at ts_ns, writer's) to p's batch: last value
- * wins, writes and the value before the batch are kept; nodes past CAP_FRAME_NODES in *evicted. */
+ * wins, the value before the batch is kept and each write with its writer (AT_PROP_WRITES per
+ * property, the others counted in ev->prop_writes); nodes past CAP_FRAME_NODES in
+ * ev->node_frames. */
 void props__add(struct proc *p, struct node_st *n, uint64_t ts_ns, uint32_t tid,
-		enum view_prop prop, float value, const uint32_t *writer, uint64_t *evicted);
+		enum view_prop prop, float value, const uint32_t *writer, struct evictions *ev);
+
+/* True when n's prop was written by more than one writer (animators, or an animator and code)
+ * in pp's current batch; when the writers are unknown (no animateValue window seen in the
+ * process), when it was written more than once (what one ObjectAnimator never does). */
+bool props__shared(const struct props_proc *pp, const struct node_st *n, enum view_prop prop);
 
 /* n's prop becomes value, once the batch and attribution read the old one; explained: an
  * animator wrote it (no unmarked animation). */

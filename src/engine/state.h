@@ -25,6 +25,7 @@
 #include "engine/redraws.h"
 #include "engine/segment.h"
 #include "engine/slices.h"
+#include "engine/starter.h"
 #include "engine/summary.h"
 
 struct proc {
@@ -41,6 +42,7 @@ struct proc {
 	struct dynanims_proc dyn;
 	struct cujs_proc cujs;
 	struct findings_proc findings;
+	struct starter_proc starter;
 };
 
 struct thread {

@@ -340,6 +340,16 @@ static bool auto_cancel(const struct unwind_frame *frames, int n)
 	return false;
 }
 
+/* AnimatorSet's own frames (AnimatorSet.start, $Node, ...): the engine reads who started the
+ * animator from them (engine/starter.h) and leaves them out. */
+static bool set_frame(const char *name)
+{
+	static const char set[] = "android.animation.AnimatorSet";
+
+	return !strncmp(name, set, sizeof(set) - 1) &&
+	       (name[sizeof(set) - 1] == '.' || name[sizeof(set) - 1] == '$');
+}
+
 int unwind_java_frames(const struct unwind_frame *frames, int n,
 		       char (*out)[UNWIND_NAME_MAX], int max)
 {
@@ -349,8 +359,9 @@ int unwind_java_frames(const struct unwind_frame *frames, int n,
 
 	for (int i = 0; i < n && k < max; i++) {
 		const char *name = frames[i].name;
-		bool evidence = keep_auto && (!strcmp(name, AUTO_CANCEL) ||
-					      !strcmp(name, "android.animation.ObjectAnimator.start"));
+		bool replacement = !strcmp(name, AUTO_CANCEL) ||
+				   !strcmp(name, "android.animation.ObjectAnimator.start");
+		bool evidence = set_frame(name) || (keep_auto && replacement);
 
 		if (!unwind_is_java_name(name) ||
 		    (!evidence && !strncmp(name, skip, sizeof(skip) - 1)))

@@ -61,7 +61,9 @@ int unwind_is_java_name(const char *name);
 /*
  * The Java callers in frames: Java-named frames minus android.animation.*, innermost
  * first, copied into out (up to max); a stack through AnimationHandler.autoCancelBasedOn
- * keeps it and ObjectAnimator.start (the evidence of a replacement). Returns how many.
+ * keeps it and ObjectAnimator.start (the evidence of a replacement), and AnimatorSet's frames
+ * are kept (who started the animator, engine/starter.h, which leaves them out of start
+ * stacks; in an end stack they say a set's cancel() or end() ended it). Returns how many.
  */
 int unwind_java_frames(const struct unwind_frame *frames, int n,
 		       char (*out)[UNWIND_NAME_MAX], int max);

@@ -34,6 +34,21 @@ const char *anim_kind_str(enum anim_kind k)
 	return k == ANIM_OBJECT ? "ObjectAnimator" : "ValueAnimator";
 }
 
+const char *anim_starter_str(enum anim_starter s)
+{
+	return s == STARTER_SET ? "AnimatorSet" : s == STARTER_VPA ? "ViewPropertyAnimator" : NULL;
+}
+
+const char *anim_type_str(enum anim_kind k, enum anim_starter s)
+{
+	if (s == STARTER_VPA) /* its own ValueAnimator.ofFloat(1.0f): the kind says nothing */
+		return "ViewPropertyAnimator";
+	if (s == STARTER_SET)
+		return k == ANIM_OBJECT ? "ObjectAnimator in an AnimatorSet" :
+					  "ValueAnimator in an AnimatorSet";
+	return anim_kind_str(k);
+}
+
 const char *frame_phase_str(enum frame_phase p)
 {
 	static const char *const names[] = {

@@ -49,6 +49,12 @@ struct prop_series {
 	uint32_t stride;   /* frames per point: 1, 2, 4, ... (0 before the first point) */
 	uint32_t frames;   /* frames that changed the property */
 	uint64_t frame_key; /* engine-private: which frame the last point belongs to */
+	/* bit i: in a frame of point i another writer (an animator or code) also wrote this
+	 * property of this node; shared_frames counts those frames (known only with the
+	 * animateValue probes: a write outside their windows is no animator's) */
+	uint64_t shared;
+	uint32_t shared_frames;
+	uint64_t shared_key; /* engine-private: the last frame counted in shared_frames */
 	float v[AT_SERIES_MAX];
 	/* the doFrame start of the frame of v[i] (its bucket's last), minus the animator's
 	 * start_ns in us: negative when the frame began before the S marker */
@@ -84,6 +90,15 @@ struct anim_target {
 	int n_props;
 	struct target_prop props[AT_TARGET_PROPS];
 };
+
+/* What started an animator, read from its start stack (engine/starter.h). */
+enum anim_starter {
+	STARTER_UNKNOWN = 0, /* no start stack (--stacks off), or no framework starter in it */
+	STARTER_SET,         /* an AnimatorSet (its start, its frame callback or a listener) */
+	STARTER_VPA,         /* ViewPropertyAnimator.startAnimation */
+};
+
+#define AT_FITS 4 /* nodes listed that fit an inferred target (struct anim) */
 
 enum end_reason {
 	END_NONE = 0,        /* still running */
@@ -171,6 +186,20 @@ struct anim {
 	char target_name[64];            /* see node_props.node_name */
 	bool target_inferred;            /* linked by property and thread, not by identity */
 	bool target_exact;               /* the target came from the animateValue probes */
+	/*
+	 * An inferred target is the first node seen changing a property the animator names; the
+	 * nodes that fit (each changed such a property while it ran, and no animator was exactly
+	 * linked to it) are listed here, first seen first, with the frames each changed in;
+	 * n_fits > 1: the target is one of several. fits_more: further nodes fit, not listed.
+	 */
+	int n_fits;
+	struct anim_fit {
+		uint64_t node;
+		char node_name[64];
+		uint32_t frames;
+		uint64_t frame_key; /* engine-private: the last frame counted */
+	} fits[AT_FITS];
+	bool fits_more;
 	int n_changes;
 	struct prop_change changes[AT_MAX_PROPS];
 	struct prop_series series[AT_MAX_PROPS]; /* series[i]: the values of changes[i] */
@@ -184,6 +213,15 @@ struct anim {
 	char start_stack[AT_STACK_FRAMES][AT_FRAME_NAME];
 	int n_end_stack;
 	char end_stack[AT_STACK_FRAMES][AT_FRAME_NAME];
+	/*
+	 * Who started it (from start_stack, whose AnimatorSet frames are then left out):
+	 * STARTER_SET: set_caller is the Java caller of AnimatorSet.start, "" when unknown (a
+	 * child the set started in a later frame, while more than one set it could belong to ran:
+	 * sets_open says how many, 0 when none).
+	 */
+	enum anim_starter starter;
+	char set_caller[AT_FRAME_NAME];
+	uint32_t sets_open;
 	/*
 	 * Smoothness over its frames: vsyncs missed between two of its frames (after its
 	 * first), its doFrames longer than the refresh period, the longest of its doFrames and
@@ -439,6 +477,26 @@ struct jank {
 	uint64_t src_ts_ns;
 };
 
+/* Who made one write of a property (enum prop_writer). */
+enum prop_writer {
+	WRITER_UNKNOWN = 0, /* no animateValue probe has named a writer in this process */
+	WRITER_ANIMATOR,    /* inside an animator's animateValue (prop_write.anim) */
+	WRITER_CODE,        /* outside every animateValue while the probes watch: no animator */
+};
+
+/* One write of a property in a frame: its value and its writer. */
+struct prop_write {
+	float value;
+	uint8_t writer;      /* enum prop_writer */
+	uint64_t anim;       /* WRITER_ANIMATOR: the animator's id (cookie) */
+};
+
+/*
+ * Writes kept per property per frame: the first AT_PROP_WRITES - 1 and the latest (the last
+ * slot follows the last write); writes_left_out counts those in between that were not kept.
+ */
+#define AT_PROP_WRITES 4
+
 /* One node's property values in one frame: last value wins, sets counts the writes. */
 struct node_props {
 	uint64_t node;
@@ -448,6 +506,10 @@ struct node_props {
 	uint16_t sets[PROP_COUNT]; /* > 1: the property was written more than once ("fighting") */
 	uint32_t writer_mask;      /* bit per prop: writer[] names the animator of its last write */
 	uint64_t writer[PROP_COUNT]; /* that animator's id (cookie), from the animateValue probes */
+	/* each write in order, with its writer (see AT_PROP_WRITES) */
+	uint8_t n_writes[PROP_COUNT];
+	uint16_t writes_left_out[PROP_COUNT];
+	struct prop_write writes[PROP_COUNT][AT_PROP_WRITES];
 };
 
 /* The property changes of one process in one frame (or outside any frame). */
@@ -575,10 +637,12 @@ struct name_stat {
  *                lines): a later marker of one has no process unless its line says
  *   pids         process ids forgotten from the sets of selected processes and of those
  *                that wrote markers (replay selection and its messages)
+ *   prop_writes  writes of a property in a frame not listed with their writers (past
+ *                AT_PROP_WRITES; their frame's node_props.writes_left_out counts them too)
  */
 #define AT_EVICTIONS(X) X(animators) X(anim_keys) X(names) X(durations) X(processes) \
 	X(threads) X(slices) X(nodes) X(node_frames) X(proc_stats) X(prop_runs) \
-	X(node_names) X(thread_names) X(pids)
+	X(node_names) X(thread_names) X(pids) X(prop_writes)
 
 struct evictions {
 #define AT_EVICTION_FIELD(f) uint64_t f;
@@ -716,6 +780,10 @@ const char *dyn_kind_str(enum dyn_kind k);           /* "Spring", "Fling", "Dyn"
 const char *end_reason_str(enum end_reason r);       /* "complete", "cancel", ... */
 const char *reason_source_str(enum reason_source s); /* "inferred", "art" */
 const char *anim_kind_str(enum anim_kind k);         /* "ValueAnimator", "ObjectAnimator" */
+/* "ObjectAnimator in an AnimatorSet", "ViewPropertyAnimator", else anim_kind_str's */
+const char *anim_type_str(enum anim_kind k, enum anim_starter s);
+/* NULL, "AnimatorSet", "ViewPropertyAnimator" */
+const char *anim_starter_str(enum anim_starter s);
 const char *frame_phase_str(enum frame_phase p);     /* "input", ..., "draw" */
 const char *view_prop_str(enum view_prop p);         /* "alpha", "translationX", ... */
 const char *view_prop_short(enum view_prop p);       /* "alpha", "transX", ... (box columns) */

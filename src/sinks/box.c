@@ -81,21 +81,63 @@ static void props_text(struct sink_box *b, char *buf, size_t size, const struct 
 	}
 }
 
+/* "Set by:     com.example.Shade.expand": who started the AnimatorSet that started it. */
+static void set_line(struct sink_box *b, const struct anim *a)
+{
+	char name[AT_FRAME_NAME];
+
+	if (a->starter != STARTER_SET)
+		return;
+	if (a->set_caller[0])
+		box_line(b, "Set by:     %s", clean(name, sizeof(name), a->set_caller));
+	else if (a->sets_open > 1)
+		box_line(b, "Set by:     unknown (started in a later frame while %u sets ran)",
+			 a->sets_open);
+	else /* a set's start delay, or its start before the trace: no child of it ran */
+		box_line(b, "Set by:     unknown (started in a later frame; no set seen running)");
+}
+
+/*
+ * An inferred target that is one of several: "Fits:       QSPanel@c000 (12 frames)", one line
+ * per node that changed a property the animator names while it ran, first seen first.
+ */
+static void target_fit_lines(struct sink_box *b, const struct anim *a)
+{
+	char node[96];
+
+	if (!a->target_inferred || (a->n_fits < 2 && !a->fits_more))
+		return;
+	for (int i = 0; i < a->n_fits && i < AT_FITS; i++)
+		box_line(b, "%-11s %s (%u frame%s)", i ? "" : "Fits:",
+			 box_node_label(node, sizeof(node), a->fits[i].node_name, a->fits[i].node),
+			 a->fits[i].frames, a->fits[i].frames == 1 ? "" : "s");
+	if (a->fits_more)
+		box_line(b, "%-11s and more, not listed", "");
+}
+
 /* The lines every animator box starts with: identity, kind, target, properties, process. */
 static void anim_head(struct sink_box *b, const struct anim *a, uint32_t tid)
 {
 	char proc[AT_PROC_MAX], props[1024], node[96];
 
 	box_line(b, "ID:         %lld", (long long)a->id); /* atrace cookies are signed */
-	box_line(b, "Type:       %s", anim_kind_str(a->kind));
-	if (a->target_node) /* an inferred node the configuration names is exact */
+	box_line(b, "Type:       %s", anim_type_str(a->kind, a->starter));
+	set_line(b, a);
+	if (a->target_node && a->config.target_node == a->target_node) /* the configuration named it */
+		box_line(b, "Target:     %s (exact)",
+			 box_node_label(node, sizeof(node), a->target_name, a->target_node));
+	else if (a->target_node && a->target_inferred && (a->n_fits > 1 || a->fits_more))
+		box_line(b, "Target:     %s (inferred: one of %d%s nodes that fit)",
+			 box_node_label(node, sizeof(node), a->target_name, a->target_node),
+			 a->n_fits, a->fits_more ? "+" : "");
+	else if (a->target_node)
 		box_line(b, "Target:     %s%s",
 			 box_node_label(node, sizeof(node), a->target_name, a->target_node),
-			 a->config.target_node == a->target_node ? " (exact)"
-			 : a->target_inferred		 ? " (inferred)"
-						   : "");
+			 a->target_inferred ? " (inferred)" : "");
 	else
 		box__config_target(b, a);
+	if (!a->target_node || a->config.target_node != a->target_node)
+		target_fit_lines(b, a);
 	props_text(b, props, sizeof(props), a);
 	/* what the animator was asked to do, until its target shows what it did */
 	if (a->n_changes || !box__config_props(b, a, a->end_ns != 0))
@@ -177,12 +219,49 @@ static void spark_write(struct sink_box *b, const struct prop_series *ps)
 		      b->out);
 }
 
+/* Columns s takes on a terminal: UTF-8 continuation bytes take none. */
+static int text_cols(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+/*
+ * Under a curve whose prefix took cols columns: "^" under each point in whose frames another
+ * writer also wrote the property (an animator or code), and how many frames that was.
+ */
+static void shared_line(struct sink_box *b, int cols, const struct prop_series *ps)
+{
+	if (!ps->shared)
+		return;
+	fprintf(b->out, "%s%*s", b->g->v, cols - 1, "");
+	for (int i = 0; i < ps->n && i < AT_SERIES_MAX; i++)
+		fputc(ps->shared & (1ull << i) ? '^' : ' ', b->out);
+	fprintf(b->out, " others also wrote it in %u frame%s\n", ps->shared_frames,
+		ps->shared_frames == 1 ? "" : "s");
+}
+
+/* A curve line: prefix, the sparkline, suffix; then its marks (shared_line). */
+static void curve_lines(struct sink_box *b, const char *prefix, const struct prop_series *ps,
+			const char *suffix)
+{
+	fputs(prefix, b->out);
+	spark_write(b, ps);
+	fprintf(b->out, "%s\n", suffix);
+	shared_line(b, text_cols(prefix), ps);
+}
+
 /*
  * One line per property whose per-frame values are known: "alpha: 1 → 0  ▇▆▅▃▂▁".
  * Without values the Properties line already says from and to.
  */
 static void spark_lines(struct sink_box *b, const struct anim *a)
 {
+	char prefix[160];
+
 	if (a->n_targets)
 		return; /* target_lines shows them, per node */
 	for (int i = 0; i < a->n_changes && i < AT_MAX_PROPS; i++) {
@@ -190,10 +269,9 @@ static void spark_lines(struct sink_box *b, const struct anim *a)
 
 		if (!a->series[i].n)
 			continue;
-		fprintf(b->out, "%s %s: %g %s %g  ", b->g->v, view_prop_str(c->prop),
-			(double)c->from, b->g->arrow, (double)c->to);
-		spark_write(b, &a->series[i]);
-		fputc('\n', b->out);
+		snprintf(prefix, sizeof(prefix), "%s %s: %g %s %g  ", b->g->v,
+			 view_prop_str(c->prop), (double)c->from, b->g->arrow, (double)c->to);
+		curve_lines(b, prefix, &a->series[i], "");
 	}
 }
 
@@ -203,7 +281,7 @@ static void spark_lines(struct sink_box *b, const struct anim *a)
  */
 static void target_lines(struct sink_box *b, const struct anim *a)
 {
-	char node[96];
+	char node[96], prefix[160], sets[32];
 
 	for (int i = 0; i < a->n_targets && a->targets; i++) {
 		const struct anim_target *t = &a->targets[i];
@@ -213,11 +291,11 @@ static void target_lines(struct sink_box *b, const struct anim *a)
 		for (int k = 0; k < t->n_props && k < AT_TARGET_PROPS; k++) {
 			const struct target_prop *tp = &t->props[k];
 
-			fprintf(b->out, "%s               %s: %g %s %g  ", b->g->v,
-				view_prop_str(tp->prop), (double)tp->from, b->g->arrow,
-				(double)tp->to);
-			spark_write(b, &tp->series);
-			fprintf(b->out, " (%u sets)\n", tp->sets);
+			snprintf(prefix, sizeof(prefix), "%s               %s: %g %s %g  ",
+				 b->g->v, view_prop_str(tp->prop), (double)tp->from, b->g->arrow,
+				 (double)tp->to);
+			snprintf(sets, sizeof(sets), " (%u sets)", tp->sets);
+			curve_lines(b, prefix, &tp->series, sets);
 		}
 	}
 	if (a->targets_left_out)
@@ -533,7 +611,47 @@ static int on_animation_end(void *ctx, const struct animation *a)
 	return out_status(b->out);
 }
 
-/* "│   NotificationRow@51c0 alpha=0.750(x2) transY=-45.000", one line per node. */
+/* A value as the frame lines print it: "-0.000" reads like a sign that matters, so a tiny
+ * negative is 0 here. */
+static double frame_value(float v)
+{
+	return fabs((double)v) < 0.0005 ? 0.0 : (double)v;
+}
+
+/* "0.950[#21761]", "1.000[not an animator]", or "0.750" when the writer is unknown. */
+static void write_text(struct sink_box *b, const struct prop_write *w)
+{
+	fprintf(b->out, "%.3f", frame_value(w->value));
+	if (w->writer == WRITER_ANIMATOR)
+		fprintf(b->out, "[#%lld]", (long long)w->anim);
+	else if (w->writer == WRITER_CODE)
+		fputs("[not an animator]", b->out);
+}
+
+/* " alpha=0.950[#21761],(2 more),0.517[#21762]": each write kept, in order, with its writer. */
+static void prop_writes(struct sink_box *b, const struct node_props *np, int p)
+{
+	int n = np->n_writes[p] < AT_PROP_WRITES ? np->n_writes[p] : AT_PROP_WRITES;
+
+	fprintf(b->out, " %s=", view_prop_short(p));
+	if (!n) { /* a record without its writes: the last value and the count */
+		fprintf(b->out, "%.3f", frame_value(np->values[p]));
+		if (np->sets[p] > 1)
+			fprintf(b->out, "(x%u)", np->sets[p]);
+		if (np->writer_mask & 1u << p)
+			fprintf(b->out, " [#%lld]", (long long)np->writer[p]);
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		if (i)
+			fputc(',', b->out);
+		if (i == n - 1 && np->writes_left_out[p])
+			fprintf(b->out, "(%u more),", np->writes_left_out[p]);
+		write_text(b, &np->writes[p][i]);
+	}
+}
+
+/* "│   NotificationRow@51c0 alpha=0.500,0.750 transY=-45.000", one line per node. */
 static void node_lines(struct sink_box *b, const struct frame_props *fp)
 {
 	char node[96];
@@ -543,18 +661,9 @@ static void node_lines(struct sink_box *b, const struct frame_props *fp)
 
 		fprintf(b->out, "%s%s   %s", color_on(b, ANSI_DIM), b->g->v,
 			box_node_label(node, sizeof(node), np->node_name, np->node));
-		for (int p = 0; p < PROP_COUNT; p++) {
-			if (!(np->set_mask & 1u << p))
-				continue;
-			double v = np->values[p];
-
-			/* "-0.000" reads like a sign that matters: a tiny negative is 0 here. */
-			fprintf(b->out, " %s=%.3f", view_prop_short(p), fabs(v) < 0.0005 ? 0.0 : v);
-			if (np->sets[p] > 1)
-				fprintf(b->out, "(x%u)", np->sets[p]);
-			if (np->writer_mask & 1u << p)
-				fprintf(b->out, " [#%lld]", (long long)np->writer[p]);
-		}
+		for (int p = 0; p < PROP_COUNT; p++)
+			if (np->set_mask & 1u << p)
+				prop_writes(b, np, p);
 		fprintf(b->out, "%s\n", color_on(b, ANSI_RESET));
 	}
 }

@@ -33,7 +33,9 @@ static void put_common(FILE *out, uint64_t ts_ns, uint32_t pid, uint32_t tid, co
 	json_put_str(out, proc);
 }
 
-/* Identity keys of an animator: id, name, kind, properties, restarts. */
+static void put_name(FILE *out, const char *key, const char *v);
+
+/* Identity keys of an animator: id, name, kind, properties, restarts, started_by, set_caller. */
 static void put_anim_id(FILE *out, const struct anim *a)
 {
 	fprintf(out, ",\"id\":%lld", (long long)a->id); /* atrace cookies are signed */
@@ -46,6 +48,10 @@ static void put_anim_id(FILE *out, const struct anim *a)
 		json_put_str(out, a->props[i]);
 	}
 	fprintf(out, "],\"restarts\":%u", a->restarts);
+	/* who started it (--stacks): "AnimatorSet" (with the set's caller, null when unknown),
+	 * "ViewPropertyAnimator", or null */
+	put_name(out, "started_by", anim_starter_str(a->starter));
+	put_name(out, "set_caller", a->set_caller[0] ? a->set_caller : NULL);
 }
 
 
@@ -71,6 +77,21 @@ static void put_node_names(FILE *out, const char *label_key, const char *class_k
 	put_name(out, class_key, cls);
 }
 
+/* ,"target_fits":[{"node","node_name","node_class","frames"}...],"target_fits_more":false:
+ * the nodes an inferred target was chosen among (more than one: it may be another). */
+static void put_fits(FILE *out, const struct anim *a)
+{
+	fputs(",\"target_fits\":[", out);
+	for (int i = 0; i < a->n_fits && i < AT_FITS; i++) {
+		fprintf(out, "%s{\"node\":\"0x%llx\"", i ? "," : "",
+			(unsigned long long)a->fits[i].node);
+		put_node_names(out, "node_name", "node_class", a->fits[i].node_name,
+			       a->fits[i].node);
+		fprintf(out, ",\"frames\":%u}", a->fits[i].frames);
+	}
+	fprintf(out, "],\"target_fits_more\":%s", a->fits_more ? "true" : "false");
+}
+
 /* The target keys of an animator_end: what the animator moved, from which value to which. */
 static void put_anim_target(FILE *out, const struct anim *a)
 {
@@ -81,15 +102,18 @@ static void put_anim_target(FILE *out, const struct anim *a)
 	}
 	fprintf(out, ",\"target\":\"0x%llx\"", (unsigned long long)a->target_node);
 	put_node_names(out, "target_name", "target_class", a->target_name, a->target_node);
-	fprintf(out, ",\"target_source\":%s,\"changes\":{",
+	fprintf(out, ",\"target_source\":%s",
 		a->target_exact ? "\"exact\"" : a->target_inferred ? "\"inferred\"" : "null");
+	if (a->target_inferred)
+		put_fits(out, a);
+	fputs(",\"changes\":{", out);
 	for (int i = 0; i < a->n_changes; i++) {
 		fprintf(out, "%s\"%s\":{\"from\":", i ? "," : "",
 			view_prop_str(a->changes[i].prop));
 		json_put_float(out, a->changes[i].from);
 		fputs(",\"to\":", out);
 		json_put_float(out, a->changes[i].to);
-		fputc('}', out);
+		fprintf(out, ",\"shared_frames\":%u}", a->series[i].shared_frames);
 	}
 	fputc('}', out);
 }
@@ -102,7 +126,8 @@ static void put_target_props(FILE *out, const struct anim_target *t)
 		json_put_float(out, t->props[i].from);
 		fputs(",\"to\":", out);
 		json_put_float(out, t->props[i].to);
-		fprintf(out, ",\"sets\":%u}", t->props[i].sets);
+		fprintf(out, ",\"sets\":%u,\"shared_frames\":%u}", t->props[i].sets,
+			t->props[i].series.shared_frames);
 	}
 }
 
@@ -556,6 +581,62 @@ static void put_node_props(FILE *out, const struct node_props *np)
 	fputc('}', out);
 }
 
+/* {"value":0.95,"by":"animator","id":21761}, "by":"not_an_animator" or "unknown". */
+static void put_write(FILE *out, const struct prop_write *w)
+{
+	fputs("{\"value\":", out);
+	json_put_float(out, w->value);
+	if (w->writer == WRITER_ANIMATOR)
+		fprintf(out, ",\"by\":\"animator\",\"id\":%lld}", (long long)w->anim);
+	else
+		fprintf(out, ",\"by\":\"%s\"}",
+			w->writer == WRITER_CODE ? "not_an_animator" : "unknown");
+}
+
+/*
+ * ,"writes":{"alpha":[write,...]}: each write of the frame in order with its writer (the
+ * first AT_PROP_WRITES - 1 and the last), and "writes_left_out":{"alpha":2} for those between
+ * that were not kept, when there were any.
+ */
+static void put_writes(FILE *out, const struct node_props *np)
+{
+	bool first = true, left_out = false, any = false;
+
+	for (int p = 0; p < PROP_COUNT; p++)
+		any |= (np->set_mask & 1u << p) && np->n_writes[p];
+	if (!any) /* a record made without its writes: nothing to say */
+		return;
+	fputs(",\"writes\":{", out);
+	for (int p = 0; p < PROP_COUNT; p++) {
+		int n = np->n_writes[p] < AT_PROP_WRITES ? np->n_writes[p] : AT_PROP_WRITES;
+
+		if (!(np->set_mask & 1u << p))
+			continue;
+		fprintf(out, "%s\"%s\":[", first ? "" : ",", view_prop_str(p));
+		for (int i = 0; i < n; i++) {
+			if (i)
+				fputc(',', out);
+			put_write(out, &np->writes[p][i]);
+		}
+		fputc(']', out);
+		first = false;
+		left_out |= np->writes_left_out[p] != 0;
+	}
+	fputc('}', out);
+	if (!left_out)
+		return;
+	fputs(",\"writes_left_out\":{", out);
+	first = true;
+	for (int p = 0; p < PROP_COUNT; p++) {
+		if (!(np->set_mask & 1u << p) || !np->writes_left_out[p])
+			continue;
+		fprintf(out, "%s\"%s\":%u", first ? "" : ",", view_prop_str(p),
+			np->writes_left_out[p]);
+		first = false;
+	}
+	fputc('}', out);
+}
+
 /* One record per node: consumers filter by node without unpacking a frame. */
 static int on_frame_props(void *ctx, const struct frame_props *fp)
 {
@@ -572,6 +653,7 @@ static int on_frame_props(void *ctx, const struct frame_props *fp)
 			fputs(",\"frame_vsync_id\":null", j->out);
 		fprintf(j->out, ",\"in_frame\":%s", fp->in_frame ? "true" : "false");
 		put_node_props(j->out, &fp->nodes[i]);
+		put_writes(j->out, &fp->nodes[i]);
 		fputs("}\n", j->out);
 	}
 	return out_status(j->out);

@@ -166,22 +166,22 @@ v24=$(vsync_of "$exp" 24)
 # markers: 250 of the scenario's own, plus each frame's onVsync B and E (24 x 2).
 EXPECTED=$(cat <<EOF
 "type":"animator_end" ... "id":168950273,"name":"animator:alpha","kind":"ObjectAnimator","properties":["alpha"],"restarts":0, ... "frames":18, ... "reason":"complete","reason_source":"art"
-"type":"animator_end" ... "id":168950273, ... "target_source":"inferred","changes":{"alpha":{"from":1,"to":0}}
+"type":"animator_end" ... "id":168950273, ... "target_source":"inferred", ... "target_fits_more":false,"changes":{"alpha":{"from":1,"to":0,"shared_frames":1}}
 "type":"animator_end" ... "id":168950274,"name":"animator:translationY","kind":"ObjectAnimator","properties":["translationY"],"restarts":0, ... "frames":18, ... "reason":"complete","reason_source":"art"
-"type":"animator_end" ... "id":168950274, ... "changes":{"translationY":{"from":0,"to":-100}}
+"type":"animator_end" ... "id":168950274, ... "changes":{"translationY":{"from":0,"to":-100,"shared_frames":0}}
 "type":"animator_end" ... "id":168950275,"name":"animator","kind":"ValueAnimator","properties":[],"restarts":0, ... "frames":8, ... "reason":"cancel","reason_source":"art"
-"type":"animator_end" ... "id":168950276,"name":"animator:scaleX","kind":"ObjectAnimator","properties":["scaleX"],"restarts":0,"start_ns":null,"duration_ns":null,"frames":0, ... "reason":"cancel_before_start","reason_source":"art"
+"type":"animator_end" ... "id":168950276,"name":"animator:scaleX","kind":"ObjectAnimator","properties":["scaleX"],"restarts":0,"started_by":null,"set_caller":null,"start_ns":null,"duration_ns":null,"frames":0, ... "reason":"cancel_before_start","reason_source":"art"
 "type":"animator_end" ... "id":168950277,"name":"animator:scaleY","kind":"ObjectAnimator","properties":["scaleY"],"restarts":0, ... "frames":1, ... "reason":"force_end","reason_source":"art"
 "type":"animator_start" ... "id":168950273, ... "start_stack":["com.example.anim.PanelAnimator.play","com.example.anim.NotificationPanel.expand"]}
 "type":"animator_start" ... "id":168950274, ... "start_stack":["com.example.anim.PanelAnimator.reverse","com.example.anim.NotificationPanel.flip"]}
 "type":"animator_end" ... "id":168950275, ... "end_stack":["com.example.anim.PanelAnimator.stop","com.example.anim.NotificationPanel.collapse"]}
 "type":"animator_end" ... "id":168950276, ... "end_stack":["com.example.anim.PanelAnimator.stop","com.example.anim.NotificationPanel.collapse"]}
 "type":"animator_end" ... "id":168950277, ... "end_stack":["com.example.anim.ScaleController.finish"]}
-"type":"frame_props" ... "frame_seq":2,"frame_vsync_id":${v2:-?},"in_frame":true, ... "node_name":"NotificationRow@ ... "node_class":"NotificationRow","values":{"alpha":0.941176474},"sets":{"alpha":1}}
-"type":"frame_props" ... "frame_seq":2,"frame_vsync_id":${v2:-?},"in_frame":true, ... "node_name":"ScrimView@ ... "node_class":"ScrimView","values":{"translationY":-5.88235283},"sets":{"translationY":1}}
-"type":"frame_props" ... "frame_seq":5,"frame_vsync_id":${v5:-?},"in_frame":true, ... "node_class":"NotificationRow","values":{"alpha":0.5},"sets":{"alpha":2}}
-"type":"frame_props" ... "frame_seq":18,"frame_vsync_id":${v18:-?},"in_frame":true, ... "node_class":"NotificationRow","values":{"alpha":0},"sets":{"alpha":1}}
-"type":"frame_props" ... "frame_seq":18,"frame_vsync_id":${v18:-?},"in_frame":true, ... "node_class":"ScrimView","values":{"translationY":-100},"sets":{"translationY":1}}
+"type":"frame_props" ... "frame_seq":2,"frame_vsync_id":${v2:-?},"in_frame":true, ... "node_name":"NotificationRow@ ... "node_class":"NotificationRow","values":{"alpha":0.941176474},"sets":{"alpha":1},"writes":{"alpha":[{"value":0.941176474,"by":"unknown"}]}}
+"type":"frame_props" ... "frame_seq":2,"frame_vsync_id":${v2:-?},"in_frame":true, ... "node_name":"ScrimView@ ... "node_class":"ScrimView","values":{"translationY":-5.88235283},"sets":{"translationY":1},"writes":{"translationY":[{"value":-5.88235283,"by":"unknown"}]}}
+"type":"frame_props" ... "frame_seq":5,"frame_vsync_id":${v5:-?},"in_frame":true, ... "node_class":"NotificationRow","values":{"alpha":0.5},"sets":{"alpha":2},"writes":{"alpha":[{"value":0.764705896,"by":"unknown"},{"value":0.5,"by":"unknown"}]}}
+"type":"frame_props" ... "frame_seq":18,"frame_vsync_id":${v18:-?},"in_frame":true, ... "node_class":"NotificationRow","values":{"alpha":0},"sets":{"alpha":1},"writes":{"alpha":[{"value":0,"by":"unknown"}]}}
+"type":"frame_props" ... "frame_seq":18,"frame_vsync_id":${v18:-?},"in_frame":true, ... "node_class":"ScrimView","values":{"translationY":-100},"sets":{"translationY":1},"writes":{"translationY":[{"value":-100,"by":"unknown"}]}}
 "type":"animator_end" ... "id":168950273, ... "target_name":"NotificationRow@ ... "target_class":"NotificationRow","target_source":"inferred"
 "type":"animator_end" ... "id":168950274, ... "target_name":"ScrimView@ ... "target_class":"ScrimView","target_source":"inferred"
 "type":"summary" ... "node_names":{"named":2,"no_offset":0,"unreadable":0,"not_class":0,"gone":0}
@@ -294,10 +294,10 @@ done <<< "$CUJ"
 # ---- exact attribution: the listeners scenario (animateValue probes on arm64) ----------------
 out=$(section /tmp/attrib.jsonl)
 ATTRIB=$(cat <<'EOF'
-"type":"animator_end" ... "id":168950273,"name":"animator", ... "target_source":"exact", ... "targets":[{ ... "properties":{"alpha":{"from":1,"to":0,"sets":12}}},{ ... "properties":{"translationY":{"from":0,"to":-120,"sets":12}}}],"targets_left_out":0
-"type":"animator_end" ... "id":168950274,"name":"animator:alpha", ... "target_source":"exact", ... "targets":[{ ... "properties":{"alpha":{"from":1,"to":0.25,"sets":12}}}],"targets_left_out":0
-"type":"animator_end" ... "id":168950275,"name":"animator:alpha", ... "target_source":"exact", ... "targets":[{ ... "properties":{"alpha":{"from":1,"to":0.5,"sets":12}}}],"targets_left_out":0
-"type":"animator_end" ... "id":168950276,"name":"animator:translationX", ... "target_source":"exact", ... "properties":{"translationX":{"from":0,"to":60,"sets":6}}}],"targets_left_out":0,"start_delay_ns":
+"type":"animator_end" ... "id":168950273,"name":"animator", ... "target_source":"exact", ... "targets":[{ ... "properties":{"alpha":{"from":1,"to":0,"sets":12,"shared_frames":0}}},{ ... "properties":{"translationY":{"from":0,"to":-120,"sets":12,"shared_frames":0}}}],"targets_left_out":0
+"type":"animator_end" ... "id":168950274,"name":"animator:alpha", ... "target_source":"exact", ... "targets":[{ ... "properties":{"alpha":{"from":1,"to":0.25,"sets":12,"shared_frames":0}}}],"targets_left_out":0
+"type":"animator_end" ... "id":168950275,"name":"animator:alpha", ... "target_source":"exact", ... "targets":[{ ... "properties":{"alpha":{"from":1,"to":0.5,"sets":12,"shared_frames":0}}}],"targets_left_out":0
+"type":"animator_end" ... "id":168950276,"name":"animator:translationX", ... "target_source":"exact", ... "properties":{"translationX":{"from":0,"to":60,"sets":6,"shared_frames":0}}}],"targets_left_out":0,"start_delay_ns":
 EOF
 )
 while IFS= read -r want; do
@@ -440,9 +440,9 @@ runs=$({
 	ok "one node $node: NotificationRow@$low before the reallocation, QSPanel@$low after ($runs)" ||
 	bad "one node $node: NotificationRow@$low before the reallocation, QSPanel@$low after (got $runs)"
 REALLOC=$(cat <<EOF
-"type":"animator_end" ... "id":168950273, ... "target":"$node","target_name":"NotificationRow@$low","target_class":"NotificationRow", ... "changes":{"alpha":{"from":1,"to":0}}
-"type":"animator_end" ... "id":168950274, ... "target":"$node","target_name":"QSPanel@$low","target_class":"QSPanel", ... "changes":{"alpha":{"from":1,"to":0.5}}
-"type":"animator_end" ... "id":168950275, ... "target":"$node","target_name":"QSPanel@$low","target_class":"QSPanel", ... "changes":{"alpha":{"from":1,"to":0.25}}
+"type":"animator_end" ... "id":168950273, ... "target":"$node","target_name":"NotificationRow@$low","target_class":"NotificationRow", ... "changes":{"alpha":{"from":1,"to":0,"shared_frames":0}}
+"type":"animator_end" ... "id":168950274, ... "target":"$node","target_name":"QSPanel@$low","target_class":"QSPanel", ... "changes":{"alpha":{"from":1,"to":0.5,"shared_frames":0}}
+"type":"animator_end" ... "id":168950275, ... "target":"$node","target_name":"QSPanel@$low","target_class":"QSPanel", ... "changes":{"alpha":{"from":1,"to":0.25,"shared_frames":0}}
 "type":"summary" ... "node_names":{"named":3,"no_offset":0,"unreadable":0,"not_class":0,"gone":0}
 EOF
 )

@@ -281,6 +281,32 @@ static const struct track_def cuj_tracks[] = {
 
 #define CUJ_HANDLER "android.os.Handler: com.example.Feed$1"
 
+/*
+ * writers: a set's child fades NotificationRow (frames 1..10, started at once by
+ * AnimatorSet.start), a second alpha animator fights it on the same view (3..10), and in
+ * frame 5 the traversal (code, no animator) sets its alpha too: three writers in one frame.
+ * The set starts its next child in frame 10 from its frame callback (translationY of the other
+ * view); a ViewPropertyAnimator scales that view in 12..18. Every write is made inside its
+ * animator's animateValue but the traversal's.
+ */
+static const struct anim_def writers_anims[] = {
+	{ "animator:alpha", 1, 1, 10, "complete", ART_CALL_START_SET, 0 },
+	{ "animator:alpha", 2, 3, 10, "complete", ART_CALL_START, 0 },
+	{ "animator:translationY", 3, 10, 16, "complete", ART_CALL_START_SET_FRAME, 0 },
+	{ "animator", 4, 12, 18, "complete", ART_CALL_START_VPA, 0 },
+};
+
+static const struct track_def writers_tracks[] = {
+	{ 0, NODE_A, HWUI_ALPHA, 1.0f, 0.0f },
+	{ 1, NODE_A, HWUI_ALPHA, 0.2f, 0.8f },
+	{ 2, NODE_B, HWUI_TRANSLATION_Y, 0.0f, -60.0f },
+	{ 3, NODE_B, HWUI_SCALE_X, 1.0f, 0.5f },
+};
+
+static const struct poke_def writers_pokes[] = {
+	{ 5, NODE_A, HWUI_ALPHA, false, 0.5f },
+};
+
 #define ARRAY_LEN(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 /*
@@ -329,6 +355,8 @@ static const struct scenario scenarios[] = {
 	  ARRAY_LEN(realloc_tracks), .cycle = 0 },
 	/* No scripted animators: sim_dyn.c runs DynamicAnimations through the ART fixture. */
 	{ "dyn", .anims = NULL },
+	{ "writers", writers_anims, ARRAY_LEN(writers_anims), writers_tracks,
+	  ARRAY_LEN(writers_tracks), writers_pokes, ARRAY_LEN(writers_pokes), .animate_value = true },
 	{ "cuj", cuj_anims, ARRAY_LEN(cuj_anims), cuj_tracks, ARRAY_LEN(cuj_tracks),
 	  .cuj = "SHADE_EXPAND_COLLAPSE", .cuj_begin = 2, .cuj_end = 14, .handler_frame = 12,
 	  .handler_pct = 120 },
@@ -711,7 +739,7 @@ static void run_filler(struct app *app, int frame)
 static void art_call(struct app *app, int frame, int anim, enum art_call call)
 {
 	const struct art_fixture_methods *m = app->art;
-	char stack[LINE_MAX_LEN / 2];
+	char stack[LINE_MAX_LEN / 2], starter[32], set_caller[PKG_MAX];
 	size_t len = 0;
 
 	if (!m)
@@ -723,11 +751,14 @@ static void art_call(struct app *app, int frame, int anim, enum art_call call)
 	for (int i = 0; i < ART_STACK_MAX && m->stack[call][i]; i++)
 		len += snprintf(stack + len, sizeof(stack) - len, "%s\"%s\"", i ? "," : "",
 				m->stack[call][i]);
+	fmt_str(starter, sizeof(starter), m->starter[call]);
+	fmt_str(set_caller, sizeof(set_caller), m->set_caller[call]);
 	expect_line(app,
 		    "{\"type\":\"art\",\"pid\":%d,\"process\":\"%s\",\"role\":\"%s\",\"frame\":%d,"
-		    "\"method\":\"%s\",\"cookie\":%" PRId32 ",\"stack\":[%s]}",
+		    "\"method\":\"%s\",\"cookie\":%" PRId32 ",\"stack\":[%s],\"starter\":%s,"
+		    "\"set_caller\":%s}",
 		    app->tgid, app->pkg, role_name[app->role], frame, m->method[call],
-		    cookie_of(app, &app->sc->anims[anim]), stack);
+		    cookie_of(app, &app->sc->anims[anim]), stack, starter, set_caller);
 }
 
 /* cancel() or end() right before the F marker they cause; completion calls nothing. */
@@ -1187,6 +1218,8 @@ static void do_frame(struct app *app, int frame)
 	animation_phase(app, frame);
 	request_vsync(app, frame);
 	trace_begin(app, "traversal");
+	if (app->hwui && app->sc->animate_value) /* code's writes: outside every animateValue */
+		run_pokes(app, frame);
 	if (frame == app->sc->slow_frame)
 		slow_traversal(app);
 	redraw(app, frame);
@@ -1687,7 +1720,8 @@ static void usage(FILE *f)
 		   "[--linger-ms N] [--expect FILE]\n"
 		   "               [--frames N] [--hwui PATH|none] [--art PATH|none]\n"
 		   "               [--scenario basic|idle|soak|jank|refresh|physics|listeners|realloc\n"
-		   "                |cuj|flicker|replace|fight|springs|leak|clean]\n"
+		   "                |cuj|flicker|replace|fight|springs|leak|clean|writers\n"
+		   "                |dyn|config]\n"
 		   "               [--fps N] [--props-per-frame N] [--flood N] [--go FILE]\n"
 		   "               [--hwui-late-frames N [--late-gate DIR]] [--no-vsync-ids]\n"
 		   "               [--tags-off] [--vsync-ids counter|tokens] [--vsync-seed N]\n"

@@ -174,6 +174,105 @@ static void tile_toggle(uint32_t obj, uint32_t old, art_update_fn cancelled, voi
 	__asm__ volatile("" ::: "memory");
 }
 
+/*
+ * ---- an AnimatorSet's children and a ViewPropertyAnimator (AOSP frameworks/base
+ * core/java/android/animation/AnimatorSet.java, API 26+: start() -> start(boolean, boolean) ->
+ * startAnimation() -> handleAnimationEvents() -> startWithoutPulsing() -> ValueAnimator.start();
+ * later children from doAnimationFrame() -> handleAnimationEvents(); core/java/android/view/
+ * ViewPropertyAnimator.java: start() -> startAnimation() -> ValueAnimator.start()) ----
+ */
+
+static METHOD void va_start_without_pulsing(uint32_t child)
+	__asm__("android.animation.ValueAnimator.startWithoutPulsing");
+static void va_start_without_pulsing(uint32_t child)
+{
+	va_start(&m_start, child);
+	__asm__ volatile("" ::: "memory");
+}
+
+static METHOD void set_handle_events(uint32_t child)
+	__asm__("android.animation.AnimatorSet.handleAnimationEvents");
+static void set_handle_events(uint32_t child)
+{
+	va_start_without_pulsing(child);
+	__asm__ volatile("" ::: "memory");
+}
+
+static METHOD void set_start_animation(uint32_t child)
+	__asm__("android.animation.AnimatorSet.startAnimation");
+static void set_start_animation(uint32_t child)
+{
+	set_handle_events(child);
+	__asm__ volatile("" ::: "memory");
+}
+
+static METHOD void set_start(uint32_t child) __asm__("android.animation.AnimatorSet.start");
+static void set_start(uint32_t child)
+{
+	set_start_animation(child);
+	__asm__ volatile("" ::: "memory");
+}
+
+static METHOD void shade_expand(uint32_t child)
+	__asm__("com.example.anim.ShadeController.animateExpand");
+static void shade_expand(uint32_t child)
+{
+	set_start(child);
+	__asm__ volatile("" ::: "memory");
+}
+
+static METHOD void set_do_frame(uint32_t child)
+	__asm__("android.animation.AnimatorSet.doAnimationFrame");
+static void set_do_frame(uint32_t child)
+{
+	set_handle_events(child);
+	__asm__ volatile("" ::: "memory");
+}
+
+static METHOD void handler_do_frame(uint32_t child)
+	__asm__("android.animation.AnimationHandler.doAnimationFrame");
+static void handler_do_frame(uint32_t child)
+{
+	set_do_frame(child);
+	__asm__ volatile("" ::: "memory");
+}
+
+static METHOD void choreo_callbacks(uint32_t child) __asm__("android.view.Choreographer.doCallbacks");
+static void choreo_callbacks(uint32_t child)
+{
+	handler_do_frame(child);
+	__asm__ volatile("" ::: "memory");
+}
+
+static METHOD void choreo_frame(uint32_t child) __asm__("android.view.Choreographer.doFrame");
+static void choreo_frame(uint32_t child)
+{
+	choreo_callbacks(child);
+	__asm__ volatile("" ::: "memory");
+}
+
+static METHOD void vpa_start_animation(uint32_t obj)
+	__asm__("android.view.ViewPropertyAnimator.startAnimation");
+static void vpa_start_animation(uint32_t obj)
+{
+	va_start(&m_start, obj);
+	__asm__ volatile("" ::: "memory");
+}
+
+static METHOD void vpa_start(uint32_t obj) __asm__("android.view.ViewPropertyAnimator.start");
+static void vpa_start(uint32_t obj)
+{
+	vpa_start_animation(obj);
+	__asm__ volatile("" ::: "memory");
+}
+
+static METHOD void toast_show(uint32_t obj) __asm__("com.example.anim.ToastView.show");
+static void toast_show(uint32_t obj)
+{
+	vpa_start(obj);
+	__asm__ volatile("" ::: "memory");
+}
+
 /* ---- the vsync request: Choreographer -> nativeScheduleVsync, from an app's invalidate ---- */
 
 typedef void (*vsync_native)(void *env, void *clazz, int64_t receiver);
@@ -244,7 +343,7 @@ static uint32_t new_object(uint32_t cookie)
 }
 
 static const struct art_fixture_methods methods = {
-	.method = { "start", "start", "cancel", "end" },
+	.method = { "start", "start", "cancel", "end", "start", "start", "start" },
 	.stack = {
 		{ "com.example.anim.PanelAnimator.play",
 		  "com.example.anim.NotificationPanel.expand" },
@@ -253,8 +352,17 @@ static const struct art_fixture_methods methods = {
 		{ "com.example.anim.PanelAnimator.stop",
 		  "com.example.anim.NotificationPanel.collapse" },
 		{ "com.example.anim.ScaleController.finish" },
+		{ "com.example.anim.ShadeController.animateExpand" },
+		{ "android.view.Choreographer.doCallbacks", "android.view.Choreographer.doFrame" },
+		{ "android.view.ViewPropertyAnimator.startAnimation",
+		  "android.view.ViewPropertyAnimator.start", "com.example.anim.ToastView.show" },
 	},
-	.call = { panel_expand, panel_flip, panel_collapse, scale_finish },
+	.starter = { [ART_CALL_START_SET] = "AnimatorSet",
+		     [ART_CALL_START_SET_FRAME] = "AnimatorSet",
+		     [ART_CALL_START_VPA] = "ViewPropertyAnimator" },
+	.set_caller = { [ART_CALL_START_SET] = "com.example.anim.ShadeController.animateExpand" },
+	.call = { panel_expand, panel_flip, panel_collapse, scale_finish, shade_expand,
+		  choreo_frame, toast_show },
 	.new_object = new_object,
 	.request_vsync = meter_level_changed,
 	.vsync_stack = { "android.view.Choreographer.scheduleVsyncLocked",

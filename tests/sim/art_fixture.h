@@ -21,15 +21,27 @@ enum art_call {
 	ART_CALL_START_BOOL,	/* ValueAnimator.start(boolean): the overload, same name */
 	ART_CALL_CANCEL,	/* ValueAnimator.cancel() */
 	ART_CALL_END,		/* ValueAnimator.end() */
+	/* ValueAnimator.start() of an AnimatorSet's child, through AnimatorSet's frames (API 26+):
+	 * at once from AnimatorSet.start (an app caller of its own), or in a later frame from
+	 * AnimatorSet.doAnimationFrame (AnimationHandler, Choreographer) */
+	ART_CALL_START_SET,
+	ART_CALL_START_SET_FRAME,
+	/* ValueAnimator.start() from ViewPropertyAnimator.startAnimation (an app's start()) */
+	ART_CALL_START_VPA,
 	ART_CALL_COUNT,
 };
 
 #define ART_STACK_MAX 4
 
 struct art_fixture_methods {
-	const char *method[ART_CALL_COUNT]; /* "start", "start", "cancel", "end" */
-	/* The app-level callers of each call, innermost first, NULL-terminated. */
+	const char *method[ART_CALL_COUNT]; /* "start", "start", "cancel", "end", "start"... */
+	/* The callers of each call animtrace reports, innermost first, NULL-terminated (the
+	 * android.animation frames between are left out, as animtrace leaves them out). */
 	const char *stack[ART_CALL_COUNT][ART_STACK_MAX];
+	/* Who started the animator ("AnimatorSet", "ViewPropertyAnimator", NULL: its own code)
+	 * and, for a set, the caller of AnimatorSet.start (NULL when not on this stack). */
+	const char *starter[ART_CALL_COUNT];
+	const char *set_caller[ART_CALL_COUNT];
 	/* Calls the method on obj through its caller chain. */
 	void (*call[ART_CALL_COUNT])(uint32_t obj);
 	/* A new animator object whose identity hash is cookie (< 2^28); 0 with errno set. */

@@ -107,6 +107,11 @@ art_names() { # FILE -> sorted ART-style names in its .gnu_debugdata
 }
 cat >"$tmp/artwant" <<'EOF'
 android.animation.AnimationHandler.autoCancelBasedOn
+android.animation.AnimationHandler.doAnimationFrame
+android.animation.AnimatorSet.doAnimationFrame
+android.animation.AnimatorSet.handleAnimationEvents
+android.animation.AnimatorSet.start
+android.animation.AnimatorSet.startAnimation
 android.animation.ObjectAnimator.animateValue
 android.animation.ObjectAnimator.start
 android.animation.ValueAnimator.animateValue
@@ -114,7 +119,12 @@ android.animation.ValueAnimator.cancel
 android.animation.ValueAnimator.end
 android.animation.ValueAnimator.start
 android.animation.ValueAnimator.start
+android.animation.ValueAnimator.startWithoutPulsing
+android.view.Choreographer.doCallbacks
+android.view.Choreographer.doFrame
 android.view.Choreographer.scheduleVsyncLocked
+android.view.ViewPropertyAnimator.start
+android.view.ViewPropertyAnimator.startAnimation
 com.example.anim.NotificationPanel.collapse
 com.example.anim.NotificationPanel.expand
 com.example.anim.NotificationPanel.flip
@@ -123,6 +133,8 @@ com.example.anim.PanelAnimator.reverse
 com.example.anim.PanelAnimator.stop
 com.example.anim.QuickSettings.toggle
 com.example.anim.ScaleController.finish
+com.example.anim.ShadeController.animateExpand
+com.example.anim.ToastView.show
 com.example.battery.BatteryMeterView.onLevelChanged
 EOF
 art_match() { art_names "$1" | diff "$tmp/artwant" -; }

@@ -249,7 +249,7 @@ Test(config_json, an_f_without_s_takes_its_config_along)
 	/* consumed: a later S of the cookie has none */
 	mark(2000 * MS, 'S', "animator:alpha", 42);
 	fflush(out);
-	cr_assert(strstr(buf, "\"restarts\":0,\"start_delay_ns\":null,\"config\":null}"), "%s",
+	cr_assert(strstr(buf, "\"restarts\":0,\"started_by\":null,\"set_caller\":null,\"start_delay_ns\":null,\"config\":null}"), "%s",
 		  buf);
 }
 

@@ -13,7 +13,8 @@
 static struct proc *p;
 static struct props ps;
 static struct emit out; /* no sink: records go nowhere */
-static uint64_t evicted, node_frames;
+static uint64_t evicted;
+static struct evictions ev;
 
 static void setup(void)
 {
@@ -22,7 +23,8 @@ static void setup(void)
 	p->pid = 10;
 	snprintf(p->name, sizeof(p->name), "com.example");
 	props__proc_init(&p->props, NULL);
-	evicted = node_frames = 0;
+	evicted = 0;
+	memset(&ev, 0, sizeof(ev));
 }
 
 static void teardown(void)
@@ -42,7 +44,7 @@ static void fill(bool written)
 	for (uint64_t i = 1; i <= CAP_NODES_PROC; i++) {
 		cr_assert_eq(props__node(&p->props, i * 16, NULL, &evicted, &n), 0);
 		if (written)
-			props__add(p, n, i, 10, PROP_ALPHA, 0.5f, NULL, &node_frames);
+			props__add(p, n, i, 10, PROP_ALPHA, 0.5f, NULL, &ev);
 	}
 }
 

@@ -48,6 +48,9 @@ static void box_props(struct sink s, bool in_frame)
 	snprintf(nodes[1].node_name, sizeof(nodes[1].node_name), "RenderNode@9e08");
 	nodes[0].values[PROP_ALPHA] = 0.75f;
 	nodes[0].sets[PROP_ALPHA] = 2;
+	nodes[0].n_writes[PROP_ALPHA] = 2; /* an animator's write, then code's */
+	nodes[0].writes[PROP_ALPHA][0] = (struct prop_write){ 0.5f, WRITER_ANIMATOR, 44292905 };
+	nodes[0].writes[PROP_ALPHA][1] = (struct prop_write){ 0.75f, WRITER_CODE, 0 };
 	nodes[0].values[PROP_TRANSLATION_Y] = -45.0f;
 	nodes[0].sets[PROP_TRANSLATION_Y] = 1;
 	nodes[1].values[PROP_SCALE_X] = 1.0f / 3;
@@ -454,7 +457,8 @@ Test(sink_box, property_values_are_printed_only_with_frames)
 }
 
 /* The End box of one alpha animator whose target went through the n values of v. */
-static char *spark_render(const float *v, int n, bool utf8)
+static char *spark_render_shared(const float *v, int n, bool utf8, uint64_t shared,
+				 uint32_t shared_frames)
 {
 	struct sink_box_opts o = { .utf8 = utf8 };
 	struct anim a = box_anim(3, "animator:alpha", 10, "app");
@@ -472,10 +476,65 @@ static char *spark_render(const float *v, int n, bool utf8)
 	a.changes[0] = (struct prop_change){ PROP_ALPHA, v[0], v[n - 1] };
 	a.series[0].n = (uint16_t)n;
 	memcpy(a.series[0].v, v, (size_t)n * sizeof(*v));
+	a.series[0].shared = shared;
+	a.series[0].shared_frames = shared_frames;
 	s.ops->anim_end(s.ctx, &a);
 	sink_box__free(b);
 	fclose(out);
 	return buf;
+}
+
+static char *spark_render(const float *v, int n, bool utf8)
+{
+	return spark_render_shared(v, n, utf8, 0, 0);
+}
+
+Test(sink_box, the_curve_marks_the_points_whose_frames_others_also_wrote)
+{
+	const float v[] = { 1, 0.75f, 0.5f, 0.25f, 0 };
+	char *got = spark_render_shared(v, 5, true, 1u << 1 | 1u << 2, 3);
+
+	cr_assert_not_null(strstr(got, "│ alpha: 1 → 0  █▆▅▃▁\n"
+					"│                ^^   others also wrote it in 3 frames\n"
+					"└──\n"), "%s", got);
+	free(got);
+	got = spark_render_shared(v, 5, false, 1u << 4, 1);
+	cr_assert_not_null(strstr(got, "| alpha: 1 -> 0  ^=-._\n"
+					"|                    ^ others also wrote it in 1 frame\n"),
+			   "%s", got);
+	free(got);
+}
+
+/* One frame of one node: alpha written by 21761, 21762, three more not kept, then code. */
+static void writes_scenario(struct sink s)
+{
+	struct node_props np = one_node(0x51c0, "Row", PROP_ALPHA, 1.0f, 6);
+	struct frame_props fp = { .pid = 1, .tid = 1, .vsync_id = -1, .n_nodes = 1, .nodes = &np };
+
+	np.n_writes[PROP_ALPHA] = 3;
+	np.writes_left_out[PROP_ALPHA] = 3;
+	np.writes[PROP_ALPHA][0] = (struct prop_write){ 0.95f, WRITER_ANIMATOR, 21761 };
+	np.writes[PROP_ALPHA][1] = (struct prop_write){ 0.517f, WRITER_ANIMATOR, 21762 };
+	np.writes[PROP_ALPHA][2] = (struct prop_write){ 1.0f, WRITER_CODE, 0 };
+	s.ops->frame_props(s.ctx, &fp);
+	np = one_node(0x51c0, "Row", PROP_SCALE_X, 2.0f, 2);
+	np.n_writes[PROP_SCALE_X] = 2;
+	np.writes[PROP_SCALE_X][0] = (struct prop_write){ 1.5f, WRITER_UNKNOWN, 0 };
+	np.writes[PROP_SCALE_X][1] = (struct prop_write){ 2.0f, WRITER_UNKNOWN, 0 };
+	s.ops->frame_props(s.ctx, &fp);
+}
+
+Test(sink_box, a_frame_line_shows_every_write_with_its_writer)
+{
+	char *got = box_run(writes_scenario, true);
+	const char *want = "│ outside any frame 0.000000 s (pid 1, tid 1)\n"
+			   "│   Row@51c0 alpha=0.950[#21761],0.517[#21762],(3 more),"
+			   "1.000[not an animator]\n"
+			   "│ outside any frame 0.000000 s (pid 1, tid 1)\n"
+			   "│   Row@51c0 scaleX=1.500,2.000\n";
+
+	cr_assert(!strncmp(got, want, strlen(want)), "got:\n%s", got);
+	free(got);
 }
 
 Test(sink_box, a_sparkline_spans_all_eight_blocks_between_the_series_min_and_max)
@@ -580,7 +639,10 @@ Test(sink_box, the_engine_gives_the_end_box_one_point_per_frame_of_the_target)
 	cr_assert_not_null(strstr(got, "│ Target:     Row@51c0 (inferred)\n"
 				       "│ Properties: alpha: 0.7 → 1\n"),
 			   "%s", got);
-	cr_assert_not_null(strstr(got, "│ alpha: 0.7 → 1  ▁▁▁▁████\n└──\n"), "%s", got);
+	/* frame 1 wrote alpha twice: one ObjectAnimator never does, so others wrote too */
+	cr_assert_not_null(strstr(got, "│ alpha: 0.7 → 1  ▁▁▁▁████\n"
+				       "│                 ^        others also wrote it in 1 frame\n└──\n"),
+			   "%s", got);
 	free(got);
 }
 
@@ -687,4 +749,62 @@ Test(sink_box, writes_a_negative_cookie_signed)
 	fclose(f);
 	cr_assert(strstr(buf, "ID:         -42\n"), "%s", buf);
 	free(buf);
+}
+
+/* An alpha animator of a set whose inferred target is one of three nodes that fit; a VPA. */
+static void fits_scenario(struct sink s)
+{
+	struct anim a = box_anim(4, "animator:alpha", 10, "app");
+	struct anim v = box_anim(5, "animator", 10, "app");
+	static const struct anim_fit fits[] = {
+		{ 0x51c0, "NotificationRow", 12, 0 },
+		{ 0xc000, "QSPanel", 12, 0 },
+		{ 0xd000, "", 3, 0 },
+	};
+
+	a.start_ns = S_NS;
+	a.end_ns = 2 * S_NS;
+	a.reason = END_COMPLETE;
+	a.target_node = 0x51c0;
+	a.target_inferred = true;
+	snprintf(a.target_name, sizeof(a.target_name), "NotificationRow");
+	a.n_fits = 3;
+	memcpy(a.fits, fits, sizeof(fits));
+	a.starter = STARTER_SET;
+	snprintf(a.set_caller, sizeof(a.set_caller), "com.example.Shade.expand");
+	s.ops->anim_end(s.ctx, &a);
+	a.set_caller[0] = '\0';
+	a.sets_open = 2;
+	a.fits_more = true;
+	s.ops->anim_end(s.ctx, &a);
+	a.sets_open = 0;
+	s.ops->anim_start(s.ctx, &a);
+	v.starter = STARTER_VPA;
+	s.ops->anim_start(s.ctx, &v);
+}
+
+Test(sink_box, several_nodes_that_fit_an_inferred_target_are_listed_and_the_type_says_who_started_it)
+{
+	char *got = box_run(fits_scenario, false);
+
+	cr_assert_not_null(strstr(got, "│ ID:         4\n"
+				       "│ Type:       ObjectAnimator in an AnimatorSet\n"
+				       "│ Set by:     com.example.Shade.expand\n"
+				       "│ Target:     NotificationRow@51c0 (inferred: one of 3 nodes that fit)\n"
+				       "│ Fits:       NotificationRow@51c0 (12 frames)\n"
+				       "│             QSPanel@c000 (12 frames)\n"
+				       "│             RenderNode@d000 (3 frames)\n"
+				       "│ Properties: alpha\n"), "%s", got);
+	cr_assert_not_null(strstr(got, "│ Set by:     unknown (started in a later frame while 2 sets "
+				       "ran)\n"
+				       "│ Target:     NotificationRow@51c0 (inferred: one of 3+ nodes that "
+				       "fit)\n"), "%s", got);
+	cr_assert_not_null(strstr(got, "│             RenderNode@d000 (3 frames)\n"
+				       "│             and more, not listed\n"), "%s", got);
+	cr_assert_not_null(strstr(got, "│ Set by:     unknown (started in a later frame; no set seen "
+				       "running)\n"), "%s", got);
+	cr_assert_not_null(strstr(got, "│ ID:         5\n"
+				       "│ Type:       ViewPropertyAnimator\n"
+				       "│ Process:"), "%s", got);
+	free(got);
 }

@@ -48,6 +48,12 @@ static void json_props(struct sink s)
 
 	nodes[0].values[PROP_ALPHA] = prop_values[0];
 	nodes[0].sets[PROP_ALPHA] = 2;
+	nodes[0].n_writes[PROP_ALPHA] = 2; /* an animator's write, then code's */
+	nodes[0].writes[PROP_ALPHA][0] = (struct prop_write){ 0.95f, WRITER_ANIMATOR, 44292905 };
+	nodes[0].writes[PROP_ALPHA][1] = (struct prop_write){ prop_values[0], WRITER_CODE, 0 };
+	nodes[0].n_writes[PROP_TRANSLATION_Y] = 1;
+	nodes[0].writes[PROP_TRANSLATION_Y][0] =
+		(struct prop_write){ prop_values[1], WRITER_UNKNOWN, 0 };
 	nodes[0].values[PROP_TRANSLATION_Y] = prop_values[1];
 	nodes[0].sets[PROP_TRANSLATION_Y] = 1;
 	nodes[1].values[PROP_SCALE_X] = prop_values[2];
@@ -405,6 +411,37 @@ static void nonfinite_scenario(struct sink s)
 	s.ops->frame_props(s.ctx, &fp);
 }
 
+static void writes_scenario(struct sink s)
+{
+	struct node_props np = { .node = 0x10, .node_name = "V", .set_mask = 1u << PROP_ALPHA };
+	struct frame_props fp = { .pid = 1, .tid = 1, .vsync_id = -1, .n_nodes = 1, .nodes = &np };
+
+	np.values[PROP_ALPHA] = 1.0f;
+	np.sets[PROP_ALPHA] = 5;
+	np.n_writes[PROP_ALPHA] = 3;
+	np.writes_left_out[PROP_ALPHA] = 2;
+	np.writes[PROP_ALPHA][0] = (struct prop_write){ 0.5f, WRITER_ANIMATOR, 21761 };
+	np.writes[PROP_ALPHA][1] = (struct prop_write){ 0.25f, WRITER_UNKNOWN, 0 };
+	np.writes[PROP_ALPHA][2] = (struct prop_write){ 1.0f, WRITER_CODE, 0 };
+	s.ops->frame_props(s.ctx, &fp);
+}
+
+Test(sink_json, frame_props_list_each_write_with_its_writer_and_those_left_out)
+{
+	char *text = json_render(writes_scenario);
+
+	cr_assert_str_eq(text, "{\"type\":\"frame_props\",\"ts_ns\":0,\"pid\":1,\"tid\":1,"
+			       "\"process\":\"\",\"frame_seq\":0,\"frame_vsync_id\":null,"
+			       "\"in_frame\":false,\"node\":\"0x10\",\"node_name\":\"V@0010\","
+			       "\"node_class\":\"V\",\"values\":{\"alpha\":1},"
+			       "\"sets\":{\"alpha\":5},\"writes\":{\"alpha\":["
+			       "{\"value\":0.5,\"by\":\"animator\",\"id\":21761},"
+			       "{\"value\":0.25,\"by\":\"unknown\"},"
+			       "{\"value\":1,\"by\":\"not_an_animator\"}]},"
+			       "\"writes_left_out\":{\"alpha\":2}}\n");
+	free(text);
+}
+
 Test(sink_json, non_finite_values_are_written_as_null)
 {
 	char *text = json_render(nonfinite_scenario);
@@ -446,7 +483,7 @@ Test(sink_json, nasty_names_are_escaped_per_rfc_8259)
 			       "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"
 			       "|\\ufffd|\\ufffd\\ufffd|\\ufffd\\ufffd\\ufffd|\\ufffd\\ufffd\","
 			       "\"kind\":\"ObjectAnimator\",\"properties\":[\"p\\\"q\"],"
-			       "\"restarts\":0,\"start_delay_ns\":null,\"config\":null}\n");
+			       "\"restarts\":0,\"started_by\":null,\"set_caller\":null,\"start_delay_ns\":null,\"config\":null}\n");
 	cr_assert_eq(parse_lines(text, o, 2), 1);
 	cr_assert_str_eq(json_object_get_string(get(o[0], "process")), "tab\there");
 	json_object_put(o[0]);
@@ -499,15 +536,43 @@ static void stacks_json(struct sink s)
 	s.ops->anim_start(s.ctx, &a);
 }
 
+static void starters_json(struct sink s)
+{
+	struct anim a = json_anim(7, "animator:alpha", "alpha", 5);
+
+	a.starter = STARTER_SET;
+	snprintf(a.set_caller, sizeof(a.set_caller), "com.example.Shade.expand");
+	s.ops->anim_start(s.ctx, &a);
+	a.set_caller[0] = '\0'; /* a later child while two sets ran */
+	s.ops->anim_start(s.ctx, &a);
+	a = json_anim(8, "animator", NULL, 5);
+	a.starter = STARTER_VPA;
+	s.ops->anim_start(s.ctx, &a);
+}
+
+Test(sink_json, the_starter_and_the_sets_caller_follow_the_identity)
+{
+	char *out = json_render(starters_json);
+
+	cr_assert(strstr(out, "\"id\":7,\"name\":\"animator:alpha\",\"kind\":\"ObjectAnimator\","
+			      "\"properties\":[\"alpha\"],\"restarts\":0,\"started_by\":\"AnimatorSet\","
+			      "\"set_caller\":\"com.example.Shade.expand\","), "%s", out);
+	cr_assert(strstr(out, "\"started_by\":\"AnimatorSet\",\"set_caller\":null,"), "%s", out);
+	cr_assert(strstr(out, "\"id\":8,\"name\":\"animator\",\"kind\":\"ValueAnimator\","
+			      "\"properties\":[],\"restarts\":0,"
+			      "\"started_by\":\"ViewPropertyAnimator\",\"set_caller\":null,"), "%s", out);
+	free(out);
+}
+
 Test(sink_json, call_stacks_are_string_arrays_and_absent_when_unknown)
 {
 	char *out = json_render(stacks_json);
 
-	cr_assert(strstr(out, "\"restarts\":0,\"start_delay_ns\":null,\"config\":null,\"start_stack\":[\"com.example.A.play\","
+	cr_assert(strstr(out, "\"restarts\":0,\"started_by\":null,\"set_caller\":null,\"start_delay_ns\":null,\"config\":null,\"start_stack\":[\"com.example.A.play\","
 			      "\"com.example.\\\"B\\\".run\"]}\n"), "%s", out);
 	cr_assert(strstr(out, "\"start_stack\":[\"com.example.A.play\",\"com.example.\\\"B\\\".run\"],"
 			      "\"end_stack\":[\"com.example.C.stop\"]}\n"), "%s", out);
-	cr_assert(strstr(out, "\"restarts\":0,\"start_delay_ns\":null,\"config\":null}\n"),
+	cr_assert(strstr(out, "\"restarts\":0,\"started_by\":null,\"set_caller\":null,\"start_delay_ns\":null,\"config\":null}\n"),
 		  "the third record has no stack: %s", out);
 	free(out);
 }
@@ -564,4 +629,32 @@ Test(sink_json, a_live_summary_says_how_its_nodes_were_named_and_a_replay_says_n
 	cr_assert_null(strstr(replay, "\"node_names\":{"), "%s", replay);
 	free(live);
 	free(replay);
+}
+
+static void fits_json(struct sink s)
+{
+	struct anim a = json_anim(4, "animator:alpha", "alpha", 5);
+
+	a.start_ns = 1000;
+	a.end_ns = 2000;
+	a.reason = END_COMPLETE;
+	a.target_node = 0x51c0;
+	a.target_inferred = true;
+	snprintf(a.target_name, sizeof(a.target_name), "Row");
+	a.n_fits = 2;
+	a.fits[0] = (struct anim_fit){ 0x51c0, "Row", 12, 0 };
+	a.fits[1] = (struct anim_fit){ 0xc000, "", 3, 0 };
+	s.ops->anim_end(s.ctx, &a);
+}
+
+Test(sink_json, an_inferred_target_lists_the_nodes_that_fit)
+{
+	char *out = json_render(fits_json);
+
+	cr_assert(strstr(out, "\"target_source\":\"inferred\",\"target_fits\":["
+			      "{\"node\":\"0x51c0\",\"node_name\":\"Row@51c0\",\"node_class\":\"Row\","
+			      "\"frames\":12},{\"node\":\"0xc000\",\"node_name\":\"RenderNode@c000\","
+			      "\"node_class\":null,\"frames\":3}],\"target_fits_more\":false,"
+			      "\"changes\":{}"), "%s", out);
+	free(out);
 }

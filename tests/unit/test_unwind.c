@@ -282,7 +282,7 @@ Test(unwind, java_frames_skip_android_animation_and_native_frames)
 {
 	static const struct unwind_frame f[] = {
 		{ 1, "android.animation.ValueAnimator.start" },
-		{ 2, "android.animation.AnimatorSet.start" },
+		{ 2, "android.animation.ValueAnimator.startWithoutPulsing" },
 		{ 3, "com.example.anim.PanelAnimator.play" },
 		{ 4, "" },
 		{ 5, "art_quick_invoke_stub" },
@@ -315,6 +315,24 @@ Test(unwind, an_auto_cancel_keeps_its_android_animation_frames_as_evidence)
 	cr_assert_str_eq(out[1], "android.animation.ObjectAnimator.start");
 	cr_assert_str_eq(out[2], "com.example.anim.Row.fadeIn");
 	cr_assert_eq(unwind_java_frames(f + 2, 2, out, 4), 1, "no auto-cancel: skipped");
+}
+
+Test(unwind, animator_set_frames_are_kept_for_the_engine_to_read_who_started_it)
+{
+	static const struct unwind_frame f[] = {
+		{ 1, "android.animation.ValueAnimator.start" },
+		{ 2, "android.animation.ValueAnimator.startWithoutPulsing" },
+		{ 3, "android.animation.AnimatorSet.handleAnimationEvents" },
+		{ 4, "android.animation.AnimatorSet$DependencyListener.startIfReady" },
+		{ 5, "android.animation.AnimatorSetX.start" }, /* another class */
+		{ 6, "com.example.Shade.expand" },
+	};
+	char out[4][UNWIND_NAME_MAX];
+
+	cr_assert_eq(unwind_java_frames(f, 6, out, 4), 3);
+	cr_assert_str_eq(out[0], "android.animation.AnimatorSet.handleAnimationEvents");
+	cr_assert_str_eq(out[1], "android.animation.AnimatorSet$DependencyListener.startIfReady");
+	cr_assert_str_eq(out[2], "com.example.Shade.expand");
 }
 
 /* ---- the engine keeps the stacks of the calls that started and ended an animator ---- */
