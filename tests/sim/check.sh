@@ -125,6 +125,12 @@ android.view.Choreographer.doFrame
 android.view.Choreographer.scheduleVsyncLocked
 android.view.ViewPropertyAnimator.start
 android.view.ViewPropertyAnimator.startAnimation
+com.android.internal.dynamicanimation.animation.DynamicAnimation.cancel
+com.android.internal.dynamicanimation.animation.DynamicAnimation.doAnimationFrame
+com.android.internal.dynamicanimation.animation.DynamicAnimation.endAnimationInternal
+com.android.internal.dynamicanimation.animation.DynamicAnimation.start
+com.android.internal.dynamicanimation.animation.SpringAnimation.skipToEnd
+com.android.internal.dynamicanimation.animation.SpringAnimation.start
 com.example.anim.NotificationPanel.collapse
 com.example.anim.NotificationPanel.expand
 com.example.anim.NotificationPanel.flip
@@ -136,6 +142,10 @@ com.example.anim.ScaleController.finish
 com.example.anim.ShadeController.animateExpand
 com.example.anim.ToastView.show
 com.example.battery.BatteryMeterView.onLevelChanged
+com.example.dock.DockView.fling
+com.example.dock.DockView.onRelease
+com.example.dock.DockView.retarget
+com.example.dock.DockView.snapTo
 EOF
 art_match() { art_names "$1" | diff "$tmp/artwant" -; }
 check "stripped boot-framework.oat has no symbols" no_symbols "$dir/boot-framework.oat"
