@@ -268,6 +268,7 @@ enum dyn_kind {
  */
 struct dyn_config {
 	bool has_spring, has_fling, has_state;
+	bool has_value; /* value known: setStartValue gave it (else start() reads the property) */
 	double stiffness, damping_ratio, final_position; /* SpringForce */
 	double friction;                                  /* DragForce (-4.2 * scalar) */
 	double value, velocity, min_visible_change;       /* at start() */

@@ -923,7 +923,8 @@ static void put_dyn_config(FILE *out, const struct dyn_config *c)
 	if (c->has_fling)
 		put_dbl(out, "friction", c->friction);
 	if (c->has_state) {
-		put_dbl(out, "value", c->value);
+		if (c->has_value)
+			put_dbl(out, "value", c->value);
 		put_dbl(out, "velocity", c->velocity);
 		put_dbl(out, "min_visible_change", c->min_visible_change);
 	}

@@ -4,7 +4,9 @@
 #define _GNU_SOURCE /* memfd_create, MAP_32BIT */
 #endif
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
+#include <math.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #include <stdio.h>
@@ -442,6 +444,62 @@ uint32_t sim_heap__animator(struct sim_heap *h, const struct sim_anim_cfg *c, ui
 	err = err ?: set_ref(h, a, va, "mInterpolator", ip);
 	err = err ?: values(h, c, a, va);
 	err = err ?: (c->object_animator ? target(h, c, a) : 0);
+	if (err) {
+		errno = -err;
+		return 0;
+	}
+	return a;
+}
+
+#define DYN_PKG "Lcom/android/internal/dynamicanimation/animation/"
+
+/* SpringAnimation.mSpring: a SpringForce (sqrt(stiffness) stored, as setStiffness does). */
+static int dyn_spring(struct sim_heap *h, const struct sim_dyn_cfg *c, uint32_t a)
+{
+	const char *sf = DYN_PKG "SpringForce;";
+	double freq = sqrt(c->stiffness);
+	uint32_t f;
+	int err;
+
+	if (c->no_spring)
+		return 0;
+	f = object(h, sf);
+	if (!f)
+		return -errno;
+	err = set(h, f, sf, "mNaturalFreq", &freq, 8);
+	err = err ?: set(h, f, sf, "mDampingRatio", &c->damping_ratio, 8);
+	err = err ?: set(h, f, sf, "mFinalPosition", &c->final_position, 8);
+	return err ?: set_ref(h, a, DYN_PKG "SpringAnimation;", "mSpring", f);
+}
+
+/* FlingAnimation.mFlingForce: a DragForce (mFriction = -4.2 * the scalar: setFriction). */
+static int dyn_fling(struct sim_heap *h, const struct sim_dyn_cfg *c, uint32_t a)
+{
+	const char *df = DYN_PKG "FlingAnimation$DragForce;";
+	float friction = c->friction_scalar * -4.2f;
+	uint32_t f = object(h, df);
+
+	if (!f)
+		return -errno;
+	return set(h, f, df, "mFriction", &friction, 4) ?:
+	       set_ref(h, a, DYN_PKG "FlingAnimation;", "mFlingForce", f);
+}
+
+uint32_t sim_heap__dyn(struct sim_heap *h, const struct sim_dyn_cfg *c)
+{
+	const char *da = DYN_PKG "DynamicAnimation;";
+	uint32_t a = object(h, c->fling ? DYN_PKG "FlingAnimation;" : DYN_PKG "SpringAnimation;");
+	float value = c->start_value_set ? c->value : FLT_MAX; /* UNSET */
+	uint8_t set_flag = c->start_value_set;
+	int err;
+
+	if (!a)
+		return 0;
+	err = set(h, a, da, "mValue", &value, 4);
+	err = err ?: set(h, a, da, "mVelocity", &c->velocity, 4);
+	err = err ?: set(h, a, da, "mMinVisibleChange", &c->min_visible_change, 4);
+	err = err ?: set(h, a, da, "mStartValueIsSet", &set_flag, 1);
+	err = err ?: (c->fling ? dyn_fling(h, c, a) : dyn_spring(h, c, a));
 	if (err) {
 		errno = -err;
 		return 0;

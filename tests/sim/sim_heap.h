@@ -51,6 +51,20 @@ struct sim_heap *sim_heap__new(const char *types_dir, const char *layout_dir,
 /* An animator configured as c whose lock word holds identity hash cookie; 0 with errno. */
 uint32_t sim_heap__animator(struct sim_heap *h, const struct sim_anim_cfg *c, uint32_t cookie);
 
+/* What one DynamicAnimation (the framework's copy) was configured with before its start(). */
+struct sim_dyn_cfg {
+	bool fling;               /* FlingAnimation, else SpringAnimation */
+	bool start_value_set;     /* setStartValue(value) was called */
+	float value, velocity, min_visible_change;
+	bool no_spring;           /* SpringAnimation.mSpring null */
+	double stiffness, damping_ratio, final_position; /* SpringForce (natural freq: sqrt) */
+	float friction_scalar;    /* DragForce.mFriction = -4.2 * it */
+};
+
+/* A SpringAnimation or FlingAnimation of the framework copy configured as c (no identity
+ * hash: nothing asked for one); 0 with errno. */
+uint32_t sim_heap__dyn(struct sim_heap *h, const struct sim_dyn_cfg *c);
+
 void sim_heap__free(struct sim_heap *h);
 
 /*
