@@ -6,7 +6,8 @@
  * Each probed spring and fling is a lifecycle with its exact start and end (within a frame),
  * its reason, its start stack, its target and its fitted parameters; the cancelled spring says
  * cancel, its canceller, and is replaced by the next; none of them is reported again as an
- * unmarked animation, which the uncompiled spring still is. Synchronised on animtrace's stderr
+ * unmarked animation, which the uncompiled spring still is. The framework spring is a Java
+ * object on the fixture boot class path: its parameters are also read, exactly. Synchronised on animtrace's stderr
  * and the simulator's gate files, never on sleeps.
  */
 #include <limits.h>
@@ -83,6 +84,37 @@ static void check_fit(json_object *r, json_object *x)
 	}
 }
 
+/*
+ * The parameters read from the heap (the framework copy's objects, on the fixture boot class
+ * path) are exact beside the fit: stiffness = mNaturalFreq^2 (sqrt then square: a double's
+ * rounding), the rest as stored; a run the reader could not read has no config at all.
+ */
+static void check_read(json_object *r, json_object *x)
+{
+	json_object *c;
+
+	if (!json_object_get_boolean(e2e_get(x, "read"))) {
+		cr_assert(!json_object_object_get_ex(r, "config", &c), "run %lld: a config unread",
+			  (long long)e2e_int(x, "run"));
+		return;
+	}
+	c = e2e_get(r, "config");
+	cr_assert_str_eq(e2e_str(c, "source"), "heap");
+	cr_assert_float_eq(num(c, "velocity"), num(x, "start_velocity"), 0);
+	cr_assert_float_eq(num(c, "value"), num(x, "from"), 0);
+	/* sim_dyn.c's objects keep DynamicAnimation's MIN_VISIBLE_CHANGE_PIXELS (translations) */
+	cr_assert_float_eq(num(c, "min_visible_change"), 1, 0);
+	if (!strcmp(e2e_str(x, "kind"), "Spring")) {
+		cr_assert_float_eq(num(c, "stiffness"), num(x, "stiffness"),
+				   1e-12 * num(x, "stiffness"));
+		cr_assert_float_eq(num(c, "damping_ratio"), num(x, "damping_ratio"), 0);
+		cr_assert_float_eq(num(c, "final_position"), num(x, "final_position"), 0);
+	} else {
+		cr_assert_float_eq(num(c, "friction"), (double)((float)num(x, "friction_scalar") *
+								-4.2f), 0);
+	}
+}
+
 /* One probed run x against its dyn_end r. */
 static void check_run(json_object *r, json_object *x)
 {
@@ -94,6 +126,7 @@ static void check_run(json_object *r, json_object *x)
 	cr_assert_float_eq(num(r, "to"), num(x, "to"), 0);
 	cr_assert_eq(e2e_int(r, "frames"), e2e_int(x, "end_frame") - e2e_int(x, "start_frame"));
 	check_times(r, x);
+	check_read(r, x);
 	cr_assert_str_eq(json_object_get_string(json_object_array_get_idx(
 				 e2e_get(r, "start_stack"), 0)), e2e_str(x, "caller"));
 	if (!strcmp(e2e_str(x, "reason"), "cancel"))

@@ -1931,7 +1931,7 @@ static int start_parent(struct opts *o, struct app *proto, int argc, char **argv
 		fprintf(stderr, "animsim: unknown scenario %s\n", o->scenario);
 		return -EINVAL;
 	}
-	err = proto->sc->heap ? sim_heap_env(argv) : 0;
+	err = proto->sc->heap || !strcmp(proto->sc->name, "dyn") ? sim_heap_env(argv) : 0;
 	if (err < 0) {
 		fprintf(stderr, "animsim: no boot class path: %s\n", strerror(-err));
 		return err;

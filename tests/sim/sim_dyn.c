@@ -13,6 +13,7 @@
 #include "dyn_load.h"
 #include "fit_sim.h"
 #include "sim_dyn.h"
+#include "sim_heap.h"
 
 /* In AnimationHandler's order: the uncompiled spring's writes come before any probed
  * doAnimationFrame of the frame (after one, they would fall in its window: see dynanims.h). */
@@ -36,6 +37,7 @@ struct run {
 	int start_frame, end_frame;
 	long last_ms;
 	bool running, cancelled;
+	bool read;  /* a Java object of the heap: its configuration is readable */
 	uint64_t start_call_ns, end_ns;
 	const char *caller, *end_caller;
 	struct sim_dyn *d;
@@ -43,6 +45,9 @@ struct run {
 
 struct sim_dyn {
 	struct sim_dyn_host h;
+	/* the framework copy's objects as Java objects (sim_heap.h) when the boot class path is
+	 * set: animtrace reads their configuration at start() */
+	struct sim_heap *heap;
 	const struct dyn_fixture_methods *fw, *ax;
 	struct run r[R_COUNT];
 };
@@ -147,6 +152,8 @@ struct sim_dyn *sim_dyn_new(const struct sim_dyn_host *h)
 	d->r[R_UNCOMPILED].to = -150;
 	for (int i = 0; i < R_COUNT; i++)
 		configure(&d->r[i], 0);
+	if (getenv("BOOTCLASSPATH") && !(d->heap = sim_heap_open(false)))
+		fprintf(stderr, "animsim: dyn: no heap (%s): fitted only\n", strerror(errno));
 	return d;
 }
 
@@ -167,13 +174,36 @@ int sim_dyn_load(struct sim_dyn *d)
 	return 0;
 }
 
+/*
+ * The framework copy's SpringAnimation/FlingAnimation as a Java object configured as r is
+ * (setStartValue, setStartVelocity, its SpringForce or DragForce), or 0. The fixture's own
+ * state (dyn_fixture.c: mRunning's stand-in and the last frame time, at 8..24) lies over
+ * reference fields animtrace does not read, and it writes them only after start()'s entry,
+ * where the object's head is copied.
+ */
+static uint32_t heap_object(struct run *r)
+{
+	struct sim_dyn_cfg c = { .fling = r->fling, .start_value_set = true, .value = r->from,
+				 .velocity = r->v0, .min_visible_change = 1,
+				 .stiffness = r->stiffness, .damping_ratio = r->damping,
+				 .final_position = r->to, .friction_scalar = r->friction };
+
+	if (!r->d->heap || r->m != r->d->fw)
+		return 0;
+	r->obj = sim_heap__dyn(r->d->heap, &c);
+	r->read = r->obj != 0;
+	return r->obj;
+}
+
 /* start() of r in this frame's animation phase (its first doAnimationFrame is the next). */
 static void start(struct run *r)
 {
 	r->running = true;
 	if (!r->m)
 		return;
-	r->obj = r->m->new_object();
+	r->obj = heap_object(r);
+	if (!r->obj)
+		r->obj = r->m->new_object();
 	r->start_call_ns = mono_ns();
 	if (r->fling) {
 		r->m->fling_start(r->obj);
@@ -254,7 +284,8 @@ static void expect(struct sim_dyn *d, int i)
 		 "\"start_frame\":%d,\"end_frame\":%d,\"end_ns\":%" PRIu64 ",\"reason\":\"%s\","
 		 "\"from\":%.9g,\"to\":%.9g,\"stiffness\":%.9g,\"damping_ratio\":%.9g,"
 		 "\"final_position\":%.9g,\"start_velocity\":%.9g,\"friction_scalar\":%.9g,"
-		 "\"caller\":\"%s\",\"end_caller\":\"%s\",\"replaces_run\":%d}",
+		 "\"caller\":\"%s\",\"end_caller\":\"%s\",\"replaces_run\":%d,"
+		 "\"read\":%s}",
 		 d->h.tgid, d->h.role, i, r->fling ? "Fling" : "Spring",
 		 !r->m ? "" : r->m->pkg[0] == 'a' ? "androidx" : "framework", (uint64_t)r->node,
 		 strrchr(r->cls, '.') + 1, d->h.hwui->name[r->prop], r->start_call_ns,
@@ -262,7 +293,8 @@ static void expect(struct sim_dyn *d, int i)
 		 r->cancelled ? "cancel" : r->end_frame ? "complete" : "running",
 		 (double)r->from, (double)r->x, (double)r->stiffness, (double)r->damping,
 		 (double)r->to, (double)r->v0, (double)r->friction, r->caller ? r->caller : "",
-		 r->end_caller ? r->end_caller : "", i == R_AX_NEXT ? R_AX_SPRING : -1);
+		 r->end_caller ? r->end_caller : "", i == R_AX_NEXT ? R_AX_SPRING : -1,
+		 r->read ? "true" : "false");
 	d->h.line(d->h.app, line);
 }
 
@@ -276,5 +308,6 @@ void sim_dyn_free(struct sim_dyn *d)
 	for (int i = 0; i < R_COUNT; i++)
 		if (d->r[i].node && i != R_AX_NEXT)
 			d->h.hwui->free_node(d->r[i].node);
+	sim_heap__free(d->heap); /* its objects stay: the mapping is never unmapped */
 	free(d);
 }
