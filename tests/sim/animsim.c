@@ -38,7 +38,7 @@
 
 #define PKG_MAX 128
 #define MARKER_MAX 1024 /* ATRACE_MESSAGE_LENGTH */
-#define LINE_MAX_LEN 512
+#define LINE_MAX_LEN 1024
 #define FIRST_VSYNC 1000L
 #define MAX_ANIMS 8
 #define FILLER_NODES 5 /* x 10 properties: one setter call each per frame at most */

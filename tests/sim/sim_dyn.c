@@ -38,6 +38,7 @@ struct run {
 	long last_ms;
 	bool running, cancelled;
 	bool read;  /* a Java object of the heap: its configuration is readable */
+	bool no_start_value; /* started without setStartValue (animateToFinalPosition's way) */
 	uint64_t start_call_ns, end_ns;
 	const char *caller, *end_caller;
 	struct sim_dyn *d;
@@ -146,6 +147,7 @@ struct sim_dyn *sim_dyn_new(const struct sim_dyn_host *h)
 	d->r[R_AX_SPRING].to = 200;
 	d->r[R_AX_NEXT].stiffness = 1500, d->r[R_AX_NEXT].damping = 0.5f;
 	d->r[R_AX_NEXT].to = 400;
+	d->r[R_AX_NEXT].no_start_value = true;
 	d->r[R_AX_FLING].fling = true, d->r[R_AX_FLING].friction = 1.5f;
 	d->r[R_AX_FLING].v0 = 1800;
 	d->r[R_UNCOMPILED].stiffness = 400, d->r[R_UNCOMPILED].damping = 0.75f;
@@ -175,7 +177,8 @@ int sim_dyn_load(struct sim_dyn *d)
 }
 
 /*
- * The framework copy's SpringAnimation/FlingAnimation as a Java object configured as r is
+ * r's SpringAnimation/FlingAnimation (the framework's copy or androidx's, from the app's dex)
+ * as a Java object configured as r is
  * (setStartValue, setStartVelocity, its SpringForce or DragForce), or 0. The fixture's own
  * state (dyn_fixture.c: mRunning's stand-in and the last frame time, at 8..24) lies over
  * reference fields animtrace does not read, and it writes them only after start()'s entry,
@@ -183,12 +186,13 @@ int sim_dyn_load(struct sim_dyn *d)
  */
 static uint32_t heap_object(struct run *r)
 {
-	struct sim_dyn_cfg c = { .fling = r->fling, .start_value_set = true, .value = r->from,
+	struct sim_dyn_cfg c = { .androidx = r->m == r->d->ax, .fling = r->fling,
+				 .start_value_set = !r->no_start_value, .value = r->from,
 				 .velocity = r->v0, .min_visible_change = 1,
 				 .stiffness = r->stiffness, .damping_ratio = r->damping,
 				 .final_position = r->to, .friction_scalar = r->friction };
 
-	if (!r->d->heap || r->m != r->d->fw)
+	if (!r->d->heap || !r->m)
 		return 0;
 	r->obj = sim_heap__dyn(r->d->heap, &c);
 	r->read = r->obj != 0;
@@ -219,7 +223,9 @@ static void retarget(struct sim_dyn *d)
 {
 	struct run *old = &d->r[R_AX_SPRING], *next = &d->r[R_AX_NEXT];
 
-	next->obj = next->m->new_object();
+	next->obj = heap_object(next);
+	if (!next->obj)
+		next->obj = next->m->new_object();
 	configure(next, old->x); /* startAnimationInternal reads the property's current value */
 	next->start_call_ns = mono_ns();
 	next->m->retarget(old->obj, next->obj);
@@ -285,7 +291,7 @@ static void expect(struct sim_dyn *d, int i)
 		 "\"from\":%.9g,\"to\":%.9g,\"stiffness\":%.9g,\"damping_ratio\":%.9g,"
 		 "\"final_position\":%.9g,\"start_velocity\":%.9g,\"friction_scalar\":%.9g,"
 		 "\"caller\":\"%s\",\"end_caller\":\"%s\",\"replaces_run\":%d,"
-		 "\"read\":%s}",
+		 "\"read\":%s,\"start_value_set\":%s}",
 		 d->h.tgid, d->h.role, i, r->fling ? "Fling" : "Spring",
 		 !r->m ? "" : r->m->pkg[0] == 'a' ? "androidx" : "framework", (uint64_t)r->node,
 		 strrchr(r->cls, '.') + 1, d->h.hwui->name[r->prop], r->start_call_ns,
@@ -294,7 +300,7 @@ static void expect(struct sim_dyn *d, int i)
 		 (double)r->from, (double)r->x, (double)r->stiffness, (double)r->damping,
 		 (double)r->to, (double)r->v0, (double)r->friction, r->caller ? r->caller : "",
 		 r->end_caller ? r->end_caller : "", i == R_AX_NEXT ? R_AX_SPRING : -1,
-		 r->read ? "true" : "false");
+		 r->read ? "true" : "false", r->no_start_value ? "false" : "true");
 	d->h.line(d->h.app, line);
 }
 
