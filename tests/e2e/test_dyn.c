@@ -12,6 +12,7 @@
  * and the simulator's gate files, never on sleeps.
  */
 #include <limits.h>
+#include <stdbool.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -90,11 +91,14 @@ static void check_fit(json_object *r, json_object *x)
  * path) are exact beside the fit: stiffness = mNaturalFreq^2 (sqrt then square: a double's
  * rounding), the rest as stored; a run the reader could not read has no config at all.
  */
+/* --no-heap: no reader, every run fitted only, as before the heap reader */
+static bool no_heap;
+
 static void check_read(json_object *r, json_object *x)
 {
 	json_object *c;
 
-	if (!json_object_get_boolean(e2e_get(x, "read"))) {
+	if (no_heap || !json_object_get_boolean(e2e_get(x, "read"))) {
 		cr_assert(!json_object_object_get_ex(r, "config", &c), "run %lld: a config unread",
 			  (long long)e2e_int(x, "run"));
 		return;
@@ -172,12 +176,12 @@ static void check(const struct e2e_jsonl *out, const struct e2e_jsonl *ex)
 	cr_assert_neq(cancelled_id, 0, "the cancelled spring was seen");
 }
 
-Test(dyn, springs_and_flings_from_the_boot_oat_and_a_late_odex_have_exact_lifecycles)
+static void run(void)
 {
 	char out[PATH_MAX], err[PATH_MAX], ex[PATH_MAX], gate[PATH_MAX], go[PATH_MAX];
 	char name[E2E_NAME_MAX], pat[128];
 	const char *args[] = { "--proc", name, "--format", "json", "-o", out, "--stacks",
-			       "--no-atrace-setup", NULL };
+			       "--no-atrace-setup", no_heap ? "--no-heap" : NULL, NULL };
 	const char *sim[] = { E2E_ANIMSIM, "--name", name, "--scenario", "dyn", "--frames", "110",
 			      "--late-gate", gate, "--go", go, "--expect", ex, NULL };
 	struct e2e_jsonl j, x;
@@ -209,4 +213,15 @@ Test(dyn, springs_and_flings_from_the_boot_oat_and_a_late_odex_have_exact_lifecy
 	check(&j, &x);
 	e2e_jsonl_free(&x);
 	e2e_jsonl_free(&j);
+}
+
+Test(dyn, springs_and_flings_from_the_boot_oat_and_a_late_odex_have_exact_lifecycles)
+{
+	run();
+}
+
+Test(dyn, without_the_heap_reader_the_same_runs_are_fitted_only)
+{
+	no_heap = true;
+	run();
 }

@@ -159,3 +159,33 @@ Test(dynconfig, an_object_of_another_class_is_no_dynamicanimation)
 	cr_assert_eq(dynconfig_read(h, a, &c, why, sizeof(why)), -EINVAL);
 	cr_assert(strstr(why, "ValueAnimator") && strstr(why, "no DynamicAnimation"), "%s", why);
 }
+
+/*
+ * androidx's classes are in the app's own dex, not on the boot class path: the reader finds
+ * them through the DexCache.location of the object's class (an APK's path on a device; here
+ * the fixture dex's), opened and added on first sight.
+ */
+Test(dynconfig, androidx_springs_are_read_from_the_dex_their_class_names)
+{
+	struct sim_dyn_cfg s = spring, f = { .androidx = true, .fling = true, .velocity = 900,
+					     .min_visible_change = 1.0f / 256, .friction_scalar = 2 };
+	struct dyn_config c;
+
+	cr_assert_eq(sim_heap__add_dex(sim, FIX, "app", FIX "app.dex"), 0);
+	cr_assert_null(artlayout__dex(lay, FIX "app.dex"), "not known before it is needed");
+	s.androidx = true;
+	s.stiffness = 200;
+	s.damping_ratio = 0.2;
+	s.final_position = -12.25;
+	cr_assert_eq(dynconfig_read(h, make(&s), &c, why, sizeof(why)), 0, "%s", why);
+	cr_assert(c.has_spring && c.has_value);
+	cr_assert_float_eq(c.stiffness, 200, 200 * 4 * DBL_EPSILON, "%.17g", c.stiffness);
+	cr_assert_eq(c.damping_ratio, 0.2);
+	cr_assert_eq(c.final_position, -12.25);
+	cr_assert_eq(c.value, -40.5);
+	cr_assert_not_null(artlayout__dex(lay, FIX "app.dex"), "the app's dex was opened");
+	cr_assert_eq(dynconfig_read(h, make(&f), &c, why, sizeof(why)), 0, "%s", why);
+	cr_assert(c.has_fling);
+	cr_assert_eq(c.friction, (double)(2.0f * -4.2f));
+	cr_assert_eq(c.min_visible_change, (double)(1.0f / 256));
+}
