@@ -929,8 +929,10 @@ static void put_dyn_config(FILE *out, const struct dyn_config *c)
 		put_read(out, "damping_ratio", c->damping_ratio);
 		put_read(out, "final_position", c->final_position);
 	}
-	if (c->has_fling)
+	if (c->has_fling) {
 		put_read(out, "friction", c->friction);
+		put_read(out, "friction_scalar", c->friction / DYN_DEFAULT_FRICTION);
+	}
 	if (c->has_state) {
 		if (c->has_value)
 			put_read(out, "value", c->value);
