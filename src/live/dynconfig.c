@@ -71,8 +71,8 @@ static int package(struct rd *r, uint64_t obj)
 	int err = heap__class_of(r->h, obj, &desc);
 
 	if (err)
-		return fail(r, err, "the class of `this` 0x%llx at DynamicAnimation.start unreadable "
-				    "(%s)", (unsigned long long)obj, strerror(-err));
+		return fail(r, err, "the class of `this` 0x%llx at start() unreadable (%s)",
+			    (unsigned long long)obj, strerror(-err));
 	for (size_t i = 0; i < sizeof(pkgs) / sizeof(pkgs[0]); i++) {
 		char c[128];
 		int is;

@@ -143,7 +143,9 @@ Test(dynconfig, values_the_setters_refuse_fail_the_read_with_a_reason)
 	bad[2].stiffness = NAN;
 	bad[3].friction_scalar = 0;
 	for (int i = 0; i < 4; i++) {
-		cr_assert_eq(dynconfig_read(h, make(&bad[i]), &c, why, sizeof(why)), -EINVAL, "%d", i);
+		int err = dynconfig_read(h, make(&bad[i]), &c, why, sizeof(why));
+
+		cr_assert_eq(err, -EINVAL, "%d", i);
 		cr_assert(strstr(why, says[i]), "%d: %s", i, why);
 		cr_assert(!c.has_spring && !c.has_fling && !c.has_state, "%d: no value kept", i);
 	}
