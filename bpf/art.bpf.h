@@ -143,7 +143,8 @@ static __always_inline int art_entry(struct pt_regs *ctx, __u32 method, bool sta
 		return art_entry(ctx, method, stacks, (__u64)PT_REGS_PARM3(ctx)); \
 	}
 
-/* The heap reader (issue #24): bytes of `this` copied at ValueAnimator.start (0: none). */
+/* The heap reader (issue #24): bytes of `this` copied at ValueAnimator.start and
+ * DynamicAnimation.start / SpringAnimation.start (0: none). */
 const volatile __u32 art_obj_bytes = 0;
 
 /*
@@ -153,7 +154,7 @@ const volatile __u32 art_obj_bytes = 0;
  * calling_convention_arm64.cc: X0 = ArtMethod*, then X1...). A copy crossing the end of the
  * mapping fails as a whole, so shorter ones are tried, as for the stack.
  */
-static __always_inline void art_obj_copy(struct pt_regs *ctx)
+static __always_inline void art_obj_copy(struct pt_regs *ctx, __u32 method)
 {
 	__u64 obj = AT_UNTAG((__u64)(__u32)PT_REGS_PARM2(ctx));
 	__u32 n = AT_ART_OBJ_BYTES;
@@ -172,7 +173,7 @@ static __always_inline void art_obj_copy(struct pt_regs *ctx)
 	fill_hdr(&r->hdr, AT_REC_ART_OBJ, sizeof(*r));
 	r->obj = obj;
 	r->len = 0;
-	r->pad = 0;
+	r->method = method;
 #pragma unroll
 	for (int i = 0; i < 4; i++) {
 		if (!bpf_probe_read_user(r->data, n, (const void *)obj)) {
@@ -188,19 +189,36 @@ SEC("uprobe")
 int BPF_KPROBE(at_art_va_start)
 {
 	art_entry(ctx, AT_ART_VA_START, true, 0);
-	art_obj_copy(ctx);
+	art_obj_copy(ctx, AT_ART_VA_START);
 	return 0;
 }
 
 AT_ART_PROBE(va_cancel, AT_ART_VA_CANCEL, true)
 AT_ART_PROBE(va_end, AT_ART_VA_END, true)
-AT_ART_PROBE(dyn_start, AT_ART_DYN_START, true)
+/* DynamicAnimation's start()s: `this` copied too, its mValue and mVelocity as start() saw
+ * them (SpringAnimation.start runs DynamicAnimation.start inside: both copy, the engine keeps
+ * the first of a run). */
+SEC("uprobe")
+int BPF_KPROBE(at_art_dyn_start)
+{
+	art_entry(ctx, AT_ART_DYN_START, true, 0);
+	art_obj_copy(ctx, AT_ART_DYN_START);
+	return 0;
+}
+
+SEC("uprobe")
+int BPF_KPROBE(at_art_spring_start) /* super.start() may be inlined */
+{
+	art_entry(ctx, AT_ART_SPRING_START, true, 0);
+	art_obj_copy(ctx, AT_ART_SPRING_START);
+	return 0;
+}
+
 AT_ART_PROBE(dyn_cancel, AT_ART_DYN_CANCEL, true)
 /* Who writes the properties: the animator whose animateValue the thread entered last. */
 AT_ART_PROBE(va_animate, AT_ART_VA_ANIMATE, false)
 AT_ART_PROBE(oa_animate, AT_ART_OA_ANIMATE, false)
 /* DynamicAnimation (framework copy and androidx): start stacks, end reasons, per-frame writes. */
-AT_ART_PROBE(spring_start, AT_ART_SPRING_START, true) /* super.start() may be inlined */
 AT_ART_PROBE(dyn_skip, AT_ART_DYN_SKIP, true)
 AT_ART_PROBE_ARG(dyn_end, AT_ART_DYN_END, false)    /* canceled: cancel's own probe has stacks */
 AT_ART_PROBE_ARG(dyn_frame, AT_ART_DYN_FRAME, false) /* frameTime, every frame: no stack */

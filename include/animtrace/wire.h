@@ -34,7 +34,7 @@ enum at_rec_kind {
 	AT_REC_PROP = 3,   /* a libhwui RenderNode setter changed a property */
 	AT_REC_ART = 4,    /* an ART-compiled framework method was entered */
 	AT_REC_REFRESH = 5, /* --refresh: a display list re-recorded, or a vsync requested */
-	AT_REC_ART_OBJ = 8, /* ValueAnimator.start: a copy of the head of `this` (the heap reader) */
+	AT_REC_ART_OBJ = 8, /* ValueAnimator.start, DynamicAnimation.start: a copy of the head of `this` (the heap reader) */
 };
 
 struct at_hdr {
@@ -189,7 +189,8 @@ struct at_art_obj_rec {
 	struct at_hdr hdr;
 	__u64 obj; /* `this` */
 	__u32 len;
-	__u32 pad;
+	__u32 method; /* enum at_art_method of the probe: AT_ART_VA_START (0), or
+		       * AT_ART_SPRING_START / AT_ART_DYN_START (a DynamicAnimation) */
 	__u8 data[AT_ART_OBJ_BYTES];
 };
 

@@ -343,7 +343,9 @@ void dynanims__config(struct dynanims_proc *dp, uint64_t obj, const struct dyn_c
 {
 	struct dyn_run *r = run_find(dp, obj);
 
-	if (r && c)
+	/* the first read of a run: SpringAnimation.start's copy and then DynamicAnimation.start's
+	 * see the same object; a start() of a running one (a no-op) sees it mid-run */
+	if (r && c && !r->a.config.has_state && !r->a.config.has_spring && !r->a.config.has_fling)
 		r->a.config = *c;
 }
 

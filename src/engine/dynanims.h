@@ -105,7 +105,8 @@ bool dynanims__write(struct dynanims_proc *dp, const struct dynanims_thread *dt,
 		     uint64_t node, const char *node_name, enum view_prop prop, float value,
 		     const float *prev, struct emit *out);
 
-/* The heap reader's view of obj's configuration (engine__dyn_config): kept on its run. */
+/* The heap reader's view of obj's configuration at its start() (engine__dyn_config): the
+ * first one of its run is kept (a start() of a running animation is a no-op). */
 void dynanims__config(struct dynanims_proc *dp, uint64_t obj, const struct dyn_config *c);
 
 /* Every run of dp ends with reason (process exit, session end) at ts_ns and goes out. */

@@ -10,6 +10,7 @@
 
 #include "live/androidprop.h"
 #include "live/animconfig.h"
+#include "live/dynconfig.h"
 #include "live/heap.h"
 #include "live/heaplive.h"
 #include "symbols/artlayout.h"
@@ -340,8 +341,21 @@ static struct reader *reader_get(struct heaplive *hl, uint32_t pid)
 	return free_slot;
 }
 
-int heaplive__read(struct heaplive *hl, uint32_t pid, uint64_t obj, const void *head, size_t len,
-		   struct anim_config *c, const char **why)
+/* What one read decodes: an animator's configuration or a DynamicAnimation's. */
+struct decode {
+	struct anim_config *anim;
+	struct dyn_config *dyn;
+};
+
+static int decode(struct heaplive *hl, struct reader *r, uint64_t obj, const struct decode *d)
+{
+	if (d->anim)
+		return animconfig_read(r->h, obj, d->anim, hl->why, sizeof(hl->why));
+	return dynconfig_read(r->h, obj, d->dyn, hl->why, sizeof(hl->why));
+}
+
+static int read_obj(struct heaplive *hl, uint32_t pid, uint64_t obj, const void *head,
+		    size_t len, const struct decode *d, const char **why)
 {
 	struct reader *r = reader_get(hl, pid);
 	int err;
@@ -359,7 +373,7 @@ int heaplive__read(struct heaplive *hl, uint32_t pid, uint64_t obj, const void *
 		r->ov.obj = obj;
 		r->ov.head = head;
 		r->ov.len = len;
-		err = animconfig_read(r->h, obj, c, hl->why, sizeof(hl->why));
+		err = decode(hl, r, obj, d);
 		r->ov.head = NULL;
 	}
 	if (!err) {
@@ -373,4 +387,20 @@ int heaplive__read(struct heaplive *hl, uint32_t pid, uint64_t obj, const void *
 	r->used = r->off = true;
 	r->pid = pid;
 	return err == -EAGAIN ? -EIO : err;
+}
+
+int heaplive__read(struct heaplive *hl, uint32_t pid, uint64_t obj, const void *head, size_t len,
+		   struct anim_config *c, const char **why)
+{
+	struct decode d = { .anim = c };
+
+	return read_obj(hl, pid, obj, head, len, &d, why);
+}
+
+int heaplive__read_dyn(struct heaplive *hl, uint32_t pid, uint64_t obj, const void *head,
+		       size_t len, struct dyn_config *c, const char **why)
+{
+	struct decode d = { .dyn = c };
+
+	return read_obj(hl, pid, obj, head, len, &d, why);
 }

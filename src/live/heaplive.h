@@ -12,7 +12,7 @@
  *     Android 8.0, ':' before);
  *   - the Java heap: the mappings of /proc/PID/maps below 4 GiB named dalvik-* (the spaces:
  *     main, region, zygote, non moving, large object) or *.art (boot image);
- * then decodes the animator object the start probe copied the head of (AT_REC_ART_OBJ), the
+ * then decodes the animator (or DynamicAnimation) object the start probe copied the head of (AT_REC_ART_OBJ), the
  * copy standing in for the process's memory over its bytes. The first failure disables the
  * reader for that process (one reason is returned once; never a value from a failed read).
  */
@@ -41,6 +41,11 @@ void heaplive__free(struct heaplive *hl);
  */
 int heaplive__read(struct heaplive *hl, uint32_t pid, uint64_t obj, const void *head, size_t len,
 		   struct anim_config *c, const char **why);
+
+/* The same for the DynamicAnimation at obj (live/dynconfig.h), copied at its start(): one
+ * reader per process serves both, and a failure of either turns it off. */
+int heaplive__read_dyn(struct heaplive *hl, uint32_t pid, uint64_t obj, const void *head,
+		       size_t len, struct dyn_config *c, const char **why);
 
 /* pid exited: its reader goes. */
 void heaplive__forget(struct heaplive *hl, uint32_t pid);

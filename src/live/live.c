@@ -252,6 +252,29 @@ static void on_art(struct live *l, const struct at_art_rec *r, size_t size)
 			       r->has_cookie, r->cookie, (const char (*)[AT_FRAME_NAME])stack, n);
 }
 
+/* Says once per process why its reader stopped: a value that failed its check is a warning;
+ * no boot class path (a process that is no Android app) is said plainly. */
+static void heap_failed(const struct at_hdr *h, int err, const char *what, const char *why)
+{
+	if (err != -EAGAIN)
+		diag(err == -EINVAL ? DIAG_WARN : DIAG_INFO, "pid %u: %s not read: %s", h->tgid,
+		     what, why);
+}
+
+/* DynamicAnimation.start's (or SpringAnimation.start's) copy of `this`: its run is found by
+ * the reference itself, identity hash or not. */
+static void on_dyn_obj(struct live *l, const struct at_art_obj_rec *r)
+{
+	struct dyn_config c;
+	const char *why;
+	int err = heaplive__read_dyn(l->heap, r->hdr.tgid, r->obj, r->data, r->len, &c, &why);
+
+	if (!err)
+		engine__dyn_config(l->e, r->hdr.tgid, r->obj, &c);
+	else
+		heap_failed(&r->hdr, err, "DynamicAnimation configurations (and animators')", why);
+}
+
 /*
  * ValueAnimator.start's copy of the head of `this`: the animator's configuration, for the S of
  * the cookie its lock word holds (an object without an identity hash cannot be matched).
@@ -267,6 +290,10 @@ static void on_art_obj(struct live *l, const struct at_art_obj_rec *r, size_t si
 	if (!l->heap || size < sizeof(*r) || r->len > AT_ART_OBJ_BYTES ||
 	    r->len < AT_ART_LOCK_WORD_OFF + 4 || size < head + r->len)
 		return;
+	if (r->method == AT_ART_DYN_START || r->method == AT_ART_SPRING_START) {
+		on_dyn_obj(l, r);
+		return;
+	}
 	memcpy(&lock, r->data + AT_ART_LOCK_WORD_OFF, 4);
 	if ((lock >> AT_ART_LOCK_STATE_SHIFT) != AT_ART_LOCK_STATE_HASH)
 		return;

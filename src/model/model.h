@@ -304,8 +304,13 @@ enum dyn_kind {
  * frequency, damping ratio and final position; DragForce's friction; mValue, mVelocity,
  * mMinVisibleChange). has_* false: not read (no heap reader, or it failed).
  */
+/* FlingAnimation.DragForce.DEFAULT_FRICTION (float -4.2f): mFriction = it * the friction scalar
+ * that setFriction takes and the fit reports */
+#define DYN_DEFAULT_FRICTION (-4.2f)
+
 struct dyn_config {
 	bool has_spring, has_fling, has_state;
+	bool has_value; /* value known: setStartValue gave it (else start() reads the property) */
 	double stiffness, damping_ratio, final_position; /* SpringForce */
 	double friction;                                  /* DragForce (-4.2 * scalar) */
 	double value, velocity, min_visible_change;       /* at start() */

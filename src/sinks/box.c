@@ -499,8 +499,10 @@ static void dyn_config_lines(struct sink_box *b, const struct dyn_config *c)
 		box_line(b, "%-14s %.4g (read)", "Stiffness:", c->stiffness);
 		box_line(b, "%-14s %.4g (read)", "DampingRatio:", c->damping_ratio);
 	}
-	if (c->has_fling)
-		box_line(b, "%-14s %.4g (read)", "Friction:", c->friction);
+	if (c->has_fling) /* as the fit's: the scalar setFriction took */
+		box_line(b, "%-14s %.4g (read)", "Friction:", c->friction / DYN_DEFAULT_FRICTION);
+	if (c->has_value)
+		box_line(b, "%-14s %.4g (read)", "StartValue:", c->value);
 	if (c->has_state && c->velocity != 0)
 		box_line(b, "%-14s %.4g (read)", "StartVelocity:", c->velocity);
 }

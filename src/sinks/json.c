@@ -991,6 +991,15 @@ static int on_note(void *ctx, const char *msg)
 
 /* ---- DynamicAnimation runs (ART probes) ---------------------------------------------- */
 
+/* A value read from the heap: every digit of the double (%.17g prints it back exactly). */
+static void put_read(FILE *out, const char *key, double v)
+{
+	if (isfinite(v))
+		fprintf(out, ",\"%s\":%.17g", key, v);
+	else
+		fprintf(out, ",\"%s\":null", key);
+}
+
 /* "config":{...} when the heap reader read it (exact), else nothing. */
 static void put_dyn_config(FILE *out, const struct dyn_config *c)
 {
@@ -998,16 +1007,19 @@ static void put_dyn_config(FILE *out, const struct dyn_config *c)
 		return;
 	fputs(",\"config\":{\"source\":\"heap\"", out);
 	if (c->has_spring) {
-		put_dbl(out, "stiffness", c->stiffness);
-		put_dbl(out, "damping_ratio", c->damping_ratio);
-		put_dbl(out, "final_position", c->final_position);
+		put_read(out, "stiffness", c->stiffness);
+		put_read(out, "damping_ratio", c->damping_ratio);
+		put_read(out, "final_position", c->final_position);
 	}
-	if (c->has_fling)
-		put_dbl(out, "friction", c->friction);
+	if (c->has_fling) {
+		put_read(out, "friction", c->friction);
+		put_read(out, "friction_scalar", c->friction / DYN_DEFAULT_FRICTION);
+	}
 	if (c->has_state) {
-		put_dbl(out, "value", c->value);
-		put_dbl(out, "velocity", c->velocity);
-		put_dbl(out, "min_visible_change", c->min_visible_change);
+		if (c->has_value)
+			put_read(out, "value", c->value);
+		put_read(out, "velocity", c->velocity);
+		put_read(out, "min_visible_change", c->min_visible_change);
 	}
 	fputc('}', out);
 }

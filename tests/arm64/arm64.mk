@@ -15,11 +15,12 @@ A64_TIMEOUT ?= 180
 # BUILD and SAN are reset so a caller's values never reach the cross build.
 A64_MAKE := $(MAKE) --no-print-directory ARCH=arm64 BUILD=build/arm64 SAN=
 
-# --scenario config: the simulator's fake boot class path and the dex fixtures it lays its
-# objects out from, where it looks for them next to /e2e/animsim (tests/sim/sim_heap.c).
+# --scenario config and dyn: the simulator's fake boot class path, the app's base.apk
+# (androidx's DynamicAnimation) and the dex fixtures it lays its objects out from, where it looks for them next to /e2e/animsim (tests/sim/sim_heap.c).
 A64_HEAP_FILES := $(foreach f,system/build.prop system/framework/framework.jar \
-	apex/com.android.art/javalib/core-oj.jar,build/arm64/sim/heaproot/$(f)=/e2e/heaproot/$(f)) \
-	$(foreach d,core framework framework2,$(foreach x,dex offsets12.txt,\
+	apex/com.android.art/javalib/core-oj.jar data/app/com.example.dock/base.apk,\
+	build/arm64/sim/heaproot/$(f)=/e2e/heaproot/$(f)) \
+	$(foreach d,core framework framework2 app,$(foreach x,dex offsets12.txt,\
 	build/arm64/fixtures/dex/android14b1/$(d).$(x)=/fixtures/dex/android14b1/$(d).$(x)))
 
 .PHONY: e2e-arm64 arm64-build arm64-version arm64-smoke arm64-init-test

@@ -482,6 +482,29 @@ while IFS= read -r x; do
 		grep -qF "\"start_stack\":[\"$(str caller "$x")\"" <<< "$r" &&
 		ok "dyn: $kind on $node ends $reason, started by $(str caller "$x")" ||
 		bad "dyn: $kind on $node ends $reason, started by $(str caller "$x"): ${r:-none}"
+	# the parameters read from the heap at start() (issue 25, item 3): exact beside the fit
+	cfg=$(grep -o '"config":{[^}]*}' <<< "$r")
+	if [ "$(grep -o '"read":[a-z]*' <<< "$x")" = '"read":true' ]; then
+		if [ "$kind" = Spring ]; then
+			awk -v a="$(num stiffness "$cfg")" -v b="$(num stiffness "$x")" \
+				'BEGIN { d = a - b; exit !(a != "" && d * d <= 1e-18 * b * b) }' &&
+				awk -v a="$(num damping_ratio "$cfg")" -v b="$(num damping_ratio "$x")" \
+					'BEGIN { d = a - b; exit !(a != "" && d * d <= 1e-16 * b * b) }' &&
+				awk -v a="$(num final_position "$cfg")" -v b="$(num final_position "$x")" \
+					'BEGIN { exit !(a != "" && a == b) }' &&
+				ok "dyn: spring on $node read exactly" ||
+				bad "dyn: spring on $node read exactly: ${cfg:-no config} for $x"
+		else
+			awk -v a="$(num friction_scalar "$cfg")" -v b="$(num friction_scalar "$x")" \
+				'BEGIN { d = a - b; exit !(a != "" && d * d <= 1e-12 * b * b) }' &&
+				ok "dyn: fling on $node read exactly" ||
+				bad "dyn: fling on $node read exactly: ${cfg:-no config} for $x"
+		fi
+		awk -v a="$(num velocity "$cfg")" -v b="$(num start_velocity "$x")" \
+			'BEGIN { exit !(a != "" && a == b) }' &&
+			ok "dyn: run on $node read its start velocity" ||
+			bad "dyn: run on $node read its start velocity: ${cfg:-no config}"
+	fi
 	if [ "$reason" = cancel ]; then
 		grep -qF "\"end_stack\":[\"$(str end_caller "$x")\"" <<< "$r" &&
 			ok "dyn: the cancelled spring names its canceller" ||

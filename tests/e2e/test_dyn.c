@@ -6,10 +6,13 @@
  * Each probed spring and fling is a lifecycle with its exact start and end (within a frame),
  * its reason, its start stack, its target and its fitted parameters; the cancelled spring says
  * cancel, its canceller, and is replaced by the next; none of them is reported again as an
- * unmarked animation, which the uncompiled spring still is. Synchronised on animtrace's stderr
+ * unmarked animation, which the uncompiled spring still is. The probed runs are Java objects
+ * (the framework's classes on the fixture boot class path, androidx's in the app's base.apk):
+ * their parameters are also read, exactly, beside the fit. Synchronised on animtrace's stderr
  * and the simulator's gate files, never on sleeps.
  */
 #include <limits.h>
+#include <stdbool.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -83,6 +86,43 @@ static void check_fit(json_object *r, json_object *x)
 	}
 }
 
+/*
+ * The parameters read from the heap (the framework copy's objects, on the fixture boot class
+ * path) are exact beside the fit: stiffness = mNaturalFreq^2 (sqrt then square: a double's
+ * rounding), the rest as stored; a run the reader could not read has no config at all.
+ */
+/* --no-heap: no reader, every run fitted only, as before the heap reader */
+static bool no_heap;
+
+static void check_read(json_object *r, json_object *x)
+{
+	json_object *c;
+
+	if (no_heap || !json_object_get_boolean(e2e_get(x, "read"))) {
+		cr_assert(!json_object_object_get_ex(r, "config", &c), "run %lld: a config unread",
+			  (long long)e2e_int(x, "run"));
+		return;
+	}
+	c = e2e_get(r, "config");
+	cr_assert_str_eq(e2e_str(c, "source"), "heap");
+	cr_assert_float_eq(num(c, "velocity"), num(x, "start_velocity"), 0);
+	if (json_object_get_boolean(e2e_get(x, "start_value_set")))
+		cr_assert_float_eq(num(c, "value"), num(x, "from"), 0);
+	else /* start() reads the property itself: mValue is no start value yet */
+		cr_assert(!json_object_object_get_ex(c, "value", NULL), "a value unset was given");
+	/* sim_dyn.c's objects keep DynamicAnimation's MIN_VISIBLE_CHANGE_PIXELS (translations) */
+	cr_assert_float_eq(num(c, "min_visible_change"), 1, 0);
+	if (!strcmp(e2e_str(x, "kind"), "Spring")) {
+		cr_assert_float_eq(num(c, "stiffness"), num(x, "stiffness"),
+				   1e-12 * num(x, "stiffness"));
+		cr_assert_float_eq(num(c, "damping_ratio"), num(x, "damping_ratio"), 0);
+		cr_assert_float_eq(num(c, "final_position"), num(x, "final_position"), 0);
+	} else {
+		cr_assert_float_eq(num(c, "friction"), (double)((float)num(x, "friction_scalar") *
+								-4.2f), 0);
+	}
+}
+
 /* One probed run x against its dyn_end r. */
 static void check_run(json_object *r, json_object *x)
 {
@@ -94,6 +134,7 @@ static void check_run(json_object *r, json_object *x)
 	cr_assert_float_eq(num(r, "to"), num(x, "to"), 0);
 	cr_assert_eq(e2e_int(r, "frames"), e2e_int(x, "end_frame") - e2e_int(x, "start_frame"));
 	check_times(r, x);
+	check_read(r, x);
 	cr_assert_str_eq(json_object_get_string(json_object_array_get_idx(
 				 e2e_get(r, "start_stack"), 0)), e2e_str(x, "caller"));
 	if (!strcmp(e2e_str(x, "reason"), "cancel"))
@@ -135,12 +176,12 @@ static void check(const struct e2e_jsonl *out, const struct e2e_jsonl *ex)
 	cr_assert_neq(cancelled_id, 0, "the cancelled spring was seen");
 }
 
-Test(dyn, springs_and_flings_from_the_boot_oat_and_a_late_odex_have_exact_lifecycles)
+static void run(void)
 {
 	char out[PATH_MAX], err[PATH_MAX], ex[PATH_MAX], gate[PATH_MAX], go[PATH_MAX];
 	char name[E2E_NAME_MAX], pat[128];
 	const char *args[] = { "--proc", name, "--format", "json", "-o", out, "--stacks",
-			       "--no-atrace-setup", NULL };
+			       "--no-atrace-setup", no_heap ? "--no-heap" : NULL, NULL };
 	const char *sim[] = { E2E_ANIMSIM, "--name", name, "--scenario", "dyn", "--frames", "110",
 			      "--late-gate", gate, "--go", go, "--expect", ex, NULL };
 	struct e2e_jsonl j, x;
@@ -172,4 +213,15 @@ Test(dyn, springs_and_flings_from_the_boot_oat_and_a_late_odex_have_exact_lifecy
 	check(&j, &x);
 	e2e_jsonl_free(&x);
 	e2e_jsonl_free(&j);
+}
+
+Test(dyn, springs_and_flings_from_the_boot_oat_and_a_late_odex_have_exact_lifecycles)
+{
+	run();
+}
+
+Test(dyn, without_the_heap_reader_the_same_runs_are_fitted_only)
+{
+	no_heap = true;
+	run();
 }

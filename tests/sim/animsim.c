@@ -38,7 +38,7 @@
 
 #define PKG_MAX 128
 #define MARKER_MAX 1024 /* ATRACE_MESSAGE_LENGTH */
-#define LINE_MAX_LEN 512
+#define LINE_MAX_LEN 1024
 #define FIRST_VSYNC 1000L
 #define MAX_ANIMS 8
 #define FILLER_NODES 5 /* x 10 properties: one setter call each per frame at most */
@@ -1965,7 +1965,7 @@ static int start_parent(struct opts *o, struct app *proto, int argc, char **argv
 		fprintf(stderr, "animsim: unknown scenario %s\n", o->scenario);
 		return -EINVAL;
 	}
-	err = proto->sc->heap ? sim_heap_env(argv) : 0;
+	err = proto->sc->heap || !strcmp(proto->sc->name, "dyn") ? sim_heap_env(argv) : 0;
 	if (err < 0) {
 		fprintf(stderr, "animsim: no boot class path: %s\n", strerror(-err));
 		return err;

@@ -43,6 +43,8 @@ SIM_HEAP_FIX := $(BUILD)/fixtures/dex
 SIM_HEAPROOT_FILES := $(SIM_HEAPROOT)/system/build.prop \
 	$(SIM_HEAPROOT)/system/framework/framework.jar \
 	$(SIM_HEAPROOT)/apex/com.android.art/javalib/core-oj.jar \
+	$(SIM_HEAPROOT)/data/app/com.example.dock/base.apk \
+	$(SIM_HEAP_FIX)/android14b1/app.dex $(SIM_HEAP_FIX)/android14b1/app.offsets12.txt \
 	$(foreach s,android14b1 android10,$(foreach d,core framework framework2,\
 		$(SIM_HEAP_FIX)/$(s)/$(d).dex $(SIM_HEAP_FIX)/$(s)/$(d).offsets.txt \
 		$(SIM_HEAP_FIX)/$(s)/$(d).offsets12.txt))
@@ -178,6 +180,12 @@ $(SIM_HEAPROOT)/system/framework/framework.jar: $(SIM_HEAP_FIX)/android14b1/fram
 $(SIM_HEAPROOT)/apex/com.android.art/javalib/core-oj.jar: $(SIM_HEAP_FIX)/android14b1/core.dex
 	$(Q)rm -rf $@.d && mkdir -p $@.d && cp $< $@.d/classes.dex
 	$(Q)cd $@.d && zip -q -X -0 ../$(notdir $@) classes.dex && cd .. && rm -rf $(notdir $@).d
+
+# --scenario dyn: the app's own APK, its classes.dex androidx's DynamicAnimation classes
+# (deflated, as an APK's usually is).
+$(SIM_HEAPROOT)/data/app/com.example.dock/base.apk: $(SIM_HEAP_FIX)/android14b1/app.dex
+	$(Q)rm -rf $@.d && mkdir -p $@.d && cp $< $@.d/classes.dex
+	$(Q)cd $@.d && zip -q -X -9 ../$(notdir $@) classes.dex && cd .. && rm -rf $(notdir $@).d
 
 # The config scenario's heap (sim_heap.c) is linked into animsim whichever way it reaches the
 # fixtures (the recipe expands these lists when it runs; the rule below adds the prerequisite).

@@ -13,6 +13,7 @@
 #include "dyn_load.h"
 #include "fit_sim.h"
 #include "sim_dyn.h"
+#include "sim_heap.h"
 
 /* In AnimationHandler's order: the uncompiled spring's writes come before any probed
  * doAnimationFrame of the frame (after one, they would fall in its window: see dynanims.h). */
@@ -36,6 +37,8 @@ struct run {
 	int start_frame, end_frame;
 	long last_ms;
 	bool running, cancelled;
+	bool read;  /* a Java object of the heap: its configuration is readable */
+	bool no_start_value; /* started without setStartValue (animateToFinalPosition's way) */
 	uint64_t start_call_ns, end_ns;
 	const char *caller, *end_caller;
 	struct sim_dyn *d;
@@ -43,6 +46,9 @@ struct run {
 
 struct sim_dyn {
 	struct sim_dyn_host h;
+	/* the framework copy's objects as Java objects (sim_heap.h) when the boot class path is
+	 * set: animtrace reads their configuration at start() */
+	struct sim_heap *heap;
 	const struct dyn_fixture_methods *fw, *ax;
 	struct run r[R_COUNT];
 };
@@ -141,12 +147,15 @@ struct sim_dyn *sim_dyn_new(const struct sim_dyn_host *h)
 	d->r[R_AX_SPRING].to = 200;
 	d->r[R_AX_NEXT].stiffness = 1500, d->r[R_AX_NEXT].damping = 0.5f;
 	d->r[R_AX_NEXT].to = 400;
+	d->r[R_AX_NEXT].no_start_value = true;
 	d->r[R_AX_FLING].fling = true, d->r[R_AX_FLING].friction = 1.5f;
 	d->r[R_AX_FLING].v0 = 1800;
 	d->r[R_UNCOMPILED].stiffness = 400, d->r[R_UNCOMPILED].damping = 0.75f;
 	d->r[R_UNCOMPILED].to = -150;
 	for (int i = 0; i < R_COUNT; i++)
 		configure(&d->r[i], 0);
+	if (getenv("BOOTCLASSPATH") && !(d->heap = sim_heap_open(false)))
+		fprintf(stderr, "animsim: dyn: no heap (%s): fitted only\n", strerror(errno));
 	return d;
 }
 
@@ -167,13 +176,38 @@ int sim_dyn_load(struct sim_dyn *d)
 	return 0;
 }
 
+/*
+ * r's SpringAnimation/FlingAnimation (the framework's copy or androidx's, from the app's dex)
+ * as a Java object configured as r is
+ * (setStartValue, setStartVelocity, its SpringForce or DragForce), or 0. The fixture's own
+ * state (dyn_fixture.c: mRunning's stand-in and the last frame time, at 8..24) lies over
+ * reference fields animtrace does not read, and it writes them only after start()'s entry,
+ * where the object's head is copied.
+ */
+static uint32_t heap_object(struct run *r)
+{
+	struct sim_dyn_cfg c = { .androidx = r->m == r->d->ax, .fling = r->fling,
+				 .start_value_set = !r->no_start_value, .value = r->from,
+				 .velocity = r->v0, .min_visible_change = 1,
+				 .stiffness = r->stiffness, .damping_ratio = r->damping,
+				 .final_position = r->to, .friction_scalar = r->friction };
+
+	if (!r->d->heap || !r->m)
+		return 0;
+	r->obj = sim_heap__dyn(r->d->heap, &c);
+	r->read = r->obj != 0;
+	return r->obj;
+}
+
 /* start() of r in this frame's animation phase (its first doAnimationFrame is the next). */
 static void start(struct run *r)
 {
 	r->running = true;
 	if (!r->m)
 		return;
-	r->obj = r->m->new_object();
+	r->obj = heap_object(r);
+	if (!r->obj)
+		r->obj = r->m->new_object();
 	r->start_call_ns = mono_ns();
 	if (r->fling) {
 		r->m->fling_start(r->obj);
@@ -189,7 +223,9 @@ static void retarget(struct sim_dyn *d)
 {
 	struct run *old = &d->r[R_AX_SPRING], *next = &d->r[R_AX_NEXT];
 
-	next->obj = next->m->new_object();
+	next->obj = heap_object(next);
+	if (!next->obj)
+		next->obj = next->m->new_object();
 	configure(next, old->x); /* startAnimationInternal reads the property's current value */
 	next->start_call_ns = mono_ns();
 	next->m->retarget(old->obj, next->obj);
@@ -254,7 +290,8 @@ static void expect(struct sim_dyn *d, int i)
 		 "\"start_frame\":%d,\"end_frame\":%d,\"end_ns\":%" PRIu64 ",\"reason\":\"%s\","
 		 "\"from\":%.9g,\"to\":%.9g,\"stiffness\":%.9g,\"damping_ratio\":%.9g,"
 		 "\"final_position\":%.9g,\"start_velocity\":%.9g,\"friction_scalar\":%.9g,"
-		 "\"caller\":\"%s\",\"end_caller\":\"%s\",\"replaces_run\":%d}",
+		 "\"caller\":\"%s\",\"end_caller\":\"%s\",\"replaces_run\":%d,"
+		 "\"read\":%s,\"start_value_set\":%s}",
 		 d->h.tgid, d->h.role, i, r->fling ? "Fling" : "Spring",
 		 !r->m ? "" : r->m->pkg[0] == 'a' ? "androidx" : "framework", (uint64_t)r->node,
 		 strrchr(r->cls, '.') + 1, d->h.hwui->name[r->prop], r->start_call_ns,
@@ -262,7 +299,8 @@ static void expect(struct sim_dyn *d, int i)
 		 r->cancelled ? "cancel" : r->end_frame ? "complete" : "running",
 		 (double)r->from, (double)r->x, (double)r->stiffness, (double)r->damping,
 		 (double)r->to, (double)r->v0, (double)r->friction, r->caller ? r->caller : "",
-		 r->end_caller ? r->end_caller : "", i == R_AX_NEXT ? R_AX_SPRING : -1);
+		 r->end_caller ? r->end_caller : "", i == R_AX_NEXT ? R_AX_SPRING : -1,
+		 r->read ? "true" : "false", r->no_start_value ? "false" : "true");
 	d->h.line(d->h.app, line);
 }
 
@@ -276,5 +314,6 @@ void sim_dyn_free(struct sim_dyn *d)
 	for (int i = 0; i < R_COUNT; i++)
 		if (d->r[i].node && i != R_AX_NEXT)
 			d->h.hwui->free_node(d->r[i].node);
+	sim_heap__free(d->heap); /* its objects stay: the mapping is never unmapped */
 	free(d);
 }

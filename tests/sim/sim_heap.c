@@ -4,7 +4,9 @@
 #define _GNU_SOURCE /* memfd_create, MAP_32BIT */
 #endif
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
+#include <math.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #include <stdio.h>
@@ -25,7 +27,7 @@ struct sim_field {
 
 struct sim_class {
 	char desc[96];
-	int dex;             /* which of the three dexes defines it */
+	int dex;             /* which of the dexes defines it */
 	uint32_t size;       /* the end of its last field */
 	int n_fields;
 	struct sim_field *fields;
@@ -38,10 +40,11 @@ struct sim_heap {
 	int sdk;
 	struct sim_class classes[MAX_CLASSES];
 	int n_classes;
-	const char *locs[3];
-	uint32_t dex_cache[3];
-	uint8_t *dex[3]; /* the dex files, for their type_ids */
-	size_t dex_len[3];
+	const char *locs[SIM_HEAP_DEXES];
+	uint32_t dex_cache[SIM_HEAP_DEXES];
+	uint8_t *dex[SIM_HEAP_DEXES]; /* the dex files, for their type_ids */
+	size_t dex_len[SIM_HEAP_DEXES];
+	int n_dex;
 	uint32_t class_class;
 };
 
@@ -307,6 +310,7 @@ struct sim_heap *sim_heap__new(const char *types_dir, const char *layout_dir,
 		err = err ?: load_file(path, &h->dex[i], &h->dex_len[i]);
 		h->locs[i] = locs[i];
 	}
+	h->n_dex = 3;
 	if (!err) {
 		h->mem = mem;
 		h->base = h->top = base;
@@ -329,7 +333,7 @@ void sim_heap__free(struct sim_heap *h)
 		return;
 	for (int i = 0; i < h->n_classes; i++)
 		free(h->classes[i].fields);
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < SIM_HEAP_DEXES; i++)
 		free(h->dex[i]);
 	free(h);
 }
@@ -449,6 +453,103 @@ uint32_t sim_heap__animator(struct sim_heap *h, const struct sim_anim_cfg *c, ui
 	return a;
 }
 
+/* A DexCache named loc for dex index i (after the bootstrap: before its classes' objects). */
+static int dex_cache_new(struct sim_heap *h, int i, const char *loc)
+{
+	uint32_t k = class_obj(h, "Ljava/lang/DexCache;"), str = k ? string(h, loc) : 0;
+
+	if (!k || !str || !(h->dex_cache[i] = object(h, "Ljava/lang/DexCache;")))
+		return -errno;
+	return set_ref(h, h->dex_cache[i], "Ljava/lang/DexCache;", "location", str);
+}
+
+int sim_heap__add_dex(struct sim_heap *h, const char *dir, const char *name, const char *loc)
+{
+	char path[4096];
+	int i = h->n_dex, err;
+
+	if (i == SIM_HEAP_DEXES)
+		return -E2BIG;
+	snprintf(path, sizeof(path), "%s/%s.%s", dir, name,
+		 h->sdk >= 31 ? "offsets12.txt" : "offsets.txt");
+	err = load_offsets(h, path, i);
+	snprintf(path, sizeof(path), "%s/%s.dex", dir, name);
+	err = err ?: load_file(path, &h->dex[i], &h->dex_len[i]);
+	err = err ?: dex_cache_new(h, i, loc);
+	if (!err)
+		h->n_dex++;
+	return err;
+}
+
+static const char *dyn_pkg(const struct sim_dyn_cfg *c)
+{
+	return c->androidx ? "Landroidx/dynamicanimation/animation/"
+			   : "Lcom/android/internal/dynamicanimation/animation/";
+}
+
+/* desc := "L<pkg>name;" */
+static const char *dyn_class(const struct sim_dyn_cfg *c, const char *name, char *desc, size_t n)
+{
+	snprintf(desc, n, "%s%s;", dyn_pkg(c), name);
+	return desc;
+}
+
+/* SpringAnimation.mSpring: a SpringForce (sqrt(stiffness) stored, as setStiffness does). */
+static int dyn_spring(struct sim_heap *h, const struct sim_dyn_cfg *c, uint32_t a)
+{
+	char sf[96], sa[96];
+	double freq = sqrt(c->stiffness);
+	uint32_t f;
+	int err;
+
+	if (c->no_spring)
+		return 0;
+	f = object(h, dyn_class(c, "SpringForce", sf, sizeof(sf)));
+	if (!f)
+		return -errno;
+	err = set(h, f, sf, "mNaturalFreq", &freq, 8);
+	err = err ?: set(h, f, sf, "mDampingRatio", &c->damping_ratio, 8);
+	err = err ?: set(h, f, sf, "mFinalPosition", &c->final_position, 8);
+	return err ?: set_ref(h, a, dyn_class(c, "SpringAnimation", sa, sizeof(sa)), "mSpring", f);
+}
+
+/* FlingAnimation.mFlingForce: a DragForce (mFriction = -4.2 * the scalar: setFriction). */
+static int dyn_fling(struct sim_heap *h, const struct sim_dyn_cfg *c, uint32_t a)
+{
+	char df[96], fa[96];
+	float friction = c->friction_scalar * -4.2f;
+	uint32_t f = object(h, dyn_class(c, "FlingAnimation$DragForce", df, sizeof(df)));
+
+	if (!f)
+		return -errno;
+	return set(h, f, df, "mFriction", &friction, 4) ?:
+	       set_ref(h, a, dyn_class(c, "FlingAnimation", fa, sizeof(fa)), "mFlingForce", f);
+}
+
+uint32_t sim_heap__dyn(struct sim_heap *h, const struct sim_dyn_cfg *c)
+{
+	char da[96], cls[96];
+	uint32_t a = object(h, dyn_class(c, c->fling ? "FlingAnimation" : "SpringAnimation", cls,
+					 sizeof(cls)));
+	float value = c->start_value_set ? c->value : FLT_MAX; /* UNSET */
+	uint8_t set_flag = c->start_value_set;
+	int err;
+
+	if (!a)
+		return 0;
+	dyn_class(c, "DynamicAnimation", da, sizeof(da));
+	err = set(h, a, da, "mValue", &value, 4);
+	err = err ?: set(h, a, da, "mVelocity", &c->velocity, 4);
+	err = err ?: set(h, a, da, "mMinVisibleChange", &c->min_visible_change, 4);
+	err = err ?: set(h, a, da, "mStartValueIsSet", &set_flag, 1);
+	err = err ?: (c->fling ? dyn_fling(h, c, a) : dyn_spring(h, c, a));
+	if (err) {
+		errno = -err;
+		return 0;
+	}
+	return a;
+}
+
 /* ---- --scenario config --------------------------------------------------------------------- */
 
 #define HEAP_BASE_HINT 0x12c00000u /* where ART's main space usually starts */
@@ -459,6 +560,7 @@ uint32_t sim_heap__animator(struct sim_heap *h, const struct sim_anim_cfg *c, ui
 
 static const char *const core_jar = "/apex/com.android.art/javalib/core-oj.jar";
 static const char *const fw_jar = "/system/framework/framework.jar";
+static const char *const app_apk = "/data/app/com.example.dock/base.apk";
 
 /* The directory of the simulator's executable. */
 static int exe_dir(char *out, size_t n)
@@ -497,6 +599,7 @@ int sim_heap_env(char **argv)
 struct sim_heap *sim_heap_open(bool wrong_layout)
 {
 	char dir[PATH_MAX], types[PATH_MAX + 32], layout[PATH_MAX + 32], locs[3][PATH_MAX + 64];
+	struct sim_heap *h;
 	const char *loc_p[3] = { locs[0], locs[1], locs[2] };
 	int fd = memfd_create("dalvik-main space", MFD_CLOEXEC), err = exe_dir(dir, sizeof(dir));
 	void *mem;
@@ -526,8 +629,18 @@ struct sim_heap *sim_heap_open(bool wrong_layout)
 	snprintf(locs[0], sizeof(locs[0]), "%s/heaproot%s", dir, core_jar);
 	snprintf(locs[1], sizeof(locs[1]), "%s/heaproot%s", dir, fw_jar);
 	snprintf(locs[2], sizeof(locs[2]), "%s/heaproot%s!classes2.dex", dir, fw_jar);
-	return sim_heap__new(types, layout, loc_p, mem, (uint32_t)(uintptr_t)mem, HEAP_SIZE,
-			     SIM_HEAP_SDK);
+	h = sim_heap__new(types, layout, loc_p, mem, (uint32_t)(uintptr_t)mem, HEAP_SIZE,
+			  SIM_HEAP_SDK);
+	/* the app's own classes (androidx's DynamicAnimation): ART names an APK's first dex
+	 * by the APK's path */
+	snprintf(locs[0], sizeof(locs[0]), "%s/heaproot%s", dir, app_apk);
+	err = h ? sim_heap__add_dex(h, types, "app", locs[0]) : 0;
+	if (err) {
+		sim_heap__free(h);
+		errno = -err;
+		return NULL;
+	}
+	return h;
 }
 
 #define ADI "Landroid/view/animation/AccelerateDecelerateInterpolator;"

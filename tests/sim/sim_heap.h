@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #define SIM_HEAP_VALUES 4
+#define SIM_HEAP_DEXES 4 /* core, framework, framework2, and one app dex */
 
 enum sim_value_type { SIM_FLOAT = 0, SIM_INT, SIM_ARGB };
 
@@ -48,8 +49,27 @@ struct sim_heap *sim_heap__new(const char *types_dir, const char *layout_dir,
 			       const char *const locs[3], void *mem, uint32_t base, uint32_t size,
 			       int sdk);
 
+/* The app's dex dir/name.dex (its classes laid out by dir/name.offsets*.txt) under the
+ * DexCache.location loc, after the three of sim_heap__new. 0 or -errno. */
+int sim_heap__add_dex(struct sim_heap *h, const char *dir, const char *name, const char *loc);
+
 /* An animator configured as c whose lock word holds identity hash cookie; 0 with errno. */
 uint32_t sim_heap__animator(struct sim_heap *h, const struct sim_anim_cfg *c, uint32_t cookie);
+
+/* What one DynamicAnimation (the framework's copy) was configured with before its start(). */
+struct sim_dyn_cfg {
+	bool androidx;            /* androidx's classes (an app dex: sim_heap__add_dex) */
+	bool fling;               /* FlingAnimation, else SpringAnimation */
+	bool start_value_set;     /* setStartValue(value) was called */
+	float value, velocity, min_visible_change;
+	bool no_spring;           /* SpringAnimation.mSpring null */
+	double stiffness, damping_ratio, final_position; /* SpringForce (natural freq: sqrt) */
+	float friction_scalar;    /* DragForce.mFriction = -4.2 * it */
+};
+
+/* A SpringAnimation or FlingAnimation (the framework copy, or androidx's) configured as c (no
+ * identity hash: nothing asked for one); 0 with errno. */
+uint32_t sim_heap__dyn(struct sim_heap *h, const struct sim_dyn_cfg *c);
 
 void sim_heap__free(struct sim_heap *h);
 
@@ -65,7 +85,7 @@ void sim_heap__free(struct sim_heap *h);
 #define SIM_HEAP_SDK 34
 int sim_heap_env(char **argv);
 
-/* The heap of the config scenario in a memfd named "dalvik-main space" below 4 GiB;
+/* The heap of the config and dyn scenarios (with the app's dex: heaproot's base.apk) in a memfd named "dalvik-main space" below 4 GiB;
  * wrong_layout: the framework's objects laid out as Android 10 would (--wrong-layout). */
 struct sim_heap *sim_heap_open(bool wrong_layout);
 

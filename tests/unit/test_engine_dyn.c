@@ -239,15 +239,20 @@ Test(dyn, a_fling_is_named_by_its_fit_and_a_run_seen_first_in_a_frame_still_coun
 		  rec.ends[0].fit.start_velocity);
 }
 
-Test(dyn, what_the_heap_reader_gives_is_kept_beside_the_fit)
+Test(dyn, what_the_heap_reader_gives_first_is_kept_beside_the_fit)
 {
 	struct dyn_config c = { .has_spring = true, .stiffness = 200, .damping_ratio = 0.5,
 				.final_position = 300 };
+	struct dyn_config later = c;
 	bool rested;
 
 	call(4990 * MS, DYN_CALL_SPRING_START, SPRING_A, 0);
 	engine__dyn_config(eng, PID, SPRING_A, &c);
 	engine__dyn_config(eng, PID, SPRING_B, &c); /* no run of it: ignored */
+	/* DynamicAnimation.start's copy after SpringAnimation.start's, or a start() of the
+	 * running spring (a no-op) that sees it mid-run: the first read stands */
+	later.final_position = 999;
+	engine__dyn_config(eng, PID, SPRING_A, &later);
 	spring_run(SPRING_A, 0, 200, &rested);
 	call(9000 * MS, DYN_CALL_END, SPRING_A, 0);
 	cr_assert_eq(rec.n_ends, 1);

@@ -232,3 +232,47 @@ Test(heaplive, a_process_without_a_boot_class_path_says_why_once_then_stays_off)
 				    &why), -EAGAIN, "off, said once");
 	heaplive__free(hl);
 }
+
+/*
+ * A DynamicAnimation copied at its start(): the same reader as the animators', so a value
+ * that fails its check turns it off for both, with one reason, and no value comes out.
+ */
+Test(heaplive, a_spring_reads_through_the_same_reader_and_a_bad_one_turns_it_off)
+{
+	static const struct sim_dyn_cfg spring = {
+		.start_value_set = true, .value = 12, .velocity = -300, .min_visible_change = 0.1f,
+		.stiffness = 10000, .damping_ratio = 1, .final_position = 0,
+	};
+	struct sim_dyn_cfg bad = spring;
+	static const struct sim_anim_cfg fade = { .duration_ms = 300, .repeat_mode = 1 };
+	struct sim_heap *h = sim_heap_open(false);
+	char env[4 * PATH_MAX], head[256];
+	struct heaplive *hl = heaplive__new(dir);
+	struct dyn_config c;
+	struct anim_config ac;
+	const char *why;
+	uint32_t a, b, v;
+
+	cr_assert_not_null(h);
+	bad.min_visible_change = -1;
+	a = sim_heap__dyn(h, &spring);
+	b = sim_heap__dyn(h, &bad);
+	v = sim_heap__animator(h, &fade, 9);
+	cr_assert(a && b && v);
+	fake_pid(getpid(), env, boot_env(env, sizeof(env)));
+	memcpy(head, (const void *)(uintptr_t)a, sizeof(head));
+	cr_assert_eq(heaplive__read_dyn(hl, (uint32_t)getpid(), a, head, sizeof(head), &c, &why),
+		     0, "%s", why);
+	cr_assert(c.has_spring && c.has_value);
+	cr_assert_eq(c.stiffness, 10000); /* sqrt(10^4) = 100 exactly, squared back exactly */
+	cr_assert_eq(c.damping_ratio, 1);
+	cr_assert_eq(c.value, 12);
+	cr_assert_eq(c.velocity, -300);
+	cr_assert_eq(heaplive__read_dyn(hl, (uint32_t)getpid(), b, NULL, 0, &c, &why), -EINVAL);
+	cr_assert(strstr(why, "mMinVisibleChange -1 is not positive"), "%s", why);
+	cr_assert(!c.has_spring && !c.has_state, "no value from a failed read");
+	cr_assert_eq(heaplive__read(hl, (uint32_t)getpid(), v, NULL, 0, &ac, &why), -EAGAIN,
+		     "the animators' reader is off too");
+	heaplive__free(hl);
+	sim_heap__free(h);
+}

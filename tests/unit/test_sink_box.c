@@ -398,6 +398,35 @@ Test(sink_box, a_fling_end_box_says_its_reason_target_and_fitted_friction)
 	free(buf);
 }
 
+/* The same fling with what the heap reader read at its start(): read and fitted side by side,
+ * in the same unit (the friction scalar, as setFriction takes it). */
+static void dyn_fling_read(struct sink s)
+{
+	struct dyn_anim a = { .id = 8, .kind = DYN_FLING, .pid = 10, .tid = 10, .obj = 0x12c4,
+			      .start_ns = 5000000000ull, .ended = true, .reason = END_COMPLETE,
+			      .end_ns = 5400000000ull, .frames = 24, .has_target = true,
+			      .node = 0x7b0a51c0, .prop = PROP_TRANSLATION_Y, .from = 0, .to = 480,
+			      .fitted = true };
+
+	a.fit = (struct fit_result){ .kind = FIT_FLING, .friction_scalar = 1.49,
+				     .start_velocity = 2010, .rms = 0.1 };
+	a.config = (struct dyn_config){ .has_fling = true, .has_state = true, .has_value = true,
+					.friction = 1.5f * DYN_DEFAULT_FRICTION, .value = -3,
+					.velocity = 2000, .min_visible_change = 1 };
+	s.ops->dyn_end(s.ctx, &a);
+}
+
+Test(sink_box, a_fling_end_box_puts_the_read_friction_beside_the_fitted_one)
+{
+	char *buf = box_run(dyn_fling_read, false);
+
+	cr_assert_not_null(strstr(buf, "│ Friction:      1.5 (read)\n"), "%s", buf);
+	cr_assert_not_null(strstr(buf, "│ StartValue:    -3 (read)\n"), "%s", buf);
+	cr_assert_not_null(strstr(buf, "│ StartVelocity: 2000 (read)\n"), "%s", buf);
+	cr_assert_not_null(strstr(buf, "│ Friction:      1.49 (fitted, rms 0.1)\n"), "%s", buf);
+	free(buf);
+}
+
 static struct node_props one_node(uint64_t node, const char *name, enum view_prop p, float v,
 				  uint16_t sets)
 {

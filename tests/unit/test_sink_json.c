@@ -155,6 +155,42 @@ static char *json_render(void (*fn)(struct sink s))
 	return buf;
 }
 
+/* A spring's and a fling's read configurations: every digit of the doubles, the start value
+ * only when setStartValue gave it, the fling's friction in both units. */
+static void dyn_config_scenario(struct sink s)
+{
+	struct dyn_anim a = { .id = 4, .kind = DYN_SPRING, .pid = 10, .tid = 10, .obj = 0x12c40020,
+			      .start_ns = 5 * S_NS, .ended = true, .reason = END_COMPLETE,
+			      .end_ns = 6 * S_NS };
+
+	a.config = (struct dyn_config){ .has_spring = true, .has_state = true,
+					.stiffness = 1500.0000000000002, .damping_ratio = 0.75,
+					.final_position = 300, .velocity = -12.5,
+					.min_visible_change = 1 };
+	cr_assert_eq(s.ops->dyn_end(s.ctx, &a), 0);
+	a.id = 5;
+	a.kind = DYN_FLING;
+	a.config = (struct dyn_config){ .has_fling = true, .has_state = true, .has_value = true,
+					.friction = 2 * DYN_DEFAULT_FRICTION, .value = 0.1f,
+					.velocity = 900, .min_visible_change = 0.00390625 };
+	cr_assert_eq(s.ops->dyn_end(s.ctx, &a), 0);
+}
+
+Test(sink_json, a_read_configuration_keeps_every_digit_beside_the_fit)
+{
+	char *buf = json_render(dyn_config_scenario);
+
+	cr_assert_not_null(strstr(buf, ",\"config\":{\"source\":\"heap\","
+				       "\"stiffness\":1500.0000000000002,\"damping_ratio\":0.75,"
+				       "\"final_position\":300,\"velocity\":-12.5,"
+				       "\"min_visible_change\":1}"), "%s", buf);
+	cr_assert_not_null(strstr(buf, ",\"config\":{\"source\":\"heap\","
+				       "\"friction\":-8.3999996185302734,\"friction_scalar\":2,"
+				       "\"value\":0.10000000149011612,\"velocity\":900,"
+				       "\"min_visible_change\":0.00390625}"), "%s", buf);
+	free(buf);
+}
+
 /* A cancelled spring with its fit, its target and both stacks. */
 static void dyn_scenario(struct sink s)
 {
