@@ -298,14 +298,14 @@ static struct dyn_run *run_moved(struct dynanims_proc *dp, struct dyn_run *r, ui
 	return NULL;
 }
 
-bool dynanims__write(struct dynanims_proc *dp, const struct dynanims_thread *dt,
-		     uint64_t node, const char *node_name, enum view_prop prop, float value,
-		     const float *prev, struct emit *out)
+uint64_t dynanims__write(struct dynanims_proc *dp, const struct dynanims_thread *dt,
+			 uint64_t node, const char *node_name, enum view_prop prop, float value,
+			 const float *prev, struct emit *out)
 {
 	struct dyn_run *r = dt && dt->win_valid ? run_find(dp, dt->win_obj) : NULL;
 
 	if (!r)
-		return false;
+		return 0;
 	if (r->unannounced && !r->a.has_target) {
 		struct dyn_run *o = run_moved(dp, r, node, prop);
 
@@ -336,7 +336,7 @@ bool dynanims__write(struct dynanims_proc *dp, const struct dynanims_thread *dt,
 		r->a.to = value;
 		sample_add(r, r->frame_ns, value);
 	}
-	return true;
+	return r->a.id;
 }
 
 void dynanims__config(struct dynanims_proc *dp, uint64_t obj, const struct dyn_config *c)

@@ -93,15 +93,15 @@ void dynanims__slice_ended(struct dynanims_thread *dt, size_t depth);
 
 /*
  * A write of the thread (dt may be NULL) to node's prop (prev: its value before, NULL when
- * unknown): true when a run's window is open (the write is explained: exact), which then keeps
- * its target and values. Writes that change nothing are not seen (the setter probes report
+ * unknown): the run's id when its window is open (the write is explained: exact; 0 when none),
+ * and the run then keeps its target and values. Writes that change nothing are not seen (the setter probes report
  * changes only): a first change after the run's first frame starts from prev, at that frame.
  * A write made in the window by code no probe sees (an interpreted animation called after the
  * run in the same AnimationHandler frame) is taken as the run's: the window has no return.
  * A run first seen in a doAnimationFrame is announced (dyn_start) at its first write, unless
  * that write shows it is a running one moved by the GC (then it continues that one).
  */
-bool dynanims__write(struct dynanims_proc *dp, const struct dynanims_thread *dt,
+uint64_t dynanims__write(struct dynanims_proc *dp, const struct dynanims_thread *dt,
 		     uint64_t node, const char *node_name, enum view_prop prop, float value,
 		     const float *prev, struct emit *out);
 

@@ -537,7 +537,8 @@ void engine__prop(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid, 
 	struct thread *t;
 	struct proc *p;
 	struct node_st *n;
-	bool explained, dyn;
+	bool explained;
+	uint64_t dyn;
 
 	if (!node || (unsigned int)prop >= PROP_COUNT)
 		return;
@@ -548,12 +549,13 @@ void engine__prop(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid, 
 	props__prev(n, prop, prev);
 	t = procs__thread_find(&e->procs, tid);
 	writer = attrib__writer(t, pid);
-	/* inside a DynamicAnimation's doAnimationFrame: its write, no animator's */
-	dyn = t && t->pid == pid && dynanims__write(&p->dyn, &t->dyn, node, node_name, prop, value,
-								prev, &e->out);
+	/* inside a DynamicAnimation's doAnimationFrame: its write (its run's id), no animator's */
+	dyn = t && t->pid == pid ? dynanims__write(&p->dyn, &t->dyn, node, node_name, prop, value,
+						   prev, &e->out)
+				 : 0;
 	if (dyn)
 		writer = NULL;
-	props__add(p, n, ts_ns, tid, prop, value, writer, &e->ev);
+	props__add(p, n, ts_ns, tid, prop, value, writer, dyn, &e->ev);
 	explained = dyn || attrib__write(p, writer, n, prop, value,
 					 frames__frame_ns(&p->frames, ts_ns));
 	props__set(&p->props, n, prop, value, explained);

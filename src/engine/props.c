@@ -102,7 +102,7 @@ static void writers_add(struct batch_before *bb, const struct node_props *np,
  * code's once windows were seen in the process (the probes watch it), else unknown.
  */
 static void write_keep(struct node_props *np, enum view_prop prop, float value,
-		       const uint32_t *writer, bool windows, uint64_t *left_out)
+		       const uint32_t *writer, uint64_t dyn, bool windows, uint64_t *left_out)
 {
 	struct prop_write *w;
 
@@ -115,12 +115,16 @@ static void write_keep(struct node_props *np, enum view_prop prop, float value,
 		(*left_out)++;
 	}
 	w->value = value;
-	w->anim = writer ? *writer : 0;
-	w->writer = writer ? WRITER_ANIMATOR : windows ? WRITER_CODE : WRITER_UNKNOWN;
+	w->anim = writer ? *writer : dyn;
+	w->writer = writer ? WRITER_ANIMATOR
+		    : dyn  ? WRITER_DYNAMIC
+		    : windows ? WRITER_CODE
+			      : WRITER_UNKNOWN;
 }
 
 void props__add(struct proc *p, struct node_st *n, uint64_t ts_ns, uint32_t tid,
-		enum view_prop prop, float value, const uint32_t *writer, struct evictions *ev)
+		enum view_prop prop, float value, const uint32_t *writer, uint64_t dyn,
+		struct evictions *ev)
 {
 	uint64_t *evicted = &ev->node_frames;
 
@@ -164,7 +168,7 @@ void props__add(struct proc *p, struct node_st *n, uint64_t ts_ns, uint32_t tid,
 	writers_add(&b->before[n->idx], np, prop, writer);
 	if (writer)
 		p->props.windows = true;
-	write_keep(np, prop, value, writer, p->props.windows, &ev->prop_writes);
+	write_keep(np, prop, value, writer, dyn, p->props.windows, &ev->prop_writes);
 	np->writer_mask &= ~(1u << prop);
 	np->writer[prop] = writer ? *writer : 0;
 	if (writer)

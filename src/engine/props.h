@@ -93,12 +93,14 @@ void props__node_id(struct node_st *n, uint64_t uid);
 /* prev (NULL: unknown), the value of prop before this write, becomes n's unless one is known. */
 void props__prev(struct node_st *n, enum view_prop prop, const float *prev);
 
-/* Adds the write of prop = value to n (by tid at ts_ns, writer's) to p's batch: last value
+/* Adds the write of prop = value to n (by tid at ts_ns; writer's, or the DynamicAnimation
+ * run dyn's when not 0) to p's batch: last value
  * wins, the value before the batch is kept and each write with its writer (AT_PROP_WRITES per
  * property, the others counted in ev->prop_writes); nodes past CAP_FRAME_NODES in
  * ev->node_frames. */
 void props__add(struct proc *p, struct node_st *n, uint64_t ts_ns, uint32_t tid,
-		enum view_prop prop, float value, const uint32_t *writer, struct evictions *ev);
+		enum view_prop prop, float value, const uint32_t *writer, uint64_t dyn,
+		struct evictions *ev);
 
 /* True when n's prop was written by more than one writer (animators, or an animator and code)
  * in pp's current batch; when the writers are unknown (no animateValue window seen in the

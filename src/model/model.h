@@ -487,13 +487,16 @@ enum prop_writer {
 	WRITER_UNKNOWN = 0, /* no animateValue probe has named a writer in this process */
 	WRITER_ANIMATOR,    /* inside an animator's animateValue (prop_write.anim) */
 	WRITER_CODE,        /* outside every animateValue while the probes watch: no animator */
+	WRITER_DYNAMIC,     /* inside a DynamicAnimation's doAnimationFrame (prop_write.anim: the
+			     * run's id, as dyn_start/dyn_end give it) */
 };
 
 /* One write of a property in a frame: its value and its writer. */
 struct prop_write {
 	float value;
 	uint8_t writer;      /* enum prop_writer */
-	uint64_t anim;       /* WRITER_ANIMATOR: the animator's id (cookie) */
+	uint64_t anim;       /* WRITER_ANIMATOR: the animator's id (cookie); WRITER_DYNAMIC: the
+			      * DynamicAnimation run's id */
 };
 
 /*

@@ -620,12 +620,15 @@ static double frame_value(float v)
 	return fabs((double)v) < 0.0005 ? 0.0 : (double)v;
 }
 
-/* "0.950[#21761]", "1.000[not an animator]", or "0.750" when the writer is unknown. */
+/* "0.950[#21761]", "0.420[dyn#3]" (a DynamicAnimation run), "1.000[not an animator]", or
+ * "0.750" when the writer is unknown. */
 static void write_text(struct sink_box *b, const struct prop_write *w)
 {
 	fprintf(b->out, "%.3f", frame_value(w->value));
 	if (w->writer == WRITER_ANIMATOR)
 		fprintf(b->out, "[#%lld]", (long long)w->anim);
+	else if (w->writer == WRITER_DYNAMIC)
+		fprintf(b->out, "[dyn#%llu]", (unsigned long long)w->anim);
 	else if (w->writer == WRITER_CODE)
 		fputs("[not an animator]", b->out);
 }

@@ -581,13 +581,17 @@ static void put_node_props(FILE *out, const struct node_props *np)
 	fputc('}', out);
 }
 
-/* {"value":0.95,"by":"animator","id":21761}, "by":"not_an_animator" or "unknown". */
+/* {"value":0.95,"by":"animator","id":21761}, "by":"dynamic_animation","id":3 (its dyn_start's
+ * id), "by":"not_an_animator" or "unknown". */
 static void put_write(FILE *out, const struct prop_write *w)
 {
 	fputs("{\"value\":", out);
 	json_put_float(out, w->value);
 	if (w->writer == WRITER_ANIMATOR)
 		fprintf(out, ",\"by\":\"animator\",\"id\":%lld}", (long long)w->anim);
+	else if (w->writer == WRITER_DYNAMIC)
+		fprintf(out, ",\"by\":\"dynamic_animation\",\"id\":%llu}",
+			(unsigned long long)w->anim);
 	else
 		fprintf(out, ",\"by\":\"%s\"}",
 			w->writer == WRITER_CODE ? "not_an_animator" : "unknown");

@@ -22,6 +22,8 @@
 static struct {
 	struct dyn_anim starts[MAX], ends[MAX];
 	int n_starts, n_ends, n_unmarked;
+	int n_writes;                   /* writes of NODE's translationX in frame_props */
+	struct prop_write writes[MAX];  /* the first MAX of them */
 } rec;
 static struct engine *eng;
 
@@ -45,7 +47,22 @@ static int on_animation_end(void *ctx, const struct animation *a)
 	return 0;
 }
 
+static int on_frame_props(void *ctx, const struct frame_props *fp)
+{
+	for (int i = 0; i < fp->n_nodes; i++) {
+		const struct node_props *np = &fp->nodes[i];
+
+		if (np->node != NODE)
+			continue;
+		for (int k = 0; k < np->n_writes[PROP_TRANSLATION_X]; k++)
+			if (rec.n_writes++ < MAX)
+				rec.writes[rec.n_writes - 1] = np->writes[PROP_TRANSLATION_X][k];
+	}
+	return 0;
+}
+
 static const struct sink_ops ops = {
+	.frame_props = on_frame_props,
 	.dyn_start = on_dyn_start,
 	.dyn_end = on_dyn_end,
 	.animation_end = on_animation_end,
@@ -166,6 +183,23 @@ Test(dyn, a_spring_to_its_rest_has_its_start_stack_target_fit_and_no_unmarked_co
 	cr_assert(fabs(a->fit.damping_ratio - 0.5) < 0.05, "damping %f", a->fit.damping_ratio);
 	cr_assert(fabs(a->fit.final_position - 300) < 1, "final %f", a->fit.final_position);
 	cr_assert_eq(rec.n_unmarked, 0, "the segment finder reported the spring again");
+}
+
+/* frame_props name the run as the writer of each write inside its doAnimationFrame */
+Test(dyn, a_write_inside_a_runs_frame_is_that_runs_in_frame_props)
+{
+	call(4990 * MS, DYN_CALL_START, SPRING_A, 0);
+	frame(0, SPRING_A, 10);
+	frame(1, SPRING_A, 20);
+	frame(2, SPRING_A, 30);
+	engine__finish(eng, 9000 * MS, 0, 0);
+
+	cr_assert_eq(rec.n_writes, 3);
+	for (int i = 0; i < 3; i++) {
+		cr_assert_eq(rec.writes[i].writer, WRITER_DYNAMIC, "write %d", i);
+		cr_assert_eq(rec.writes[i].anim, 1, "write %d: the run's id", i);
+		cr_assert_float_eq(rec.writes[i].value, 10.0f * (float)(i + 1), 0);
+	}
 }
 
 Test(dyn, a_spring_cancelled_by_the_next_says_cancel_its_caller_and_is_replaced)

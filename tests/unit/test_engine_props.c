@@ -44,7 +44,7 @@ static void fill(bool written)
 	for (uint64_t i = 1; i <= CAP_NODES_PROC; i++) {
 		cr_assert_eq(props__node(&p->props, i * 16, NULL, &evicted, &n), 0);
 		if (written)
-			props__add(p, n, i, 10, PROP_ALPHA, 0.5f, NULL, &ev);
+			props__add(p, n, i, 10, PROP_ALPHA, 0.5f, NULL, 0, &ev);
 	}
 }
 

@@ -549,7 +549,7 @@ static void writes_scenario(struct sink s)
 	np = one_node(0x51c0, "Row", PROP_SCALE_X, 2.0f, 2);
 	np.n_writes[PROP_SCALE_X] = 2;
 	np.writes[PROP_SCALE_X][0] = (struct prop_write){ 1.5f, WRITER_UNKNOWN, 0 };
-	np.writes[PROP_SCALE_X][1] = (struct prop_write){ 2.0f, WRITER_UNKNOWN, 0 };
+	np.writes[PROP_SCALE_X][1] = (struct prop_write){ 2.0f, WRITER_DYNAMIC, 3 };
 	s.ops->frame_props(s.ctx, &fp);
 }
 
@@ -560,7 +560,7 @@ Test(sink_box, a_frame_line_shows_every_write_with_its_writer)
 			   "│   Row@51c0 alpha=0.950[#21761],0.517[#21762],(3 more),"
 			   "1.000[not an animator]\n"
 			   "│ outside any frame 0.000000 s (pid 1, tid 1)\n"
-			   "│   Row@51c0 scaleX=1.500,2.000\n";
+			   "│   Row@51c0 scaleX=1.500,2.000[dyn#3]\n";
 
 	cr_assert(!strncmp(got, want, strlen(want)), "got:\n%s", got);
 	free(got);

@@ -454,11 +454,12 @@ static void writes_scenario(struct sink s)
 
 	np.values[PROP_ALPHA] = 1.0f;
 	np.sets[PROP_ALPHA] = 5;
-	np.n_writes[PROP_ALPHA] = 3;
+	np.n_writes[PROP_ALPHA] = 4;
 	np.writes_left_out[PROP_ALPHA] = 2;
 	np.writes[PROP_ALPHA][0] = (struct prop_write){ 0.5f, WRITER_ANIMATOR, 21761 };
 	np.writes[PROP_ALPHA][1] = (struct prop_write){ 0.25f, WRITER_UNKNOWN, 0 };
-	np.writes[PROP_ALPHA][2] = (struct prop_write){ 1.0f, WRITER_CODE, 0 };
+	np.writes[PROP_ALPHA][2] = (struct prop_write){ 0.75f, WRITER_DYNAMIC, 3 };
+	np.writes[PROP_ALPHA][3] = (struct prop_write){ 1.0f, WRITER_CODE, 0 };
 	s.ops->frame_props(s.ctx, &fp);
 }
 
@@ -473,6 +474,7 @@ Test(sink_json, frame_props_list_each_write_with_its_writer_and_those_left_out)
 			       "\"sets\":{\"alpha\":5},\"writes\":{\"alpha\":["
 			       "{\"value\":0.5,\"by\":\"animator\",\"id\":21761},"
 			       "{\"value\":0.25,\"by\":\"unknown\"},"
+			       "{\"value\":0.75,\"by\":\"dynamic_animation\",\"id\":3},"
 			       "{\"value\":1,\"by\":\"not_an_animator\"}]},"
 			       "\"writes_left_out\":{\"alpha\":2}}\n");
 	free(text);
