@@ -55,7 +55,9 @@ bool summary__is_annotation(const struct marker *m)
 	case MARKER_INSTANT_TRACK:
 		return strv_eq(m->track, AT_ANNOT_TRACK);
 	case MARKER_COUNTER:
-		return strv_starts_with(m->name, AT_ANNOT_COUNTER);
+		/* captures annotated by earlier builds are replayed too */
+		return strv_starts_with(m->name, AT_ANNOT_COUNTER) ||
+		       strv_starts_with(m->name, AT_ANNOT_COUNTER_OLD);
 	default:
 		return false;
 	}

@@ -532,6 +532,8 @@ struct redraw_stat {
 #define AT_ANNOT_TRACK "animtrace"
 #define AT_ANNOT_SEP "\xc2\xa6" /* U+00A6: the '|' of the seed's names (sinks/animname.h) */
 #define AT_ANNOT_COUNTER "V" AT_ANNOT_SEP
+/* The counters of builds before the seed's names (commit a3af2e2): "V <node> <prop>". */
+#define AT_ANNOT_COUNTER_OLD "V "
 #define AT_ANNOT_NAME 256
 struct annotation {
 	uint32_t pid, tid;  /* pid: the process it annotates; tid: the thread that wrote it */

@@ -559,3 +559,30 @@ Test(sink_annotate, each_delay_runs_from_its_records_source_event_and_exit_close
 	sink_annotate__free(a);
 	unlink(path);
 }
+
+/*
+ * A capture annotated by a build before the seed's names (counters "V <node> <prop>", commit
+ * a3af2e2) replays its counters as annotations too; an app's counter that merely starts with
+ * a V ("VSYNC-app") stays the app's.
+ */
+Test(sink_annotate, counters_of_earlier_builds_replay_as_annotations)
+{
+	static const char *const lines[] = {
+		"C|4242|V RenderNode@80e0 alpha|1000",
+		"C|4242|V" BAR "RenderNode@80e0" BAR "alpha|500",
+		"C|4242|VSYNC-app|1",
+	};
+	struct seen replayed = { 0 };
+	struct engine *e = engine__new(NULL, (struct sink){ &seen_ops, &replayed });
+
+	cr_assert_not_null(e);
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		struct marker m = parsed(lines[i], strlen(lines[i]));
+
+		engine__marker(e, 1000 + i, TGID, 99, "animtrace", &m);
+	}
+	engine__finish(e, 2000, 0, 0);
+	engine__free(e);
+	cr_assert_eq(replayed.annotations, 2);
+	cr_assert_eq(replayed.frame_props, 0);
+}
