@@ -57,10 +57,15 @@ enum animname_sep {
 	ANIMNAME_ATRACE,
 };
 
-/* One number of a name; known false prints "?". fitted: %.6g, else the float's shortest. */
+/*
+ * One number of a name; known false prints "?". fitted: %.6g; is_int: a Java int ("%d");
+ * argb: a colour, "0x%08x" (the seed's formatValue: an int with alpha bits); else the float's
+ * shortest.
+ */
 struct animname_num {
 	bool known;
 	bool fitted;
+	bool is_int, argb;
 	double v;
 };
 
@@ -93,6 +98,11 @@ struct animname {
  * An animator: type from its kind, properties from its marker name with the values it wrote
  * on its target (a->changes, first -> last written value) and then the target properties it
  * moved that the name does not list; interpolator and S..F duration when it ended with them.
+ * Where its configuration was read at start() (a->config, issue #24), what the code asked for
+ * wins, as the seed's AnimatorTracer.buildSectionName printed it: the configured duration
+ * (getDuration()), interpolator (the name box_config prints: animconfig_interp_name), the
+ * holders' properties and first -> last keyframe values (a holder without values keeps the
+ * measured ones), and the target's class where its node has no View name.
  */
 void animname_from_anim(struct animname *n, const struct anim *a);
 
