@@ -252,6 +252,11 @@ static void animation_stats(struct engine *e, struct summary *s)
 	const struct animation *longest;
 
 	segment__stats(e->seg, s->animations, &longest, &s->n_unmarked);
+	/* springs and flings the ART probes followed count beside those the values showed
+	 * (the segment finder leaves those out: no animation is counted twice) */
+	s->animations[FIT_SPRING] += e->dyn.ended[DYN_SPRING];
+	s->animations[FIT_FLING] += e->dyn.ended[DYN_FLING];
+	s->animations[FIT_OTHER] += e->dyn.ended[DYN_UNKNOWN];
 	s->unmarked = longest;
 	e->ev.prop_runs = segment__evicted(e->seg);
 }

@@ -642,7 +642,9 @@ struct summary {
 	uint64_t prop_sets;      /* setter calls that changed a value, in those frames */
 	uint32_t prop_sets_max;  /* the most in one frame */
 	struct evictions evicted;
-	/* Unmarked animations (struct animation) that ended, per enum fit_kind. */
+	/* Unmarked animations (struct animation) that ended, per enum fit_kind, and the
+	 * DynamicAnimations the ART probes followed (struct dyn_anim: spring, fling; a kind
+	 * not known is other). */
 	uint64_t animations[FIT_OTHER + 1];
 	int n_unmarked;
 	const struct animation *unmarked;    /* the longest, up to AT_UNMARKED_MAX, longest first */
