@@ -219,6 +219,70 @@ void animname_from_animation(struct animname *n, const struct animation *a)
 	}
 }
 
+/*
+ * DragForce keeps mFriction = DEFAULT_FRICTION (-4.2f) * the scalar, and FlingAnimation's
+ * getFriction() returns getFrictionScalar(): mFriction / DEFAULT_FRICTION, in float
+ * (FlingAnimation.java, its DragForce: setFrictionScalar, getFrictionScalar; the framework's
+ * com.android.internal.dynamicanimation copy and androidx's alike).
+ */
+#define DRAG_DEFAULT_FRICTION (-4.2f)
+
+static void dyn_spring(struct animname *n, const struct dyn_anim *d)
+{
+	const struct dyn_config *c = &d->config;
+	bool fit = d->fitted && d->fit.kind == FIT_SPRING;
+	struct animname_prop *p = &n->props[0];
+
+	n->kind = ANIMNAME_SPRING;
+	if (!n->n_props)
+		n->n_props = 1; /* the range needs its slot; the name prints "?" */
+	if (c->has_spring) {
+		n->stiffness = num_float((float)c->stiffness);
+		n->damping = num_float((float)c->damping_ratio);
+		p->to = num_float((float)c->final_position);
+	} else if (fit) {
+		n->stiffness = num_fit(d->fit.stiffness);
+		n->damping = num_fit(d->fit.damping_ratio);
+	}
+	if (c->has_state)
+		p->from = num_float((float)c->value);
+	else if (d->ended && d->has_target)
+		p->from = num_float(d->from);
+	if (!c->has_spring && d->ended && d->has_target)
+		p->to = num_float(d->to);
+}
+
+static void dyn_fling(struct animname *n, const struct dyn_anim *d)
+{
+	const struct dyn_config *c = &d->config;
+	bool fit = d->fitted && d->fit.kind == FIT_FLING;
+
+	n->kind = ANIMNAME_FLING;
+	if (c->has_fling)
+		n->friction = num_float((float)c->friction / DRAG_DEFAULT_FRICTION);
+	else if (fit)
+		n->friction = num_fit(d->fit.friction_scalar);
+	if (c->has_state)
+		n->velocity = num_float((float)c->velocity);
+	else if (fit)
+		n->velocity = num_fit(d->fit.start_velocity);
+}
+
+void animname_from_dyn(struct animname *n, const struct dyn_anim *d)
+{
+	memset(n, 0, sizeof(*n));
+	n->id = (int64_t)d->id;
+	n->kind = ANIMNAME_DYN;
+	if (d->has_target) {
+		node_label(n->target, sizeof(n->target), d->node_name, d->node);
+		add_prop(n, view_prop_str(d->prop));
+	}
+	if (d->kind == DYN_SPRING)
+		dyn_spring(n, d);
+	else if (d->kind == DYN_FLING)
+		dyn_fling(n, d);
+}
+
 /* ---- formatting ------------------------------------------------------------------------ */
 
 /* Room for every field escaped (3 bytes per byte at most), before the cut to the caller's cap. */
@@ -432,6 +496,14 @@ static void fmt_fling(struct wr *w, const struct animname *n)
 	put_num(w, &n->velocity);
 }
 
+static void fmt_dyn(struct wr *w, const struct animname *n)
+{
+	put_head(w, "Dyn", n->id);
+	put_name(w, n->target);
+	put_sep(w);
+	put_props(w, n, false);
+}
+
 static void fmt_counter(struct wr *w, const struct animname *n)
 {
 	put(w, "V");
@@ -470,6 +542,9 @@ size_t animname_format(char *buf, size_t cap, const struct animname *n, enum ani
 		break;
 	case ANIMNAME_COUNTER:
 		fmt_counter(&w, n);
+		break;
+	case ANIMNAME_DYN:
+		fmt_dyn(&w, n);
 		break;
 	default:
 		fmt_anim(&w, n);
@@ -761,6 +836,14 @@ static int parse_fling(struct animname *n, const struct field *f, int nf)
 	return 5;
 }
 
+static int parse_dyn(struct animname *n, const struct field *f, int nf)
+{
+	if (nf < 4)
+		return -EINVAL;
+	get_name(n->target, sizeof(n->target), f[2]);
+	return get_props(n, f[3]) ?: 3;
+}
+
 int animname_parse(const char *s, size_t len, struct animname *out)
 {
 	struct field f[FIELDS_MAX];
@@ -789,6 +872,9 @@ int animname_parse(const char *s, size_t len, struct animname *out)
 	} else if (field_is(f[0], "Fling")) {
 		out->kind = ANIMNAME_FLING;
 		last = parse_fling(out, f, nf);
+	} else if (field_is(f[0], "Dyn")) {
+		out->kind = ANIMNAME_DYN;
+		last = parse_dyn(out, f, nf);
 	} else {
 		return -EINVAL;
 	}

@@ -575,3 +575,76 @@ Test(animname, configured_ints_colours_and_unnamed_holders_come_back_exactly)
 	cr_assert_str_eq(fmt(&n, ANIMNAME_PIPE), "Anim|43|Val|?|?:0->1,backgroundColor:0xff00ff00"
 			 "->0x0000ff00,scrollY:16777217->-3,+2|Linear|200ms");
 }
+
+/* ---- DynamicAnimations the ART probes followed (issue #25) --------------------------- */
+
+static struct dyn_anim dyn(enum dyn_kind kind)
+{
+	struct dyn_anim d = { .id = 105, .kind = kind, .ended = true, .reason = END_COMPLETE,
+			      .pid = 4242, .tid = 4242, .start_ns = 5000000000ULL,
+			      .end_ns = 5733333333ULL, .frames = 44, .has_target = true,
+			      .node = NODE, .prop = PROP_TRANSLATION_Y, .from = 0.0f,
+			      .to = -99.5f, .fitted = true };
+
+	snprintf(d.node_name, sizeof(d.node_name), "NotifRow");
+	d.fit.kind = kind == DYN_FLING ? FIT_FLING : FIT_SPRING;
+	d.fit.stiffness = 199.98734;
+	d.fit.damping_ratio = 0.80012;
+	d.fit.friction_scalar = 1.1;
+	d.fit.start_velocity = -2345.678;
+	return d;
+}
+
+Test(animname, a_followed_spring_is_named_from_the_heap_or_else_from_its_fit)
+{
+	struct dyn_anim d = dyn(DYN_SPRING);
+	struct animname n;
+
+	animname_from_dyn(&n, &d); /* fitted; from -> to as written */
+	cr_assert_str_eq(fmt(&n, ANIMNAME_PIPE),
+			 "Spring|105|NotifRow@80e0|translationY|s=199.987,d=0.80012|0->-99.5");
+	d.config = (struct dyn_config){ .has_spring = true, .has_state = true, .stiffness = 200,
+					.damping_ratio = 0.8f, .final_position = -100,
+					.value = 0 };
+	animname_from_dyn(&n, &d); /* the seed's own example (5.3, seed 十二) */
+	cr_assert_str_eq(fmt(&n, ANIMNAME_PIPE),
+			 "Spring|105|NotifRow@80e0|translationY|s=200,d=0.8|0->-100");
+	cr_assert_str_eq(fmt(&n, ANIMNAME_ATRACE), "Spring" BAR "105" BAR "NotifRow@80e0" BAR
+			 "translationY" BAR "s=200,d=0.8" BAR "0->-100");
+	d = dyn(DYN_SPRING); /* at its start, without the heap: nothing but what it is */
+	d.ended = d.fitted = d.has_target = false;
+	animname_from_dyn(&n, &d);
+	cr_assert_str_eq(fmt(&n, ANIMNAME_PIPE), "Spring|105|?|?|s=?,d=?|?->?");
+	n = parse_all("Spring|105|NotifRow@80e0|translationY|s=200,d=0.8|0->-100");
+	cr_assert_eq(n.kind, ANIMNAME_SPRING);
+	cr_assert_eq(n.stiffness.v, 200);
+	cr_assert(same_float(n.damping.v, 0.8f));
+	cr_assert_eq(n.props[0].to.v, -100);
+}
+
+Test(animname, a_followed_fling_and_a_dynamic_animation_of_no_known_kind)
+{
+	struct dyn_anim d = dyn(DYN_FLING);
+	struct animname n;
+
+	d.prop = PROP_TRANSLATION_X;
+	animname_from_dyn(&n, &d);
+	cr_assert_str_eq(fmt(&n, ANIMNAME_PIPE),
+			 "Fling|105|NotifRow@80e0|translationX|f=1.1|v0=-2345.68");
+	/* DragForce keeps -4.2f * the scalar; getFriction() gives the scalar back */
+	d.config = (struct dyn_config){ .has_fling = true, .has_state = true,
+					.friction = -4.2f * 0.75f, .velocity = -2000 };
+	animname_from_dyn(&n, &d);
+	cr_assert_str_eq(fmt(&n, ANIMNAME_PIPE),
+			 "Fling|105|NotifRow@80e0|translationX|f=0.75|v0=-2000");
+	d = dyn(DYN_UNKNOWN);
+	d.ended = d.fitted = false;
+	animname_from_dyn(&n, &d);
+	cr_assert_str_eq(fmt(&n, ANIMNAME_ATRACE),
+			 "Dyn" BAR "105" BAR "NotifRow@80e0" BAR "translationY");
+	n = round_trip("Dyn" BAR "105" BAR "NotifRow@80e0" BAR "translationY");
+	cr_assert_eq(n.kind, ANIMNAME_DYN);
+	cr_assert_eq(n.id, 105);
+	cr_assert_str_eq(n.target, "NotifRow@80e0");
+	cr_assert_str_eq(n.props[0].name, "translationY");
+}
