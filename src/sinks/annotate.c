@@ -254,8 +254,13 @@ size_t annotate_fmt_dyn_end(char *buf, size_t cap, const struct dyn_anim *d)
 	char name[ANNOTATE_MARKER_MAX];
 	struct animname n;
 
+	size_t len;
+
 	animname_from_dyn(&n, d);
-	end_name(name, sizeof(name), &n, d->reason, d->frames, 0);
+	len = animname_format(name, sizeof(name), &n, ANIMNAME_ATRACE);
+	/* "probed": its ids are not an unmarked animation's, whose names are alike (header) */
+	snprintf(name + len, sizeof(name) - len, AT_ANNOT_SEP "end %s %u frames probed",
+		 end_reason_str(d->reason), d->frames);
 	return marker_fmt(buf, cap, 'N', d->pid, AT_ANNOT_TRACK, name, NULL);
 }
 

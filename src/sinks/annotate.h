@@ -21,10 +21,11 @@
  *                                   known at its end; cookies past 2^32, where no animator's
  *                                   identityHashCode is
  *   G|tgid|animtrace|Spring¦<n>¦<node>¦<prop>¦s=..,d=..¦<from>-><to>|<2^33 + n>
- *   N|tgid|animtrace|Fling¦<n>¦...¦end ..., H|tgid|animtrace|<2^33 + n>
+ *   N|tgid|animtrace|Fling¦<n>¦...¦end <reason> <n> frames probed, H|tgid|animtrace|<2^33 + n>
  *                                   a DynamicAnimation the ART probes followed: its start()
  *                                   and its end (Dyn¦<n>¦... at a start not yet known to be a
- *                                   spring: a fling is known at its end)
+ *                                   spring: a fling is known at its end); "probed" tells its
+ *                                   id from an unmarked animation's (both count from 1)
  *   N|tgid|animtrace|finding: <kind> #<id>[,#<id>]...: <sentence>
  *                                   a finding (engine/findings.h), an instant on the track,
  *                                   inside the slice of the animator it concerns

@@ -617,7 +617,7 @@ Test(sink_annotate, a_followed_spring_is_a_slice_on_the_track_perfetto_reads_bac
 	annotate_fmt_dyn_end(buf, sizeof(buf), &d);
 	cr_assert_str_eq(buf, "N|4242|animtrace|Spring" BAR "7" BAR "NotifRow@80e0" BAR
 			 "translationY" BAR "s=200,d=0.8" BAR "0->-100" BAR
-			 "end cancel 12 frames 0 dropped");
+			 "end cancel 12 frames probed");
 	m = parsed(buf, strlen(buf));
 	cr_assert_eq(seed_name(&m).kind, ANIMNAME_SPRING);
 	annotate_fmt_dyn_close(buf, sizeof(buf), &d);
@@ -656,7 +656,7 @@ Test(sink_annotate, dyn_and_finding_markers_replay_as_annotations)
 		"|8589934599",
 		"N|4242|animtrace|finding: flicker #7: started and cancelled in one frame",
 		"N|4242|animtrace|Spring" BAR "7" BAR "?" BAR "?" BAR "s=?,d=?" BAR "?->?" BAR
-		"end cancel 1 frames 0 dropped",
+		"end cancel 1 frames probed",
 		"H|4242|animtrace|8589934599",
 	};
 	struct seen replayed = { 0 };
