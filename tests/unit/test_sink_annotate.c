@@ -674,3 +674,27 @@ Test(sink_annotate, dyn_and_finding_markers_replay_as_annotations)
 	cr_assert_eq(replayed.anims_started, 0);
 	cr_assert_eq(replayed.starts, 0);
 }
+
+/* Issue #24: with its configuration read at start(), the G already says what the code asked. */
+Test(sink_annotate, a_configured_animator_starts_with_its_configured_name)
+{
+	struct anim a = started(alpha_anim());
+	char buf[ANNOTATE_MARKER_MAX];
+	struct animname n;
+	struct marker m;
+
+	a.config = (struct anim_config){ .known = true, .has_duration = true, .duration_ms = 300,
+					 .has_values = true, .n_values = 1,
+					 .target_node = 0x7b00a1c03f2cULL };
+	snprintf(a.config.interpolator, sizeof(a.config.interpolator), "AccelerateDecelerate");
+	snprintf(a.config.target_class, sizeof(a.config.target_class), "android.widget.Button");
+	a.config.values[0] = (struct config_value){ "alpha", CONFIG_FLOAT, true, 1, 0 };
+	annotate_fmt_start(buf, sizeof(buf), &a);
+	cr_assert_str_eq(buf, "G|4242|animtrace|Anim" BAR "168950273" BAR "Obj" BAR "Button@3f2c"
+			 BAR "alpha:1->0" BAR "AccelerateDecelerate" BAR "300ms|168950273");
+	m = parsed(buf, strlen(buf));
+	n = seed_name(&m);
+	cr_assert_str_eq(n.interp, "AccelerateDecelerate");
+	cr_assert_eq(n.duration_ns, 300000000ULL);
+	cr_assert_str_eq(n.target, "Button@3f2c");
+}

@@ -500,3 +500,23 @@ Test(sink_trace, a_followed_spring_is_a_slice_from_its_start_to_its_end_with_the
 			 "\"tid\":24676,\"ts\":1216666.667,"), "%s", got);
 	free(got);
 }
+
+/* Issue #22: a finding is an instant of the process, named by its kind, with its ids and text. */
+Test(sink_trace, a_finding_is_a_process_instant_with_its_ids_and_sentence)
+{
+	struct finding f = { .kind = FINDING_REPLACED, .pid = 24675, .ts_ns = 1216666667,
+			     .n_ids = 2, .ids = { 168950273, 168950274 } };
+	struct st_out o;
+	char *got;
+
+	snprintf(f.process, sizeof(f.process), "com.android.systemui");
+	snprintf(f.text, sizeof(f.text), "#168950273 was cancelled by #168950274");
+	st_open(&o);
+	cr_assert_eq(o.s.ops->finding(o.s.ctx, &f), 0);
+	got = st_close(&o);
+	cr_assert(strstr(got, "{\"ph\":\"i\",\"name\":\"finding: replaced\",\"cat\":\"finding\","
+			 "\"s\":\"p\",\"pid\":24675,\"tid\":24675,\"ts\":1216666.667,"
+			 "\"args\":{\"ids\":[168950273,168950274],"
+			 "\"text\":\"#168950273 was cancelled by #168950274\"}}"), "%s", got);
+	free(got);
+}
