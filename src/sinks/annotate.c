@@ -271,15 +271,16 @@ size_t annotate_fmt_dyn_close(char *buf, size_t cap, const struct dyn_anim *d)
 	return marker_fmt(buf, cap, 'H', d->pid, AT_ANNOT_TRACK, NULL, &cookie);
 }
 
-/* "finding: replaced #12,#13: <sentence>": an N, the instant Perfetto keeps on an async track
- * (systrace_parser.h: N|tgid|track|name; an I would land on the writing thread, animtrace's). */
+/* "finding: replaced #12,#13: <sentence>" ("... animation #3: ..." when the ids are unmarked
+ * animations'): an N, the instant Perfetto keeps on an async track (systrace_parser.h:
+ * N|tgid|track|name; an I would land on the writing thread, animtrace's). */
 size_t annotate_fmt_finding(char *buf, size_t cap, const struct finding *f)
 {
 	char name[ANNOTATE_MARKER_MAX];
 	struct sb b = { name, sizeof(name), 0 };
 
 	name[0] = '\0';
-	sb_add(&b, "finding: %s", finding_kind_str(f->kind));
+	sb_add(&b, "finding: %s%s", finding_kind_str(f->kind), f->unmarked ? " animation" : "");
 	for (int i = 0; i < f->n_ids && i < AT_FINDING_IDS; i++)
 		sb_add(&b, "%s#%lld", i ? "," : " ", (long long)f->ids[i]);
 	sb_add(&b, ": %.*s", AT_FINDING_TEXT, f->text);

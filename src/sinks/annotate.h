@@ -25,10 +25,13 @@
  *                                   a DynamicAnimation the ART probes followed: its start()
  *                                   and its end (Dyn¦<n>¦... at a start not yet known to be a
  *                                   spring: a fling is known at its end); "probed" tells its
- *                                   id from an unmarked animation's (both count from 1)
- *   N|tgid|animtrace|finding: <kind> #<id>[,#<id>]...: <sentence>
+ *                                   id from an unmarked animation's (both count from 1). A run
+ *                                   first seen in a frame has its G written with its end: the
+ *                                   trace export (--trace-out) has its exact start
+ *   N|tgid|animtrace|finding: <kind>[ animation] #<id>[,#<id>]...: <sentence>
  *                                   a finding (engine/findings.h), an instant on the track,
- *                                   inside the slice of the animator it concerns
+ *                                   inside the slice of the animator it concerns ("animation":
+ *                                   the ids are unmarked animations')
  *   C|tgid|V¦<node>¦<prop>|<value>  each changed property of each node, once per frame
  *                                   (x1000 for alpha, scale, rotation; rounded px else)
  *   N|tgid|animtrace|Jank <kind> [<seq>] <ms>ms: <ui chain> / RenderThread: <chain>

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <sys/mount.h>
+#include <sys/stat.h>
 
 #include <criterion/criterion.h>
 
@@ -307,7 +308,9 @@ static void check_finding(const struct e2e_jsonl *live, int pid, const char *nam
 		if (!e2e_type_is(f, "finding") || e2e_int(f, "pid") != pid)
 			continue;
 		ids = e2e_get(f, "ids");
-		len = (size_t)snprintf(want, sizeof(want), "finding: %s", e2e_str(f, "kind"));
+		len = (size_t)snprintf(want, sizeof(want), "finding: %s%s", e2e_str(f, "kind"),
+				       json_object_get_boolean(e2e_get(f, "unmarked")) ?
+					       " animation" : "");
 		for (size_t k = 0; k < json_object_array_length(ids) && len < sizeof(want); k++)
 			len += (size_t)snprintf(want + len, sizeof(want) - len, "%s#%lld",
 						k ? "," : " ", (long long)json_object_get_int64(
@@ -544,6 +547,54 @@ Test(annotate, springs_and_flings_are_annotated_with_the_seeds_names)
 	cr_assert_eq(c.h, c.g);
 	cr_assert_eq(c.n, count_recs(&live, "animation_end", app) +
 			  count_recs(&live, "animator_end", app));
+	e2e_jsonl_free(&live);
+}
+
+/*
+ * The dyn scenario (springs and flings followed by the ART probes, issue #25): each is a slice
+ * of its own on the track, cookie past 2^33, its N named Spring¦/Fling¦ with the parameters of
+ * its dyn_end record, read as Perfetto reads it.
+ */
+Test(annotate, followed_springs_and_flings_are_annotated_with_the_seeds_names)
+{
+	char name[E2E_NAME_MAX], go[PATH_MAX], out[PATH_MAX], err[PATH_MAX], cap[PATH_MAX];
+	char start[96], gate[PATH_MAX], pat[128];
+	const char *args[] = { "--proc", name, "--annotate", "--format", "json", "-o",
+			       e2e_path(out, "out.jsonl"), "--no-atrace-setup", NULL };
+	const char *sim[] = { E2E_ANIMSIM, "--name", name, "--scenario", "dyn", "--frames", "110",
+			      "--late-gate", gate, "--go", go, NULL };
+	struct e2e_jsonl live;
+	struct counted c;
+
+	tracing_setup();
+	snprintf(start, sizeof(start), "animtrace-e2e-annotate-dyn-%d-%ld", getpid(),
+		 (long)time(NULL));
+	cr_assert_eq(write_str(TRACEFS "/trace_marker", start), 0);
+	e2e_name(name, "com.example.annotdyn");
+	e2e_path(go, "go");
+	cr_assert_eq(mkdir(e2e_path(gate, "gate"), 0755), 0);
+	pid_t at = e2e_animtrace(args, e2e_path(err, "err.txt"), NULL);
+	pid_t s = e2e_spawn(sim, NULL);
+	pid_t app = e2e_find_child(s, name);
+
+	e2e_release(err, at, app, E2E_PROPS | E2E_ART, go);
+	snprintf(pat, sizeof(pat), "animtrace: pid %d: DynamicAnimation probes in ", app);
+	e2e_await(err, at, pat, "boot-framework.oat (6 of 6 methods)", NULL);
+	e2e_gate(gate, "load");
+	e2e_await(err, at, pat, "base.odex (6 of 6 methods)", NULL);
+	e2e_gate(gate, "go");
+	cr_assert_eq(e2e_exit_code(s, "animsim"), 0);
+	e2e_await(err, at, "exited", NULL);
+	kill(at, SIGINT);
+	cr_assert_eq(e2e_exit_code(at, "animtrace"), 0);
+	extract_after(start, e2e_path(cap, "capture.txt"));
+	tracing_restore();
+	e2e_jsonl_load(&live, out);
+	c = check_capture(cap, app, &live);
+	cr_assert_eq(count_recs(&live, "dyn_end", app), 4, "the four probed runs");
+	cr_assert_eq(c.dyn_g, count_recs(&live, "dyn_start", app));
+	cr_assert_eq(c.dyn_n, 4);
+	cr_assert_eq(c.h, c.g + c.dyn_g);
 	e2e_jsonl_free(&live);
 }
 

@@ -646,6 +646,13 @@ Test(sink_annotate, a_finding_is_an_instant_on_the_track_perfetto_keeps_whole)
 		  !memcmp(p.track.p, AT_ANNOT_TRACK, p.track.len));
 	cr_assert(p.name.len == strlen(buf) - strlen("N|4242|animtrace|") &&
 		  !memcmp(p.name.p, "finding: replaced", 17));
+	f = (struct finding){ .kind = FINDING_SLOW_SPRING, .pid = TGID, .unmarked = true,
+			      .n_ids = 1, .ids = { 3 } };
+	snprintf(f.text, sizeof(f.text), "settles in 2778 ms");
+	annotate_fmt_finding(buf, sizeof(buf), &f);
+	cr_assert_str_eq(buf, "N|4242|animtrace|finding: slow_spring animation #3: settles in "
+			 "2778 ms");
+	parsed(buf, strlen(buf));
 }
 
 /* A followed spring and a finding written through the sink replay as annotations only. */
