@@ -11,7 +11,7 @@
 
 struct dyn_run {
 	struct dyn_run *next;
-	struct dynanims *d;    /* its session's, which counts it when it ends */
+	struct dynanims *d; /* its session's, which counts it when it ends */
 	struct dyn_anim a;
 	bool skip;             /* skipToEnd() was called: its end is END_FORCE_END */
 	bool framed;           /* a doAnimationFrame since the process's last frame ended */

@@ -75,8 +75,9 @@ static struct animname_num num_config(enum config_type type, double v)
 {
 	if (type == CONFIG_FLOAT)
 		return num_float((float)v);
-	return (struct animname_num){ .known = true, .is_int = type == CONFIG_INT,
-				      .argb = type == CONFIG_ARGB, .v = v };
+	return (struct animname_num){
+		.known = true, .is_int = type == CONFIG_INT, .argb = type == CONFIG_ARGB, .v = v
+	};
 }
 
 /* The configured properties and values replace the measured ones (header). */
@@ -653,8 +654,9 @@ static int get_num(struct field f, struct animname_num *x)
 	if (x->argb) /* a Java int, as the record has it: the alpha's high bit is the sign */
 		x->v = (int32_t)(uint32_t)x->v;
 	/* integer text within a Java int prints back the same as an int (a float's too) */
-	x->is_int = !x->argb && strspn(buf + (buf[0] == '-'), "0123456789") ==
-		    strlen(buf + (buf[0] == '-')) && x->v >= INT32_MIN && x->v <= INT32_MAX;
+	x->is_int = !x->argb &&
+		    strspn(buf + (buf[0] == '-'), "0123456789") == strlen(buf + (buf[0] == '-')) &&
+		    x->v >= INT32_MIN && x->v <= INT32_MAX;
 	return 0;
 }
 

@@ -53,7 +53,7 @@
 
 #define ANNOTATE_MARKER_MAX AT_MARKER_MAX
 #define ANNOTATE_ANIMATION_COOKIE (1LL << 32) /* + an unmarked animation's id */
-#define ANNOTATE_DYN_COOKIE (2LL << 32)       /* + a DynamicAnimation's id */
+#define ANNOTATE_DYN_COOKIE (2LL << 32)	      /* + a DynamicAnimation's id */
 
 struct sink_annotate;
 
@@ -100,8 +100,8 @@ size_t annotate_fmt_counter(char *buf, size_t cap, uint32_t pid, const struct no
 			    enum view_prop prop);                             /* C */
 size_t annotate_fmt_jank(char *buf, size_t cap, const struct jank *j);       /* N */
 size_t annotate_fmt_dyn_start(char *buf, size_t cap, const struct dyn_anim *d); /* G */
-size_t annotate_fmt_dyn_end(char *buf, size_t cap, const struct dyn_anim *d);   /* N */
+size_t annotate_fmt_dyn_end(char *buf, size_t cap, const struct dyn_anim *d);	/* N */
 size_t annotate_fmt_dyn_close(char *buf, size_t cap, const struct dyn_anim *d); /* H */
-size_t annotate_fmt_finding(char *buf, size_t cap, const struct finding *f);    /* N */
+size_t annotate_fmt_finding(char *buf, size_t cap, const struct finding *f);	/* N */
 
 #endif

@@ -207,8 +207,10 @@ static void put_dyn_event(struct sink_trace *t, const struct dyn_anim *d, const 
 	begin(t, ph, name);
 	fprintf(t->out, ",\"cat\":\"dyn\",\"id\":\"0x%llx\"", (unsigned long long)d->id);
 	put_task(t, d->pid, d->tid, ts_ns);
-	fprintf(t->out, ",\"args\":{\"kind\":\"%s\",\"reason\":\"%s\",\"frames\":%u,"
-		"\"end_inferred\":%s", dyn_kind_str(d->kind), end_reason_str(d->reason), d->frames,
+	fprintf(t->out,
+		",\"args\":{\"kind\":\"%s\",\"reason\":\"%s\",\"frames\":%u,"
+		"\"end_inferred\":%s",
+		dyn_kind_str(d->kind), end_reason_str(d->reason), d->frames,
 		d->end_inferred ? "true" : "false");
 	if (d->has_target)
 		fprintf(t->out, ",\"node\":\"0x%llx\"", (unsigned long long)d->node);
