@@ -11,6 +11,7 @@
 
 struct dyn_run {
 	struct dyn_run *next;
+	struct dynanims *d; /* its session's, which counts it when it ends */
 	struct dyn_anim a;
 	bool skip;             /* skipToEnd() was called: its end is END_FORCE_END */
 	bool framed;           /* a doAnimationFrame since the process's last frame ended */
@@ -118,7 +119,8 @@ static void run_end(struct dynanims_proc *dp, struct dyn_run *r, enum end_reason
 	r->a.ended = true;
 	r->a.reason = reason;
 	r->a.end_ns = ts_ns;
-	run_fit(r);
+	run_fit(r); /* a fling is known by its fit */
+	r->d->ended[r->a.kind <= DYN_FLING ? r->a.kind : DYN_UNKNOWN]++;
 	SINK_CALL(out, dyn_end, &r->a);
 	free(r);
 }
@@ -140,6 +142,7 @@ static struct dyn_run *run_new(struct dynanims *d, struct dynanims_proc *dp, con
 		d->evicted++;
 		return NULL;
 	}
+	r->d = d;
 	r->a.id = ++d->next_id;
 	r->a.pid = pid;
 	r->a.tid = tid;

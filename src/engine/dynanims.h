@@ -33,6 +33,7 @@ struct dyn_run;
 struct dynanims {
 	uint64_t next_id;
 	uint64_t evicted; /* runs dropped past CAP_DYN_RUNS (said at the end) */
+	uint64_t ended[DYN_FLING + 1]; /* runs that ended (sent in dyn_end), per dyn_kind */
 };
 
 struct dynanims_proc {

@@ -55,7 +55,9 @@ bool summary__is_annotation(const struct marker *m)
 	case MARKER_INSTANT_TRACK:
 		return strv_eq(m->track, AT_ANNOT_TRACK);
 	case MARKER_COUNTER:
-		return strv_starts_with(m->name, AT_ANNOT_COUNTER);
+		/* captures annotated by earlier builds are replayed too */
+		return strv_starts_with(m->name, AT_ANNOT_COUNTER) ||
+		       strv_starts_with(m->name, AT_ANNOT_COUNTER_OLD);
 	default:
 		return false;
 	}
@@ -250,6 +252,11 @@ static void animation_stats(struct engine *e, struct summary *s)
 	const struct animation *longest;
 
 	segment__stats(e->seg, s->animations, &longest, &s->n_unmarked);
+	/* springs and flings the ART probes followed count beside those the values showed
+	 * (the segment finder leaves those out: no animation is counted twice) */
+	s->animations[FIT_SPRING] += e->dyn.ended[DYN_SPRING];
+	s->animations[FIT_FLING] += e->dyn.ended[DYN_FLING];
+	s->animations[FIT_OTHER] += e->dyn.ended[DYN_UNKNOWN];
 	s->unmarked = longest;
 	e->ev.prop_runs = segment__evicted(e->seg);
 }

@@ -602,6 +602,8 @@ struct redraw_stat {
 #define AT_ANNOT_TRACK "animtrace"
 #define AT_ANNOT_SEP "\xc2\xa6" /* U+00A6: the '|' of the seed's names (sinks/animname.h) */
 #define AT_ANNOT_COUNTER "V" AT_ANNOT_SEP
+/* The counters of builds before the seed's names (commit a3af2e2): "V <node> <prop>". */
+#define AT_ANNOT_COUNTER_OLD "V "
 #define AT_ANNOT_NAME 256
 struct annotation {
 	uint32_t pid, tid;  /* pid: the process it annotates; tid: the thread that wrote it */
@@ -712,7 +714,9 @@ struct summary {
 	uint64_t prop_sets;      /* setter calls that changed a value, in those frames */
 	uint32_t prop_sets_max;  /* the most in one frame */
 	struct evictions evicted;
-	/* Unmarked animations (struct animation) that ended, per enum fit_kind. */
+	/* Unmarked animations (struct animation) that ended, per enum fit_kind, and the
+	 * DynamicAnimations the ART probes followed (struct dyn_anim: spring, fling; a kind
+	 * not known is other). */
 	uint64_t animations[FIT_OTHER + 1];
 	int n_unmarked;
 	const struct animation *unmarked;    /* the longest, up to AT_UNMARKED_MAX, longest first */

@@ -70,6 +70,72 @@ static bool named(const struct anim *a, const char *name)
 	return false;
 }
 
+/* A configured value, typed as its holder's keyframes are (model.h config_value). */
+static struct animname_num num_config(enum config_type type, double v)
+{
+	if (type == CONFIG_FLOAT)
+		return num_float((float)v);
+	return (struct animname_num){
+		.known = true, .is_int = type == CONFIG_INT, .argb = type == CONFIG_ARGB, .v = v
+	};
+}
+
+/* The configured properties and values replace the measured ones (header). */
+static void config_props(struct animname *n, const struct anim *a)
+{
+	const struct anim_config *c = &a->config;
+
+	if (!c->has_values || !c->n_values)
+		return;
+	n->n_props = 0;
+	n->props_left_out = 0;
+	for (int i = 0; i < c->n_values && i < AT_CONFIG_VALUES; i++) {
+		const struct config_value *v = &c->values[i];
+		const struct prop_change *m = *v->property ? find_change(a, v->property) : NULL;
+		struct animname_prop *p = add_prop(n, v->property);
+
+		if (p && v->has_range) {
+			p->from = num_config(v->type, v->from);
+			p->to = num_config(v->type, v->to);
+		} else if (p && m) {
+			p->from = num_float(m->from);
+			p->to = num_float(m->to);
+		}
+	}
+	n->props_left_out += c->values_left_out;
+}
+
+/* The target's class from the configuration where the node names none: "Button@3f2c". */
+static void config_target(struct animname *n, const struct anim *a)
+{
+	const struct anim_config *c = &a->config;
+	uint64_t node = c->target_node ? c->target_node : a->target_node;
+	char cls[ANIMNAME_WORD - 6]; /* room for "@xxxx" */
+
+	if (!*c->target_class || (a->target_node && node_class(a->target_name)))
+		return;
+	set_word(cls, sizeof(cls), simple_class(c->target_class));
+	if (node)
+		snprintf(n->target, sizeof(n->target), "%s@%04x", cls,
+			 (unsigned int)(node & 0xffff));
+	else
+		snprintf(n->target, sizeof(n->target), "%s", cls);
+}
+
+static void config_overrides(struct animname *n, const struct anim *a)
+{
+	if (!a->config.known)
+		return;
+	config_target(n, a);
+	config_props(n, a);
+	if (*a->config.interpolator)
+		set_word(n->interp, sizeof(n->interp), a->config.interpolator);
+	if (a->config.has_duration) {
+		n->has_duration = true;
+		n->duration_ns = (uint64_t)a->config.duration_ms * 1000000;
+	}
+}
+
 void animname_from_anim(struct animname *n, const struct anim *a)
 {
 	memset(n, 0, sizeof(*n));
@@ -104,6 +170,7 @@ void animname_from_anim(struct animname *n, const struct anim *a)
 	/* ended (a start record may carry an earlier run's end: cookies are reused) */
 	n->has_duration = a->reason != END_NONE && a->start_ns && a->end_ns >= a->start_ns;
 	n->duration_ns = n->has_duration ? a->end_ns - a->start_ns : 0;
+	config_overrides(n, a);
 }
 
 /* Unmarked, no physics: its properties with values, its interpolator and duration once ended. */
@@ -151,6 +218,70 @@ void animname_from_animation(struct animname *n, const struct animation *a)
 		n->friction = num_fit(f->friction_scalar);
 		n->velocity = num_fit(f->start_velocity);
 	}
+}
+
+/*
+ * DragForce keeps mFriction = DEFAULT_FRICTION (-4.2f) * the scalar, and FlingAnimation's
+ * getFriction() returns getFrictionScalar(): mFriction / DEFAULT_FRICTION, in float
+ * (FlingAnimation.java, its DragForce: setFrictionScalar, getFrictionScalar; the framework's
+ * com.android.internal.dynamicanimation copy and androidx's alike).
+ */
+#define DRAG_DEFAULT_FRICTION (-4.2f)
+
+static void dyn_spring(struct animname *n, const struct dyn_anim *d)
+{
+	const struct dyn_config *c = &d->config;
+	bool fit = d->fitted && d->fit.kind == FIT_SPRING;
+	struct animname_prop *p = &n->props[0];
+
+	n->kind = ANIMNAME_SPRING;
+	if (!n->n_props)
+		n->n_props = 1; /* the range needs its slot; the name prints "?" */
+	if (c->has_spring) {
+		n->stiffness = num_float((float)c->stiffness);
+		n->damping = num_float((float)c->damping_ratio);
+		p->to = num_float((float)c->final_position);
+	} else if (fit) {
+		n->stiffness = num_fit(d->fit.stiffness);
+		n->damping = num_fit(d->fit.damping_ratio);
+	}
+	if (c->has_state)
+		p->from = num_float((float)c->value);
+	else if (d->ended && d->has_target)
+		p->from = num_float(d->from);
+	if (!c->has_spring && d->ended && d->has_target)
+		p->to = num_float(d->to);
+}
+
+static void dyn_fling(struct animname *n, const struct dyn_anim *d)
+{
+	const struct dyn_config *c = &d->config;
+	bool fit = d->fitted && d->fit.kind == FIT_FLING;
+
+	n->kind = ANIMNAME_FLING;
+	if (c->has_fling)
+		n->friction = num_float((float)c->friction / DRAG_DEFAULT_FRICTION);
+	else if (fit)
+		n->friction = num_fit(d->fit.friction_scalar);
+	if (c->has_state)
+		n->velocity = num_float((float)c->velocity);
+	else if (fit)
+		n->velocity = num_fit(d->fit.start_velocity);
+}
+
+void animname_from_dyn(struct animname *n, const struct dyn_anim *d)
+{
+	memset(n, 0, sizeof(*n));
+	n->id = (int64_t)d->id;
+	n->kind = ANIMNAME_DYN;
+	if (d->has_target) {
+		node_label(n->target, sizeof(n->target), d->node_name, d->node);
+		add_prop(n, view_prop_str(d->prop));
+	}
+	if (d->kind == DYN_SPRING)
+		dyn_spring(n, d);
+	else if (d->kind == DYN_FLING)
+		dyn_fling(n, d);
 }
 
 /* ---- formatting ------------------------------------------------------------------------ */
@@ -235,7 +366,7 @@ static void fmt_float(char *buf, size_t cap, float f)
 /* A View value is a float: one past FLT_MAX is an infinity, as Java would print it. */
 static void put_num(struct wr *w, const struct animname_num *x)
 {
-	double v = x->fitted ? x->v : (double)(float)x->v;
+	double v = x->fitted || x->is_int || x->argb ? x->v : (double)(float)x->v;
 	char buf[40];
 
 	if (!x->known)
@@ -244,6 +375,8 @@ static void put_num(struct wr *w, const struct animname_num *x)
 		snprintf(buf, sizeof(buf), "NaN");
 	else if (isinf(v))
 		snprintf(buf, sizeof(buf), "%s", v < 0 ? "-Infinity" : "Infinity");
+	else if (x->argb || x->is_int) /* a Java int: exact, never through a float */
+		config_value_str(buf, sizeof(buf), x->argb ? CONFIG_ARGB : CONFIG_INT, x->v);
 	else if (x->fitted)
 		snprintf(buf, sizeof(buf), "%.6g", v);
 	else
@@ -364,6 +497,14 @@ static void fmt_fling(struct wr *w, const struct animname *n)
 	put_num(w, &n->velocity);
 }
 
+static void fmt_dyn(struct wr *w, const struct animname *n)
+{
+	put_head(w, "Dyn", n->id);
+	put_name(w, n->target);
+	put_sep(w);
+	put_props(w, n, false);
+}
+
 static void fmt_counter(struct wr *w, const struct animname *n)
 {
 	put(w, "V");
@@ -402,6 +543,9 @@ size_t animname_format(char *buf, size_t cap, const struct animname *n, enum ani
 		break;
 	case ANIMNAME_COUNTER:
 		fmt_counter(&w, n);
+		break;
+	case ANIMNAME_DYN:
+		fmt_dyn(&w, n);
 		break;
 	default:
 		fmt_anim(&w, n);
@@ -504,6 +648,15 @@ static int get_num(struct field f, struct animname_num *x)
 	if (*end)
 		return -EINVAL;
 	x->known = true;
+	x->argb = f.len > 2 && !memcmp(f.p, "0x", 2); /* a colour, as the seed's formatValue */
+	if (x->argb && !(x->v >= 0 && x->v <= UINT32_MAX))
+		return -EINVAL;
+	if (x->argb) /* a Java int, as the record has it: the alpha's high bit is the sign */
+		x->v = (int32_t)(uint32_t)x->v;
+	/* integer text within a Java int prints back the same as an int (a float's too) */
+	x->is_int = !x->argb &&
+		    strspn(buf + (buf[0] == '-'), "0123456789") == strlen(buf + (buf[0] == '-')) &&
+		    x->v >= INT32_MIN && x->v <= INT32_MAX;
 	return 0;
 }
 
@@ -685,6 +838,14 @@ static int parse_fling(struct animname *n, const struct field *f, int nf)
 	return 5;
 }
 
+static int parse_dyn(struct animname *n, const struct field *f, int nf)
+{
+	if (nf < 4)
+		return -EINVAL;
+	get_name(n->target, sizeof(n->target), f[2]);
+	return get_props(n, f[3]) ?: 3;
+}
+
 int animname_parse(const char *s, size_t len, struct animname *out)
 {
 	struct field f[FIELDS_MAX];
@@ -713,6 +874,9 @@ int animname_parse(const char *s, size_t len, struct animname *out)
 	} else if (field_is(f[0], "Fling")) {
 		out->kind = ANIMNAME_FLING;
 		last = parse_fling(out, f, nf);
+	} else if (field_is(f[0], "Dyn")) {
+		out->kind = ANIMNAME_DYN;
+		last = parse_dyn(out, f, nf);
 	} else {
 		return -EINVAL;
 	}

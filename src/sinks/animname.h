@@ -9,6 +9,8 @@
  *   Spring|<id>|<target>|<prop>[,+<n>]|s=<stiffness>,d=<damping ratio>|<from>-><to>
  *   Fling|<id>|<target>|<prop>[,+<n>]|f=<friction>|v0=<start velocity>
  *   V|<target>|<prop>                                       (a counter of one View property)
+ *   Dyn|<id>|<target>|<prop>      (a DynamicAnimation not known to be a spring or a fling, as the
+ *                                  seed's tracer named one of another subclass)
  *
  * type: Obj (ObjectAnimator), Val (ValueAnimator), Unmarked (no marker: a curve found in the
  * property values that fits no spring or fling; its id is the animation's). target: the node as
@@ -50,6 +52,7 @@ enum animname_kind {
 	ANIMNAME_SPRING,
 	ANIMNAME_FLING,
 	ANIMNAME_COUNTER,
+	ANIMNAME_DYN,
 };
 
 enum animname_sep {
@@ -57,10 +60,15 @@ enum animname_sep {
 	ANIMNAME_ATRACE,
 };
 
-/* One number of a name; known false prints "?". fitted: %.6g, else the float's shortest. */
+/*
+ * One number of a name; known false prints "?". fitted: %.6g; is_int: a Java int ("%d");
+ * argb: a colour, "0x%08x" (the seed's formatValue: an int with alpha bits); else the float's
+ * shortest.
+ */
 struct animname_num {
 	bool known;
 	bool fitted;
+	bool is_int, argb;
 	double v;
 };
 
@@ -93,6 +101,11 @@ struct animname {
  * An animator: type from its kind, properties from its marker name with the values it wrote
  * on its target (a->changes, first -> last written value) and then the target properties it
  * moved that the name does not list; interpolator and S..F duration when it ended with them.
+ * Where its configuration was read at start() (a->config, issue #24), what the code asked for
+ * wins, as the seed's AnimatorTracer.buildSectionName printed it: the configured duration
+ * (getDuration()), interpolator (the name box_config prints: animconfig_interp_name), the
+ * holders' properties and first -> last keyframe values (a holder without values keeps the
+ * measured ones), and the target's class where its node has no View name.
  */
 void animname_from_anim(struct animname *n, const struct anim *a);
 
@@ -102,6 +115,17 @@ void animname_from_anim(struct animname *n, const struct anim *a);
  * duration. At animation_start (a->ended false) its kind is unknown: Unmarked, to "?".
  */
 void animname_from_animation(struct animname *n, const struct animation *a);
+
+/*
+ * A DynamicAnimation the ART probes followed (engine/dynanims.h), as the seed's
+ * DynamicAnimationTracer.buildSectionName named it: Spring|, Fling| or Dyn| by its kind, its id,
+ * its target node and property (its first write), then a spring's stiffness, damping ratio and
+ * start value -> final position, or a fling's friction scalar (FlingAnimation.getFriction) and
+ * start velocity: as read from the heap at start() (d->config: the seed's values, printed as
+ * floats), fitted otherwise; a spring's from -> to without the heap is its first -> last
+ * written value once it ended.
+ */
+void animname_from_dyn(struct animname *n, const struct dyn_anim *d);
 
 /*
  * Writes n into buf (cap > 0: always NUL-terminated, cut at a UTF-8 boundary when too long).

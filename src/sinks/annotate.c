@@ -233,6 +233,60 @@ size_t annotate_fmt_jank(char *buf, size_t cap, const struct jank *j)
 	return marker_fmt(buf, cap, 'N', j->pid, AT_ANNOT_TRACK, name, NULL);
 }
 
+static int64_t dyn_cookie(const struct dyn_anim *d)
+{
+	return ANNOTATE_DYN_COOKIE + (int64_t)(d->id & 0xffffffffu);
+}
+
+size_t annotate_fmt_dyn_start(char *buf, size_t cap, const struct dyn_anim *d)
+{
+	char name[ANIMNAME_MAX];
+	struct animname n;
+	int64_t cookie = dyn_cookie(d);
+
+	animname_from_dyn(&n, d);
+	animname_format(name, sizeof(name), &n, ANIMNAME_ATRACE);
+	return marker_fmt(buf, cap, 'G', d->pid, AT_ANNOT_TRACK, name, &cookie);
+}
+
+size_t annotate_fmt_dyn_end(char *buf, size_t cap, const struct dyn_anim *d)
+{
+	char name[ANNOTATE_MARKER_MAX];
+	struct animname n;
+
+	size_t len;
+
+	animname_from_dyn(&n, d);
+	len = animname_format(name, sizeof(name), &n, ANIMNAME_ATRACE);
+	/* "probed": its ids are not an unmarked animation's, whose names are alike (header) */
+	snprintf(name + len, sizeof(name) - len, AT_ANNOT_SEP "end %s %u frames probed",
+		 end_reason_str(d->reason), d->frames);
+	return marker_fmt(buf, cap, 'N', d->pid, AT_ANNOT_TRACK, name, NULL);
+}
+
+size_t annotate_fmt_dyn_close(char *buf, size_t cap, const struct dyn_anim *d)
+{
+	int64_t cookie = dyn_cookie(d);
+
+	return marker_fmt(buf, cap, 'H', d->pid, AT_ANNOT_TRACK, NULL, &cookie);
+}
+
+/* "finding: replaced #12,#13: <sentence>" ("... animation #3: ..." when the ids are unmarked
+ * animations'): an N, the instant Perfetto keeps on an async track (systrace_parser.h:
+ * N|tgid|track|name; an I would land on the writing thread, animtrace's). */
+size_t annotate_fmt_finding(char *buf, size_t cap, const struct finding *f)
+{
+	char name[ANNOTATE_MARKER_MAX];
+	struct sb b = { name, sizeof(name), 0 };
+
+	name[0] = '\0';
+	sb_add(&b, "finding: %s%s", finding_kind_str(f->kind), f->unmarked ? " animation" : "");
+	for (int i = 0; i < f->n_ids && i < AT_FINDING_IDS; i++)
+		sb_add(&b, "%s#%lld", i ? "," : " ", (long long)f->ids[i]);
+	sb_add(&b, ": %.*s", AT_FINDING_TEXT, f->text);
+	return marker_fmt(buf, cap, 'N', f->pid, AT_ANNOT_TRACK, name, NULL);
+}
+
 /* ---- writing --------------------------------------------------------------------------- */
 
 static uint64_t now_ns(void)
@@ -354,6 +408,26 @@ static int on_jank(void *ctx, const struct jank *j)
 	return 0;
 }
 
+static int on_dyn_start(void *ctx, const struct dyn_anim *d)
+{
+	PUT((struct sink_annotate *)ctx, d->src_ts_ns, annotate_fmt_dyn_start, d);
+	return 0;
+}
+
+static int on_dyn_end(void *ctx, const struct dyn_anim *d)
+{
+	PUT((struct sink_annotate *)ctx, d->src_ts_ns, annotate_fmt_dyn_end, d);
+	PUT((struct sink_annotate *)ctx, d->src_ts_ns, annotate_fmt_dyn_close, d);
+	return 0;
+}
+
+/* Before the end of what it concerns: inside that animator's slice. */
+static int on_finding(void *ctx, const struct finding *f)
+{
+	PUT((struct sink_annotate *)ctx, f->src_ts_ns, annotate_fmt_finding, f);
+	return 0;
+}
+
 /* The session is over: slices still open are closed (no source event: no delay), then the
  * summary gets the delays of every annotation, those closes included. */
 static int on_summary_fill(void *ctx, struct summary *s)
@@ -375,6 +449,9 @@ static const struct sink_ops annotate_ops = {
 	.frame_props = on_frame_props,
 	.jank = on_jank,
 	.summary_fill = on_summary_fill,
+	.dyn_start = on_dyn_start,
+	.dyn_end = on_dyn_end,
+	.finding = on_finding,
 };
 
 /* ---- lifecycle ------------------------------------------------------------------------- */

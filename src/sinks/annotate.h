@@ -20,6 +20,18 @@
  *                                   an unmarked animation (spring, fling, curve): its kind is
  *                                   known at its end; cookies past 2^32, where no animator's
  *                                   identityHashCode is
+ *   G|tgid|animtrace|Spring¦<n>¦<node>¦<prop>¦s=..,d=..¦<from>-><to>|<2^33 + n>
+ *   N|tgid|animtrace|Fling¦<n>¦...¦end <reason> <n> frames probed, H|tgid|animtrace|<2^33 + n>
+ *                                   a DynamicAnimation the ART probes followed: its start()
+ *                                   and its end (Dyn¦<n>¦... at a start not yet known to be a
+ *                                   spring: a fling is known at its end); "probed" tells its
+ *                                   id from an unmarked animation's (both count from 1). A run
+ *                                   first seen in a frame has its G written with its end: the
+ *                                   trace export (--trace-out) has its exact start
+ *   N|tgid|animtrace|finding: <kind>[ animation] #<id>[,#<id>]...: <sentence>
+ *                                   a finding (engine/findings.h), an instant on the track,
+ *                                   inside the slice of the animator it concerns ("animation":
+ *                                   the ids are unmarked animations')
  *   C|tgid|V¦<node>¦<prop>|<value>  each changed property of each node, once per frame
  *                                   (x1000 for alpha, scale, rotation; rounded px else)
  *   N|tgid|animtrace|Jank <kind> [<seq>] <ms>ms: <ui chain> / RenderThread: <chain>
@@ -41,6 +53,7 @@
 
 #define ANNOTATE_MARKER_MAX AT_MARKER_MAX
 #define ANNOTATE_ANIMATION_COOKIE (1LL << 32) /* + an unmarked animation's id */
+#define ANNOTATE_DYN_COOKIE (2LL << 32)	      /* + a DynamicAnimation's id */
 
 struct sink_annotate;
 
@@ -86,5 +99,9 @@ size_t annotate_fmt_animation_close(char *buf, size_t cap, const struct animatio
 size_t annotate_fmt_counter(char *buf, size_t cap, uint32_t pid, const struct node_props *np,
 			    enum view_prop prop);                             /* C */
 size_t annotate_fmt_jank(char *buf, size_t cap, const struct jank *j);       /* N */
+size_t annotate_fmt_dyn_start(char *buf, size_t cap, const struct dyn_anim *d); /* G */
+size_t annotate_fmt_dyn_end(char *buf, size_t cap, const struct dyn_anim *d);	/* N */
+size_t annotate_fmt_dyn_close(char *buf, size_t cap, const struct dyn_anim *d); /* H */
+size_t annotate_fmt_finding(char *buf, size_t cap, const struct finding *f);	/* N */
 
 #endif

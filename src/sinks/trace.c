@@ -201,6 +201,44 @@ static int on_animation_end(void *ctx, const struct animation *a)
 	return out_status(t->out);
 }
 
+static void put_dyn_event(struct sink_trace *t, const struct dyn_anim *d, const char *ph,
+			  const char *name, uint64_t ts_ns)
+{
+	begin(t, ph, name);
+	fprintf(t->out, ",\"cat\":\"dyn\",\"id\":\"0x%llx\"", (unsigned long long)d->id);
+	put_task(t, d->pid, d->tid, ts_ns);
+	fprintf(t->out,
+		",\"args\":{\"kind\":\"%s\",\"reason\":\"%s\",\"frames\":%u,"
+		"\"end_inferred\":%s",
+		dyn_kind_str(d->kind), end_reason_str(d->reason), d->frames,
+		d->end_inferred ? "true" : "false");
+	if (d->has_target)
+		fprintf(t->out, ",\"node\":\"0x%llx\"", (unsigned long long)d->node);
+	fputc('}', t->out);
+	end(t);
+}
+
+/* A DynamicAnimation: an async slice from its start() to its end, written whole at the end
+ * (its name holds what only the end knows: a fling's kind, fitted parameters). */
+static int on_dyn_end(void *ctx, const struct dyn_anim *d)
+{
+	struct sink_trace *t = ctx;
+	char name[ANIMNAME_MAX];
+	struct animname n;
+
+	name_process(t, d->pid, d->process);
+	animname_from_dyn(&n, d);
+	animname_format(name, sizeof(name), &n, ANIMNAME_PIPE);
+	put_dyn_event(t, d, "b", name, d->start_ns);
+	put_dyn_event(t, d, "e", name, d->end_ns > d->start_ns ? d->end_ns : d->start_ns);
+	return out_status(t->out);
+}
+
+static int on_dyn_start(void *ctx, const struct dyn_anim *d)
+{
+	return out_status(((struct sink_trace *)ctx)->out);
+}
+
 static int on_frame(void *ctx, const struct frame *f)
 {
 	struct sink_trace *t = ctx;
@@ -432,6 +470,8 @@ static const struct sink_ops trace_ops = {
 	.animation_end = on_animation_end,
 	.annotation = on_annotation,
 	.cuj = on_cuj,
+	.dyn_start = on_dyn_start,
+	.dyn_end = on_dyn_end,
 };
 
 struct sink_trace *sink_trace__new(FILE *out)

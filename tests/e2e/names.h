@@ -26,4 +26,8 @@ void names_check_anim_start(const char *name, json_object *start);
 /* An unmarked animation's name at its end against its animation_end record. */
 void names_check_animation_end(const char *name, json_object *end);
 
+/* A DynamicAnimation's name (Spring|, Fling|, Dyn|) against its dyn_end record: the heap's
+ * values where read, its fit's otherwise, its first -> last written value. */
+void names_check_dyn_end(const char *name, json_object *end);
+
 #endif

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <sys/mount.h>
+#include <sys/stat.h>
 
 #include <criterion/criterion.h>
 
@@ -273,7 +274,7 @@ static void check_summary(const struct e2e_jsonl *j, const struct exp_proc *t)
 /* ---- the markers as Perfetto reads them --------------------------------------------- */
 
 struct counted {
-	int g, n, h, c, springs, flings;
+	int g, n, h, c, springs, flings, findings, dyn_g, dyn_n;
 };
 
 /* The live run's record of type for pid with "id" id; fails when there is none. */
@@ -292,11 +293,49 @@ static bool is_unmarked(const struct animname *n)
 	return n->kind != ANIMNAME_ANIM || !strcmp(n->type, "Unmarked");
 }
 
+/*
+ * An N "finding: <kind> #<id>,...: <text>" (sinks/annotate.h): one of the live run's finding
+ * records, its kind, ids and sentence ('|' written '/'), whole.
+ */
+static void check_finding(const struct e2e_jsonl *live, int pid, const char *name)
+{
+	char want[2 * ANIMNAME_MAX];
+
+	for (size_t i = 0; i < live->n; i++) {
+		json_object *f = live->v[i], *ids;
+		size_t len;
+
+		if (!e2e_type_is(f, "finding") || e2e_int(f, "pid") != pid)
+			continue;
+		ids = e2e_get(f, "ids");
+		len = (size_t)snprintf(want, sizeof(want), "finding: %s%s", e2e_str(f, "kind"),
+				       json_object_get_boolean(e2e_get(f, "unmarked")) ?
+					       " animation" : "");
+		for (size_t k = 0; k < json_object_array_length(ids) && len < sizeof(want); k++)
+			len += (size_t)snprintf(want + len, sizeof(want) - len, "%s#%lld",
+						k ? "," : " ", (long long)json_object_get_int64(
+							json_object_array_get_idx(ids, k)));
+		if (len < sizeof(want))
+			snprintf(want + len, sizeof(want) - len, ": %s", e2e_str(f, "text"));
+		for (char *c = want; *c; c++)
+			*c = *c == '|' ? '/' : *c;
+		if (!strcmp(want, name))
+			return;
+	}
+	cr_assert_fail("no finding record reads \"%s\"", name);
+}
+
 /* A G: the start's name, its cookie (an unmarked animation's past 2^32). */
 static void check_begin(const struct e2e_jsonl *live, int pid, const struct pf_point *p,
 			const char *name)
 {
 	struct animname n = names_parse(name, false);
+
+	if (p->value >= (2LL << 32)) { /* a DynamicAnimation the probes followed */
+		cr_assert_eq(p->value, (2LL << 32) + n.id, "%s", name);
+		find_rec(live, "dyn_start", pid, n.id);
+		return;
+	}
 
 	if (is_unmarked(&n)) {
 		json_object *st = find_rec(live, "animation_start", pid, n.id);
@@ -319,6 +358,15 @@ static void check_end(const struct e2e_jsonl *live, int pid, const char *name, s
 
 	cr_assert_gt(r, 0, "%s", name);
 	snprintf(seed, sizeof(seed), "%.*s", r, name);
+	if (strlen(name) > 7 && !strcmp(name + strlen(name) - 7, " probed")) {
+		end = find_rec(live, "dyn_end", pid, n.id);
+		names_check_dyn_end(seed, end);
+		snprintf(tail, sizeof(tail), BAR "end %s %lld frames probed",
+			 e2e_str(end, "reason"), (long long)e2e_int(end, "frames"));
+		cr_assert_str_eq(name + r, tail);
+		c->dyn_n++;
+		return;
+	}
 	if (is_unmarked(&n)) {
 		end = find_rec(live, "animation_end", pid, n.id);
 		names_check_animation_end(seed, end);
@@ -362,7 +410,11 @@ static struct counted check_capture(const char *cap, int pid, const struct e2e_j
 			continue;
 		if (p.phase == 'G') {
 			check_begin(live, pid, &p, name);
-			c.g++;
+			c.g += p.value < (2LL << 32);
+			c.dyn_g += p.value >= (2LL << 32);
+		} else if (p.phase == 'N' && !strncmp(name, "finding: ", 9)) {
+			check_finding(live, pid, name);
+			c.findings++;
 		} else if (p.phase == 'N' && strncmp(name, "Jank ", 5)) {
 			check_end(live, pid, name, &c);
 			c.n++;
@@ -372,6 +424,16 @@ static struct counted check_capture(const char *cap, int pid, const struct e2e_j
 	}
 	free(text);
 	return c;
+}
+
+/* Records of type for pid in the live run. */
+static int count_recs(const struct e2e_jsonl *live, const char *type, int pid)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < live->n; i++)
+		n += e2e_type_is(live->v[i], type) && e2e_int(live->v[i], "pid") == pid;
+	return n;
 }
 
 Test(annotate, a_capture_taken_meanwhile_holds_the_annotations_and_replays_them_as_such)
@@ -414,6 +476,10 @@ Test(annotate, a_capture_taken_meanwhile_holds_the_annotations_and_replays_them_
 	cr_assert_eq(procs[0].pid, app);
 	e2e_jsonl_load(&live, out);
 	counted = check_capture(cap, app, &live);
+	/* each finding (the basic scenario has at least its conflict) an instant of its own */
+	cr_assert_gt(counted.findings, 0);
+	cr_assert_eq(counted.findings, count_recs(&live, "finding", app), "%d findings",
+		     counted.findings);
 	e2e_jsonl_free(&live);
 	/* a G and an H per animator that started, an N per animator; the alpha of node A and the
 	 * translationY of node B in frames 2..18 */
@@ -436,16 +502,6 @@ Test(annotate, a_capture_taken_meanwhile_holds_the_annotations_and_replays_them_
 	cr_assert_null(strstr(text, "warning"), "%s", text);
 	cr_assert_not_null(strstr(text, "animtrace: annotations: "), "no delay line in:\n%s", text);
 	free(text);
-}
-
-/* Records of type for pid in the live run. */
-static int count_recs(const struct e2e_jsonl *live, const char *type, int pid)
-{
-	int n = 0;
-
-	for (size_t i = 0; i < live->n; i++)
-		n += e2e_type_is(live->v[i], type) && e2e_int(live->v[i], "pid") == pid;
-	return n;
 }
 
 /*
@@ -491,6 +547,54 @@ Test(annotate, springs_and_flings_are_annotated_with_the_seeds_names)
 	cr_assert_eq(c.h, c.g);
 	cr_assert_eq(c.n, count_recs(&live, "animation_end", app) +
 			  count_recs(&live, "animator_end", app));
+	e2e_jsonl_free(&live);
+}
+
+/*
+ * The dyn scenario (springs and flings followed by the ART probes, issue #25): each is a slice
+ * of its own on the track, cookie past 2^33, its N named Spring¦/Fling¦ with the parameters of
+ * its dyn_end record, read as Perfetto reads it.
+ */
+Test(annotate, followed_springs_and_flings_are_annotated_with_the_seeds_names)
+{
+	char name[E2E_NAME_MAX], go[PATH_MAX], out[PATH_MAX], err[PATH_MAX], cap[PATH_MAX];
+	char start[96], gate[PATH_MAX], pat[128];
+	const char *args[] = { "--proc", name, "--annotate", "--format", "json", "-o",
+			       e2e_path(out, "out.jsonl"), "--no-atrace-setup", NULL };
+	const char *sim[] = { E2E_ANIMSIM, "--name", name, "--scenario", "dyn", "--frames", "110",
+			      "--late-gate", gate, "--go", go, NULL };
+	struct e2e_jsonl live;
+	struct counted c;
+
+	tracing_setup();
+	snprintf(start, sizeof(start), "animtrace-e2e-annotate-dyn-%d-%ld", getpid(),
+		 (long)time(NULL));
+	cr_assert_eq(write_str(TRACEFS "/trace_marker", start), 0);
+	e2e_name(name, "com.example.annotdyn");
+	e2e_path(go, "go");
+	cr_assert_eq(mkdir(e2e_path(gate, "gate"), 0755), 0);
+	pid_t at = e2e_animtrace(args, e2e_path(err, "err.txt"), NULL);
+	pid_t s = e2e_spawn(sim, NULL);
+	pid_t app = e2e_find_child(s, name);
+
+	e2e_release(err, at, app, E2E_PROPS | E2E_ART, go);
+	snprintf(pat, sizeof(pat), "animtrace: pid %d: DynamicAnimation probes in ", app);
+	e2e_await(err, at, pat, "boot-framework.oat (6 of 6 methods)", NULL);
+	e2e_gate(gate, "load");
+	e2e_await(err, at, pat, "base.odex (6 of 6 methods)", NULL);
+	e2e_gate(gate, "go");
+	cr_assert_eq(e2e_exit_code(s, "animsim"), 0);
+	e2e_await(err, at, "exited", NULL);
+	kill(at, SIGINT);
+	cr_assert_eq(e2e_exit_code(at, "animtrace"), 0);
+	extract_after(start, e2e_path(cap, "capture.txt"));
+	tracing_restore();
+	e2e_jsonl_load(&live, out);
+	c = check_capture(cap, app, &live);
+	cr_assert_eq(count_recs(&live, "dyn_end", app), 4, "the four probed runs");
+	cr_assert_eq(c.dyn_g, count_recs(&live, "dyn_start", app));
+	cr_assert_eq(c.dyn_n, 4);
+	cr_assert_eq(c.h, c.g + c.dyn_g);
 	e2e_jsonl_free(&live);
 }
 

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <criterion/criterion.h>
@@ -189,6 +190,25 @@ static void check_animation(json_object *trace, json_object *end)
 	cr_assert_eq(us_to_ns(e, "ts"), e2e_int(end, "start_ns") + e2e_int(end, "duration_ns"));
 }
 
+/* dyn_end -> the b/e pair (cat dyn) from its start() to its end, exactly, named Spring|,
+ * Fling| or Dyn| as the seed's DynamicAnimationTracer named it (names.h). */
+static void check_dyn(json_object *trace, json_object *end)
+{
+	pid_t pid = (pid_t)e2e_int(end, "pid");
+	int64_t start = e2e_int(end, "start_ns"), stop = e2e_int(end, "end_ns");
+	json_object *b, *e;
+	char id[32];
+
+	snprintf(id, sizeof(id), "0x%llx", (unsigned long long)e2e_int(end, "id"));
+	b = find_id(trace, pid, "b", "dyn", id);
+	e = find_id(trace, pid, "e", "dyn", id);
+	cr_assert_str_eq(e2e_str(e, "name"), e2e_str(b, "name"));
+	names_check_dyn_end(e2e_str(b, "name"), end);
+	cr_assert_eq(us_to_ns(b, "ts"), start, "%s", e2e_str(b, "name"));
+	cr_assert_eq(us_to_ns(e, "ts"), stop > start ? stop : start, "%s", e2e_str(b, "name"));
+	cr_assert_str_eq(e2e_str(e2e_get(e, "args"), "reason"), e2e_str(end, "reason"));
+}
+
 /* frame -> one X event on its UI thread with its start, duration and sequence number. */
 static void check_frame(json_object *trace, json_object *fr)
 {
@@ -252,7 +272,7 @@ static size_t check_values(json_object *trace, json_object *fp, bool *used)
 
 /* What check_records matched for one process. */
 struct matched {
-	size_t ends, animations, frames, values;
+	size_t ends, animations, frames, values, dyns;
 };
 
 /*
@@ -278,6 +298,9 @@ static struct matched check_records(const struct e2e_jsonl *out, json_object *tr
 		} else if (e2e_type_is(r, "animation_end")) {
 			check_animation(trace, r);
 			m.animations++;
+		} else if (e2e_type_is(r, "dyn_end")) {
+			check_dyn(trace, r);
+			m.dyns++;
 		} else if (e2e_type_is(r, "frame")) {
 			check_frame(trace, r);
 			m.frames++;
@@ -286,8 +309,8 @@ static struct matched check_records(const struct e2e_jsonl *out, json_object *tr
 		}
 	}
 	free(used);
-	cr_assert_eq(count_ph(trace, "b", pid), m.ends + m.animations);
-	cr_assert_eq(count_ph(trace, "e", pid), m.ends + m.animations);
+	cr_assert_eq(count_ph(trace, "b", pid), m.ends + m.animations + m.dyns);
+	cr_assert_eq(count_ph(trace, "e", pid), m.ends + m.animations + m.dyns);
 	cr_assert_eq(count_ph(trace, "X", pid), m.frames);
 	cr_assert_eq(count_ph(trace, "C", pid), m.values);
 	return m;
@@ -393,6 +416,112 @@ Test(trace_out, spring_fling_and_animator_slice_names_parse_back_to_the_json_rec
 	json_object_put(t);
 	free(text);
 	e2e_jsonl_free(&j);
+}
+
+/* The trace file of a run against its JSON lines (pid's records), loaded strictly. */
+static struct matched check_files(const char *out, const char *trace, pid_t pid)
+{
+	struct e2e_jsonl j;
+	struct matched m;
+	char *text = e2e_slurp(trace);
+	json_object *t = parse_strict(text);
+
+	e2e_jsonl_load(&j, out);
+	m = check_records(&j, t, pid);
+	json_object_put(t);
+	free(text);
+	e2e_jsonl_free(&j);
+	return m;
+}
+
+/*
+ * The config scenario (issue #24: animators whose configuration is read from their objects at
+ * start()): each slice name carries what the code asked for (duration, interpolator, values,
+ * the target's class), parsed back to the animator_end's config; one by hand, exactly.
+ */
+Test(trace_out, configured_animators_are_named_with_their_configuration)
+{
+	char name[E2E_NAME_MAX], go[PATH_MAX], out[PATH_MAX], trace[PATH_MAX], err[PATH_MAX];
+	char exp[PATH_MAX], want[160];
+	const char *args[] = { "--proc", name, "--format", "json", "-o", e2e_path(out, "o.jsonl"),
+			       "--trace-out", e2e_path(trace, "t.json"), "--no-atrace-setup",
+			       NULL };
+	const char *sim[] = { E2E_ANIMSIM, "--name", name, "--scenario", "config", "--linger-ms",
+			      "300", "--expect", e2e_path(exp, "e.jsonl"), "--go",
+			      e2e_path(go, "go"), NULL };
+	struct e2e_jsonl x;
+	struct matched m;
+	pid_t at, s, app = 0;
+	char *text;
+
+	e2e_name(name, "com.example.tracecfg");
+	at = e2e_animtrace(args, e2e_path(err, "err.txt"), NULL);
+	s = e2e_spawn(sim, NULL);
+	e2e_await(err, at, "animtrace: pid ", "end reasons from ART probes", NULL);
+	e2e_go(go);
+	cr_assert_eq(e2e_exit_code(s, "animsim"), 0);
+	e2e_await(err, at, "exited", NULL);
+	kill(at, SIGINT);
+	cr_assert_eq(e2e_exit_code(at, "animtrace"), 0);
+	e2e_jsonl_load(&x, exp);
+	for (size_t i = 0; i < x.n && !app; i++)
+		if (e2e_type_is(x.v[i], "config") && !strcmp(e2e_str(x.v[i], "role"), "target"))
+			app = (pid_t)e2e_int(x.v[i], "pid");
+	cr_assert_neq(app, 0, "the simulator names its process");
+	m = check_files(out, trace, app);
+	cr_assert_eq(m.ends, 4, "the four configured animators");
+	/* the ARGB one (cookie 0x0a11fa03): 150 ms, AccelerateDecelerate, red -> blue */
+	text = e2e_slurp(trace);
+	for (size_t i = 0; i < x.n; i++) {
+		if (!e2e_type_is(x.v[i], "config") || e2e_int(x.v[i], "cookie") != 0x0a11fa03)
+			continue;
+		snprintf(want, sizeof(want), "Anim|168950275|Obj|View@%04llx|backgroundColor:"
+			 "0xffff0000->0xff0000ff|AccelerateDecelerate|150ms\"",
+			 strtoull(e2e_str(x.v[i], "target_node"), NULL, 16) & 0xffff);
+		cr_assert(strstr(text, want), "no %s in %s", want, text);
+	}
+	free(text);
+	e2e_jsonl_free(&x);
+}
+
+/*
+ * The dyn scenario (issue #25: springs and flings followed by the ART probes): each is an async
+ * slice from its start() to its end, exactly, named Spring|/Fling| with its parameters, parsed
+ * back to its dyn_end record.
+ */
+Test(trace_out, followed_springs_and_flings_are_slices_from_start_to_end)
+{
+	char out[PATH_MAX], err[PATH_MAX], trace[PATH_MAX], gate[PATH_MAX], go[PATH_MAX];
+	char name[E2E_NAME_MAX], pat[128];
+	const char *args[] = { "--proc", name, "--format", "json", "-o", e2e_path(out, "o.jsonl"),
+			       "--trace-out", e2e_path(trace, "t.json"), "--no-atrace-setup",
+			       NULL };
+	const char *sim[] = { E2E_ANIMSIM, "--name", name, "--scenario", "dyn", "--frames", "110",
+			      "--late-gate", gate, "--go", e2e_path(go, "go"), NULL };
+	struct matched m;
+	pid_t at, s, app;
+
+	e2e_name(name, "com.example.tracedyn");
+	cr_assert_eq(mkdir(e2e_path(gate, "gate"), 0755), 0);
+	at = e2e_animtrace(args, e2e_path(err, "err.txt"), NULL);
+	s = e2e_spawn(sim, NULL);
+	app = e2e_find_child(s, name);
+	e2e_release(err, at, app, E2E_PROPS | E2E_ART, go);
+	snprintf(pat, sizeof(pat), "animtrace: pid %d: DynamicAnimation probes in ", app);
+	e2e_await(err, at, pat, "boot-framework.oat (6 of 6 methods)", NULL);
+	e2e_gate(gate, "load");
+	snprintf(pat, sizeof(pat), "animtrace: pid %d: DynamicAnimation probes in ", app);
+	e2e_await(err, at, pat, "base.odex (6 of 6 methods)", NULL);
+	e2e_gate(gate, "go");
+	cr_assert_eq(e2e_exit_code(s, "animsim"), 0);
+	e2e_await(err, at, "exited", NULL);
+	kill(at, SIGINT);
+	cr_assert_eq(e2e_exit_code(at, "animtrace"), 0);
+	m = check_files(out, trace, app);
+	/* four probed runs (two springs, one cancelled, a fling, the late odex's spring); the
+	 * uncompiled spring is an unmarked animation */
+	cr_assert_eq(m.dyns, 4, "%zu runs", m.dyns);
+	cr_assert_eq(m.animations, 1, "%zu unmarked", m.animations);
 }
 
 /* Records in a snapshot of the trace file: each starts with {"ph": and is complete once

@@ -21,7 +21,8 @@
 
 static struct {
 	struct dyn_anim starts[MAX], ends[MAX];
-	int n_starts, n_ends, n_unmarked;
+	int n_starts, n_ends, n_unmarked, n_summaries;
+	uint64_t animations[FIT_OTHER + 1]; /* the summary's */
 	int n_writes;                   /* writes of NODE's translationX in frame_props */
 	struct prop_write writes[MAX];  /* the first MAX of them */
 } rec;
@@ -61,8 +62,16 @@ static int on_frame_props(void *ctx, const struct frame_props *fp)
 	return 0;
 }
 
+static int on_summary(void *ctx, const struct summary *s)
+{
+	rec.n_summaries++;
+	memcpy(rec.animations, s->animations, sizeof(rec.animations));
+	return 0;
+}
+
 static const struct sink_ops ops = {
 	.frame_props = on_frame_props,
+	.summary = on_summary,
 	.dyn_start = on_dyn_start,
 	.dyn_end = on_dyn_end,
 	.animation_end = on_animation_end,
@@ -227,6 +236,12 @@ Test(dyn, a_spring_cancelled_by_the_next_says_cancel_its_caller_and_is_replaced)
 	cr_assert_eq(rec.ends[1].replaces, 1);
 	cr_assert_eq(rec.ends[1].reason, END_RUNNING_AT_EXIT);
 	cr_assert_eq(rec.n_unmarked, 0);
+	/* both count in the summary where springs are counted, and nothing else does */
+	cr_assert_eq(rec.n_summaries, 1);
+	cr_assert_eq(rec.animations[FIT_SPRING], 2);
+	cr_assert_eq(rec.animations[FIT_FLING], 0);
+	cr_assert_eq(rec.animations[FIT_INTERPOLATED], 0);
+	cr_assert_eq(rec.animations[FIT_OTHER], 0);
 }
 
 Test(dyn, skip_to_end_ends_as_end_and_a_start_of_a_running_one_is_no_new_run)
@@ -271,6 +286,9 @@ Test(dyn, a_fling_is_named_by_its_fit_and_a_run_seen_first_in_a_frame_still_coun
 		  rec.ends[0].fit.friction_scalar);
 	cr_assert(fabs(rec.ends[0].fit.start_velocity - 2000) < 2000 * 0.05, "v0 %f",
 		  rec.ends[0].fit.start_velocity);
+	engine__finish(eng, 9000 * MS, 0, 0);
+	cr_assert_eq(rec.animations[FIT_FLING], 1);
+	cr_assert_eq(rec.animations[FIT_SPRING], 0);
 }
 
 Test(dyn, what_the_heap_reader_gives_first_is_kept_beside_the_fit)

@@ -559,3 +559,149 @@ Test(sink_annotate, each_delay_runs_from_its_records_source_event_and_exit_close
 	sink_annotate__free(a);
 	unlink(path);
 }
+
+/*
+ * A capture annotated by a build before the seed's names (counters "V <node> <prop>", commit
+ * a3af2e2) replays its counters as annotations too; an app's counter that merely starts with
+ * a V ("VSYNC-app") stays the app's.
+ */
+Test(sink_annotate, counters_of_earlier_builds_replay_as_annotations)
+{
+	static const char *const lines[] = {
+		"C|4242|V RenderNode@80e0 alpha|1000",
+		"C|4242|V" BAR "RenderNode@80e0" BAR "alpha|500",
+		"C|4242|VSYNC-app|1",
+	};
+	struct seen replayed = { 0 };
+	struct engine *e = engine__new(NULL, (struct sink){ &seen_ops, &replayed });
+
+	cr_assert_not_null(e);
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		struct marker m = parsed(lines[i], strlen(lines[i]));
+
+		engine__marker(e, 1000 + i, TGID, 99, "animtrace", &m);
+	}
+	engine__finish(e, 2000, 0, 0);
+	engine__free(e);
+	cr_assert_eq(replayed.annotations, 2);
+	cr_assert_eq(replayed.frame_props, 0);
+}
+
+/* ---- DynamicAnimations and findings ---------------------------------------------------- */
+
+Test(sink_annotate, a_followed_spring_is_a_slice_on_the_track_perfetto_reads_back)
+{
+	struct dyn_anim d = { .id = 7, .kind = DYN_SPRING, .pid = TGID, .tid = TGID,
+			      .start_ns = 1000, .has_target = true, .node = NODE,
+			      .prop = PROP_TRANSLATION_Y };
+	char buf[ANNOTATE_MARKER_MAX];
+	struct marker m;
+	struct animname n;
+
+	snprintf(d.node_name, sizeof(d.node_name), "NotifRow");
+	d.config = (struct dyn_config){ .has_spring = true, .has_state = true, .stiffness = 200,
+					.damping_ratio = 0.8f, .final_position = -100 };
+	annotate_fmt_dyn_start(buf, sizeof(buf), &d);
+	cr_assert_str_eq(buf, "G|4242|animtrace|Spring" BAR "7" BAR "NotifRow@80e0" BAR
+			 "translationY" BAR "s=200,d=0.8" BAR "0->-100|8589934599");
+	m = parsed(buf, strlen(buf));
+	cr_assert_eq(m.value, ANNOTATE_DYN_COOKIE + 7);
+	n = seed_name(&m);
+	cr_assert_eq(n.kind, ANIMNAME_SPRING);
+	cr_assert_eq(n.id, 7);
+	cr_assert_eq(n.props[0].to.v, -100);
+	d.ended = true;
+	d.reason = END_CANCEL;
+	d.frames = 12;
+	d.end_ns = 2000;
+	annotate_fmt_dyn_end(buf, sizeof(buf), &d);
+	cr_assert_str_eq(buf, "N|4242|animtrace|Spring" BAR "7" BAR "NotifRow@80e0" BAR
+			 "translationY" BAR "s=200,d=0.8" BAR "0->-100" BAR
+			 "end cancel 12 frames probed");
+	m = parsed(buf, strlen(buf));
+	cr_assert_eq(seed_name(&m).kind, ANIMNAME_SPRING);
+	annotate_fmt_dyn_close(buf, sizeof(buf), &d);
+	cr_assert_str_eq(buf, "H|4242|animtrace|8589934599");
+	m = parsed(buf, strlen(buf));
+	cr_assert_eq(m.value, ANNOTATE_DYN_COOKIE + 7);
+}
+
+Test(sink_annotate, a_finding_is_an_instant_on_the_track_perfetto_keeps_whole)
+{
+	struct finding f = { .kind = FINDING_REPLACED, .pid = TGID, .ts_ns = 1000, .n_ids = 2,
+			     .ids = { 168950273, 168950274 } };
+	char buf[ANNOTATE_MARKER_MAX];
+	struct marker m;
+	struct pf_point p;
+
+	snprintf(f.text, sizeof(f.text), "#168950273 (alpha|x) was cancelled by #168950274");
+	annotate_fmt_finding(buf, sizeof(buf), &f);
+	cr_assert_str_eq(buf, "N|4242|animtrace|finding: replaced #168950273,#168950274: "
+			 "#168950273 (alpha/x) was cancelled by #168950274");
+	m = parsed(buf, strlen(buf));
+	cr_assert_eq(m.type, MARKER_INSTANT_TRACK);
+	cr_assert_eq(pf_parse(buf, strlen(buf), &p), PF_SUCCESS);
+	cr_assert_eq(p.phase, 'N');
+	cr_assert(p.track.len == strlen(AT_ANNOT_TRACK) &&
+		  !memcmp(p.track.p, AT_ANNOT_TRACK, p.track.len));
+	cr_assert(p.name.len == strlen(buf) - strlen("N|4242|animtrace|") &&
+		  !memcmp(p.name.p, "finding: replaced", 17));
+	f = (struct finding){ .kind = FINDING_SLOW_SPRING, .pid = TGID, .unmarked = true,
+			      .n_ids = 1, .ids = { 3 } };
+	snprintf(f.text, sizeof(f.text), "settles in 2778 ms");
+	annotate_fmt_finding(buf, sizeof(buf), &f);
+	cr_assert_str_eq(buf, "N|4242|animtrace|finding: slow_spring animation #3: settles in "
+			 "2778 ms");
+	parsed(buf, strlen(buf));
+}
+
+/* A followed spring and a finding written through the sink replay as annotations only. */
+Test(sink_annotate, dyn_and_finding_markers_replay_as_annotations)
+{
+	static const char *const lines[] = {
+		"G|4242|animtrace|Spring" BAR "7" BAR "?" BAR "?" BAR "s=?,d=?" BAR "?->?"
+		"|8589934599",
+		"N|4242|animtrace|finding: flicker #7: started and cancelled in one frame",
+		"N|4242|animtrace|Spring" BAR "7" BAR "?" BAR "?" BAR "s=?,d=?" BAR "?->?" BAR
+		"end cancel 1 frames probed",
+		"H|4242|animtrace|8589934599",
+	};
+	struct seen replayed = { 0 };
+	struct engine *e = engine__new(NULL, (struct sink){ &seen_ops, &replayed });
+
+	cr_assert_not_null(e);
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		struct marker m = parsed(lines[i], strlen(lines[i]));
+
+		engine__marker(e, 1000 + i, TGID, 99, "animtrace", &m);
+	}
+	engine__finish(e, 2000, 0, 0);
+	engine__free(e);
+	cr_assert_eq(replayed.annotations, 4);
+	cr_assert_eq(replayed.anims_started, 0);
+	cr_assert_eq(replayed.starts, 0);
+}
+
+/* Issue #24: with its configuration read at start(), the G already says what the code asked. */
+Test(sink_annotate, a_configured_animator_starts_with_its_configured_name)
+{
+	struct anim a = started(alpha_anim());
+	char buf[ANNOTATE_MARKER_MAX];
+	struct animname n;
+	struct marker m;
+
+	a.config = (struct anim_config){ .known = true, .has_duration = true, .duration_ms = 300,
+					 .has_values = true, .n_values = 1,
+					 .target_node = 0x7b00a1c03f2cULL };
+	snprintf(a.config.interpolator, sizeof(a.config.interpolator), "AccelerateDecelerate");
+	snprintf(a.config.target_class, sizeof(a.config.target_class), "android.widget.Button");
+	a.config.values[0] = (struct config_value){ "alpha", CONFIG_FLOAT, true, 1, 0 };
+	annotate_fmt_start(buf, sizeof(buf), &a);
+	cr_assert_str_eq(buf, "G|4242|animtrace|Anim" BAR "168950273" BAR "Obj" BAR "Button@3f2c"
+			 BAR "alpha:1->0" BAR "AccelerateDecelerate" BAR "300ms|168950273");
+	m = parsed(buf, strlen(buf));
+	n = seed_name(&m);
+	cr_assert_str_eq(n.interp, "AccelerateDecelerate");
+	cr_assert_eq(n.duration_ns, 300000000ULL);
+	cr_assert_str_eq(n.target, "Button@3f2c");
+}

@@ -186,10 +186,11 @@ static const bool writes[N_REAL][CB_COUNT] = {
 		   [CB_dyn_end] = 1 },
 	[TRACE] = { [CB_anim_start] = 1, [CB_anim_end] = 1, [CB_frame] = 1, [CB_frame_props] = 1,
 		    [CB_note] = 1, [CB_jank] = 1, [CB_refresh_storm] = 1,
-		    [CB_animation_end] = 1, [CB_cuj] = 1, [CB_finding] = 1 },
+		    [CB_animation_end] = 1, [CB_cuj] = 1, [CB_finding] = 1, [CB_dyn_end] = 1 },
 	[ANNOTATE] = { [CB_anim_start] = 1, [CB_anim_end] = 1, [CB_frame_props] = 1,
 		       [CB_jank] = 1, [CB_animation_start] = 1, [CB_animation_end] = 1,
-		       [CB_summary_fill] = 1 },
+		       [CB_summary_fill] = 1, [CB_finding] = 1, [CB_dyn_start] = 1,
+		       [CB_dyn_end] = 1 },
 };
 
 struct outputs {

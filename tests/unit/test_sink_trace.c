@@ -472,3 +472,51 @@ Test(sink_trace, writes_a_negative_cookie_signed_in_the_name_and_the_id)
 	cr_assert(strstr(got, "\"id\":\"-0x2a\""), "%s", got);
 	free(got);
 }
+
+Test(sink_trace, a_followed_spring_is_a_slice_from_its_start_to_its_end_with_the_seeds_name)
+{
+	struct dyn_anim d = { .id = 105, .kind = DYN_SPRING, .ended = true, .reason = END_CANCEL,
+			      .pid = 24675, .tid = 24676, .start_ns = 1000000001,
+			      .end_ns = 1216666667, .frames = 13, .has_target = true,
+			      .node = 0x55d0a2b33f2cULL, .prop = PROP_TRANSLATION_Y };
+	struct st_out o;
+	char *got;
+
+	snprintf(d.node_name, sizeof(d.node_name), "NotifRow");
+	snprintf(d.process, sizeof(d.process), "com.android.systemui");
+	d.config = (struct dyn_config){ .has_spring = true, .has_state = true, .stiffness = 200,
+					.damping_ratio = 0.8f, .final_position = -100 };
+	st_open(&o);
+	cr_assert_eq(o.s.ops->dyn_start(o.s.ctx, &d), 0);
+	cr_assert_eq(o.s.ops->dyn_end(o.s.ctx, &d), 0);
+	got = st_close(&o);
+	cr_assert(strstr(got, "{\"ph\":\"b\",\"name\":\"Spring|105|NotifRow@3f2c|translationY|"
+			 "s=200,d=0.8|0->-100\",\"cat\":\"dyn\",\"id\":\"0x69\",\"pid\":24675,"
+			 "\"tid\":24676,\"ts\":1000000.001,\"args\":{\"kind\":\"Spring\","
+			 "\"reason\":\"cancel\",\"frames\":13,\"end_inferred\":false,"
+			 "\"node\":\"0x55d0a2b33f2c\"}}"), "%s", got);
+	cr_assert(strstr(got, "{\"ph\":\"e\",\"name\":\"Spring|105|NotifRow@3f2c|translationY|"
+			 "s=200,d=0.8|0->-100\",\"cat\":\"dyn\",\"id\":\"0x69\",\"pid\":24675,"
+			 "\"tid\":24676,\"ts\":1216666.667,"), "%s", got);
+	free(got);
+}
+
+/* Issue #22: a finding is an instant of the process, named by its kind, with its ids and text. */
+Test(sink_trace, a_finding_is_a_process_instant_with_its_ids_and_sentence)
+{
+	struct finding f = { .kind = FINDING_REPLACED, .pid = 24675, .ts_ns = 1216666667,
+			     .n_ids = 2, .ids = { 168950273, 168950274 } };
+	struct st_out o;
+	char *got;
+
+	snprintf(f.process, sizeof(f.process), "com.android.systemui");
+	snprintf(f.text, sizeof(f.text), "#168950273 was cancelled by #168950274");
+	st_open(&o);
+	cr_assert_eq(o.s.ops->finding(o.s.ctx, &f), 0);
+	got = st_close(&o);
+	cr_assert(strstr(got, "{\"ph\":\"i\",\"name\":\"finding: replaced\",\"cat\":\"finding\","
+			 "\"s\":\"p\",\"pid\":24675,\"tid\":24675,\"ts\":1216666.667,"
+			 "\"args\":{\"ids\":[168950273,168950274],"
+			 "\"text\":\"#168950273 was cancelled by #168950274\"}}"), "%s", got);
+	free(got);
+}
