@@ -245,7 +245,7 @@ static void dyn_spring(struct animname *n, const struct dyn_anim *d)
 		n->stiffness = num_fit(d->fit.stiffness);
 		n->damping = num_fit(d->fit.damping_ratio);
 	}
-	if (c->has_state)
+	if (c->has_state && c->has_value) /* setStartValue gave it; else start() read the view */
 		p->from = num_float((float)c->value);
 	else if (d->ended && d->has_target)
 		p->from = num_float(d->from);

@@ -603,14 +603,25 @@ Test(animname, a_followed_spring_is_named_from_the_heap_or_else_from_its_fit)
 	animname_from_dyn(&n, &d); /* fitted; from -> to as written */
 	cr_assert_str_eq(fmt(&n, ANIMNAME_PIPE),
 			 "Spring|105|NotifRow@80e0|translationY|s=199.987,d=0.80012|0->-99.5");
-	d.config = (struct dyn_config){ .has_spring = true, .has_state = true, .stiffness = 200,
-					.damping_ratio = 0.8f, .final_position = -100,
-					.value = 0 };
+	d.config = (struct dyn_config){ .has_spring = true, .has_state = true, .has_value = true,
+					.stiffness = 200, .damping_ratio = 0.8f,
+					.final_position = -100, .value = 0 };
 	animname_from_dyn(&n, &d); /* the seed's own example (5.3, seed 十二) */
 	cr_assert_str_eq(fmt(&n, ANIMNAME_PIPE),
 			 "Spring|105|NotifRow@80e0|translationY|s=200,d=0.8|0->-100");
 	cr_assert_str_eq(fmt(&n, ANIMNAME_ATRACE), "Spring" BAR "105" BAR "NotifRow@80e0" BAR
 			 "translationY" BAR "s=200,d=0.8" BAR "0->-100");
+	/* a start value read but not set (animateToFinalPosition: start() reads the view): the
+	 * written from */
+	d.config.value = 42;
+	d.config.has_value = false;
+	animname_from_dyn(&n, &d);
+	cr_assert_str_eq(fmt(&n, ANIMNAME_PIPE),
+			 "Spring|105|NotifRow@80e0|translationY|s=200,d=0.8|0->-100");
+	d.config.has_value = true; /* setStartValue(42) */
+	animname_from_dyn(&n, &d);
+	cr_assert_str_eq(fmt(&n, ANIMNAME_PIPE),
+			 "Spring|105|NotifRow@80e0|translationY|s=200,d=0.8|42->-100");
 	d = dyn(DYN_SPRING); /* at its start, without the heap: nothing but what it is */
 	d.ended = d.fitted = d.has_target = false;
 	animname_from_dyn(&n, &d);

@@ -599,8 +599,9 @@ Test(sink_annotate, a_followed_spring_is_a_slice_on_the_track_perfetto_reads_bac
 	struct animname n;
 
 	snprintf(d.node_name, sizeof(d.node_name), "NotifRow");
-	d.config = (struct dyn_config){ .has_spring = true, .has_state = true, .stiffness = 200,
-					.damping_ratio = 0.8f, .final_position = -100 };
+	d.config = (struct dyn_config){ .has_spring = true, .has_state = true, .has_value = true,
+					.stiffness = 200, .damping_ratio = 0.8f,
+					.final_position = -100 };
 	annotate_fmt_dyn_start(buf, sizeof(buf), &d);
 	cr_assert_str_eq(buf, "G|4242|animtrace|Spring" BAR "7" BAR "NotifRow@80e0" BAR
 			 "translationY" BAR "s=200,d=0.8" BAR "0->-100|8589934599");
