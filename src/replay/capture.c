@@ -397,8 +397,51 @@ static void clear_line(struct capture_line *out)
 	out->n_extra = 0;
 }
 
-/* capture_parse_line of a line known to hold no NUL byte. */
-static int parse_line(const char *line, size_t len, struct capture_line *out)
+/*
+ * The task of a line whose bytes up to its CPU column "[ddd] " are those of the line kept for
+ * that CPU: everything before the CPU column (the indent, where the column is, the task) is
+ * read from those bytes alone, so it reads as it did then. Returns the byte after "] " or NULL.
+ */
+static ALWAYS_INLINE const char *task_seen(const struct capture_tasks *t, const char *line,
+					   const char *end, struct capture_line *out)
+{
+	size_t o = t->cpu_off;
+	const char *c = line + o;
+
+	if ((size_t)(end - line) < o + 6 || c[0] != '[' || c[4] != ']')
+		return NULL;
+	const __typeof__(t->slot[0]) *s = &t->slot[c[3] & (CAPTURE_TASK_SLOTS - 1)];
+
+	if (s->plen != o + 6 || memcmp(s->pre, line, o + 6))
+		return NULL;
+	out->comm = (struct strv){ .p = line + s->comm_off, .len = s->comm_len };
+	out->tid = s->tid;
+	out->tgid = s->tgid;
+	return c + 6;
+}
+
+/* Keeps a task read in full for its CPU (a 3-digit CPU column within the kept bytes). */
+static void task_keep(struct capture_tasks *t, const char *line, const char *cpu,
+		      const char *rest, const struct capture_line *out)
+{
+	size_t plen = (size_t)(rest - line);
+	__typeof__(t->slot[0]) *s;
+
+	if (plen > CAPTURE_TASK_PREFIX_MAX || rest - cpu != 6)
+		return;
+	t->cpu_off = (uint32_t)(cpu - line);
+	s = &t->slot[cpu[3] & (CAPTURE_TASK_SLOTS - 1)];
+	memcpy(s->pre, line, plen);
+	s->plen = (uint8_t)plen;
+	s->comm_off = (uint8_t)(out->comm.p - line);
+	s->comm_len = (uint8_t)out->comm.len;
+	s->tid = out->tid;
+	s->tgid = out->tgid;
+}
+
+/* capture_parse_line of a line known to hold no NUL byte; t may be NULL. */
+static ALWAYS_INLINE int parse_line(struct capture_tasks *t, const char *line, size_t len,
+				    struct capture_line *out)
 {
 	const char *p = line, *end = line + len, *cpu, *rest;
 	int err;
@@ -406,15 +449,20 @@ static int parse_line(const char *line, size_t len, struct capture_line *out)
 	clear_line(out);
 	while (end > p && (end[-1] == '\n' || end[-1] == '\r'))
 		end--;
-	p = skip_indent(p, end);
-	if (p == end || *p == '#')
-		return CAPTURE_SKIP;
-	cpu = find_cpu_column(p, end, &rest);
-	if (!cpu)
-		return -EINVAL;
-	err = parse_task(p, cpu, end, out);
-	if (err)
-		return err;
+	rest = t ? task_seen(t, line, end, out) : NULL;
+	if (!rest) {
+		p = skip_indent(p, end);
+		if (p == end || *p == '#')
+			return CAPTURE_SKIP;
+		cpu = find_cpu_column(p, end, &rest);
+		if (!cpu)
+			return -EINVAL;
+		err = parse_task(p, cpu, end, out);
+		if (err)
+			return err;
+		if (t)
+			task_keep(t, line, cpu, rest, out);
+	}
 	p = parse_flags_ts(rest, end, &out->ts_ns);
 	if (!p)
 		return -EINVAL;
@@ -427,7 +475,17 @@ int capture_parse_line(const char *line, size_t len, struct capture_line *out)
 		clear_line(out);
 		return -EINVAL;
 	}
-	return parse_line(line, len, out);
+	return parse_line(NULL, line, len, out);
+}
+
+int capture_parse_line_tasks(struct capture_tasks *t, const char *line, size_t len,
+			     struct capture_line *out)
+{
+	if (memchr(line, '\0', len)) {
+		clear_line(out);
+		return -EINVAL;
+	}
+	return parse_line(t, line, len, out);
 }
 
 /* ---- the file --------------------------------------------------------------------- */
@@ -458,6 +516,7 @@ struct capture {
 	struct pftrace *pf;  /* protobuf capture: its index; NULL for text */
 	size_t pf_thread;    /* next thread name to hand out */
 	size_t pf_print;     /* next print event to hand out */
+	struct capture_tasks tasks; /* the task columns read before, per CPU */
 };
 
 static const char trace_data_tag[] = "<script class=\"trace-data\" type=\"application/text\">";
@@ -1015,7 +1074,7 @@ int capture__next_event(struct capture *c, struct capture_line *out)
 		clear_line(out);
 		kind = -EINVAL;
 	} else {
-		kind = parse_line(line, len, out);
+		kind = parse_line(&c->tasks, line, len, out);
 	}
 	if (kind != CAPTURE_SKIP && cut_last_line(c)) {
 		c->dmg.truncated_at = c->next_off; /* < size when cut while read */

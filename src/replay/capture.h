@@ -41,6 +41,28 @@ struct capture_line {
  */
 int capture_parse_line(const char *line, size_t len, struct capture_line *out);
 
+/* The task columns read before, per CPU (a CPU runs one task for many lines in a row). */
+#define CAPTURE_TASK_SLOTS 16
+#define CAPTURE_TASK_PREFIX_MAX 64
+
+struct capture_tasks {
+	uint32_t cpu_off; /* where the CPU column's '[' was in the last line read in full */
+	struct {
+		uint8_t plen; /* the line's bytes up to its CPU column's "] " (0: empty slot) */
+		uint8_t comm_off, comm_len;
+		int32_t tid, tgid;
+		char pre[CAPTURE_TASK_PREFIX_MAX];
+	} slot[CAPTURE_TASK_SLOTS];
+};
+
+/*
+ * capture_parse_line, with t (zeroed before the first line) holding what lines read before
+ * showed: a line whose bytes up to its CPU column are those of an earlier line on that CPU
+ * reads its task from there, not again. Reads every line as capture_parse_line does.
+ */
+int capture_parse_line_tasks(struct capture_tasks *t, const char *line, size_t len,
+			     struct capture_line *out);
+
 struct capture;
 struct file_id;
 
