@@ -222,9 +222,16 @@ static const char *parse_ts(const char *p, const char *end, uint64_t *ns)
 static const char *parse_flags_ts(const char *p, const char *end, uint64_t *ns)
 {
 	const char *ts;
-	int round;
+	int round = 0;
 
-	for (round = 0; round < 2; round++) {
+	/* The kernel's flags column ("d..3"): four bytes that are no space, the first no digit,
+	 * then a space. No timestamp starts there, so the first round would only pass it. */
+	if (end - p >= 5 && !is_digit(p[0]) && p[0] != ' ' && p[1] != ' ' && p[2] != ' ' &&
+	    p[3] != ' ' && p[4] == ' ') {
+		p += 4;
+		round = 1;
+	}
+	for (; round < 2; round++) {
 		p = skip_spaces(p, end);
 		ts = parse_ts(p, end, ns);
 		if (ts)
