@@ -404,6 +404,23 @@ static void clear_line(struct capture_line *out)
 	out->n_extra = 0;
 }
 
+/* memcmp(a, b, n) == 0 for 8 <= n, a word at a time (the last one overlapping): no call. */
+static ALWAYS_INLINE bool same_bytes(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y;
+	size_t i;
+
+	for (i = 0; i + 8 < n; i += 8) {
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y)
+			return false;
+	}
+	memcpy(&x, a + n - 8, 8);
+	memcpy(&y, b + n - 8, 8);
+	return x == y;
+}
+
 /*
  * The task of a line whose bytes up to its CPU column "[ddd] " are those of the line kept for
  * that CPU: everything before the CPU column (the indent, where the column is, the task) is
@@ -415,11 +432,11 @@ static ALWAYS_INLINE const char *task_seen(const struct capture_tasks *t, const 
 	size_t o = t->cpu_off;
 	const char *c = line + o;
 
-	if ((size_t)(end - line) < o + 6 || c[0] != '[' || c[4] != ']')
+	if (o < 2 || (size_t)(end - line) < o + 6 || c[0] != '[' || c[4] != ']')
 		return NULL;
 	const __typeof__(t->slot[0]) *s = &t->slot[c[3] & (CAPTURE_TASK_SLOTS - 1)];
 
-	if (s->plen != o + 6 || memcmp(s->pre, line, o + 6))
+	if (s->plen != o + 6 || !same_bytes(s->pre, line, o + 6))
 		return NULL;
 	out->comm = (struct strv){ .p = line + s->comm_off, .len = s->comm_len };
 	out->tid = s->tid;
@@ -986,6 +1003,23 @@ static int next_line(struct capture *c, const char **line, size_t *len)
 	return 0;
 }
 
+/* next_line when the buffer holds the next line whole, as it mostly does: inline, one memchr. */
+static ALWAYS_INLINE int next_line_fast(struct capture *c, const char **line, size_t *len)
+{
+	char *p = c->buf + c->start, *nl;
+
+	if (c->skipping || c->cur >= c->n_ranges ||
+	    !(nl = memchr(p, '\n', c->end - c->start)) || nl - p > LINE_MAX_BYTES)
+		return next_line(c, line, len);
+	c->start = (size_t)(nl + 1 - c->buf);
+	c->last_no_nl = false;
+	*line = p;
+	*len = (size_t)(nl - p);
+	if (*len && p[*len - 1] == '\r')
+		(*len)--;
+	return 1;
+}
+
 int capture__next(struct capture *c, const char **line, size_t *len)
 {
 	int r;
@@ -1070,7 +1104,7 @@ int capture__next_event(struct capture *c, struct capture_line *out)
 
 	if (c->pf)
 		return next_pf_event(c, out);
-	kind = next_line(c, &line, &len);
+	kind = next_line_fast(c, &line, &len);
 	if (kind != 1) {
 		clear_line(out);
 		if (kind == 2)
