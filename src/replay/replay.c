@@ -97,7 +97,7 @@ static void owe(struct replay *r, enum owed_kind kind, uint64_t ts_ns)
 	r->owed[r->n_owed++] = (struct owed){ ts_ns, kind };
 }
 
-static bool known_name(struct strv s)
+static inline __attribute__((always_inline)) bool known_name(struct strv s)
 {
 	return s.len && !strv_eq(s, "<...>");
 }
