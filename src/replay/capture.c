@@ -426,35 +426,43 @@ static ALWAYS_INLINE bool same_bytes(const char *a, const char *b, size_t n)
  * that CPU: everything before the CPU column (the indent, where the column is, the task) is
  * read from those bytes alone, so it reads as it did then. Returns the byte after "] " or NULL.
  */
-static ALWAYS_INLINE const char *task_seen(const struct capture_tasks *t, const char *line,
+static ALWAYS_INLINE const char *task_seen(struct capture_tasks *t, const char *line,
 					   const char *end, struct capture_line *out)
 {
-	size_t o = t->cpu_off;
+	size_t o = t->cpu_off, cpu;
 	const char *c = line + o;
 
 	if (o < 2 || (size_t)(end - line) < o + 6 || c[0] != '[' || c[4] != ']')
 		return NULL;
-	const __typeof__(t->slot[0]) *s = &t->slot[c[3] & (CAPTURE_TASK_SLOTS - 1)];
+	cpu = (unsigned char)c[3] & (CAPTURE_TASK_CPUS - 1);
+	const __typeof__(t->slot[0]) *s = &t->slot[2 * cpu + t->last[cpu]];
 
-	if (s->plen != o + 6 || !same_bytes(s->pre, line, o + 6))
-		return NULL;
+	if (s->plen != o + 6 || !same_bytes(s->pre, line, o + 6)) {
+		s = &t->slot[2 * cpu + !t->last[cpu]]; /* the CPU's other task */
+		if (s->plen != o + 6 || !same_bytes(s->pre, line, o + 6))
+			return NULL;
+		t->last[cpu] = !t->last[cpu];
+	}
 	out->comm = (struct strv){ .p = line + s->comm_off, .len = s->comm_len };
 	out->tid = s->tid;
 	out->tgid = s->tgid;
 	return c + 6;
 }
 
-/* Keeps a task read in full for its CPU (a 3-digit CPU column within the kept bytes). */
+/* Keeps a task read in full for its CPU, over the one of its two it used longer ago (a 3-digit
+ * CPU column within the kept bytes). */
 static void task_keep(struct capture_tasks *t, const char *line, const char *cpu,
 		      const char *rest, const struct capture_line *out)
 {
-	size_t plen = (size_t)(rest - line);
+	size_t plen = (size_t)(rest - line), n;
 	__typeof__(t->slot[0]) *s;
 
 	if (plen > CAPTURE_TASK_PREFIX_MAX || rest - cpu != 6)
 		return;
 	t->cpu_off = (uint32_t)(cpu - line);
-	s = &t->slot[cpu[3] & (CAPTURE_TASK_SLOTS - 1)];
+	n = (unsigned char)cpu[3] & (CAPTURE_TASK_CPUS - 1);
+	t->last[n] = !t->last[n]; /* over the slot used longer ago */
+	s = &t->slot[2 * n + t->last[n]];
 	memcpy(s->pre, line, plen);
 	s->plen = (uint8_t)plen;
 	s->comm_off = (uint8_t)(out->comm.p - line);

@@ -41,12 +41,15 @@ struct capture_line {
  */
 int capture_parse_line(const char *line, size_t len, struct capture_line *out);
 
-/* The task columns read before, per CPU (a CPU runs one task for many lines in a row). */
-#define CAPTURE_TASK_SLOTS 16
+/* The task columns read before, the last two per CPU (a CPU runs one task for many lines in
+ * a row, or goes back and forth between two). */
+#define CAPTURE_TASK_CPUS 16
+#define CAPTURE_TASK_SLOTS (2 * CAPTURE_TASK_CPUS)
 #define CAPTURE_TASK_PREFIX_MAX 64
 
 struct capture_tasks {
 	uint32_t cpu_off; /* where the CPU column's '[' was in the last line read in full */
+	uint8_t last[CAPTURE_TASK_CPUS]; /* which of its two slots a CPU used last */
 	struct {
 		uint8_t plen; /* the line's bytes up to its CPU column's "] " (0: empty slot) */
 		uint8_t comm_off, comm_len;
