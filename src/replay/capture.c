@@ -194,16 +194,30 @@ static int parse_task(const char *p, const char *e, const char *lend, struct cap
  * A whole "secs.frac:" token at p (it ends at a space or the end): 1 to 11 digits, '.', 1
  * to 9 decimals, exactly: no floating point. Returns the byte after the ':' or NULL.
  */
-static const char *parse_ts(const char *p, const char *end, uint64_t *ns)
+static ALWAYS_INLINE const char *parse_ts(struct capture_tasks *t, const char *p,
+					  const char *end, uint64_t *ns)
 {
 	static const uint32_t scale[10] = { 0, 100000000, 10000000, 1000000, 100000,
 					    10000, 1000,      100,      10,      1 };
 	const char *s = p, *f;
-	uint64_t secs, frac;
+	uint64_t secs, frac, w = 0;
 
-	p = scan_digits(p, end, &secs);
-	if (p == s || p - s > 11 || p == end || *p != '.')
-		return NULL;
+	/* the same seconds and '.' as the last timestamp (t): the same run of digits */
+	if (t && t->secs_mask && end - p >= 8 && (memcpy(&w, p, 8), !((w ^ t->secs_word) &
+								      t->secs_mask))) {
+		secs = t->secs;
+		p += t->secs_len;
+	} else {
+		p = scan_digits(p, end, &secs);
+		if (p == s || p - s > 11 || p == end || *p != '.')
+			return NULL;
+		if (t && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && p - s <= 7 && end - s >= 8) {
+			memcpy(&t->secs_word, s, 8);
+			t->secs_mask = ~0ull >> (8 * (7 - (p - s))); /* the digits and the '.' */
+			t->secs = secs;
+			t->secs_len = (uint32_t)(p - s);
+		}
+	}
 	f = ++p;
 	p = scan_digits(p, end, &frac);
 	if (p == f || p - f > 9 || p == end || *p != ':' || (p + 1 < end && p[1] != ' '))
@@ -219,7 +233,8 @@ static const char *parse_ts(const char *p, const char *end, uint64_t *ns)
  * After the CPU column: an optional flags column ("d..3", "...1", absent on old
  * kernels), then "ts:". Returns the byte after the timestamp's ':' or NULL.
  */
-static const char *parse_flags_ts(const char *p, const char *end, uint64_t *ns)
+static const char *parse_flags_ts(struct capture_tasks *t, const char *p, const char *end,
+				  uint64_t *ns)
 {
 	const char *ts;
 	int round = 0;
@@ -233,7 +248,7 @@ static const char *parse_flags_ts(const char *p, const char *end, uint64_t *ns)
 	}
 	for (; round < 2; round++) {
 		p = skip_spaces(p, end);
-		ts = parse_ts(p, end, ns);
+		ts = parse_ts(t, p, end, ns);
 		if (ts)
 			return ts;
 		while (p < end && *p != ' ')
@@ -495,7 +510,7 @@ static ALWAYS_INLINE int parse_line(struct capture_tasks *t, const char *line, s
 		if (t)
 			task_keep(t, line, cpu, rest, out);
 	}
-	p = parse_flags_ts(rest, end, &out->ts_ns);
+	p = parse_flags_ts(t, rest, end, &out->ts_ns);
 	if (!p)
 		return -EINVAL;
 	return parse_event(p, end, out);

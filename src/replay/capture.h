@@ -50,6 +50,10 @@ int capture_parse_line(const char *line, size_t len, struct capture_line *out);
 struct capture_tasks {
 	uint32_t cpu_off; /* where the CPU column's '[' was in the last line read in full */
 	uint8_t last[CAPTURE_TASK_CPUS]; /* which of its two slots a CPU used last */
+	/* The last timestamp's seconds with their '.', as its first bytes (mask 0: none): the
+	 * next line's are mostly the same. */
+	uint64_t secs_word, secs_mask, secs;
+	uint32_t secs_len;
 	struct {
 		uint8_t plen; /* the line's bytes up to its CPU column's "] " (0: empty slot) */
 		uint8_t comm_off, comm_len;
