@@ -47,6 +47,7 @@ struct told_slot {
 };
 
 struct told {
+	uint64_t evicted; /* the selection's names forgotten, read after each procsel__thread */
 	struct told_slot task[TOLD_SLOTS];  /* the task column: a name kept, with its tgid */
 	struct told_slot named[TOLD_SLOTS]; /* sched_* fields: the name replaced */
 };
@@ -61,6 +62,7 @@ struct replay {
 	struct replay_stats fresh_st; /* open_st before check_pids read ahead (a restart's) */
 	struct ts_guard guard;       /* which marker timestamps are time */
 	bool protobuf;
+	size_t n_frames;             /* FrameTimeline frames in the capture */
 	size_t next_ft;              /* the next FrameTimeline frame for the engine */
 	bool ahead;                  /* check_pids read ahead of the run */
 	bool resume;                 /* the run goes on from held, after paying owed */
@@ -135,11 +137,14 @@ static inline __attribute__((always_inline)) void tell(struct procsel *sel, stru
 	struct told_slot *s = &t[(uint32_t)tid % TOLD_SLOTS];
 	uint64_t head, tail;
 
-	name_words(name, len, &head, &tail);
-	if (len <= TOLD_NAME_MAX && s->tid == tid && s->tgid == tgid && s->len == len &&
-	    s->head == head && s->tail == tail && s->evicted == *evicted)
-		return;
+	if (s->tid == tid && s->len == len && s->tgid == tgid && s->evicted == *evicted &&
+	    len <= TOLD_NAME_MAX) {
+		name_words(name, len, &head, &tail);
+		if (s->head == head && s->tail == tail)
+			return;
+	}
 	procsel__thread(sel, (uint32_t)tid, tgid, name, len, replace);
+	name_words(name, len, &head, &tail);
 	*evicted = procsel__names_evicted(sel);
 	*s = (struct told_slot){ .evicted = *evicted, .tid = len <= TOLD_NAME_MAX ? tid : 0,
 				 .tgid = tgid, .len = len, .head = head, .tail = tail };
@@ -149,20 +154,18 @@ static inline __attribute__((always_inline)) void tell(struct procsel *sel, stru
  * task column, and sched_* fields. */
 static void learn_names(struct procsel *sel, struct told *told, const struct capture_line *l)
 {
-	uint64_t evicted = procsel__names_evicted(sel);
-
 	if (l->tid > 0)
-		tell(sel, told->task, &evicted, l->tid, l->tgid > 0 ? (uint32_t)l->tgid : 0, l->comm.p,
-		     known_name(l->comm) ? l->comm.len : 0, false);
+		tell(sel, told->task, &told->evicted, l->tid, l->tgid > 0 ? (uint32_t)l->tgid : 0,
+		     l->comm.p, known_name(l->comm) ? l->comm.len : 0, false);
 	for (int i = 0; i < l->n_extra && i < 2; i++)
 		if (l->extra_tid[i] > 0 && known_name(l->extra_comm[i]))
-			tell(sel, told->named, &evicted, l->extra_tid[i], 0, l->extra_comm[i].p,
-			     l->extra_comm[i].len, true);
+			tell(sel, told->named, &told->evicted, l->extra_tid[i], 0,
+			     l->extra_comm[i].p, l->extra_comm[i].len, true);
 }
 
 /* The process a marker line belongs to: payload tgid, TGID column, or an earlier marker. */
-static uint32_t resolve_tgid(struct procsel *sel, const struct capture_line *l,
-			     const struct marker *m)
+static uint32_t resolve_tgid(struct procsel *sel, struct told *told,
+			     const struct capture_line *l, const struct marker *m)
 {
 	uint32_t tgid = 0;
 
@@ -172,8 +175,10 @@ static uint32_t resolve_tgid(struct procsel *sel, const struct capture_line *l,
 		tgid = l->tgid;
 	else if (l->tid > 0)
 		tgid = procsel__tgid(sel, l->tid);
-	if (tgid && l->tid > 0 && !procsel__tgid(sel, l->tid))
+	if (tgid && l->tid > 0 && !procsel__tgid(sel, l->tid)) {
 		procsel__thread(sel, l->tid, tgid, NULL, 0, false);
+		told->evicted = procsel__names_evicted(sel); /* the only other call that adds */
+	}
 	return tgid;
 }
 
@@ -181,6 +186,7 @@ static void feed_marker(struct replay *r, const struct capture_line *l)
 {
 	struct marker m;
 	uint32_t tgid;
+	bool wants;
 
 	if (marker_parse(l->payload.p, l->payload.len, &m)) {
 		/* Not a marker at all (e.g. trace_event_clock_sync): count only for chosen ones. */
@@ -193,16 +199,16 @@ static void feed_marker(struct replay *r, const struct capture_line *l)
 		}
 		return;
 	}
-	tgid = resolve_tgid(r->sel, l, &m);
-	if (tgid && !procsel__wants(r->sel, tgid) && m.type == MARKER_COUNTER &&
-	    strv_eq(m.name, "VSYNC-app")) {
+	tgid = resolve_tgid(r->sel, &r->told, l, &m);
+	wants = tgid && procsel__wants(r->sel, tgid); /* asked once per marker */
+	if (tgid && !wants && m.type == MARKER_COUNTER && strv_eq(m.name, "VSYNC-app")) {
 		if (r->e) /* every process's vsyncs */
 			engine__display_vsync(r->e, l->ts_ns);
 		else
 			owe(r, OWED_VSYNC, l->ts_ns);
 		return;
 	}
-	if (!tgid || !procsel__wants(r->sel, tgid))
+	if (!wants)
 		return;
 	if (!r->e) { /* read ahead, a marker check_pids did not stop at: start over */
 		r->resume = false;
@@ -219,11 +225,14 @@ static inline __attribute__((always_inline)) void each_next_line(struct replay *
 			   void (*fn)(struct replay *, const struct capture_line *, int kind))
 {
 	struct capture_line l;
-	int kind;
+	int kind, last = CAPTURE_MARKER;
 
+	/* the engine is only called for markers: only after one can its sink have failed */
 	while ((kind = capture__next_event(r->cap, &l)) != CAPTURE_END &&
-	       !(r->e && engine__sink_error(r->e)))
+	       !(last == CAPTURE_MARKER && r->e && engine__sink_error(r->e))) {
 		fn(r, &l, kind);
+		last = kind;
+	}
 }
 
 /*
@@ -267,7 +276,7 @@ static void pass_names(struct replay *r, const struct capture_line *l, int kind)
 		return;
 	learn_names(r->sel, &r->told, l);
 	if (kind == CAPTURE_MARKER && !marker_parse(l->payload.p, l->payload.len, &m))
-		procsel__wrote(r->sel, resolve_tgid(r->sel, l, &m));
+		procsel__wrote(r->sel, resolve_tgid(r->sel, &r->told, l, &m));
 }
 
 static inline __attribute__((always_inline)) void pass_events(struct replay *r,
@@ -286,9 +295,11 @@ static inline __attribute__((always_inline)) void pass_events(struct replay *r,
 		in->time_jumps++;
 		return;
 	}
-	learn_names(r->sel, &r->told, l); /* ignored once --proc chose from the names (procsel__thread) */
+	/* ignored once --proc chose from the names (procsel__thread) */
+	learn_names(r->sel, &r->told, l);
 	if (kind == CAPTURE_MARKER) {
-		feed_timeline(r, l->ts_ns);
+		if (r->next_ft < r->n_frames) /* a text capture has none */
+			feed_timeline(r, l->ts_ns);
 		feed_marker(r, l);
 	}
 }
@@ -305,7 +316,7 @@ static bool wrote_listed(struct procsel *seen, struct told *told,
 	learn_names(seen, told, l);
 	if (kind != CAPTURE_MARKER || marker_parse(l->payload.p, l->payload.len, &m))
 		return false;
-	tgid = resolve_tgid(seen, l, &m);
+	tgid = resolve_tgid(seen, told, l, &m);
 	procsel__wrote(seen, tgid);
 	return tgid && procfilter__wants_pid(filter, (int)tgid);
 }
@@ -472,6 +483,7 @@ struct replay *replay__open(const char *path, const struct procfilter *filter, c
 	if (!r->sel)
 		goto fail;
 	r->protobuf = capture__is_protobuf(r->cap);
+	r->n_frames = capture__n_frames(r->cap);
 	find_anchor(r); /* first: check_pids replays what it reads, through the guard */
 	if (!procsel__all(r->sel) && (err = select_procs(r, filter, msg, msglen)))
 		goto fail_quiet;
