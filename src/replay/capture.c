@@ -450,7 +450,7 @@ static ALWAYS_INLINE const char *task_seen(struct capture_tasks *t, const char *
 	if (o < 2 || (size_t)(end - line) < o + 6 || c[0] != '[' || c[4] != ']')
 		return NULL;
 	cpu = (unsigned char)c[3] & (CAPTURE_TASK_CPUS - 1);
-	const __typeof__(t->slot[0]) *s = &t->slot[2 * cpu + t->last[cpu]];
+	const struct capture_task *s = &t->slot[2 * cpu + t->last[cpu]];
 
 	if (s->plen != o + 6 || !same_bytes(s->pre, line, o + 6)) {
 		s = &t->slot[2 * cpu + !t->last[cpu]]; /* the CPU's other task */
@@ -470,7 +470,7 @@ static void task_keep(struct capture_tasks *t, const char *line, const char *cpu
 		      const char *rest, const struct capture_line *out)
 {
 	size_t plen = (size_t)(rest - line), n;
-	__typeof__(t->slot[0]) *s;
+	struct capture_task *s;
 
 	if (plen > CAPTURE_TASK_PREFIX_MAX || rest - cpu != 6)
 		return;

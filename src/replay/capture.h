@@ -47,6 +47,14 @@ int capture_parse_line(const char *line, size_t len, struct capture_line *out);
 #define CAPTURE_TASK_SLOTS (2 * CAPTURE_TASK_CPUS)
 #define CAPTURE_TASK_PREFIX_MAX 64
 
+/* A line's bytes up to its CPU column's "] ", and the task they name. */
+struct capture_task {
+	uint8_t plen; /* how many bytes (0: an empty slot) */
+	uint8_t comm_off, comm_len;
+	int32_t tid, tgid;
+	char pre[CAPTURE_TASK_PREFIX_MAX];
+};
+
 struct capture_tasks {
 	uint32_t cpu_off; /* where the CPU column's '[' was in the last line read in full */
 	uint8_t last[CAPTURE_TASK_CPUS]; /* which of its two slots a CPU used last */
@@ -54,12 +62,7 @@ struct capture_tasks {
 	 * next line's are mostly the same. */
 	uint64_t secs_word, secs_mask, secs;
 	uint32_t secs_len;
-	struct {
-		uint8_t plen; /* the line's bytes up to its CPU column's "] " (0: empty slot) */
-		uint8_t comm_off, comm_len;
-		int32_t tid, tgid;
-		char pre[CAPTURE_TASK_PREFIX_MAX];
-	} slot[CAPTURE_TASK_SLOTS];
+	struct capture_task slot[CAPTURE_TASK_SLOTS];
 };
 
 /*
