@@ -152,7 +152,9 @@ static inline __attribute__((always_inline)) void tell(struct procsel *sel, stru
 
 /* Thread names as the capture shows them, into sel (told: what it was told before): the
  * task column, and sched_* fields. */
-static void learn_names(struct procsel *sel, struct told *told, const struct capture_line *l)
+static inline __attribute__((always_inline)) void learn_names(struct procsel *sel,
+							      struct told *told,
+							      const struct capture_line *l)
 {
 	if (l->tid > 0)
 		tell(sel, told->task, &told->evicted, l->tid, l->tgid > 0 ? (uint32_t)l->tgid : 0,
