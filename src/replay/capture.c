@@ -233,8 +233,8 @@ static ALWAYS_INLINE const char *parse_ts(struct capture_tasks *t, const char *p
  * After the CPU column: an optional flags column ("d..3", "...1", absent on old
  * kernels), then "ts:". Returns the byte after the timestamp's ':' or NULL.
  */
-static const char *parse_flags_ts(struct capture_tasks *t, const char *p, const char *end,
-				  uint64_t *ns)
+static ALWAYS_INLINE const char *parse_flags_ts(struct capture_tasks *t, const char *p,
+						const char *end, uint64_t *ns)
 {
 	const char *ts;
 	int round = 0;
