@@ -711,6 +711,11 @@ uint32_t procsel__named(const struct procsel *s)
 	return s->named;
 }
 
+uint64_t procsel__names_evicted(const struct procsel *s)
+{
+	return proctab__evicted(s->names);
+}
+
 void procsel__evicted(const struct procsel *s, uint64_t *thread_names, uint64_t *pids)
 {
 	*thread_names = proctab__evicted(s->names);

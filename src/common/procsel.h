@@ -227,4 +227,7 @@ uint32_t procsel__named(const struct procsel *s);
  * processes, and processes of its sets (selected, wrote markers). */
 void procsel__evicted(const struct procsel *s, uint64_t *thread_names, uint64_t *pids);
 
+/* The thread names forgot so far (procsel__evicted's first count), in one look. */
+uint64_t procsel__names_evicted(const struct procsel *s);
+
 #endif /* ANIMTRACE_PROCSEL_H */

@@ -16,6 +16,8 @@ static bool proc_eq(const void *v, const void *key)
 
 struct proc *procs__find(const struct procs *ps, uint32_t pid)
 {
+	if (ps->last_proc && ps->last_proc->pid == pid)
+		return ps->last_proc;
 	return htab_find(&ps->by_pid, hash_mix64(pid), proc_eq, &pid);
 }
 
@@ -47,6 +49,7 @@ struct proc *procs__get(struct procs *ps, uint32_t pid, const char *process, uin
 	/* Called on every marker: copy only a name that differs from the (cut) one kept. */
 	if (process && *process && strncmp(p->name, process, sizeof(p->name) - 1))
 		snprintf(p->name, sizeof(p->name), "%s", process);
+	ps->last_proc = p;
 	return p;
 }
 
@@ -61,6 +64,8 @@ bool procs__remove(struct procs *ps, struct proc *p)
 
 	if (htab_sweep(&ps->by_pid, proc_is, p) != 1)
 		return false; /* no memory to rebuild the table: keep it */
+	if (ps->last_proc == p)
+		ps->last_proc = NULL;
 	for (i = 0; i < ps->n && ps->list[i] != p; i++)
 		;
 	memmove(ps->list + i, ps->list + i + 1, (ps->n - i - 1) * sizeof(p));
@@ -75,6 +80,8 @@ static bool thread_eq(const void *v, const void *key)
 
 struct thread *procs__thread_find(const struct procs *ps, uint32_t tid)
 {
+	if (ps->last_thread && ps->last_thread->tid == tid)
+		return ps->last_thread;
 	return htab_find(&ps->by_tid, hash_mix64(tid), thread_eq, &tid);
 }
 
@@ -134,6 +141,7 @@ static void threads_evict(struct procs *ps, struct slices *ss, uint64_t *evicted
 			d.before = used[(want - idle < n ? want - idle : n) - 1];
 		free(used);
 	}
+	ps->last_thread = NULL; /* it may be dropped */
 	sweep_count(&ps->by_tid, thread_drop, &d, evicted);
 }
 
@@ -162,6 +170,7 @@ struct thread *procs__thread_get(struct procs *ps, struct slices *ss, uint32_t p
 		*fresh = true;
 	}
 	t->used = ++ps->tick;
+	ps->last_thread = t;
 	if (t->pid != pid) { /* the tid now belongs to another process */
 		t->pid = pid;
 		*fresh = true;

@@ -24,6 +24,10 @@ struct procs {
 	struct proc **list; /* creation order, for deterministic flushing */
 	size_t n, cap;
 	uint64_t tick; /* thread uses so far: struct thread's used */
+	/* The process and thread got last (NULL: none), found again without hashing: a
+	 * capture's markers come in runs from one thread. */
+	struct proc *last_proc;
+	struct thread *last_thread;
 };
 
 /* pid's process, or NULL. */

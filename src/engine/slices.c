@@ -96,22 +96,28 @@ static bool match_id_suffix(struct strv v, const char *prefix, int64_t *id)
 
 static void slice_classify(struct strv name, struct slice *s)
 {
+	const char *phase;
+
 	s->kind = SLICE_OTHER;
 	s->vsync = -1;
-	if (match_id_suffix(name, "Choreographer#doFrame", &s->vsync)) {
+	if (!name.len) /* each name below is compared only when its first byte is the name's */
+		return;
+	if (name.p[0] == 'C' && match_id_suffix(name, "Choreographer#doFrame", &s->vsync)) {
 		s->kind = SLICE_DOFRAME;
 		return;
 	}
-	if (match_id_suffix(name, "Choreographer#onVsync", &s->vsync)) {
+	if (name.p[0] == 'C' && match_id_suffix(name, "Choreographer#onVsync", &s->vsync)) {
 		s->kind = SLICE_ONVSYNC;
 		return;
 	}
-	if (strv_eq(name, "DrawFrame") || match_id_suffix(name, "DrawFrames", &s->vsync)) {
+	if (name.p[0] == 'D' &&
+	    (strv_eq(name, "DrawFrame") || match_id_suffix(name, "DrawFrames", &s->vsync))) {
 		s->kind = SLICE_DRAW;
 		return;
 	}
 	for (int i = 0; i < PHASE_DRAW; i++) { /* the phases the UI thread marks */
-		if (strv_eq(name, frame_phase_str((enum frame_phase)i))) {
+		phase = frame_phase_str((enum frame_phase)i);
+		if (name.p[0] == phase[0] && strv_eq(name, phase)) {
 			s->kind = SLICE_PHASE;
 			s->phase = (uint8_t)i;
 			return;

@@ -194,16 +194,30 @@ static int parse_task(const char *p, const char *e, const char *lend, struct cap
  * A whole "secs.frac:" token at p (it ends at a space or the end): 1 to 11 digits, '.', 1
  * to 9 decimals, exactly: no floating point. Returns the byte after the ':' or NULL.
  */
-static const char *parse_ts(const char *p, const char *end, uint64_t *ns)
+static ALWAYS_INLINE const char *parse_ts(struct capture_tasks *t, const char *p,
+					  const char *end, uint64_t *ns)
 {
 	static const uint32_t scale[10] = { 0, 100000000, 10000000, 1000000, 100000,
 					    10000, 1000,      100,      10,      1 };
 	const char *s = p, *f;
-	uint64_t secs, frac;
+	uint64_t secs, frac, w = 0;
 
-	p = scan_digits(p, end, &secs);
-	if (p == s || p - s > 11 || p == end || *p != '.')
-		return NULL;
+	/* the same seconds and '.' as the last timestamp (t): the same run of digits */
+	if (t && t->secs_mask && end - p >= 8 && (memcpy(&w, p, 8), !((w ^ t->secs_word) &
+								      t->secs_mask))) {
+		secs = t->secs;
+		p += t->secs_len;
+	} else {
+		p = scan_digits(p, end, &secs);
+		if (p == s || p - s > 11 || p == end || *p != '.')
+			return NULL;
+		if (t && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && p - s <= 7 && end - s >= 8) {
+			memcpy(&t->secs_word, s, 8);
+			t->secs_mask = ~0ull >> (8 * (7 - (p - s))); /* the digits and the '.' */
+			t->secs = secs;
+			t->secs_len = (uint32_t)(p - s);
+		}
+	}
 	f = ++p;
 	p = scan_digits(p, end, &frac);
 	if (p == f || p - f > 9 || p == end || *p != ':' || (p + 1 < end && p[1] != ' '))
@@ -219,14 +233,22 @@ static const char *parse_ts(const char *p, const char *end, uint64_t *ns)
  * After the CPU column: an optional flags column ("d..3", "...1", absent on old
  * kernels), then "ts:". Returns the byte after the timestamp's ':' or NULL.
  */
-static const char *parse_flags_ts(const char *p, const char *end, uint64_t *ns)
+static ALWAYS_INLINE const char *parse_flags_ts(struct capture_tasks *t, const char *p,
+						const char *end, uint64_t *ns)
 {
 	const char *ts;
-	int round;
+	int round = 0;
 
-	for (round = 0; round < 2; round++) {
+	/* The kernel's flags column ("d..3"): four bytes that are no space, the first no digit,
+	 * then a space. No timestamp starts there, so the first round would only pass it. */
+	if (end - p >= 5 && !is_digit(p[0]) && p[0] != ' ' && p[1] != ' ' && p[2] != ' ' &&
+	    p[3] != ' ' && p[4] == ' ') {
+		p += 4;
+		round = 1;
+	}
+	for (; round < 2; round++) {
 		p = skip_spaces(p, end);
-		ts = parse_ts(p, end, ns);
+		ts = parse_ts(t, p, end, ns);
 		if (ts)
 			return ts;
 		while (p < end && *p != ' ')
@@ -397,8 +419,76 @@ static void clear_line(struct capture_line *out)
 	out->n_extra = 0;
 }
 
-/* capture_parse_line of a line known to hold no NUL byte. */
-static int parse_line(const char *line, size_t len, struct capture_line *out)
+/* memcmp(a, b, n) == 0 for 8 <= n, a word at a time (the last one overlapping): no call. */
+static ALWAYS_INLINE bool same_bytes(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y;
+	size_t i;
+
+	for (i = 0; i + 8 < n; i += 8) {
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y)
+			return false;
+	}
+	memcpy(&x, a + n - 8, 8);
+	memcpy(&y, b + n - 8, 8);
+	return x == y;
+}
+
+/*
+ * The task of a line whose bytes up to its CPU column "[ddd] " are those of the line kept for
+ * that CPU: everything before the CPU column (the indent, where the column is, the task) is
+ * read from those bytes alone, so it reads as it did then. Returns the byte after "] " or NULL.
+ */
+static ALWAYS_INLINE const char *task_seen(struct capture_tasks *t, const char *line,
+					   const char *end, struct capture_line *out)
+{
+	size_t o = t->cpu_off, cpu;
+	const char *c = line + o;
+
+	if (o < 2 || (size_t)(end - line) < o + 6 || c[0] != '[' || c[4] != ']')
+		return NULL;
+	cpu = (unsigned char)c[3] & (CAPTURE_TASK_CPUS - 1);
+	const struct capture_task *s = &t->slot[2 * cpu + t->last[cpu]];
+
+	if (s->plen != o + 6 || !same_bytes(s->pre, line, o + 6)) {
+		s = &t->slot[2 * cpu + !t->last[cpu]]; /* the CPU's other task */
+		if (s->plen != o + 6 || !same_bytes(s->pre, line, o + 6))
+			return NULL;
+		t->last[cpu] = !t->last[cpu];
+	}
+	out->comm = (struct strv){ .p = line + s->comm_off, .len = s->comm_len };
+	out->tid = s->tid;
+	out->tgid = s->tgid;
+	return c + 6;
+}
+
+/* Keeps a task read in full for its CPU, over the one of its two it used longer ago (a 3-digit
+ * CPU column within the kept bytes). */
+static void task_keep(struct capture_tasks *t, const char *line, const char *cpu,
+		      const char *rest, const struct capture_line *out)
+{
+	size_t plen = (size_t)(rest - line), n;
+	struct capture_task *s;
+
+	if (plen > CAPTURE_TASK_PREFIX_MAX || rest - cpu != 6)
+		return;
+	t->cpu_off = (uint32_t)(cpu - line);
+	n = (unsigned char)cpu[3] & (CAPTURE_TASK_CPUS - 1);
+	t->last[n] = !t->last[n]; /* over the slot used longer ago */
+	s = &t->slot[2 * n + t->last[n]];
+	memcpy(s->pre, line, plen);
+	s->plen = (uint8_t)plen;
+	s->comm_off = (uint8_t)(out->comm.p - line);
+	s->comm_len = (uint8_t)out->comm.len;
+	s->tid = out->tid;
+	s->tgid = out->tgid;
+}
+
+/* capture_parse_line of a line known to hold no NUL byte; t may be NULL. */
+static ALWAYS_INLINE int parse_line(struct capture_tasks *t, const char *line, size_t len,
+				    struct capture_line *out)
 {
 	const char *p = line, *end = line + len, *cpu, *rest;
 	int err;
@@ -406,16 +496,21 @@ static int parse_line(const char *line, size_t len, struct capture_line *out)
 	clear_line(out);
 	while (end > p && (end[-1] == '\n' || end[-1] == '\r'))
 		end--;
-	p = skip_indent(p, end);
-	if (p == end || *p == '#')
-		return CAPTURE_SKIP;
-	cpu = find_cpu_column(p, end, &rest);
-	if (!cpu)
-		return -EINVAL;
-	err = parse_task(p, cpu, end, out);
-	if (err)
-		return err;
-	p = parse_flags_ts(rest, end, &out->ts_ns);
+	rest = t ? task_seen(t, line, end, out) : NULL;
+	if (!rest) {
+		p = skip_indent(p, end);
+		if (p == end || *p == '#')
+			return CAPTURE_SKIP;
+		cpu = find_cpu_column(p, end, &rest);
+		if (!cpu)
+			return -EINVAL;
+		err = parse_task(p, cpu, end, out);
+		if (err)
+			return err;
+		if (t)
+			task_keep(t, line, cpu, rest, out);
+	}
+	p = parse_flags_ts(t, rest, end, &out->ts_ns);
 	if (!p)
 		return -EINVAL;
 	return parse_event(p, end, out);
@@ -427,7 +522,17 @@ int capture_parse_line(const char *line, size_t len, struct capture_line *out)
 		clear_line(out);
 		return -EINVAL;
 	}
-	return parse_line(line, len, out);
+	return parse_line(NULL, line, len, out);
+}
+
+int capture_parse_line_tasks(struct capture_tasks *t, const char *line, size_t len,
+			     struct capture_line *out)
+{
+	if (memchr(line, '\0', len)) {
+		clear_line(out);
+		return -EINVAL;
+	}
+	return parse_line(t, line, len, out);
 }
 
 /* ---- the file --------------------------------------------------------------------- */
@@ -458,6 +563,7 @@ struct capture {
 	struct pftrace *pf;  /* protobuf capture: its index; NULL for text */
 	size_t pf_thread;    /* next thread name to hand out */
 	size_t pf_print;     /* next print event to hand out */
+	struct capture_tasks tasks; /* the task columns read before, per CPU */
 };
 
 static const char trace_data_tag[] = "<script class=\"trace-data\" type=\"application/text\">";
@@ -920,6 +1026,23 @@ static int next_line(struct capture *c, const char **line, size_t *len)
 	return 0;
 }
 
+/* next_line when the buffer holds the next line whole, as it mostly does: inline, one memchr. */
+static ALWAYS_INLINE int next_line_fast(struct capture *c, const char **line, size_t *len)
+{
+	char *p = c->buf + c->start, *nl;
+
+	if (c->skipping || c->cur >= c->n_ranges ||
+	    !(nl = memchr(p, '\n', c->end - c->start)) || nl - p > LINE_MAX_BYTES)
+		return next_line(c, line, len);
+	c->start = (size_t)(nl + 1 - c->buf);
+	c->last_no_nl = false;
+	*line = p;
+	*len = (size_t)(nl - p);
+	if (*len && p[*len - 1] == '\r')
+		(*len)--;
+	return 1;
+}
+
 int capture__next(struct capture *c, const char **line, size_t *len)
 {
 	int r;
@@ -1004,7 +1127,7 @@ int capture__next_event(struct capture *c, struct capture_line *out)
 
 	if (c->pf)
 		return next_pf_event(c, out);
-	kind = next_line(c, &line, &len);
+	kind = next_line_fast(c, &line, &len);
 	if (kind != 1) {
 		clear_line(out);
 		if (kind == 2)
@@ -1015,7 +1138,7 @@ int capture__next_event(struct capture *c, struct capture_line *out)
 		clear_line(out);
 		kind = -EINVAL;
 	} else {
-		kind = parse_line(line, len, out);
+		kind = parse_line(&c->tasks, line, len, out);
 	}
 	if (kind != CAPTURE_SKIP && cut_last_line(c)) {
 		c->dmg.truncated_at = c->next_off; /* < size when cut while read */

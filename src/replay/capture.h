@@ -41,6 +41,38 @@ struct capture_line {
  */
 int capture_parse_line(const char *line, size_t len, struct capture_line *out);
 
+/* The task columns read before, the last two per CPU (a CPU runs one task for many lines in
+ * a row, or goes back and forth between two). */
+#define CAPTURE_TASK_CPUS 16
+#define CAPTURE_TASK_SLOTS (2 * CAPTURE_TASK_CPUS)
+#define CAPTURE_TASK_PREFIX_MAX 64
+
+/* A line's bytes up to its CPU column's "] ", and the task they name. */
+struct capture_task {
+	uint8_t plen; /* how many bytes (0: an empty slot) */
+	uint8_t comm_off, comm_len;
+	int32_t tid, tgid;
+	char pre[CAPTURE_TASK_PREFIX_MAX];
+};
+
+struct capture_tasks {
+	uint32_t cpu_off; /* where the CPU column's '[' was in the last line read in full */
+	uint8_t last[CAPTURE_TASK_CPUS]; /* which of its two slots a CPU used last */
+	/* The last timestamp's seconds with their '.', as its first bytes (mask 0: none): the
+	 * next line's are mostly the same. */
+	uint64_t secs_word, secs_mask, secs;
+	uint32_t secs_len;
+	struct capture_task slot[CAPTURE_TASK_SLOTS];
+};
+
+/*
+ * capture_parse_line, with t (zeroed before the first line) holding what lines read before
+ * showed: a line whose bytes up to its CPU column are those of an earlier line on that CPU
+ * reads its task from there, not again. Reads every line as capture_parse_line does.
+ */
+int capture_parse_line_tasks(struct capture_tasks *t, const char *line, size_t len,
+			     struct capture_line *out);
+
 struct capture;
 struct file_id;
 

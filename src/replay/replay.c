@@ -28,6 +28,30 @@ struct owed {
  * process's first marker); past them the run reads the capture again from its start. */
 #define OWED_MAX 4096
 
+/*
+ * What a selection was last told of each thread (by tid, one slot each), so that a line that
+ * shows it again, as most do, is not told again: procsel__thread with the arguments of its last
+ * call for that thread, and no name forgotten since, changes nothing (proctab__learn: the name
+ * kept or the same written, the tgid the same, the entry marked as that call marked it; other
+ * calls in between set only a name or an unknown tgid). Only an eviction undoes it.
+ */
+#define TOLD_SLOTS 256
+#define TOLD_NAME_MAX 16
+
+struct told_slot {
+	uint64_t evicted; /* the selection's names forgotten when told */
+	int32_t tid;      /* 0: empty */
+	uint32_t tgid;
+	uint64_t len;
+	uint64_t head, tail; /* the name's bytes (name_words) */
+};
+
+struct told {
+	uint64_t evicted; /* the selection's names forgotten, read after each procsel__thread */
+	struct told_slot task[TOLD_SLOTS];  /* the task column: a name kept, with its tgid */
+	struct told_slot named[TOLD_SLOTS]; /* sched_* fields: the name replaced */
+};
+
 struct replay {
 	struct capture *cap;
 	const struct procfilter *filter;
@@ -38,6 +62,7 @@ struct replay {
 	struct replay_stats fresh_st; /* open_st before check_pids read ahead (a restart's) */
 	struct ts_guard guard;       /* which marker timestamps are time */
 	bool protobuf;
+	size_t n_frames;             /* FrameTimeline frames in the capture */
 	size_t next_ft;              /* the next FrameTimeline frame for the engine */
 	bool ahead;                  /* check_pids read ahead of the run */
 	bool resume;                 /* the run goes on from held, after paying owed */
@@ -46,6 +71,7 @@ struct replay {
 	int held_kind;
 	struct owed *owed;
 	size_t n_owed;
+	struct told told; /* what sel was told */
 };
 
 /* An engine call, made now or (reading ahead, no engine yet) owed until the run. */
@@ -73,26 +99,75 @@ static void owe(struct replay *r, enum owed_kind kind, uint64_t ts_ns)
 	r->owed[r->n_owed++] = (struct owed){ ts_ns, kind };
 }
 
-static bool known_name(struct strv s)
+static inline __attribute__((always_inline)) bool known_name(struct strv s)
 {
 	return s.len && !strv_eq(s, "<...>");
 }
 
-/* Thread names as the capture shows them, into sel: the task column, and sched_* fields. */
-static void learn_names(struct procsel *sel, const struct capture_line *l)
+/*
+ * A name of up to 16 bytes in two words read within it (overlapping when shorter): two names
+ * of one length are the same when their words are.
+ */
+static inline __attribute__((always_inline)) void name_words(const char *p, size_t len,
+							     uint64_t *head, uint64_t *tail)
+{
+	uint32_t h4 = 0, t4 = 0;
+
+	*head = *tail = 0;
+	if (len >= 8) {
+		memcpy(head, p, 8);
+		memcpy(tail, p + len - 8, 8);
+	} else if (len >= 4) {
+		memcpy(&h4, p, 4);
+		memcpy(&t4, p + len - 4, 4);
+		*head = h4;
+		*tail = t4;
+	} else if (len) {
+		*head = (uint8_t)p[0] | (uint64_t)(uint8_t)p[len / 2] << 8 |
+			(uint64_t)(uint8_t)p[len - 1] << 16;
+	}
+}
+
+/* procsel__thread, unless sel was told the same last time (see struct told); *evicted: sel's
+ * names forgotten so far, kept up to date. */
+static inline __attribute__((always_inline)) void tell(struct procsel *sel, struct told_slot *t,
+						   uint64_t *evicted, int32_t tid, uint32_t tgid,
+						   const char *name, size_t len, bool replace)
+{
+	struct told_slot *s = &t[(uint32_t)tid % TOLD_SLOTS];
+	uint64_t head, tail;
+
+	if (s->tid == tid && s->len == len && s->tgid == tgid && s->evicted == *evicted &&
+	    len <= TOLD_NAME_MAX) {
+		name_words(name, len, &head, &tail);
+		if (s->head == head && s->tail == tail)
+			return;
+	}
+	procsel__thread(sel, (uint32_t)tid, tgid, name, len, replace);
+	name_words(name, len, &head, &tail);
+	*evicted = procsel__names_evicted(sel);
+	*s = (struct told_slot){ .evicted = *evicted, .tid = len <= TOLD_NAME_MAX ? tid : 0,
+				 .tgid = tgid, .len = len, .head = head, .tail = tail };
+}
+
+/* Thread names as the capture shows them, into sel (told: what it was told before): the
+ * task column, and sched_* fields. */
+static inline __attribute__((always_inline)) void learn_names(struct procsel *sel,
+							      struct told *told,
+							      const struct capture_line *l)
 {
 	if (l->tid > 0)
-		procsel__thread(sel, l->tid, l->tgid > 0 ? l->tgid : 0, l->comm.p,
-				known_name(l->comm) ? l->comm.len : 0, false);
+		tell(sel, told->task, &told->evicted, l->tid, l->tgid > 0 ? (uint32_t)l->tgid : 0,
+		     l->comm.p, known_name(l->comm) ? l->comm.len : 0, false);
 	for (int i = 0; i < l->n_extra && i < 2; i++)
 		if (l->extra_tid[i] > 0 && known_name(l->extra_comm[i]))
-			procsel__thread(sel, l->extra_tid[i], 0, l->extra_comm[i].p,
-					l->extra_comm[i].len, true);
+			tell(sel, told->named, &told->evicted, l->extra_tid[i], 0,
+			     l->extra_comm[i].p, l->extra_comm[i].len, true);
 }
 
 /* The process a marker line belongs to: payload tgid, TGID column, or an earlier marker. */
-static uint32_t resolve_tgid(struct procsel *sel, const struct capture_line *l,
-			     const struct marker *m)
+static uint32_t resolve_tgid(struct procsel *sel, struct told *told,
+			     const struct capture_line *l, const struct marker *m)
 {
 	uint32_t tgid = 0;
 
@@ -102,8 +177,10 @@ static uint32_t resolve_tgid(struct procsel *sel, const struct capture_line *l,
 		tgid = l->tgid;
 	else if (l->tid > 0)
 		tgid = procsel__tgid(sel, l->tid);
-	if (tgid && l->tid > 0 && !procsel__tgid(sel, l->tid))
+	if (tgid && l->tid > 0 && !procsel__tgid(sel, l->tid)) {
 		procsel__thread(sel, l->tid, tgid, NULL, 0, false);
+		told->evicted = procsel__names_evicted(sel); /* the only other call that adds */
+	}
 	return tgid;
 }
 
@@ -111,6 +188,7 @@ static void feed_marker(struct replay *r, const struct capture_line *l)
 {
 	struct marker m;
 	uint32_t tgid;
+	bool wants;
 
 	if (marker_parse(l->payload.p, l->payload.len, &m)) {
 		/* Not a marker at all (e.g. trace_event_clock_sync): count only for chosen ones. */
@@ -123,16 +201,16 @@ static void feed_marker(struct replay *r, const struct capture_line *l)
 		}
 		return;
 	}
-	tgid = resolve_tgid(r->sel, l, &m);
-	if (tgid && !procsel__wants(r->sel, tgid) && m.type == MARKER_COUNTER &&
-	    strv_eq(m.name, "VSYNC-app")) {
+	tgid = resolve_tgid(r->sel, &r->told, l, &m);
+	wants = tgid && procsel__wants(r->sel, tgid); /* asked once per marker */
+	if (tgid && !wants && m.type == MARKER_COUNTER && strv_eq(m.name, "VSYNC-app")) {
 		if (r->e) /* every process's vsyncs */
 			engine__display_vsync(r->e, l->ts_ns);
 		else
 			owe(r, OWED_VSYNC, l->ts_ns);
 		return;
 	}
-	if (!tgid || !procsel__wants(r->sel, tgid))
+	if (!wants)
 		return;
 	if (!r->e) { /* read ahead, a marker check_pids did not stop at: start over */
 		r->resume = false;
@@ -149,11 +227,14 @@ static inline __attribute__((always_inline)) void each_next_line(struct replay *
 			   void (*fn)(struct replay *, const struct capture_line *, int kind))
 {
 	struct capture_line l;
-	int kind;
+	int kind, last = CAPTURE_MARKER;
 
+	/* the engine is only called for markers: only after one can its sink have failed */
 	while ((kind = capture__next_event(r->cap, &l)) != CAPTURE_END &&
-	       !(r->e && engine__sink_error(r->e)))
+	       !(last == CAPTURE_MARKER && r->e && engine__sink_error(r->e))) {
 		fn(r, &l, kind);
+		last = kind;
+	}
 }
 
 /*
@@ -195,9 +276,9 @@ static void pass_names(struct replay *r, const struct capture_line *l, int kind)
 
 	if (kind < 0 || kind == CAPTURE_SKIP)
 		return;
-	learn_names(r->sel, l);
+	learn_names(r->sel, &r->told, l);
 	if (kind == CAPTURE_MARKER && !marker_parse(l->payload.p, l->payload.len, &m))
-		procsel__wrote(r->sel, resolve_tgid(r->sel, l, &m));
+		procsel__wrote(r->sel, resolve_tgid(r->sel, &r->told, l, &m));
 }
 
 static inline __attribute__((always_inline)) void pass_events(struct replay *r,
@@ -216,26 +297,28 @@ static inline __attribute__((always_inline)) void pass_events(struct replay *r,
 		in->time_jumps++;
 		return;
 	}
-	learn_names(r->sel, l); /* ignored once --proc chose from the names (procsel__thread) */
+	/* ignored once --proc chose from the names (procsel__thread) */
+	learn_names(r->sel, &r->told, l);
 	if (kind == CAPTURE_MARKER) {
-		feed_timeline(r, l->ts_ns);
+		if (r->next_ft < r->n_frames) /* a text capture has none */
+			feed_timeline(r, l->ts_ns);
 		feed_marker(r, l);
 	}
 }
 
 /* The names pass's step over one event, into seen: true when a listed process wrote it. */
-static bool wrote_listed(struct procsel *seen, const struct procfilter *filter,
-			 const struct capture_line *l, int kind)
+static bool wrote_listed(struct procsel *seen, struct told *told,
+			 const struct procfilter *filter, const struct capture_line *l, int kind)
 {
 	struct marker m;
 	uint32_t tgid;
 
 	if (kind < 0 || kind == CAPTURE_SKIP)
 		return false;
-	learn_names(seen, l);
+	learn_names(seen, told, l);
 	if (kind != CAPTURE_MARKER || marker_parse(l->payload.p, l->payload.len, &m))
 		return false;
-	tgid = resolve_tgid(seen, l, &m);
+	tgid = resolve_tgid(seen, told, l, &m);
 	procsel__wrote(seen, tgid);
 	return tgid && procfilter__wants_pid(filter, (int)tgid);
 }
@@ -253,16 +336,20 @@ static int check_pids(struct replay *r, const struct procfilter *filter, char *m
 		      size_t msglen)
 {
 	struct procsel *seen = procsel__new(&(struct procsel_opts){ .filter = filter });
+	struct told *told = calloc(1, sizeof(*told)); /* what seen was told */
 	struct capture_line l;
 	int kind, err = -ESRCH;
 
-	if (!seen)
+	if (!seen || !told) {
+		procsel__free(seen);
+		free(told);
 		return -ENOMEM;
+	}
 	r->fresh_st = r->open_st;
 	r->ahead = r->resume = true;
 	capture__rewind(r->cap);
 	while (err && (kind = capture__next_event(r->cap, &l)) != CAPTURE_END) {
-		if (wrote_listed(seen, filter, &l, kind)) {
+		if (wrote_listed(seen, told, filter, &l, kind)) {
 			r->held = l;
 			r->held_kind = kind;
 			err = 0;
@@ -275,6 +362,7 @@ static int check_pids(struct replay *r, const struct procfilter *filter, char *m
 		r->resume = false;
 	}
 	procsel__free(seen);
+	free(told);
 	return err;
 }
 
@@ -306,6 +394,7 @@ static int start_over(struct replay *r)
 		return -ENOMEM;
 	procsel__free(r->sel);
 	r->sel = sel;
+	memset(&r->told, 0, sizeof(r->told));
 	r->open_st = r->fresh_st;
 	r->n_owed = 0;
 	r->ahead = false;
@@ -396,6 +485,7 @@ struct replay *replay__open(const char *path, const struct procfilter *filter, c
 	if (!r->sel)
 		goto fail;
 	r->protobuf = capture__is_protobuf(r->cap);
+	r->n_frames = capture__n_frames(r->cap);
 	find_anchor(r); /* first: check_pids replays what it reads, through the guard */
 	if (!procsel__all(r->sel) && (err = select_procs(r, filter, msg, msglen)))
 		goto fail_quiet;

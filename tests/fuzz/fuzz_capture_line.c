@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * capture_parse_line on each line of the input, then marker_parse on each marker payload; the
- * line must mean what it meant to the parser before it read fields at their places
+ * capture_parse_line on each line of the input, and capture_parse_line_tasks after the lines
+ * before it (tasks kept per CPU), then marker_parse on each marker payload; the line must mean
+ * what it meant to the parser before it read fields at their places
  * (tests/replay/capture_line_ref.c).
  */
 #include <errno.h>
@@ -32,13 +33,17 @@ static void check_ref(const char *line, size_t len, int kind, const struct captu
 			   same_strv(cl->extra_comm[i], ref.extra_comm[i]));
 }
 
-static void check_line(const char *line, size_t len)
+/* The task columns kept from the input's lines before (capture_parse_line_tasks). */
+static struct capture_tasks tasks;
+
+static void check_line(const char *line, size_t len, bool kept)
 {
 	struct capture_line cl;
 	int kind, i;
 
 	memset(&cl, 0, sizeof(cl));
-	kind = capture_parse_line(line, len, &cl);
+	kind = kept ? capture_parse_line_tasks(&tasks, line, len, &cl) :
+		      capture_parse_line(line, len, &cl);
 	FUZZ_CHECK(kind == -EINVAL || kind == CAPTURE_MARKER || kind == CAPTURE_SCHED ||
 		   kind == CAPTURE_SKIP);
 	check_ref(line, len, kind, &cl);
@@ -60,6 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *copy;
 	size_t len;
 
+	memset(&tasks, 0, sizeof(tasks));
 	while (p < end) {
 		nl = memchr(p, '\n', (size_t)(end - p));
 		len = (size_t)((nl ? nl : end) - p);
@@ -68,7 +74,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!copy)
 			return 0;
 		memcpy(copy, p, len);
-		check_line(copy, len);
+		check_line(copy, len, false);
+		check_line(copy, len, true);
 		free(copy);
 		p += len + 1;
 	}
