@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/curve.h"
 #include "engine/dynanims.h"
 #include "engine/state.h"
 #include "model/fit.h"
@@ -21,11 +22,7 @@ struct dyn_run {
 	bool unannounced;      /* first seen in a doAnimationFrame: dyn_start waits for its
 				* first write (it may be a moved object of a run: see run_moved) */
 	uint64_t frame_ns;     /* the frame time its last doAnimationFrame was given */
-	/* the target's values, one per frame (the first sample and every stride-th kept) */
-	struct fit_sample s[CAP_SEG_SAMPLES];
-	struct fit_sample tail;
-	int n;
-	uint32_t added, stride;
+	struct curve curve; /* the target's values, one per frame */
 };
 
 /* A caller frame of DynamicAnimation itself, left out of stacks as the seed's tracer does
@@ -65,45 +62,11 @@ static void run_unlink(struct dynanims_proc *dp, struct dyn_run *r)
 	}
 }
 
-/* ---- samples (as segment.c keeps them: the first, then every stride-th) -------------- */
-
-static void sample_add(struct dyn_run *r, uint64_t t_ns, float v)
-{
-	struct fit_sample smp = { t_ns, v };
-
-	if (r->n && r->tail.t_ns == t_ns) { /* written twice in one frame: its last value */
-		if (r->s[r->n - 1].t_ns == t_ns)
-			r->s[r->n - 1].v = v;
-		r->tail.v = v;
-		return;
-	}
-	r->tail = smp;
-	if (!r->n) {
-		r->s[r->n++] = smp;
-		r->stride = 1;
-		return;
-	}
-	if (++r->added % r->stride)
-		return;
-	if (r->n == CAP_SEG_SAMPLES) {
-		for (int i = 1; i < CAP_SEG_SAMPLES / 2; i++)
-			r->s[i] = r->s[2 * i];
-		r->n = CAP_SEG_SAMPLES / 2;
-		r->stride *= 2;
-	}
-	if (r->added % r->stride == 0)
-		r->s[r->n++] = smp;
-}
-
 /* Fits the target's values; a run not known to be a spring is a fling when they say so. */
 static void run_fit(struct dyn_run *r)
 {
 	struct fit_sample smp[CAP_SEG_SAMPLES + 1];
-	size_t n = (size_t)r->n;
-
-	memcpy(smp, r->s, n * sizeof(smp[0]));
-	if (n && smp[n - 1].t_ns != r->tail.t_ns)
-		smp[n++] = r->tail;
+	size_t n = curve__samples(&r->curve, smp);
 	r->a.fitted = n >= 3 && fit_run_bounded(smp, n, NULL, &r->a.fit) == 0;
 	if (r->a.kind == DYN_UNKNOWN && r->a.fitted && r->a.fit.kind == FIT_FLING)
 		r->a.kind = DYN_FLING;
@@ -328,7 +291,7 @@ uint64_t dynanims__write(struct dynanims_proc *dp, const struct dynanims_thread 
 		 * setter probes report changes): it is the value before this first change */
 		if (prev && r->a.frames > 1 && r->frame_ns > r->a.first_frame_ns) {
 			r->a.from = *prev;
-			sample_add(r, r->a.first_frame_ns, *prev);
+			curve__add(&r->curve, r->a.first_frame_ns, *prev);
 		}
 		snprintf(r->a.node_name, sizeof(r->a.node_name), "%s", node_name ? node_name : "");
 		/* the cancelled run it replaces moved the same property of the same node */
@@ -337,7 +300,7 @@ uint64_t dynanims__write(struct dynanims_proc *dp, const struct dynanims_thread 
 	}
 	if (r->a.node == node && r->a.prop == prop) {
 		r->a.to = value;
-		sample_add(r, r->frame_ns, value);
+		curve__add(&r->curve, r->frame_ns, value);
 	}
 	return r->a.id;
 }

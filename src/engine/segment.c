@@ -12,6 +12,7 @@
 
 #include "common/caps.h"
 #include "common/coll.h"
+#include "engine/curve.h"
 #include "engine/segment.h"
 
 /* A start-value frame further back than this many periods is no part of the run. */
@@ -30,10 +31,7 @@ struct run {
 	uint32_t changes;
 	float from;
 	struct group *g;
-	uint32_t stride, added; /* one kept sample every stride frames after the first */
-	uint16_t n;
-	struct fit_sample s[CAP_SEG_SAMPLES];
-	struct fit_sample tail; /* the last frame's sample, kept or not */
+	struct curve curve; /* its values */
 };
 
 struct group {
@@ -120,46 +118,6 @@ static struct seg_proc *proc_get(struct segment *s, uint32_t pid)
 	return p;
 }
 
-/* ---- samples ------------------------------------------------------------------------- */
-
-/* A full run keeps its first sample and every other one of the rest. */
-static void samples_halve(struct run *r)
-{
-	for (int i = 1; i < CAP_SEG_SAMPLES / 2; i++)
-		r->s[i] = r->s[2 * i];
-	r->n = CAP_SEG_SAMPLES / 2;
-	r->stride *= 2;
-}
-
-static void sample_add(struct run *r, uint64_t t_ns, float v)
-{
-	struct fit_sample smp = { t_ns, v };
-
-	r->tail = smp;
-	if (!r->n) {
-		r->s[r->n++] = smp;
-		r->stride = 1;
-		return;
-	}
-	if (++r->added % r->stride)
-		return;
-	if (r->n == CAP_SEG_SAMPLES)
-		samples_halve(r);
-	if (r->added % r->stride == 0)
-		r->s[r->n++] = smp;
-}
-
-/* The run's samples for the fit: the kept ones, then the last frame's if it was not kept. */
-static size_t samples_get(const struct run *r, struct fit_sample *out)
-{
-	size_t n = r->n;
-
-	memcpy(out, r->s, n * sizeof(*out));
-	if (n && out[n - 1].t_ns != r->tail.t_ns)
-		out[n++] = r->tail;
-	return n;
-}
-
 /* ---- groups -------------------------------------------------------------------------- */
 
 static bool run_counts(const struct run *r)
@@ -184,7 +142,7 @@ static void group_props(struct group *g, bool counting)
 		memset(ap, 0, sizeof(*ap));
 		ap->prop = r->prop;
 		ap->from = r->from;
-		ap->to = r->tail.v;
+		ap->to = r->curve.tail.v;
 		ap->frames = r->changes;
 	}
 }
@@ -252,7 +210,7 @@ static void animation_fit(struct animation *a, struct run *const *runs, int n_ru
 
 			if (runs[j]->prop != ap->prop)
 				continue;
-			n = samples_get(runs[j], smp);
+			n = curve__samples(&runs[j]->curve, smp);
 			ap->fitted = fit_run_bounded(smp, n, NULL, &ap->fit) == 0;
 			break;
 		}
@@ -282,9 +240,9 @@ static void report_alone(struct segment *s, struct group *g, struct run *r, enum
 	a.n_props = 1;
 	memset(&a.props[0], 0, sizeof(a.props[0]));
 	a.props[0] = (struct animation_prop){ .prop = r->prop, .from = r->from,
-					      .to = r->tail.v, .frames = r->changes };
-	a.start_ns = r->s[0].t_ns;
-	a.duration_ns = r->tail.t_ns - a.start_ns;
+					      .to = r->curve.tail.v, .frames = r->changes };
+	a.start_ns = r->curve.s[0].t_ns;
+	a.duration_ns = r->curve.tail.t_ns - a.start_ns;
 	a.frames = (uint32_t)(r->last_seq - r->first_seq + 1);
 	emit(s, s->out.start, &a);
 	animation_report(s, &a, &r, 1, reason);
@@ -314,8 +272,8 @@ static void group_end(struct segment *s, struct group *g, enum end_reason reason
 		group_props(g, true);
 		g->a.duration_ns = 0;
 		for (int i = 0; i < n_main; i++)
-			if (main_runs[i]->tail.t_ns - g->a.start_ns > g->a.duration_ns)
-				g->a.duration_ns = main_runs[i]->tail.t_ns - g->a.start_ns;
+			if (main_runs[i]->curve.tail.t_ns - g->a.start_ns > g->a.duration_ns)
+				g->a.duration_ns = main_runs[i]->curve.tail.t_ns - g->a.start_ns;
 		if (n_main)
 			animation_report(s, &g->a, main_runs, n_main, reason);
 	}
@@ -439,7 +397,7 @@ static struct run *run_new(struct segment *s, struct seg_proc *p, const struct s
 	g->n_open++;
 	s->n_open++;
 	if (lead)
-		sample_add(r, p->last_start, c->before);
+		curve__add(&r->curve, p->last_start, c->before);
 	return r;
 }
 
@@ -460,7 +418,7 @@ static void run_change(struct segment *s, struct seg_proc *p, const struct seg_f
 		r->explained |= c->explained;
 	r->last_seq = f->seq;
 	r->changes++;
-	sample_add(r, f->start_ns, c->value);
+	curve__add(&r->curve, f->start_ns, c->value);
 	if (r->g->last_seq < f->seq)
 		r->g->last_seq = f->seq;
 	if (!r->g->begun && run_counts(r))
