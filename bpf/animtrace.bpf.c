@@ -135,11 +135,9 @@ struct {
 	__type(value, struct at_prop_offsets);
 } prop_offsets SEC(".maps");
 
-/* The offsets of the libhwui of the current process, or NULL when unknown. */
-static __always_inline struct at_prop_offsets *offsets(void)
+/* The offsets of the libhwui of process tgid, or NULL when unknown. */
+static __always_inline struct at_prop_offsets *offsets(__u32 tgid)
 {
-	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
-
 	return bpf_map_lookup_elem(&prop_offsets, &tgid);
 }
 
@@ -151,12 +149,13 @@ static __always_inline __u32 prop_offset(const struct at_prop_offsets *o, __u32 
 	return o->off[prop];
 }
 
-/* The record of c's call, which stored value_bits; its time is the call's entry. */
-static __always_inline void emit_prop(const struct at_setter_call *c, __u32 value_bits)
+/* The record of c's call, which stored value_bits; its time is the call's entry. id: the
+ * current pid_tgid, read once by the caller (each helper call counts on this path). */
+static __always_inline void emit_prop(const struct at_setter_call *c, __u64 id, __u32 value_bits)
 {
-	struct at_prop_rec *r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
-	__u64 id = bpf_get_current_pid_tgid();
+	struct at_prop_rec *r;
 	struct at_drops *d;
+	r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
 
 	if (!r) {
 		d = drops_slot();
@@ -180,7 +179,8 @@ static __always_inline void emit_prop(const struct at_setter_call *c, __u32 valu
 }
 
 /* Records c's call (it has returned) when the field it set now holds another value. */
-static __always_inline void settle(struct at_setter_call *c, const struct at_prop_offsets *o)
+static __always_inline void settle(struct at_setter_call *c, const struct at_prop_offsets *o,
+				   __u64 id)
 {
 	__u32 off = prop_offset(o, c->prop), bits;
 	struct at_drops *d;
@@ -194,58 +194,70 @@ static __always_inline void settle(struct at_setter_call *c, const struct at_pro
 		return;
 	}
 	if (bits != c->old_bits) /* RP_SET stored: the value changed */
-		emit_prop(c, bits);
+		emit_prop(c, id, bits);
 }
 
 /* The current thread's pending call, if any, recorded before the event that runs this. */
 static __always_inline void setter_flush(void)
 {
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct at_setter_call *c;
+	__u64 id;
+	__u32 tid;
 
 	if (!setter_pending)
 		return;
+	id = bpf_get_current_pid_tgid();
+	tid = (__u32)id;
 	c = bpf_map_lookup_elem(&setter_calls, &tid);
 	if (!c || !c->node || c->awaits_return)
 		return;
-	settle(c, offsets());
+	settle(c, offsets(id >> 32), id);
 	c->node = 0;
 	__sync_fetch_and_add(&setter_pending, -1);
 }
 
+/*
+ * The cost of this path is its helper calls and map lookups (bpf_stats: run_time_ns/run_cnt),
+ * so each is made once: pid_tgid read once; the process's offsets are its allow check too
+ * (userspace publishes them once the process is selected and allowed, and drops them before
+ * it disallows it at its exit: live.c sel_selected, procsel__exit, uprobes__retire); the
+ * thread's last call is settled with the field this call reads anyway when it set the same
+ * field of the same node.
+ */
 static __always_inline int setter_entry(__u64 node, __u32 prop)
 {
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct at_setter_call n = { .node = node, .prop = prop, .ts_ns = bpf_ktime_get_ns(),
-				 .tgid = bpf_get_current_pid_tgid() >> 32 };
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tgid = id >> 32, tid = (__u32)id, off;
+	struct at_setter_call n = { .node = node, .prop = prop, .tgid = tgid };
 	struct at_prop_offsets *o;
 	struct at_setter_call *c;
 	struct at_drops *d;
-	bool was;
-	bool read = false;
-	__u32 off;
+	bool was, read = false;
 
-	if (!node || !allowed(bpf_get_current_pid_tgid() >> 32))
+	if (!node || prop >= AT_PROP_COUNT)
 		return 0;
-	o = offsets();
-	off = prop_offset(o, prop);
+	o = offsets(tgid);
+	if (!o) /* not a selected process, or its libhwui not understood */
+		return 0;
+	n.ts_ns = bpf_ktime_get_ns();
+	off = o->off[prop];
 	if (off)
 		read = !bpf_probe_read_user(&n.old_bits, sizeof(n.old_bits),
 					    (const void *)(AT_UNTAG(node) + off));
 	/* Userspace names a node once per id: a freed node's memory reused gets a new one. */
-	if (o && o->has_uniqueid &&
+	if (o->has_uniqueid &&
 	    !bpf_probe_read_user(&n.unique_id, sizeof(n.unique_id),
 				 (const void *)(AT_UNTAG(node) + o->uniqueid_off)))
 		n.flags = AT_PROP_HAS_UID;
-	n.awaits_return = o && prop < AT_PROP_COUNT && (o->pair_mask & (1u << prop));
+	n.awaits_return = !!(o->pair_mask & (1u << prop));
 	c = bpf_map_lookup_elem(&setter_calls, &tid);
 	if (c) { /* the thread's last call first; then this one takes its place */
 		was = c->node && !c->awaits_return;
 		if (was && read && c->node == node && c->prop == prop) { /* that field, just read */
 			if (n.old_bits != c->old_bits)
-				emit_prop(c, n.old_bits);
+				emit_prop(c, id, n.old_bits);
 		} else if (was) {
-			settle(c, o);
+			settle(c, o, id);
 		}
 		if (was != !n.awaits_return) /* in a burst of calls: neither */
 			__sync_fetch_and_add(&setter_pending, was ? -1 : 1);
@@ -285,14 +297,14 @@ int BPF_KRETPROBE(at_set_ret, long ret)
 
 	if (!c || !c->node || !c->awaits_return)
 		return 0;
-	off = prop_offset(offsets(), c->prop);
+	off = prop_offset(offsets(bpf_get_current_pid_tgid() >> 32), c->prop);
 	d = drops_slot();
 	if ((ret & 0xff) && off && d) { /* jboolean true: the value changed */
 		if (bpf_probe_read_user(&bits, sizeof(bits),
 					(const void *)(AT_UNTAG(c->node) + off)))
 			d->prop_read_fault++;
 		else
-			emit_prop(c, bits);
+			emit_prop(c, bpf_get_current_pid_tgid(), bits);
 	}
 	c->node = 0; /* consumed */
 	return 0;
