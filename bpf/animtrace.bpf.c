@@ -120,8 +120,11 @@ struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 4096);
 	__type(key, __u32); /* tid */
-	__type(value, struct at_setter_call);
+	__type(value, struct at_setter_state);
 } setter_calls SEC(".maps");
+
+/* A new thread's state, copied into setter_calls (too big for the BPF stack). */
+static struct at_setter_state setter_zero;
 
 /* Threads with a call pending until their next event: other events (every system call of
  * the system) look their thread up only while this is not 0. */
@@ -151,18 +154,9 @@ static __always_inline __u32 prop_offset(const struct at_prop_offsets *o, __u32 
 
 /* The record of c's call, which stored value_bits; its time is the call's entry. id: the
  * current pid_tgid, read once by the caller (each helper call counts on this path). */
-static __always_inline void emit_prop(const struct at_setter_call *c, __u64 id, __u32 value_bits)
+static __always_inline void fill_prop(struct at_prop_rec *r, const struct at_setter_call *c,
+				      __u64 id, __u32 value_bits)
 {
-	struct at_prop_rec *r;
-	struct at_drops *d;
-	r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
-
-	if (!r) {
-		d = drops_slot();
-		if (d)
-			d->prop_ringbuf_full++;
-		return;
-	}
 	r->hdr.kind = AT_REC_PROP;
 	r->hdr.size = sizeof(*r);
 	r->hdr.tgid = id >> 32;
@@ -175,32 +169,80 @@ static __always_inline void emit_prop(const struct at_setter_call *c, __u64 id, 
 	r->old_bits = c->old_bits;
 	r->flags = c->flags;
 	r->unique_id = c->unique_id;
+}
+
+/* The uretprobe's record, sent at once (its thread's batch is empty: setter_entry). */
+static __always_inline void emit_prop(const struct at_setter_call *c, __u64 id, __u32 value_bits)
+{
+	struct at_prop_rec *r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
+	struct at_drops *d;
+
+	if (!r) {
+		d = drops_slot();
+		if (d)
+			d->prop_ringbuf_full++;
+		return;
+	}
+	fill_prop(r, c, id, value_bits);
 	bpf_ringbuf_submit(r, rb_flags());
 }
 
-/* Records c's call (it has returned) when the field it set now holds another value. */
-static __always_inline void settle(struct at_setter_call *c, const struct at_prop_offsets *o,
+/* The batched records of s in one ring-buffer sample (wire.h: AT_SETTER_BATCH). */
+static __always_inline void batch_send(struct at_setter_state *s)
+{
+	__u32 n = s->nrec;
+	struct at_drops *d;
+
+	if (!n)
+		return;
+	s->nrec = 0;
+	if (n > AT_SETTER_BATCH) /* never: the bound the verifier needs */
+		n = AT_SETTER_BATCH;
+	if (bpf_ringbuf_output(&events, s->rec, n * sizeof(s->rec[0]), rb_flags())) {
+		d = drops_slot();
+		if (d)
+			d->prop_ringbuf_full += n;
+	}
+}
+
+/* s's pending call stored value_bits, another value: its record joins the batch. */
+static __always_inline void batch_prop(struct at_setter_state *s, __u64 id, __u32 value_bits)
+{
+	__u32 i = s->nrec;
+
+	if (i >= AT_SETTER_BATCH) /* never: sent once full */
+		return;
+	fill_prop(&s->rec[i], &s->call, id, value_bits);
+	s->nrec = i + 1;
+	if (i + 1 == AT_SETTER_BATCH)
+		batch_send(s);
+}
+
+/* Records s's pending call (it has returned) when the field it set holds another value. */
+static __always_inline void settle(struct at_setter_state *s, const struct at_prop_offsets *o,
 				   __u64 id)
 {
-	__u32 off = prop_offset(o, c->prop), bits;
+	__u32 off = prop_offset(o, s->call.prop), bits;
 	struct at_drops *d;
 
 	if (!off)
 		return;
-	if (bpf_probe_read_user(&bits, sizeof(bits), (const void *)(AT_UNTAG(c->node) + off))) {
+	if (bpf_probe_read_user(&bits, sizeof(bits),
+				(const void *)(AT_UNTAG(s->call.node) + off))) {
 		d = drops_slot();
 		if (d)
 			d->prop_read_fault++;
 		return;
 	}
-	if (bits != c->old_bits) /* RP_SET stored: the value changed */
-		emit_prop(c, id, bits);
+	if (bits != s->call.old_bits) /* RP_SET stored: the value changed */
+		batch_prop(s, id, bits);
 }
 
-/* The current thread's pending call, if any, recorded before the event that runs this. */
+/* The current thread's pending call and batch, if any, recorded before the event that runs
+ * this. */
 static __always_inline void setter_flush(void)
 {
-	struct at_setter_call *c;
+	struct at_setter_state *s;
 	__u64 id;
 	__u32 tid;
 
@@ -208,12 +250,31 @@ static __always_inline void setter_flush(void)
 		return;
 	id = bpf_get_current_pid_tgid();
 	tid = (__u32)id;
-	c = bpf_map_lookup_elem(&setter_calls, &tid);
-	if (!c || !c->node || c->awaits_return)
-		return;
-	settle(c, offsets(id >> 32), id);
-	c->node = 0;
+	s = bpf_map_lookup_elem(&setter_calls, &tid);
+	if (!s || !s->call.node || s->call.awaits_return)
+		return; /* the batch is empty too: it only grows under a pending call */
+	settle(s, offsets(id >> 32), id);
+	batch_send(s);
+	s->call.node = 0;
 	__sync_fetch_and_add(&setter_pending, -1);
+}
+
+/* The thread's state, made on its first call; NULL when the map is full. */
+static __always_inline struct at_setter_state *setter_state(__u32 tid)
+{
+	struct at_setter_state *s = bpf_map_lookup_elem(&setter_calls, &tid);
+	struct at_drops *d;
+
+	if (s)
+		return s;
+	if (!bpf_map_update_elem(&setter_calls, &tid, &setter_zero, BPF_ANY))
+		s = bpf_map_lookup_elem(&setter_calls, &tid);
+	if (!s) {
+		d = drops_slot();
+		if (d)
+			d->prop_stash_full++;
+	}
+	return s;
 }
 
 /*
@@ -222,7 +283,7 @@ static __always_inline void setter_flush(void)
  * (userspace publishes them once the process is selected and allowed, and drops them before
  * it disallows it at its exit: live.c sel_selected, procsel__exit, uprobes__retire); the
  * thread's last call is settled with the field this call reads anyway when it set the same
- * field of the same node.
+ * field of the same node; records are batched (wire.h: AT_SETTER_BATCH).
  */
 static __always_inline int setter_entry(__u64 node, __u32 prop)
 {
@@ -230,8 +291,7 @@ static __always_inline int setter_entry(__u64 node, __u32 prop)
 	__u32 tgid = id >> 32, tid = (__u32)id, off;
 	struct at_setter_call n = { .node = node, .prop = prop, .tgid = tgid };
 	struct at_prop_offsets *o;
-	struct at_setter_call *c;
-	struct at_drops *d;
+	struct at_setter_state *s;
 	bool was, read = false;
 
 	if (!node || prop >= AT_PROP_COUNT)
@@ -250,28 +310,22 @@ static __always_inline int setter_entry(__u64 node, __u32 prop)
 				 (const void *)(AT_UNTAG(node) + o->uniqueid_off)))
 		n.flags = AT_PROP_HAS_UID;
 	n.awaits_return = !!(o->pair_mask & (1u << prop));
-	c = bpf_map_lookup_elem(&setter_calls, &tid);
-	if (c) { /* the thread's last call first; then this one takes its place */
-		was = c->node && !c->awaits_return;
-		if (was && read && c->node == node && c->prop == prop) { /* that field, just read */
-			if (n.old_bits != c->old_bits)
-				emit_prop(c, id, n.old_bits);
-		} else if (was) {
-			settle(c, o, id);
-		}
-		if (was != !n.awaits_return) /* in a burst of calls: neither */
-			__sync_fetch_and_add(&setter_pending, was ? -1 : 1);
-		*c = n;
+	s = setter_state(tid);
+	if (!s)
 		return 0;
+	/* the thread's last call first; then this one takes its place */
+	was = s->call.node && !s->call.awaits_return;
+	if (was && read && s->call.node == node && s->call.prop == prop) { /* just read */
+		if (n.old_bits != s->call.old_bits)
+			batch_prop(s, id, n.old_bits);
+	} else if (was) {
+		settle(s, o, id);
 	}
-	if (bpf_map_update_elem(&setter_calls, &tid, &n, BPF_ANY)) {
-		d = drops_slot();
-		if (d)
-			d->prop_stash_full++;
-		return 0;
-	}
-	if (!n.awaits_return)
-		__sync_fetch_and_add(&setter_pending, 1);
+	if (n.awaits_return) /* its uretprobe sends its record at once: the batch goes first */
+		batch_send(s);
+	if (was != !n.awaits_return) /* in a burst of calls: neither */
+		__sync_fetch_and_add(&setter_pending, was ? -1 : 1);
+	s->call = n;
 	return 0;
 }
 
@@ -291,7 +345,8 @@ SEC("uretprobe")
 int BPF_KRETPROBE(at_set_ret, long ret)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct at_setter_call *c = bpf_map_lookup_elem(&setter_calls, &tid);
+	struct at_setter_state *s = bpf_map_lookup_elem(&setter_calls, &tid);
+	struct at_setter_call *c = s ? &s->call : NULL;
 	struct at_drops *d;
 	__u32 off, bits;
 
