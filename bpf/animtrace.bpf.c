@@ -127,8 +127,19 @@ struct {
 static struct at_setter_state setter_zero;
 
 /* Threads with a call pending until their next event: other events (every system call of
- * the system) look their thread up only while this is not 0. */
+ * the system) look their thread up only while this is not 0, and then only when the slot of
+ * their tid is not 0 either, so the system calls of other threads skip the hash lookup while
+ * a UI thread has a call pending (its slot's other threads still pay it). */
+#define AT_PENDING_SLOTS 64
 __u64 setter_pending = 0;
+__u32 setter_pending_slot[AT_PENDING_SLOTS] = {};
+
+/* One thread more (add 1) or fewer (add -1) with a call pending. */
+static __always_inline void pending_add(__u32 tid, int add)
+{
+	__sync_fetch_and_add(&setter_pending, add);
+	__sync_fetch_and_add(&setter_pending_slot[tid & (AT_PENDING_SLOTS - 1)], add);
+}
 
 /* Field offsets inside RenderNode, learnt from each process's getters by userspace. */
 struct {
@@ -250,13 +261,15 @@ static __always_inline void setter_flush(void)
 		return;
 	id = bpf_get_current_pid_tgid();
 	tid = (__u32)id;
+	if (!setter_pending_slot[tid & (AT_PENDING_SLOTS - 1)])
+		return;
 	s = bpf_map_lookup_elem(&setter_calls, &tid);
 	if (!s || !s->call.node || s->call.awaits_return)
 		return; /* the batch is empty too: it only grows under a pending call */
 	settle(s, offsets(id >> 32), id);
 	batch_send(s);
 	s->call.node = 0;
-	__sync_fetch_and_add(&setter_pending, -1);
+	pending_add(tid, -1);
 }
 
 /* The thread's state, made on its first call; NULL when the map is full. */
@@ -324,7 +337,7 @@ static __always_inline int setter_entry(__u64 node, __u32 prop)
 	if (n.awaits_return) /* its uretprobe sends its record at once: the batch goes first */
 		batch_send(s);
 	if (was != !n.awaits_return) /* in a burst of calls: neither */
-		__sync_fetch_and_add(&setter_pending, was ? -1 : 1);
+		pending_add(tid, was ? -1 : 1);
 	s->call = n;
 	return 0;
 }
