@@ -118,7 +118,7 @@ static __always_inline void fill_hdr(struct at_hdr *h, __u16 kind, __u16 size)
  * hash operation per call); LRU evicts the entries of threads that are gone. */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 4096);
+	__uint(max_entries, 1024); /* threads that call setters: a value is 1.5 KiB, preallocated */
 	__type(key, __u32); /* tid */
 	__type(value, struct at_setter_state);
 } setter_calls SEC(".maps");
@@ -291,6 +291,41 @@ static __always_inline struct at_setter_state *setter_state(__u32 tid)
 }
 
 /*
+ * The field at off (n->old_bits; true when read) and the node's mUniqueId (n->unique_id, and
+ * AT_PROP_HAS_UID): userspace names a node once per id, so a freed node's memory reused gets
+ * a new one. Both lie inside the node, so the bytes between them are mapped: one read when
+ * they are within AT_SETTER_SPAN (wire.h), two when not or when that read fails (a page of
+ * the span not resident).
+ */
+static __always_inline bool read_node(struct at_setter_state *s, const struct at_prop_offsets *o,
+				      __u64 node, __u32 off, struct at_setter_call *n)
+{
+	const char *base = (const char *)AT_UNTAG(node);
+	__u32 uo = o->uniqueid_off, lo, hi, len;
+	bool read;
+
+	if (off && o->has_uniqueid) {
+		lo = off < uo ? off : uo;
+		hi = off + 4 > uo + 8 ? off + 4 : uo + 8;
+		len = (hi - lo) & ((AT_SETTER_SPAN << 1) - 1); /* the bound, for the verifier */
+		if (hi - lo <= AT_SETTER_SPAN && len <= AT_SETTER_SPAN &&
+		    !bpf_probe_read_user(s->span, len, base + lo)) {
+			__builtin_memcpy(&n->old_bits, &s->span[(off - lo) & (AT_SETTER_SPAN - 1)],
+					 sizeof(n->old_bits));
+			__builtin_memcpy(&n->unique_id, &s->span[(uo - lo) & (AT_SETTER_SPAN - 1)],
+					 sizeof(n->unique_id));
+			n->flags = AT_PROP_HAS_UID;
+			return true;
+		}
+	}
+	read = off && !bpf_probe_read_user(&n->old_bits, sizeof(n->old_bits), base + off);
+	if (o->has_uniqueid &&
+	    !bpf_probe_read_user(&n->unique_id, sizeof(n->unique_id), base + uo))
+		n->flags = AT_PROP_HAS_UID;
+	return read;
+}
+
+/*
  * The cost of this path is its helper calls and map lookups (bpf_stats: run_time_ns/run_cnt),
  * so each is made once: pid_tgid read once; the process's offsets are its allow check too
  * (userspace publishes them once the process is selected and allowed, and drops them before
@@ -312,20 +347,13 @@ static __always_inline int setter_entry(__u64 node, __u32 prop)
 	o = offsets(tgid);
 	if (!o) /* not a selected process, or its libhwui not understood */
 		return 0;
-	n.ts_ns = bpf_ktime_get_ns();
-	off = o->off[prop];
-	if (off)
-		read = !bpf_probe_read_user(&n.old_bits, sizeof(n.old_bits),
-					    (const void *)(AT_UNTAG(node) + off));
-	/* Userspace names a node once per id: a freed node's memory reused gets a new one. */
-	if (o->has_uniqueid &&
-	    !bpf_probe_read_user(&n.unique_id, sizeof(n.unique_id),
-				 (const void *)(AT_UNTAG(node) + o->uniqueid_off)))
-		n.flags = AT_PROP_HAS_UID;
-	n.awaits_return = !!(o->pair_mask & (1u << prop));
 	s = setter_state(tid);
 	if (!s)
 		return 0;
+	n.ts_ns = bpf_ktime_get_ns();
+	off = o->off[prop];
+	read = read_node(s, o, node, off, &n);
+	n.awaits_return = !!(o->pair_mask & (1u << prop));
 	/* the thread's last call first; then this one takes its place */
 	was = s->call.node && !s->call.awaits_return;
 	if (was && read && s->call.node == node && s->call.prop == prop) { /* just read */

@@ -136,12 +136,23 @@ struct at_prop_rec {
  */
 #define AT_SETTER_BATCH 8
 
+/*
+ * A setter entry reads the field and the node's mUniqueId in one read of the bytes between
+ * them when they lie within this many (a read costs about as much whatever its length: 140 ns
+ * here, bpf_stats), else in two. Android 9 stores alpha at RenderNode + 500 (README), after
+ * mUniqueId's 0x10 on Android 10+; 1 KiB leaves room for a RenderNode that grew.
+ */
+#define AT_SETTER_SPAN 1024
+
 /* BPF map setter_calls' value, keyed by tid: the pending call and the records before it. */
 struct at_setter_state {
 	struct at_setter_call call;
 	__u32 nrec; /* records in rec[]: calls settled, all older than call */
 	__u32 pad;
 	struct at_prop_rec rec[AT_SETTER_BATCH];
+	/* the node's bytes read at the entry (the thread's own: no other thread writes them);
+	 * 8 more so a load at any offset below AT_SETTER_SPAN stays inside */
+	__u8 span[AT_SETTER_SPAN + 8];
 };
 
 /* Which probed ART method was entered: one BPF program per kind (src/art.h names them). */
