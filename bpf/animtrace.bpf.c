@@ -118,7 +118,10 @@ static __always_inline void fill_hdr(struct at_hdr *h, __u16 kind, __u16 size)
  * hash operation per call); LRU evicts the entries of threads that are gone. */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 1024); /* threads that call setters: a value is 1.5 KiB, preallocated */
+	/* Threads that call setters, the dead ones until evicted. A value is 1.5 KiB,
+	 * preallocated (3 MiB); the common LRU holds up to 128 free entries per CPU, so 2048
+	 * leaves 1024 to the rest on an 8-CPU phone before it would evict a live thread's. */
+	__uint(max_entries, 2048);
 	__type(key, __u32); /* tid */
 	__type(value, struct at_setter_state);
 } setter_calls SEC(".maps");

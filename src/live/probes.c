@@ -556,7 +556,7 @@ static void settle_call(struct probes *p, uint32_t tid, const struct at_setter_c
 	p->on_record(p->ctx, &r.hdr, sizeof(r));
 }
 
-#define SETTLE_MAX 1024 /* setter_calls' max_entries */
+#define SETTLE_MAX 2048 /* setter_calls' max_entries */
 
 int probes__settle_setters(struct probes *p)
 {
