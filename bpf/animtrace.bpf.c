@@ -118,14 +118,31 @@ static __always_inline void fill_hdr(struct at_hdr *h, __u16 kind, __u16 size)
  * hash operation per call); LRU evicts the entries of threads that are gone. */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 4096);
+	/* Threads that call setters, the dead ones until evicted. A value is 1.5 KiB,
+	 * preallocated (3 MiB); the common LRU holds up to 128 free entries per CPU, so 2048
+	 * leaves 1024 to the rest on an 8-CPU phone before it would evict a live thread's. */
+	__uint(max_entries, 2048);
 	__type(key, __u32); /* tid */
-	__type(value, struct at_setter_call);
+	__type(value, struct at_setter_state);
 } setter_calls SEC(".maps");
 
+/* A new thread's state, copied into setter_calls (too big for the BPF stack). */
+static struct at_setter_state setter_zero;
+
 /* Threads with a call pending until their next event: other events (every system call of
- * the system) look their thread up only while this is not 0. */
+ * the system) look their thread up only while this is not 0, and then only when the slot of
+ * their tid is not 0 either, so the system calls of other threads skip the hash lookup while
+ * a UI thread has a call pending (its slot's other threads still pay it). */
+#define AT_PENDING_SLOTS 64
 __u64 setter_pending = 0;
+__u32 setter_pending_slot[AT_PENDING_SLOTS] = {};
+
+/* One thread more (add 1) or fewer (add -1) with a call pending. */
+static __always_inline void pending_add(__u32 tid, int add)
+{
+	__sync_fetch_and_add(&setter_pending, add);
+	__sync_fetch_and_add(&setter_pending_slot[tid & (AT_PENDING_SLOTS - 1)], add);
+}
 
 /* Field offsets inside RenderNode, learnt from each process's getters by userspace. */
 struct {
@@ -135,11 +152,9 @@ struct {
 	__type(value, struct at_prop_offsets);
 } prop_offsets SEC(".maps");
 
-/* The offsets of the libhwui of the current process, or NULL when unknown. */
-static __always_inline struct at_prop_offsets *offsets(void)
+/* The offsets of the libhwui of process tgid, or NULL when unknown. */
+static __always_inline struct at_prop_offsets *offsets(__u32 tgid)
 {
-	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
-
 	return bpf_map_lookup_elem(&prop_offsets, &tgid);
 }
 
@@ -151,19 +166,11 @@ static __always_inline __u32 prop_offset(const struct at_prop_offsets *o, __u32 
 	return o->off[prop];
 }
 
-/* The record of c's call, which stored value_bits; its time is the call's entry. */
-static __always_inline void emit_prop(const struct at_setter_call *c, __u32 value_bits)
+/* The record of c's call, which stored value_bits; its time is the call's entry. id: the
+ * current pid_tgid, read once by the caller (each helper call counts on this path). */
+static __always_inline void fill_prop(struct at_prop_rec *r, const struct at_setter_call *c,
+				      __u64 id, __u32 value_bits)
 {
-	struct at_prop_rec *r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
-	__u64 id = bpf_get_current_pid_tgid();
-	struct at_drops *d;
-
-	if (!r) {
-		d = drops_slot();
-		if (d)
-			d->prop_ringbuf_full++;
-		return;
-	}
 	r->hdr.kind = AT_REC_PROP;
 	r->hdr.size = sizeof(*r);
 	r->hdr.tgid = id >> 32;
@@ -176,90 +183,193 @@ static __always_inline void emit_prop(const struct at_setter_call *c, __u32 valu
 	r->old_bits = c->old_bits;
 	r->flags = c->flags;
 	r->unique_id = c->unique_id;
+}
+
+/* The uretprobe's record, sent at once (its thread's batch is empty: setter_entry). */
+static __always_inline void emit_prop(const struct at_setter_call *c, __u64 id, __u32 value_bits)
+{
+	struct at_prop_rec *r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
+	struct at_drops *d;
+
+	if (!r) {
+		d = drops_slot();
+		if (d)
+			d->prop_ringbuf_full++;
+		return;
+	}
+	fill_prop(r, c, id, value_bits);
 	bpf_ringbuf_submit(r, rb_flags());
 }
 
-/* Records c's call (it has returned) when the field it set now holds another value. */
-static __always_inline void settle(struct at_setter_call *c, const struct at_prop_offsets *o)
+/* The batched records of s in one ring-buffer sample (wire.h: AT_SETTER_BATCH). */
+static __always_inline void batch_send(struct at_setter_state *s)
 {
-	__u32 off = prop_offset(o, c->prop), bits;
+	__u32 n = s->nrec;
+	struct at_drops *d;
+
+	if (!n)
+		return;
+	s->nrec = 0;
+	if (n > AT_SETTER_BATCH) /* never: the bound the verifier needs */
+		n = AT_SETTER_BATCH;
+	if (bpf_ringbuf_output(&events, s->rec, n * sizeof(s->rec[0]), rb_flags())) {
+		d = drops_slot();
+		if (d)
+			d->prop_ringbuf_full += n;
+	}
+}
+
+/* s's pending call stored value_bits, another value: its record joins the batch. */
+static __always_inline void batch_prop(struct at_setter_state *s, __u64 id, __u32 value_bits)
+{
+	__u32 i = s->nrec;
+
+	if (i >= AT_SETTER_BATCH) /* never: sent once full */
+		return;
+	fill_prop(&s->rec[i], &s->call, id, value_bits);
+	s->nrec = i + 1;
+	if (i + 1 == AT_SETTER_BATCH)
+		batch_send(s);
+}
+
+/* Records s's pending call (it has returned) when the field it set holds another value. */
+static __always_inline void settle(struct at_setter_state *s, const struct at_prop_offsets *o,
+				   __u64 id)
+{
+	__u32 off = prop_offset(o, s->call.prop), bits;
 	struct at_drops *d;
 
 	if (!off)
 		return;
-	if (bpf_probe_read_user(&bits, sizeof(bits), (const void *)(AT_UNTAG(c->node) + off))) {
+	if (bpf_probe_read_user(&bits, sizeof(bits),
+				(const void *)(AT_UNTAG(s->call.node) + off))) {
 		d = drops_slot();
 		if (d)
 			d->prop_read_fault++;
 		return;
 	}
-	if (bits != c->old_bits) /* RP_SET stored: the value changed */
-		emit_prop(c, bits);
+	if (bits != s->call.old_bits) /* RP_SET stored: the value changed */
+		batch_prop(s, id, bits);
 }
 
-/* The current thread's pending call, if any, recorded before the event that runs this. */
+/* The current thread's pending call and batch, if any, recorded before the event that runs
+ * this. */
 static __always_inline void setter_flush(void)
 {
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct at_setter_call *c;
+	struct at_setter_state *s;
+	__u64 id;
+	__u32 tid;
 
 	if (!setter_pending)
 		return;
-	c = bpf_map_lookup_elem(&setter_calls, &tid);
-	if (!c || !c->node || c->awaits_return)
+	id = bpf_get_current_pid_tgid();
+	tid = (__u32)id;
+	if (!setter_pending_slot[tid & (AT_PENDING_SLOTS - 1)])
 		return;
-	settle(c, offsets());
-	c->node = 0;
-	__sync_fetch_and_add(&setter_pending, -1);
+	s = bpf_map_lookup_elem(&setter_calls, &tid);
+	if (!s || !s->call.node || s->call.awaits_return)
+		return; /* the batch is empty too: it only grows under a pending call */
+	settle(s, offsets(id >> 32), id);
+	batch_send(s);
+	s->call.node = 0;
+	pending_add(tid, -1);
 }
 
-static __always_inline int setter_entry(__u64 node, __u32 prop)
+/* The thread's state, made on its first call; NULL when the map is full. */
+static __always_inline struct at_setter_state *setter_state(__u32 tid)
 {
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct at_setter_call n = { .node = node, .prop = prop, .ts_ns = bpf_ktime_get_ns(),
-				 .tgid = bpf_get_current_pid_tgid() >> 32 };
-	struct at_prop_offsets *o;
-	struct at_setter_call *c;
+	struct at_setter_state *s = bpf_map_lookup_elem(&setter_calls, &tid);
 	struct at_drops *d;
-	bool was;
-	bool read = false;
-	__u32 off;
 
-	if (!node || !allowed(bpf_get_current_pid_tgid() >> 32))
-		return 0;
-	o = offsets();
-	off = prop_offset(o, prop);
-	if (off)
-		read = !bpf_probe_read_user(&n.old_bits, sizeof(n.old_bits),
-					    (const void *)(AT_UNTAG(node) + off));
-	/* Userspace names a node once per id: a freed node's memory reused gets a new one. */
-	if (o && o->has_uniqueid &&
-	    !bpf_probe_read_user(&n.unique_id, sizeof(n.unique_id),
-				 (const void *)(AT_UNTAG(node) + o->uniqueid_off)))
-		n.flags = AT_PROP_HAS_UID;
-	n.awaits_return = o && prop < AT_PROP_COUNT && (o->pair_mask & (1u << prop));
-	c = bpf_map_lookup_elem(&setter_calls, &tid);
-	if (c) { /* the thread's last call first; then this one takes its place */
-		was = c->node && !c->awaits_return;
-		if (was && read && c->node == node && c->prop == prop) { /* that field, just read */
-			if (n.old_bits != c->old_bits)
-				emit_prop(c, n.old_bits);
-		} else if (was) {
-			settle(c, o);
-		}
-		if (was != !n.awaits_return) /* in a burst of calls: neither */
-			__sync_fetch_and_add(&setter_pending, was ? -1 : 1);
-		*c = n;
-		return 0;
-	}
-	if (bpf_map_update_elem(&setter_calls, &tid, &n, BPF_ANY)) {
+	if (s)
+		return s;
+	if (!bpf_map_update_elem(&setter_calls, &tid, &setter_zero, BPF_ANY))
+		s = bpf_map_lookup_elem(&setter_calls, &tid);
+	if (!s) {
 		d = drops_slot();
 		if (d)
 			d->prop_stash_full++;
-		return 0;
 	}
-	if (!n.awaits_return)
-		__sync_fetch_and_add(&setter_pending, 1);
+	return s;
+}
+
+/*
+ * The field at off (n->old_bits; true when read) and the node's mUniqueId (n->unique_id, and
+ * AT_PROP_HAS_UID): userspace names a node once per id, so a freed node's memory reused gets
+ * a new one. Both lie inside the node, so the bytes between them are mapped: one read when
+ * they are within AT_SETTER_SPAN (wire.h), two when not or when that read fails (a page of
+ * the span not resident).
+ */
+static __always_inline bool read_node(struct at_setter_state *s, const struct at_prop_offsets *o,
+				      __u64 node, __u32 off, struct at_setter_call *n)
+{
+	const char *base = (const char *)AT_UNTAG(node);
+	__u32 uo = o->uniqueid_off, lo, hi, len;
+	bool read;
+
+	if (off && o->has_uniqueid) {
+		lo = off < uo ? off : uo;
+		hi = off + 4 > uo + 8 ? off + 4 : uo + 8;
+		len = (hi - lo) & ((AT_SETTER_SPAN << 1) - 1); /* the bound, for the verifier */
+		if (hi - lo <= AT_SETTER_SPAN && len <= AT_SETTER_SPAN &&
+		    !bpf_probe_read_user(s->span, len, base + lo)) {
+			__builtin_memcpy(&n->old_bits, &s->span[(off - lo) & (AT_SETTER_SPAN - 1)],
+					 sizeof(n->old_bits));
+			__builtin_memcpy(&n->unique_id, &s->span[(uo - lo) & (AT_SETTER_SPAN - 1)],
+					 sizeof(n->unique_id));
+			n->flags = AT_PROP_HAS_UID;
+			return true;
+		}
+	}
+	read = off && !bpf_probe_read_user(&n->old_bits, sizeof(n->old_bits), base + off);
+	if (o->has_uniqueid &&
+	    !bpf_probe_read_user(&n->unique_id, sizeof(n->unique_id), base + uo))
+		n->flags = AT_PROP_HAS_UID;
+	return read;
+}
+
+/*
+ * The cost of this path is its helper calls and map lookups (bpf_stats: run_time_ns/run_cnt),
+ * so each is made once: pid_tgid read once; the process's offsets are its allow check too
+ * (userspace publishes them once the process is selected and allowed, and drops them before
+ * it disallows it at its exit: live.c sel_selected, procsel__exit, uprobes__retire); the
+ * thread's last call is settled with the field this call reads anyway when it set the same
+ * field of the same node; records are batched (wire.h: AT_SETTER_BATCH).
+ */
+static __always_inline int setter_entry(__u64 node, __u32 prop)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tgid = id >> 32, tid = (__u32)id, off;
+	struct at_setter_call n = { .node = node, .prop = prop, .tgid = tgid };
+	struct at_prop_offsets *o;
+	struct at_setter_state *s;
+	bool was, read = false;
+
+	if (!node || prop >= AT_PROP_COUNT)
+		return 0;
+	o = offsets(tgid);
+	if (!o) /* not a selected process, or its libhwui not understood */
+		return 0;
+	s = setter_state(tid);
+	if (!s)
+		return 0;
+	n.ts_ns = bpf_ktime_get_ns();
+	off = o->off[prop];
+	read = read_node(s, o, node, off, &n);
+	n.awaits_return = !!(o->pair_mask & (1u << prop));
+	/* the thread's last call first; then this one takes its place */
+	was = s->call.node && !s->call.awaits_return;
+	if (was && read && s->call.node == node && s->call.prop == prop) { /* just read */
+		if (n.old_bits != s->call.old_bits)
+			batch_prop(s, id, n.old_bits);
+	} else if (was) {
+		settle(s, o, id);
+	}
+	if (n.awaits_return) /* its uretprobe sends its record at once: the batch goes first */
+		batch_send(s);
+	if (was != !n.awaits_return) /* in a burst of calls: neither */
+		pending_add(tid, was ? -1 : 1);
+	s->call = n;
 	return 0;
 }
 
@@ -279,20 +389,21 @@ SEC("uretprobe")
 int BPF_KRETPROBE(at_set_ret, long ret)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct at_setter_call *c = bpf_map_lookup_elem(&setter_calls, &tid);
+	struct at_setter_state *s = bpf_map_lookup_elem(&setter_calls, &tid);
+	struct at_setter_call *c = s ? &s->call : NULL;
 	struct at_drops *d;
 	__u32 off, bits;
 
 	if (!c || !c->node || !c->awaits_return)
 		return 0;
-	off = prop_offset(offsets(), c->prop);
+	off = prop_offset(offsets(bpf_get_current_pid_tgid() >> 32), c->prop);
 	d = drops_slot();
 	if ((ret & 0xff) && off && d) { /* jboolean true: the value changed */
 		if (bpf_probe_read_user(&bits, sizeof(bits),
 					(const void *)(AT_UNTAG(c->node) + off)))
 			d->prop_read_fault++;
 		else
-			emit_prop(c, bits);
+			emit_prop(c, bpf_get_current_pid_tgid(), bits);
 	}
 	c->node = 0; /* consumed */
 	return 0;

@@ -92,8 +92,8 @@ struct at_prop_offsets {
 };
 
 /*
- * A setter call of one thread (BPF map setter_calls, keyed by tid), from its entry until its
- * stored value is read: at the thread's next event, or by userspace when it stops.
+ * A setter call of one thread (at_setter_state.call), from its entry until its stored value
+ * is read: at the thread's next event, or by userspace when it stops.
  */
 struct at_setter_call {
 	__u64 node;	/* 0: nothing pending */
@@ -123,6 +123,36 @@ struct at_prop_rec {
 	__u32 old_bits;   /* the value before the call, read at entry */
 	__u32 flags;      /* AT_PROP_HAS_UID */
 	__u64 unique_id;  /* the node's mUniqueId at entry: another id = another node */
+};
+
+/*
+ * The property records a thread's burst of setter calls gathers (at_setter_state) before one
+ * ring-buffer sample carries them back to back, each a whole at_prop_rec: a reserve and
+ * submit per batch, not per call (bpf_stats: they were a third of a setter entry's cost).
+ * The batch goes out when full, before a setter that keeps a uretprobe, and at the thread's
+ * next event of any other kind, so the thread's records keep their order across kinds. A
+ * ring sample may therefore hold several records; each one's hdr.size says where the next
+ * one starts.
+ */
+#define AT_SETTER_BATCH 8
+
+/*
+ * A setter entry reads the field and the node's mUniqueId in one read of the bytes between
+ * them when they lie within this many (a read costs about as much whatever its length: 140 ns
+ * here, bpf_stats), else in two. Android 9 stores alpha at RenderNode + 500 (README), after
+ * mUniqueId's 0x10 on Android 10+; 1 KiB leaves room for a RenderNode that grew.
+ */
+#define AT_SETTER_SPAN 1024
+
+/* BPF map setter_calls' value, keyed by tid: the pending call and the records before it. */
+struct at_setter_state {
+	struct at_setter_call call;
+	__u32 nrec; /* records in rec[]: calls settled, all older than call */
+	__u32 pad;
+	struct at_prop_rec rec[AT_SETTER_BATCH];
+	/* the node's bytes read at the entry (the thread's own: no other thread writes them);
+	 * 8 more so a load at any offset below AT_SETTER_SPAN stays inside */
+	__u8 span[AT_SETTER_SPAN + 8];
 };
 
 /* Which probed ART method was entered: one BPF program per kind (src/art.h names them). */

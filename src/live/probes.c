@@ -38,18 +38,26 @@ static const uint16_t min_size[] = {
 	[AT_REC_ART_OBJ] = sizeof(struct at_art_obj_rec),
 };
 
+/* One sample holds one record, or several back to back (a setter batch: wire.h,
+ * AT_SETTER_BATCH), each starting where the one before ends (its hdr.size). */
 static int on_sample(void *ctx, void *data, size_t size)
 {
 	struct probes *p = ctx;
-	const struct at_hdr *h = data;
+	const char *at = data;
 
-	if (size < sizeof(*h) || h->size > size || h->kind == 0 ||
-	    h->kind >= sizeof(min_size) / sizeof(min_size[0]) || !min_size[h->kind] ||
-	    h->size < min_size[h->kind]) {
-		p->bad_records++;
-		return 0;
-	}
-	p->on_record(p->ctx, h, h->size);
+	do {
+		const struct at_hdr *h = (const struct at_hdr *)at;
+
+		if (size < sizeof(*h) || h->size > size || h->kind == 0 ||
+		    h->kind >= sizeof(min_size) / sizeof(min_size[0]) || !min_size[h->kind] ||
+		    h->size < min_size[h->kind]) {
+			p->bad_records++;
+			return 0;
+		}
+		p->on_record(p->ctx, h, h->size);
+		at += h->size;
+		size -= h->size;
+	} while (size);
 	return 0;
 }
 
@@ -490,6 +498,12 @@ int probes__drops(struct probes *p, struct at_drops *total, struct at_drops *per
 	return ncpu;
 }
 
+/* A call whose stored value no event has read yet (a uretprobe reads the others'). */
+static bool pending(const struct at_setter_call *c)
+{
+	return c->node && !c->awaits_return;
+}
+
 /* The 4 bytes at addr in thread tid's memory. */
 static int read_bits(uint32_t tid, uint64_t addr, uint32_t *bits)
 {
@@ -499,18 +513,20 @@ static int read_bits(uint32_t tid, uint64_t addr, uint32_t *bits)
 	return process_vm_readv((pid_t)tid, &local, 1, &remote, 1, 0) == sizeof(*bits) ? 0 : -1;
 }
 
-/* Takes tid's pending call out of the map; false when there is none (or BPF took it). */
-static bool take_call(int fd, uint32_t tid, struct at_setter_call *c)
+/* Takes tid's pending call and batched records out of the map; false when there is none
+ * (or BPF took them). */
+static bool take_state(int fd, uint32_t tid, struct at_setter_state *s)
 {
-	struct at_setter_call done;
+	struct at_setter_state done;
 
-	if (bpf_map_lookup_elem(fd, &tid, c) || !c->node || c->awaits_return)
+	if (bpf_map_lookup_elem(fd, &tid, s) || (!pending(&s->call) && !s->nrec))
 		return false;
-	if (!bpf_map_lookup_and_delete_elem(fd, &tid, c))
-		return c->node && !c->awaits_return;
+	if (!bpf_map_lookup_and_delete_elem(fd, &tid, s))
+		return pending(&s->call) || s->nrec;
 	/* kernels before 5.14 cannot take a hash element: mark it read in place */
-	done = *c;
-	done.node = 0;
+	done = *s;
+	done.call.node = 0;
+	done.nrec = 0;
 	return bpf_map_update_elem(fd, &tid, &done, BPF_EXIST) == 0;
 }
 
@@ -540,13 +556,13 @@ static void settle_call(struct probes *p, uint32_t tid, const struct at_setter_c
 	p->on_record(p->ctx, &r.hdr, sizeof(r));
 }
 
-#define SETTLE_MAX 4096 /* setter_calls' max_entries */
+#define SETTLE_MAX 2048 /* setter_calls' max_entries */
 
 int probes__settle_setters(struct probes *p)
 {
 	int fd = bpf_map__fd(p->skel->maps.setter_calls), n = 0, settled = 0;
 	uint32_t *tids = malloc(SETTLE_MAX * sizeof(*tids)), *prev = NULL;
-	struct at_setter_call c;
+	struct at_setter_state st;
 
 	if (!tids)
 		return -ENOMEM;
@@ -555,11 +571,17 @@ int probes__settle_setters(struct probes *p)
 		prev = &tids[n];
 		n++;
 	}
-	for (int i = 0; i < n; i++)
-		if (take_call(fd, tids[i], &c)) {
-			settle_call(p, tids[i], &c);
+	for (int i = 0; i < n; i++) {
+		if (!take_state(fd, tids[i], &st))
+			continue;
+		/* the batch first: its calls came before the pending one */
+		for (uint32_t k = 0; k < st.nrec && k < AT_SETTER_BATCH; k++)
+			p->on_record(p->ctx, &st.rec[k].hdr, sizeof(st.rec[k]));
+		if (pending(&st.call)) {
+			settle_call(p, tids[i], &st.call);
 			settled++;
 		}
+	}
 	free(tids);
 	return settled;
 }

@@ -51,8 +51,9 @@ int probes__allow(struct probes *p, uint32_t tgid, bool allow);
 
 /*
  * The setter calls still pending when tracing stops (a thread with no event since its last
- * call, bpf/animtrace.bpf.c): each one's stored value is read from its thread's memory and,
- * when it changed, handed to on_record as the BPF program would have. A value that cannot be
+ * call, bpf/animtrace.bpf.c): the records batched before it first (wire.h, AT_SETTER_BATCH),
+ * then its stored value read from its thread's memory and, when it changed, handed to
+ * on_record as the BPF program would have. A value that cannot be
  * read (the process is gone) counts as a read fault. Returns the calls taken, or -errno.
  */
 int probes__settle_setters(struct probes *p);

@@ -55,6 +55,48 @@ static void __attribute__((noreturn)) child(int go_fd, int *stage)
 	_exit(0);
 }
 
+/*
+ * A burst of setter calls with no system call between them: BURST_CHANGES calls that change
+ * a value (three nodes, three setters, no two alike) and, after every fourth, a call that sets
+ * the value just set again (no change: RP_SET stores nothing). Their records go out in full
+ * batches of AT_SETTER_BATCH, and the rest (batched, then the last call pending) is read
+ * from the map when animtrace stops.
+ */
+#define BURST_CHANGES 19 /* two full batches, two records batched and one call pending */
+
+static void __attribute__((noreturn)) burst_child(int go_fd, int *stage)
+{
+	static const int props[3] = { HWUI_ALPHA, HWUI_TRANSLATION_X, HWUI_SCALE_X };
+	const struct hwui_fixture_methods *(*methods)(void);
+	const struct hwui_fixture_methods *m;
+	void *lib = dlopen(FIXTURE, RTLD_NOW | RTLD_LOCAL);
+	int64_t nodes[3];
+	char c;
+
+	if (!lib)
+		_exit(2);
+	*(void **)&methods = dlsym(lib, "hwui_fixture_methods");
+	if (!methods)
+		_exit(3);
+	m = methods();
+	for (int i = 0; i < 3; i++)
+		nodes[i] = m->create_node("android.widget.ImageView");
+	__atomic_store_n(stage, CHILD_READY, __ATOMIC_SEQ_CST);
+	if (read(go_fd, &c, 1) != 1)
+		_exit(4);
+	for (int i = 0; i < BURST_CHANGES; i++) {
+		float v = 0.01f * (float)(i + 1); /* inside alpha's [0, 1]: a change each time */
+
+		m->set[props[i % 3]](nodes[i / 3 % 3], v);
+		if (i % 4 == 3 && i + 1 < BURST_CHANGES)
+			m->set[props[i % 3]](nodes[i / 3 % 3], v); /* the same value: no change */
+	}
+	__atomic_store_n(stage, CHILD_CALLED, __ATOMIC_SEQ_CST);
+	while (__atomic_load_n(stage, __ATOMIC_SEQ_CST) != CHILD_GO_ON)
+		;
+	_exit(0);
+}
+
 static uint64_t mono_ms(void)
 {
 	struct timespec ts;
@@ -74,9 +116,11 @@ static void await_stage(int *stage, int want)
 	}
 }
 
-Test(onetrap, a_setter_call_no_later_event_reads_is_read_when_animtrace_stops)
+/* Runs body (child or burst_child) under animtrace --stats until it made its calls, stops
+ * animtrace, and awaits its stats line for changes property changes, none lost. */
+static void run_until_stop(void (*body)(int, int *), int changes)
 {
-	char pid[16], err[PATH_MAX], out[PATH_MAX];
+	char pid[16], err[PATH_MAX], out[PATH_MAX], want[64];
 	const char *args[] = { "--pid", pid, "--no-art", "--no-atrace-setup", "--stats",
 			       "--format", "json", "-o", e2e_path(out, "out.jsonl"), NULL };
 	int *stage = mmap(NULL, sizeof(int), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
@@ -90,14 +134,14 @@ Test(onetrap, a_setter_call_no_later_event_reads_is_read_when_animtrace_stops)
 	cr_assert_geq(kid, 0);
 	if (!kid) {
 		close(go[1]);
-		child(go[0], stage);
+		body(go[0], stage);
+		_exit(5);
 	}
 	close(go[0]);
 	await_stage(stage, CHILD_READY);
 	snprintf(pid, sizeof(pid), "%d", (int)kid);
 	at = e2e_animtrace(args, e2e_path(err, "at.err"), NULL);
 	e2e_release(err, at, kid, E2E_PROPS, NULL);
-	/* the fixture's ten setters all decoded: one probe each, no uretprobe */
 	e2e_await(err, at, "one probe a call for 10, entry and return probes for 0 (10 of 10 "
 		  "setters)", NULL);
 	cr_assert_eq(write(go[1], "g", 1), 1);
@@ -107,9 +151,21 @@ Test(onetrap, a_setter_call_no_later_event_reads_is_read_when_animtrace_stops)
 	__atomic_store_n(stage, CHILD_GO_ON, __ATOMIC_SEQ_CST);
 	cr_assert_eq(waitpid(kid, &status, 0), kid);
 	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %#x", status);
-	/* both changes: alpha read at scaleX's entry, scaleX read when animtrace stopped */
-	e2e_await(err, 0, "stats: ", " markers, 2 property changes, 0 truncated, 0 lost", NULL);
+	snprintf(want, sizeof(want), " markers, %d property changes, 0 truncated, 0 lost", changes);
+	e2e_await(err, 0, "stats: ", want, NULL);
 	close(go[1]);
+}
+
+/* Every change of a burst is counted once: full batches from BPF, the rest at the stop. */
+Test(onetrap, a_burst_of_setter_calls_goes_out_in_batches_and_none_is_lost_at_the_stop)
+{
+	run_until_stop(burst_child, BURST_CHANGES);
+}
+
+/* Both changes: alpha read at scaleX's entry, scaleX read when animtrace stopped. */
+Test(onetrap, a_setter_call_no_later_event_reads_is_read_when_animtrace_stops)
+{
+	run_until_stop(child, 2);
 }
 
 /*
