@@ -51,20 +51,26 @@ static void write_file(const char *path, const char *data, size_t len)
 /* The fake root: sim_heap's DexCache locations (<exe dir>/heaproot/...) lead to the fixtures. */
 static void fake_root(void)
 {
-	char root[PATH_MAX * 2], p[PATH_MAX * 3], fw[PATH_MAX];
+	char root[PATH_MAX * 2], p[PATH_MAX * 3], fw[PATH_MAX], *real;
 
 	snprintf(root, sizeof(root), "%s/root", dir);
 	snprintf(p, sizeof(p), "%.1000s%.1000s/heaproot/system/framework/framework.jar", root,
 		 exe);
 	snprintf(fw, sizeof(fw), "%s/framework.jar", FIX);
-	link_at(p, realpath(fw, NULL));
+	real = realpath(fw, NULL);
+	cr_assert_not_null(real, "%s: %s", fw, strerror(errno));
+	link_at(p, real);
+	free(real);
 	snprintf(p, sizeof(p), "%.1000s%.1000s/heaproot/apex/com.android.art/javalib/core-oj.jar",
 		 root, exe);
 	/* the simulator's core-oj.jar: the core fixture as a jar (sim.mk) */
 	snprintf(fw, sizeof(fw), "%.1000s/../sim/heaproot/apex/com.android.art/javalib/core-oj.jar",
 		 exe);
 	cr_assert_eq(access(fw, R_OK), 0, "%s: run make sim", fw);
-	link_at(p, realpath(fw, NULL));
+	real = realpath(fw, NULL);
+	cr_assert_not_null(real, "%s: %s", fw, strerror(errno));
+	link_at(p, real);
+	free(real);
 	snprintf(p, sizeof(p), "%.1000s%.1000s/heaproot/system/build.prop", root, exe);
 	link_at(p, "/dev/null");
 	unlink(p);
