@@ -105,10 +105,10 @@ $(BUILD)/tests/e2e_tests: $(E2E_SRCS) $(wildcard tests/e2e/*.h) $(E2E_LIB_OBJS) 
 # The simulator, its fixture libraries and their rules live beside them; so does arm64.
 include tests/sim/sim.mk
 -include tests/arm64/arm64.mk
+include tests/fixtures/dex/dex.mk # before fuzz.mk: its seeds are the dex fixtures
 include tests/fuzz/fuzz.mk
 include bench/bench.mk
 include tests/soak/soak.mk
-include tests/fixtures/dex/dex.mk
 
 # UNIT_FILTER (tests/sim/sim.mk) leaves out the arm64 fixture suite: see hwui-arm64-test.
 # Unit, replay and e2e tests read real captures and libraries from TESTDATA: say where.

@@ -28,6 +28,9 @@ FUZZ_DEPS_elfsym := src/symbols/elfsym.c src/symbols/insn.c
 FUZZ_LIBS_elfsym := -lelf -llzma -lz
 FUZZ_DEPS_insn := src/symbols/insn.c
 FUZZ_DEPS_animname := src/sinks/animname.c src/common/marker.c src/model/model.c
+FUZZ_DEPS_dex := src/symbols/dex.c
+FUZZ_CFLAGS_dex := $(shell pkg-config --cflags minizip 2>/dev/null || echo -I/usr/include/minizip)
+FUZZ_LIBS_dex := -lminizip -lz
 # Perfetto protobuf reader: built only while src/replay/pftrace.c exists (written in parallel).
 FUZZ_DEPS_pftrace := src/replay/pftrace.c src/replay/pftimeline.c src/replay/pfframe.c \
 	src/common/marker.c src/common/frametimeline.c
@@ -44,7 +47,7 @@ FUZZ_FLAGS_replay_text := -max_len=1048576
 FUZZ_FLAGS_replay_pftrace := -max_len=1048576
 
 FUZZ_TARGETS ?= marker capture_line capture_file elfsym insn $(FUZZ_PFTRACE) replay_text \
-	replay_pftrace animname
+	replay_pftrace animname dex
 FUZZ_BINS := $(patsubst %,$(FUZZ_DIR)/fuzz_%,$(FUZZ_TARGETS))
 FUZZ_SEEDS := $(FUZZ_DIR)/seeds/.done
 
@@ -62,14 +65,19 @@ $(FUZZ_DIR):
 # would need .SECONDEXPANSION for the whole Makefile.
 FUZZ_MODULES := $(SRCS) $(HDRS)
 $(FUZZ_DIR)/fuzz_%: $(FUZZ_SRC)/fuzz_%.c $(FUZZ_SRC)/fuzz.h $(FUZZ_MODULES) | $(FUZZ_DIR)
-	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $< $(FUZZ_DEPS_$*) $(FUZZ_LIBS_$*) -o $@
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_CFLAGS_$*) $< $(FUZZ_DEPS_$*) $(FUZZ_LIBS_$*) -o $@
 
 # The simulator's libhwui.so (tests/sim) is a small ELF with MiniDebugInfo and getters:
 # a seed that reaches every elfsym path quickly, unlike the megabyte Android libraries.
 FUZZ_ELF_FIXTURES := $(BUILD)/sim/libhwui.so
 
-$(FUZZ_SEEDS): $(FUZZ_SRC)/seeds.sh $(FUZZ_ELF_FIXTURES) | $(FUZZ_DIR)
+# The dex target's seeds: the smali-built fixtures (tests/fixtures/dex), real dex files.
+FUZZ_DEX_FIXTURES = $(filter %.dex,$(DEXFIX_TARGETS))
+
+$(FUZZ_SEEDS): $(FUZZ_SRC)/seeds.sh $(FUZZ_ELF_FIXTURES) $(FUZZ_DEX_FIXTURES) | $(FUZZ_DIR)
 	$(Q)$(FUZZ_SRC)/seeds.sh $(FUZZ_DIR)/seeds $(TESTDATA) $(FUZZ_ELF_FIXTURES)
+	$(Q)mkdir -p $(FUZZ_DIR)/seeds/dex && for f in $(FUZZ_DEX_FIXTURES); do \
+		cp $$f $(FUZZ_DIR)/seeds/dex/$$(basename $$(dirname $$f))-$$(basename $$f); done
 	$(Q)touch $@
 
 # libFuzzer exits non-zero on a crash, leak, timeout or OOM, which fails make.
