@@ -24,14 +24,15 @@ TestSuite(config, .init = e2e_setup, .fini = e2e_teardown, .timeout = 180);
 
 struct run {
 	struct e2e_jsonl got, exp;
-	char err[PATH_MAX];
+	char err[PATH_MAX], out[PATH_MAX];
 };
 
-/* animtrace (JSON) around one config run of the simulator (extra: a simulator flag). */
-static void run_config(struct run *r, const char *extra)
+/* animtrace (format: json or box) around one config run of the simulator (extra: a
+ * simulator flag); the output file's path in r->out. */
+static void run_config_as(struct run *r, const char *extra, const char *format)
 {
-	char out[PATH_MAX], exp_path[PATH_MAX], go[PATH_MAX], name[E2E_NAME_MAX];
-	const char *args[] = { "--proc", name, "--format", "json", "-o", out,
+	char *out = r->out, exp_path[PATH_MAX], go[PATH_MAX], name[E2E_NAME_MAX];
+	const char *args[] = { "--proc", name, "--format", format, "-o", out,
 			       "--no-atrace-setup", NULL };
 	const char *sim[] = { E2E_ANIMSIM, "--name", name, "--scenario", "config", "--linger-ms",
 			      "300", "--expect", exp_path, "--go", go, extra, NULL };
@@ -49,8 +50,14 @@ static void run_config(struct run *r, const char *extra)
 	e2e_await(r->err, at, "exited", NULL);
 	kill(at, SIGINT);
 	cr_assert_eq(e2e_exit_code(at, "animtrace"), 0);
-	e2e_jsonl_load(&r->got, out);
+	if (!strcmp(format, "json"))
+		e2e_jsonl_load(&r->got, out);
 	e2e_jsonl_load(&r->exp, exp_path);
+}
+
+static void run_config(struct run *r, const char *extra)
+{
+	run_config_as(r, extra, "json");
 }
 
 static void run_free(struct run *r)
@@ -132,6 +139,33 @@ Test(config, each_animator_has_its_exact_configuration_and_target_at_its_start)
 	cr_assert_eq(findings, 1, "the INFINITE one, never stalled");
 	cr_assert(strstr(e2e_slurp(r.err), "animator configurations: 4 read, 0 reads failed"),
 		  "%s", e2e_slurp(r.err));
+	run_free(&r);
+}
+
+/* The Begin boxes say what the code asked for, as the seed's AnimatorTracer printed it. */
+Test(config, the_begin_boxes_say_what_the_code_asked_for)
+{
+	static const char *const want[] = {
+		"Duration:   300ms (repeat: INFINITE, REVERSE)",
+		"Interpolator: AccelerateDecelerate",
+		"Properties: alpha: 1 → 0",
+		"Duration:   200ms",
+		"StartDelay: 100ms",
+		"Interpolator: PathInterpolator",
+		"Properties: translationX: 0 → 120",
+		"Properties: backgroundColor: 0xffff0000 → 0xff0000ff",
+		"Duration:   250ms (repeat: 2, RESTART)",
+		"Properties: x: -40.5 → 100, level: 3 → 50",
+		"Target:     View@",
+	};
+	struct run r = { 0 };
+	const char *box;
+
+	run_config_as(&r, NULL, "box");
+	box = e2e_slurp(r.out);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		cr_assert(strstr(box, want[i]), "no \"%s\" in:\n%s", want[i], box);
+	cr_assert(strstr(box, "(exact)"), "%s", box);
 	run_free(&r);
 }
 
