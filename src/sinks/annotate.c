@@ -124,15 +124,28 @@ static void end_name(char *name, size_t cap, const struct animname *n, enum end_
 		 end_reason_str(reason), frames, dropped);
 }
 
-size_t annotate_fmt_start(char *buf, size_t cap, const struct anim *a)
+/* A slice opened on animtrace's track: G with n's seed name and cookie. */
+static size_t slice_open(char *buf, size_t cap, uint32_t pid, const struct animname *n,
+			 int64_t cookie)
 {
 	char name[ANIMNAME_MAX];
+
+	animname_format(name, sizeof(name), n, ANIMNAME_ATRACE);
+	return marker_fmt(buf, cap, 'G', pid, AT_ANNOT_TRACK, name, &cookie);
+}
+
+/* The H that closes the slice of cookie. */
+static size_t slice_close(char *buf, size_t cap, uint32_t pid, int64_t cookie)
+{
+	return marker_fmt(buf, cap, 'H', pid, AT_ANNOT_TRACK, NULL, &cookie);
+}
+
+size_t annotate_fmt_start(char *buf, size_t cap, const struct anim *a)
+{
 	struct animname n;
-	int64_t id = (int64_t)a->id;
 
 	animname_from_anim(&n, a);
-	animname_format(name, sizeof(name), &n, ANIMNAME_ATRACE);
-	return marker_fmt(buf, cap, 'G', a->pid, AT_ANNOT_TRACK, name, &id);
+	return slice_open(buf, cap, a->pid, &n, (int64_t)a->id);
 }
 
 size_t annotate_fmt_end(char *buf, size_t cap, const struct anim *a)
@@ -147,11 +160,9 @@ size_t annotate_fmt_end(char *buf, size_t cap, const struct anim *a)
 
 size_t annotate_fmt_close(char *buf, size_t cap, const struct anim *a)
 {
-	int64_t id = (int64_t)a->id;
-
 	if (!a->start_ns) /* cancelled before it started: no slice was opened */
 		return 0;
-	return marker_fmt(buf, cap, 'H', a->pid, AT_ANNOT_TRACK, NULL, &id);
+	return slice_close(buf, cap, a->pid, (int64_t)a->id);
 }
 
 static int64_t animation_cookie(const struct animation *a)
@@ -161,13 +172,10 @@ static int64_t animation_cookie(const struct animation *a)
 
 size_t annotate_fmt_animation_start(char *buf, size_t cap, const struct animation *a)
 {
-	char name[ANIMNAME_MAX];
 	struct animname n;
-	int64_t cookie = animation_cookie(a);
 
 	animname_from_animation(&n, a);
-	animname_format(name, sizeof(name), &n, ANIMNAME_ATRACE);
-	return marker_fmt(buf, cap, 'G', a->pid, AT_ANNOT_TRACK, name, &cookie);
+	return slice_open(buf, cap, a->pid, &n, animation_cookie(a));
 }
 
 size_t annotate_fmt_animation_end(char *buf, size_t cap, const struct animation *a)
@@ -182,9 +190,7 @@ size_t annotate_fmt_animation_end(char *buf, size_t cap, const struct animation 
 
 size_t annotate_fmt_animation_close(char *buf, size_t cap, const struct animation *a)
 {
-	int64_t cookie = animation_cookie(a);
-
-	return marker_fmt(buf, cap, 'H', a->pid, AT_ANNOT_TRACK, NULL, &cookie);
+	return slice_close(buf, cap, a->pid, animation_cookie(a));
 }
 
 size_t annotate_fmt_counter(char *buf, size_t cap, uint32_t pid, const struct node_props *np,
@@ -240,20 +246,16 @@ static int64_t dyn_cookie(const struct dyn_anim *d)
 
 size_t annotate_fmt_dyn_start(char *buf, size_t cap, const struct dyn_anim *d)
 {
-	char name[ANIMNAME_MAX];
 	struct animname n;
-	int64_t cookie = dyn_cookie(d);
 
 	animname_from_dyn(&n, d);
-	animname_format(name, sizeof(name), &n, ANIMNAME_ATRACE);
-	return marker_fmt(buf, cap, 'G', d->pid, AT_ANNOT_TRACK, name, &cookie);
+	return slice_open(buf, cap, d->pid, &n, dyn_cookie(d));
 }
 
 size_t annotate_fmt_dyn_end(char *buf, size_t cap, const struct dyn_anim *d)
 {
 	char name[ANNOTATE_MARKER_MAX];
 	struct animname n;
-
 	size_t len;
 
 	animname_from_dyn(&n, d);
@@ -266,9 +268,7 @@ size_t annotate_fmt_dyn_end(char *buf, size_t cap, const struct dyn_anim *d)
 
 size_t annotate_fmt_dyn_close(char *buf, size_t cap, const struct dyn_anim *d)
 {
-	int64_t cookie = dyn_cookie(d);
-
-	return marker_fmt(buf, cap, 'H', d->pid, AT_ANNOT_TRACK, NULL, &cookie);
+	return slice_close(buf, cap, d->pid, dyn_cookie(d));
 }
 
 /* "finding: replaced #12,#13: <sentence>" ("... animation #3: ..." when the ids are unmarked
