@@ -80,8 +80,8 @@ static __always_inline __u64 rb_flags(void)
 {
 	if (!wakeup_bytes)
 		return 0;
-	return bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes ? BPF_RB_FORCE_WAKEUP
-									      : BPF_RB_NO_WAKEUP;
+	return bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes ? BPF_RB_FORCE_WAKEUP :
+									       BPF_RB_NO_WAKEUP;
 }
 
 static __always_inline void fill_hdr(struct at_hdr *h, __u16 kind, __u16 size)
@@ -148,7 +148,7 @@ static __always_inline void pending_add(__u32 tid, int add)
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 256); /* probed processes, a few more than userspace keeps */
-	__type(key, __u32);       /* tgid */
+	__type(key, __u32);	  /* tgid */
 	__type(value, struct at_prop_offsets);
 } prop_offsets SEC(".maps");
 
@@ -322,8 +322,7 @@ static __always_inline bool read_node(struct at_setter_state *s, const struct at
 		}
 	}
 	read = off && !bpf_probe_read_user(&n->old_bits, sizeof(n->old_bits), base + off);
-	if (o->has_uniqueid &&
-	    !bpf_probe_read_user(&n->unique_id, sizeof(n->unique_id), base + uo))
+	if (o->has_uniqueid && !bpf_probe_read_user(&n->unique_id, sizeof(n->unique_id), base + uo))
 		n->flags = AT_PROP_HAS_UID;
 	return read;
 }
@@ -373,11 +372,11 @@ static __always_inline int setter_entry(__u64 node, __u32 prop)
 	return 0;
 }
 
-#define AT_SETTER(name, prop)                                   \
-	SEC("uprobe")                                           \
-	int BPF_KPROBE(at_set_##name, __u64 node)               \
-	{                                                       \
-		return setter_entry(node, prop);                \
+#define AT_SETTER(name, prop)                     \
+	SEC("uprobe")                             \
+	int BPF_KPROBE(at_set_##name, __u64 node) \
+	{                                         \
+		return setter_entry(node, prop);  \
 	}
 
 #define AT_SETTER_PROP(e, b, j, json, sh) AT_SETTER(b, AT_PROP_##e)

@@ -17,8 +17,8 @@
 const volatile __u32 art_stack_bytes = 0;
 
 /* The record's size: a constant once rodata is frozen, as bpf_ringbuf_reserve requires. */
-#define AT_ART_REC_SIZE                                                                   \
-	(sizeof(struct at_art_rec) +                                                      \
+#define AT_ART_REC_SIZE              \
+	(sizeof(struct at_art_rec) + \
 	 (art_stack_bytes ? sizeof(struct at_art_stack) + art_stack_bytes : 0))
 
 /* Registers by DWARF number, for the userspace unwinder. */
@@ -109,8 +109,8 @@ static __always_inline int art_entry(struct pt_regs *ctx, __u32 method, bool sta
 	r->has_cookie = 0;
 	r->cookie = 0;
 	__builtin_memset(r->pad, 0, sizeof(r->pad));
-	if (obj && !bpf_probe_read_user(&lock, sizeof(lock),
-					(const void *)(obj + AT_ART_LOCK_WORD_OFF))) {
+	if (obj &&
+	    !bpf_probe_read_user(&lock, sizeof(lock), (const void *)(obj + AT_ART_LOCK_WORD_OFF))) {
 		if ((lock >> AT_ART_LOCK_STATE_SHIFT) == AT_ART_LOCK_STATE_HASH) {
 			r->cookie = lock & AT_ART_HASH_MASK;
 			r->has_cookie = 1;
@@ -122,11 +122,11 @@ static __always_inline int art_entry(struct pt_regs *ctx, __u32 method, bool sta
 	return 0;
 }
 
-#define AT_ART_PROBE(name, method, stacks)                      \
-	SEC("uprobe")                                           \
-	int BPF_KPROBE(at_art_##name)                           \
-	{                                                       \
-		return art_entry(ctx, method, stacks, 0);       \
+#define AT_ART_PROBE(name, method, stacks)                \
+	SEC("uprobe")                                     \
+	int BPF_KPROBE(at_art_##name)                     \
+	{                                                 \
+		return art_entry(ctx, method, stacks, 0); \
 	}
 
 /*
@@ -136,10 +136,10 @@ static __always_inline int art_entry(struct pt_regs *ctx, __u32 method, bool sta
  * code_generator_x86_64.h kParameterCoreRegisters = { RSI, RDX, RCX, R8, R9 } (method in RDI),
  * code_generator_arm64.h kParameterCoreRegisters = { x1 .. x7 } (method in x0).
  */
-#define AT_ART_PROBE_ARG(name, method, stacks)                                 \
-	SEC("uprobe")                                                          \
-	int BPF_KPROBE(at_art_##name)                                          \
-	{                                                                      \
+#define AT_ART_PROBE_ARG(name, method, stacks)                                    \
+	SEC("uprobe")                                                             \
+	int BPF_KPROBE(at_art_##name)                                             \
+	{                                                                         \
 		return art_entry(ctx, method, stacks, (__u64)PT_REGS_PARM3(ctx)); \
 	}
 
@@ -220,7 +220,7 @@ AT_ART_PROBE(va_animate, AT_ART_VA_ANIMATE, false)
 AT_ART_PROBE(oa_animate, AT_ART_OA_ANIMATE, false)
 /* DynamicAnimation (framework copy and androidx): start stacks, end reasons, per-frame writes. */
 AT_ART_PROBE(dyn_skip, AT_ART_DYN_SKIP, true)
-AT_ART_PROBE_ARG(dyn_end, AT_ART_DYN_END, false)    /* canceled: cancel's own probe has stacks */
+AT_ART_PROBE_ARG(dyn_end, AT_ART_DYN_END, false)     /* canceled: cancel's own probe has stacks */
 AT_ART_PROBE_ARG(dyn_frame, AT_ART_DYN_FRAME, false) /* frameTime, every frame: no stack */
 
 #endif

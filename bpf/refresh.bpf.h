@@ -18,8 +18,8 @@
 #ifndef ANIMTRACE_REFRESH_BPF_H
 #define ANIMTRACE_REFRESH_BPF_H
 
-#define AT_VSYNC_REC_SIZE                                                                 \
-	(sizeof(struct at_refresh_rec) +                                                  \
+#define AT_VSYNC_REC_SIZE                \
+	(sizeof(struct at_refresh_rec) + \
 	 (art_stack_bytes ? sizeof(struct at_art_stack) + art_stack_bytes : 0))
 
 static __always_inline void refresh_full(void)

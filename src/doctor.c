@@ -46,12 +46,12 @@ struct doctor {
 	char failed[160];
 };
 
-static void say(struct doctor *d, const char *name, enum state st, bool blocking,
-		const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static void say(struct doctor *d, const char *name, enum state st, bool blocking, const char *fmt,
+		...) __attribute__((format(printf, 5, 6)));
 
 /* One aligned line; the details say what was found and, when not ok, what to do. */
-static void say(struct doctor *d, const char *name, enum state st, bool blocking,
-		const char *fmt, ...)
+static void say(struct doctor *d, const char *name, enum state st, bool blocking, const char *fmt,
+		...)
 {
 	size_t n = strlen(d->failed);
 	va_list ap;
@@ -270,7 +270,7 @@ static const char *cfg_value(const char *line, const char *name)
 /* Records "=y"/"=m" of each option (and of its alternative) in val[i][0..1]. */
 static void scan_line(void *ctx, const char *line)
 {
-	char (*val)[2][8] = ctx;
+	char(*val)[2][8] = ctx;
 
 	for (size_t i = 0; i < N_CFG; i++) {
 		const char *v = cfg_value(line, cfg_opts[i].name);
@@ -345,8 +345,8 @@ static void check_ringbuf(struct doctor *d)
 
 static void check_uprobes(struct doctor *d)
 {
-	const char *path = d->o->uprobe_type ? d->o->uprobe_type
-					     : "/sys/bus/event_source/devices/uprobe/type";
+	const char *path = d->o->uprobe_type ? d->o->uprobe_type :
+					       "/sys/bus/event_source/devices/uprobe/type";
 	char type[16] = "";
 
 	if (!d->p->read_line(path, type, sizeof(type)) && type[0])
@@ -394,8 +394,10 @@ static void check_tracefs(struct doctor *d, int tracefs)
 	else if (tracefs == -ENOENT && !d->euid)
 		say(d, "tracefs", ST_OK, true, "not mounted: animtrace mounts it at start");
 	else if (tracefs == -ENOENT)
-		say(d, "tracefs", ST_MISSING, true, "not mounted: as root, animtrace mounts it "
-		    "at start (or mount -t tracefs nodev %s)", d->tracefs);
+		say(d, "tracefs", ST_MISSING, true,
+		    "not mounted: as root, animtrace mounts it "
+		    "at start (or mount -t tracefs nodev %s)",
+		    d->tracefs);
 	else if (tracefs == -EACCES)
 		say(d, "tracefs", ST_OK, true, "%s is mounted (not readable as euid %u)",
 		    d->tracefs, d->euid);
@@ -427,8 +429,10 @@ static void check_annotate(struct doctor *d, int tracefs)
 	snprintf(on_path, sizeof(on_path), "%s/tracing_on", d->tracefs);
 	d->p->read_line(on_path, on, sizeof(on));
 	if (!strcmp(on, "0"))
-		say(d, "annotations", ST_OK, false, "%s writable; tracing_on is 0: --annotate "
-		    "is recorded once a Perfetto or atrace capture runs", marker);
+		say(d, "annotations", ST_OK, false,
+		    "%s writable; tracing_on is 0: --annotate "
+		    "is recorded once a Perfetto or atrace capture runs",
+		    marker);
 	else
 		say(d, "annotations", ST_OK, false, "%s writable (--annotate)", marker);
 }
@@ -463,7 +467,8 @@ static void check_atrace(struct doctor *d)
 	    atrace_setup_has_view(val))
 		say(d, "debug.atrace", ST_OK, false,
 		    "prefer_sdk %s has the view bit: a Perfetto session on 'view' would take the "
-		    "View markers (animtrace clears it while tracing)", val);
+		    "View markers (animtrace clears it while tracing)",
+		    val);
 }
 
 /* A state file a killed run left: until the next run its values are the device's. */
@@ -474,14 +479,17 @@ static void stale_state(void *ctx, const struct atrace_state *st)
 	size_t n = 0;
 
 	if (st->owner == ATRACE_STATE_REBOOTED) {
-		say(d, "atrace state", ST_OK, false, "%s: left by run %d before the last reboot "
-		    "(the next run removes it)", st->path, st->pid);
+		say(d, "atrace state", ST_OK, false,
+		    "%s: left by run %d before the last reboot "
+		    "(the next run removes it)",
+		    st->path, st->pid);
 		return;
 	}
 	for (size_t i = 0; i < st->n && n < sizeof(was); i++)
 		n += (size_t)snprintf(was + n, sizeof(was) - n, "%s%s=%s", i ? ", " : "",
 				      st->props[i].name, st->props[i].old);
-	say(d, "atrace state", ST_WARN, false, "%s: run %d ended (killed?) with the tracing "
+	say(d, "atrace state", ST_WARN, false,
+	    "%s: run %d ended (killed?) with the tracing "
 	    "properties changed; they were %s: the next animtrace run restores them first",
 	    st->path, st->pid, st->n ? was : "(none)");
 }
@@ -493,8 +501,10 @@ static void check_atrace_state(struct doctor *d)
 	int n = atrace_state_each_stale(dir, d->proc_root, stale_state, d);
 
 	if (n < 0)
-		say(d, "atrace state", ST_WARN, false, "%s: %s (a killed run's state cannot be "
-		    "found)", dir, strerror(-n));
+		say(d, "atrace state", ST_WARN, false,
+		    "%s: %s (a killed run's state cannot be "
+		    "found)",
+		    dir, strerror(-n));
 }
 
 /* ---- the target process ------------------------------------------------------------ */
@@ -528,10 +538,12 @@ static void describe_target(const struct procfilter *f, char *buf, size_t cap)
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < procfilter__name_count(f) && len < cap; i++)
-		len += snprintf(buf + len, cap - len, "%s%s", i ? "," : "",
-				procfilter__name(f, i));
+		len += snprintf(buf + len, cap - len, "%s%s", i ? "," : "", procfilter__name(f, i));
 	for (size_t i = 0; i < n && len < cap; i++)
-		len += snprintf(buf + len, cap - len, "%s%d", i ? "," : len ? " pid " : "pid ",
+		len += snprintf(buf + len, cap - len, "%s%d",
+				i   ? "," :
+				len ? " pid " :
+				      "pid ",
 				pids[i]);
 }
 
@@ -606,7 +618,6 @@ static void check_setters(struct doctor *d, int pid)
 		    AT_PROP_COUNT, path, first);
 }
 
-
 static void check_art(struct doctor *d, int pid)
 {
 	static const char *const methods[] = { "start", "cancel", "end" };
@@ -646,7 +657,8 @@ static void check_art(struct doctor *d, int pid)
 	else
 		say(d, "ART methods", ST_WARN, false,
 		    "ValueAnimator %s not compiled in %s (boot profile): cancel and end are "
-		    "inferred", absent, path);
+		    "inferred",
+		    absent, path);
 }
 
 static void check_target(struct doctor *d)
@@ -716,12 +728,10 @@ static const struct argp_option doctor_options[] = {
 	{ 0, 0, 0, 0, "Where to look (for tests):", 1 },
 	{ "btf", OPT_BTF, "PATH", 0, "Kernel BTF (default /sys/kernel/btf/vmlinux)", 1 },
 	{ "config", OPT_CONFIG, "PATH", 0,
-	  "Kernel config, gzipped or not (default /proc/config.gz, else /boot/config-RELEASE)",
-	  1 },
+	  "Kernel config, gzipped or not (default /proc/config.gz, else /boot/config-RELEASE)", 1 },
 	{ "proc-root", OPT_PROC_ROOT, "DIR", 0, "procfs (default /proc)", 1 },
 	{ "tracefs", OPT_TRACEFS, "DIR", 0, "tracefs (default /sys/kernel/tracing)", 1 },
-	{ "selinux", OPT_SELINUX, "PATH", 0, "SELinux mode (default /sys/fs/selinux/enforce)",
-	  1 },
+	{ "selinux", OPT_SELINUX, "PATH", 0, "SELinux mode (default /sys/fs/selinux/enforce)", 1 },
 	{ 0 },
 };
 

@@ -25,15 +25,15 @@ struct procfilter;
 
 /* What doctor asks the host; each returns 0 or -errno unless it says otherwise. */
 struct doctor_probes {
-	unsigned int (*euid)(void);				 /* effective uid */
-	int (*release)(char *buf, size_t cap);			 /* uname -r */
-	int (*exists)(const char *path);			 /* stat */
-	int (*readable)(const char *path);			 /* access R_OK */
-	int (*writable)(const char *path);			 /* opens for writing */
+	unsigned int (*euid)(void);				   /* effective uid */
+	int (*release)(char *buf, size_t cap);			   /* uname -r */
+	int (*exists)(const char *path);			   /* stat */
+	int (*readable)(const char *path);			   /* access R_OK */
+	int (*writable)(const char *path);			   /* opens for writing */
 	int (*read_line)(const char *path, char *buf, size_t cap); /* first line, no newline */
 	/* Calls fn for each line (without newline) of a file, gzipped or not. */
 	int (*each_line)(const char *path, void (*fn)(void *ctx, const char *line), void *ctx);
-	int (*parse_btf)(const char *path);			 /* the file is kernel BTF */
+	int (*parse_btf)(const char *path); /* the file is kernel BTF */
 	int (*ringbuf)(void); /* 1 when BPF_MAP_TYPE_RINGBUF loads, 0 when unknown, or -errno */
 	bool (*has_getprop)(void);				 /* getprop on PATH */
 	int (*getprop)(const char *name, char *val, size_t cap); /* "" when unset */
@@ -44,15 +44,15 @@ extern const struct doctor_probes doctor_system_probes;
 
 /* Every path may be NULL for its default; the overrides exist for tests. */
 struct doctor_opts {
-	const struct procfilter *filter; /* --proc/--pid; NULL or empty: process checks skip */
-	const char *btf;		 /* /sys/kernel/btf/vmlinux */
-	const char *config;		 /* /proc/config.gz, else /boot/config-$(uname -r) */
-	const char *proc_root;		 /* /proc */
-	const char *tracefs;		 /* /sys/kernel/tracing */
-	const char *selinux;		 /* /sys/fs/selinux/enforce */
-	const char *uprobe_type;	 /* /sys/bus/event_source/devices/uprobe/type */
-	const char *release;		 /* kernel release; uname -r */
-	const char *state_dir;		 /* atrace state files: atrace_state_dir() */
+	const struct procfilter *filter;    /* --proc/--pid; NULL or empty: process checks skip */
+	const char *btf;		    /* /sys/kernel/btf/vmlinux */
+	const char *config;		    /* /proc/config.gz, else /boot/config-$(uname -r) */
+	const char *proc_root;		    /* /proc */
+	const char *tracefs;		    /* /sys/kernel/tracing */
+	const char *selinux;		    /* /sys/fs/selinux/enforce */
+	const char *uprobe_type;	    /* /sys/bus/event_source/devices/uprobe/type */
+	const char *release;		    /* kernel release; uname -r */
+	const char *state_dir;		    /* atrace state files: atrace_state_dir() */
 	const struct doctor_probes *probes; /* NULL: doctor_system_probes */
 };
 

@@ -34,62 +34,73 @@ const char *argp_program_version = "animtrace " ANIMTRACE_VERSION;
 const char *argp_program_bug_address = "the animtrace issue tracker";
 
 static const char doc[] =
-"animtrace -- every animator and frame of an Android process, live from an\n"
-"unmodified rooted device (eBPF), or offline from an old capture."
-"\v"
-"EXAMPLES\n"
-"  animtrace --proc com.android.systemui\n"
-"      boxed Begin/End logs, live, until Ctrl-C\n"
-"  animtrace --proc com.android.systemui --frames\n"
-"      plus one line per frame with the View property values it set\n"
-"  animtrace --pid 1234 --format json -o anim.jsonl --trace-out anim.json\n"
-"      JSON lines, and a trace for ui.perfetto.dev (loads even after kill -9)\n"
-"  animtrace --proc 'com.google.android.gms:*'\n"
-"      a package and its :subprocesses, including ones started later\n"
-"  animtrace --proc com.android.systemui --annotate\n"
-"      while a Perfetto capture runs: animator and View property tracks in it\n"
-"  animtrace --proc com.android.systemui --refresh --stacks\n"
-"      which Views redraw in each frame, and who asked for the frame\n"
-"  animtrace --replay trace.perfetto-trace --proc com.foo\n"
-"      an old capture: ftrace text, systrace .html or Perfetto protobuf\n"
-"  animtrace doctor --proc com.android.systemui\n"
-"      can this device be traced live? one line per check, with the fix\n"
-"\n"
-"OUTPUT\n"
-"  A Begin and an End box per animator: its View (NotificationRow@80e0) and\n"
-"  every View it wrote, each property from -> to with a sparkline of its\n"
-"  per-frame values, duration, start delay, interpolator, why it ended (with\n"
-"  --stacks, who started and stopped it) and its smoothness (dropped and late\n"
-"  frames). Animation boxes for springs, flings and other animations without\n"
-"  markers, with the physics fitted from the values. Jank boxes for a late\n"
-"  frame or missed vsyncs that hit an animation, with what the UI thread and\n"
-"  the RenderThread were doing. Notes for anything left out or missing. At\n"
-"  exit a summary: per animator name count, cancels, frames, durations; the\n"
-"  longest animators and frames; smoothness per process; drops.\n"
-"\n"
-"REQUIREMENTS\n"
-"  Root, a kernel with BTF, uprobes and the BPF ring buffer (Android GKI\n"
-"  5.10+). Without AOT-compiled ValueAnimator methods in boot-framework.oat,\n"
-"  end reasons and targets are inferred (and said so).\n"
-"\n"
-"EXIT STATUS\n"
-"  0 after Ctrl-C, SIGTERM, SIGHUP or --duration; 1 when live tracing cannot\n"
-"  start (the message says what is missing: run 'animtrace doctor'), the\n"
-"  --replay file is not a capture, or -o / --trace-out cannot be written; 2 on\n"
-"  a usage error, also an output that is the capture (by device and inode:\n"
-"  links and standard input too; nothing is written then). debug.atrace.*\n"
-"  properties are restored on every exit; after a SIGKILL, by the next run\n"
-"  (their previous values wait in a state file; 'animtrace doctor' shows it).\n"
-"\n"
-"ENVIRONMENT\n"
-"  LC_ALL/LC_CTYPE: box drawing and sparklines need a UTF-8 locale, ASCII\n"
-"  otherwise.\n"
-"  ANIMTRACE_STATE_DIR: where the state file is kept (default /data/local/tmp).\n";
+	"animtrace -- every animator and frame of an Android process, live from an\n"
+	"unmodified rooted device (eBPF), or offline from an old capture."
+	"\v"
+	"EXAMPLES\n"
+	"  animtrace --proc com.android.systemui\n"
+	"      boxed Begin/End logs, live, until Ctrl-C\n"
+	"  animtrace --proc com.android.systemui --frames\n"
+	"      plus one line per frame with the View property values it set\n"
+	"  animtrace --pid 1234 --format json -o anim.jsonl --trace-out anim.json\n"
+	"      JSON lines, and a trace for ui.perfetto.dev (loads even after kill -9)\n"
+	"  animtrace --proc 'com.google.android.gms:*'\n"
+	"      a package and its :subprocesses, including ones started later\n"
+	"  animtrace --proc com.android.systemui --annotate\n"
+	"      while a Perfetto capture runs: animator and View property tracks in it\n"
+	"  animtrace --proc com.android.systemui --refresh --stacks\n"
+	"      which Views redraw in each frame, and who asked for the frame\n"
+	"  animtrace --replay trace.perfetto-trace --proc com.foo\n"
+	"      an old capture: ftrace text, systrace .html or Perfetto protobuf\n"
+	"  animtrace doctor --proc com.android.systemui\n"
+	"      can this device be traced live? one line per check, with the fix\n"
+	"\n"
+	"OUTPUT\n"
+	"  A Begin and an End box per animator: its View (NotificationRow@80e0) and\n"
+	"  every View it wrote, each property from -> to with a sparkline of its\n"
+	"  per-frame values, duration, start delay, interpolator, why it ended (with\n"
+	"  --stacks, who started and stopped it) and its smoothness (dropped and late\n"
+	"  frames). Animation boxes for springs, flings and other animations without\n"
+	"  markers, with the physics fitted from the values. Jank boxes for a late\n"
+	"  frame or missed vsyncs that hit an animation, with what the UI thread and\n"
+	"  the RenderThread were doing. Notes for anything left out or missing. At\n"
+	"  exit a summary: per animator name count, cancels, frames, durations; the\n"
+	"  longest animators and frames; smoothness per process; drops.\n"
+	"\n"
+	"REQUIREMENTS\n"
+	"  Root, a kernel with BTF, uprobes and the BPF ring buffer (Android GKI\n"
+	"  5.10+). Without AOT-compiled ValueAnimator methods in boot-framework.oat,\n"
+	"  end reasons and targets are inferred (and said so).\n"
+	"\n"
+	"EXIT STATUS\n"
+	"  0 after Ctrl-C, SIGTERM, SIGHUP or --duration; 1 when live tracing cannot\n"
+	"  start (the message says what is missing: run 'animtrace doctor'), the\n"
+	"  --replay file is not a capture, or -o / --trace-out cannot be written; 2 on\n"
+	"  a usage error, also an output that is the capture (by device and inode:\n"
+	"  links and standard input too; nothing is written then). debug.atrace.*\n"
+	"  properties are restored on every exit; after a SIGKILL, by the next run\n"
+	"  (their previous values wait in a state file; 'animtrace doctor' shows it).\n"
+	"\n"
+	"ENVIRONMENT\n"
+	"  LC_ALL/LC_CTYPE: box drawing and sparklines need a UTF-8 locale, ASCII\n"
+	"  otherwise.\n"
+	"  ANIMTRACE_STATE_DIR: where the state file is kept (default /data/local/tmp).\n";
 
 enum {
-	OPT_COLOR = 0x100, OPT_NO_ATRACE, OPT_STATS, OPT_BUFFER, OPT_PROPS, OPT_NO_PROPS,
-	OPT_HWUI, OPT_HWUI_OFFSETS, OPT_NO_ART, OPT_ART_OAT, OPT_TRACE_OUT, OPT_STACKS,
-	OPT_REFRESH, OPT_NO_HEAP,
+	OPT_COLOR = 0x100,
+	OPT_NO_ATRACE,
+	OPT_STATS,
+	OPT_BUFFER,
+	OPT_PROPS,
+	OPT_NO_PROPS,
+	OPT_HWUI,
+	OPT_HWUI_OFFSETS,
+	OPT_NO_ART,
+	OPT_ART_OAT,
+	OPT_TRACE_OUT,
+	OPT_STACKS,
+	OPT_REFRESH,
+	OPT_NO_HEAP,
 	OPT_ANNOTATE,
 };
 
@@ -97,11 +108,13 @@ static const struct argp_option options[] = {
 	{ 0, 0, 0, 0, "What to trace:", 1 },
 	{ "proc", PROCFILTER_KEY_PROC, "NAME[,NAME]", 0,
 	  "Processes whose argv[0] is NAME (NAME:* also takes NAME:subprocess); processes "
-	  "that start later are picked up", 1 },
+	  "that start later are picked up",
+	  1 },
 	{ "pid", PROCFILTER_KEY_PID, "PID[,PID]", 0, "Processes by id", 1 },
 	{ "replay", 'r', "FILE", 0,
 	  "Read a capture (ftrace text, systrace .html, Perfetto protobuf) instead of "
-	  "tracing live", 1 },
+	  "tracing live",
+	  1 },
 	{ "duration", 'd', "SEC", 0, "Stop after SEC seconds (default: until Ctrl-C)", 1 },
 	{ 0, 0, 0, 0, "Output:", 2 },
 	{ "format", 'f', "box|json", 0, "Boxed logs (default) or one JSON object per line", 2 },
@@ -109,45 +122,56 @@ static const struct argp_option options[] = {
 	{ "frames", 'F', 0, 0, "Box format: one line per frame, with its View property values", 2 },
 	{ "trace-out", OPT_TRACE_OUT, "FILE", 0,
 	  "Also write a trace the Perfetto UI and chrome://tracing open (Trace Event JSON; "
-	  "readable even when animtrace is killed)", 2 },
+	  "readable even when animtrace is killed)",
+	  2 },
 	{ "annotate", OPT_ANNOTATE, 0, 0,
 	  "Live: also write what animtrace learns into trace_marker as atrace markers of the "
 	  "traced process, so a Perfetto or atrace capture running meanwhile shows it (search "
-	  "'Anim ', 'V ')", 2 },
+	  "'Anim ', 'V ')",
+	  2 },
 	{ "color", OPT_COLOR, "WHEN", OPTION_ARG_OPTIONAL, "auto (default), always or never", 2 },
 	{ "stats", OPT_STATS, 0, 0, "Live: a stats line per second and per-CPU drops at exit", 2 },
 	{ "verbose", 'v', 0, 0,
 	  "Debug detail on stderr: libbpf's messages and, with --stacks, every unwound frame "
-	  "(native ones too, before filtering)", 2 },
+	  "(native ones too, before filtering)",
+	  2 },
 	{ 0, 0, 0, 0, "View property values (RenderNode setter probes):", 3 },
 	{ "props", OPT_PROPS, 0, 0, "Probe the setters (default when they are found)", 3 },
 	{ "no-props", OPT_NO_PROPS, 0, 0, "Do not probe the setters", 3 },
 	{ "hwui", OPT_HWUI, "PATH", 0,
 	  "The library holding the setters (default: libhwui.so, else libandroid_runtime.so, "
-	  "from the process's maps)", 3 },
+	  "from the process's maps)",
+	  3 },
 	{ "hwui-offsets", OPT_HWUI_OFFSETS, "PROP=OFF[,..]", 0,
 	  "RenderNode field offsets, when the getters cannot be decoded (alpha=0x4c,...)", 3 },
-	{ 0, 0, 0, 0, "End reasons, exact targets, start delays (ART probes on ValueAnimator):", 4 },
-	{ "no-art", OPT_NO_ART, 0, 0, "Do not probe ART code: end reasons and targets are inferred", 4 },
+	{ 0, 0, 0, 0,
+	  "End reasons, exact targets, start delays (ART probes on ValueAnimator):", 4 },
+	{ "no-art", OPT_NO_ART, 0, 0, "Do not probe ART code: end reasons and targets are inferred",
+	  4 },
 	{ "no-heap", OPT_NO_HEAP, 0, 0,
 	  "Do not read each animator's configuration (duration, repeat, interpolator, values, "
-	  "target) from its object at start()", 4 },
+	  "target) from its object at start()",
+	  4 },
 	{ "art-oat", OPT_ART_OAT, "PATH", 0,
 	  "The oat holding framework code (default: boot-framework.oat from the maps)", 4 },
 	{ "stacks", OPT_STACKS, "BYTES", OPTION_ARG_OPTIONAL,
 	  "Java callers of start/cancel/end (CallStack, EndCallStack): copy BYTES of the user "
-	  "stack at each call (default 4K, 64 to 32K) and unwind it", 4 },
+	  "stack at each call (default 4K, 64 to 32K) and unwind it",
+	  4 },
 	{ 0, 0, 0, 0, "Who redraws (libhwui and vsync request probes):", 5 },
 	{ "refresh", OPT_REFRESH, 0, 0,
 	  "Views that re-record their display list in each frame, redraw storms, and the "
-	  "vsync requests (with --stacks, who asked for each frame); off by default", 5 },
+	  "vsync requests (with --stacks, who asked for each frame); off by default",
+	  5 },
 	{ 0, 0, 0, 0, "Device set-up:", 6 },
 	{ "no-atrace-setup", OPT_NO_ATRACE, 0, 0,
 	  "Do not set debug.atrace.tags.enableflags / debug.atrace.app_* (they are restored "
-	  "on exit otherwise)", 6 },
+	  "on exit otherwise)",
+	  6 },
 	{ "buffer-size", OPT_BUFFER, "SIZE", 0,
 	  "BPF ring buffer size: bytes, or with K or M (default 256K, 4K to 1024M); what does "
-	  "not fit is counted as lost", 6 },
+	  "not fit is counted as lost",
+	  6 },
 	{ 0 },
 };
 
@@ -196,21 +220,36 @@ static size_t parse_size(const char *arg)
 static const char *live_only(int key)
 {
 	switch (key) {
-	case 'd': return "--duration";
-	case OPT_STATS: return "--stats";
-	case OPT_BUFFER: return "--buffer-size";
-	case OPT_NO_ATRACE: return "--no-atrace-setup";
-	case OPT_PROPS: return "--props";
-	case OPT_NO_PROPS: return "--no-props";
-	case OPT_HWUI: return "--hwui";
-	case OPT_HWUI_OFFSETS: return "--hwui-offsets";
-	case OPT_NO_ART: return "--no-art";
-	case OPT_NO_HEAP: return "--no-heap";
-	case OPT_ART_OAT: return "--art-oat";
-	case OPT_STACKS: return "--stacks";
-	case OPT_REFRESH: return "--refresh";
-	case OPT_ANNOTATE: return "--annotate";
-	default: return NULL;
+	case 'd':
+		return "--duration";
+	case OPT_STATS:
+		return "--stats";
+	case OPT_BUFFER:
+		return "--buffer-size";
+	case OPT_NO_ATRACE:
+		return "--no-atrace-setup";
+	case OPT_PROPS:
+		return "--props";
+	case OPT_NO_PROPS:
+		return "--no-props";
+	case OPT_HWUI:
+		return "--hwui";
+	case OPT_HWUI_OFFSETS:
+		return "--hwui-offsets";
+	case OPT_NO_ART:
+		return "--no-art";
+	case OPT_NO_HEAP:
+		return "--no-heap";
+	case OPT_ART_OAT:
+		return "--art-oat";
+	case OPT_STACKS:
+		return "--stacks";
+	case OPT_REFRESH:
+		return "--refresh";
+	case OPT_ANNOTATE:
+		return "--annotate";
+	default:
+		return NULL;
 	}
 }
 
@@ -303,8 +342,10 @@ static error_t parse_session_opt(int key, char *arg, struct argp_state *state)
 		c->duration = strtod(arg, &end);
 		/* Written so that NaN fails too; past a year is a typo, not a plan. */
 		if (end == arg || *end || !(c->duration > 0 && c->duration <= DURATION_MAX))
-			argp_error(state, "--duration wants seconds, more than 0 and at most "
-				   "31536000 (a year), not '%s'", arg);
+			argp_error(state,
+				   "--duration wants seconds, more than 0 and at most "
+				   "31536000 (a year), not '%s'",
+				   arg);
 		break;
 	case OPT_STATS:
 		c->stats = 1;
@@ -476,10 +517,12 @@ static int open_files(const struct cli *c, const struct replay *r, struct output
 	else if (file_id_same(&o->id, &in) || file_id_same(&std, &in))
 		ret = refuse(oname, "is the capture being replayed: refusing to overwrite it");
 	else if (file_id_same(&t.id, &in))
-		ret = refuse(c->trace_out, "is the capture being replayed: refusing to overwrite it");
+		ret = refuse(c->trace_out,
+			     "is the capture being replayed: refusing to overwrite it");
 	else if (file_id_same(&t.id, &o->id) || file_id_same(&t.id, &std))
-		ret = refuse(c->trace_out, c->output ? "is also -o: refusing to write both into it" :
-			     "is also standard output: refusing to write both into it");
+		ret = refuse(c->trace_out,
+			     c->output ? "is also -o: refusing to write both into it" :
+					 "is also standard output: refusing to write both into it");
 	else
 		ret = 0;
 	if (ret) {
@@ -592,7 +635,8 @@ static int run_live(const struct cli *c, struct engine *e, FILE *out,
 		.props = !c->no_props,
 		.hwui_path = c->hwui,
 		.hwui_offsets = c->hwui_offsets,
-		.art = !c->no_art, .no_heap = c->no_heap,
+		.art = !c->no_art,
+		.no_heap = c->no_heap,
 		.art_oat = c->art_oat,
 		.stack_bytes = c->stack_bytes,
 		.refresh = c->refresh,

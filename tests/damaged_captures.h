@@ -108,8 +108,7 @@ static inline void dc_frames(struct dc_buf *trace, int from, int to)
 	for (int i = from; i < to; i++) {
 		dc_print_packet(trace, DC_START_NS + (uint64_t)i * DC_FRAME_NS,
 				"B|10|Choreographer#doFrame\n");
-		dc_print_packet(trace, DC_START_NS + (uint64_t)i * DC_FRAME_NS + 4000000,
-				"E|10\n");
+		dc_print_packet(trace, DC_START_NS + (uint64_t)i * DC_FRAME_NS + 4000000, "E|10\n");
 	}
 }
 
@@ -136,9 +135,9 @@ static inline void dc_write(const char *path, const struct dc_buf *w)
 
 /* What replaying one of these captures must report. */
 struct dc_expect {
-	unsigned frames;        /* doFrame slices fed to the engine */
+	unsigned frames; /* doFrame slices fed to the engine */
 	uint64_t damaged, bad_blocks, skipped, truncated, time_jumps;
-	const char *message;    /* the one warning line (exact substring of stderr) */
+	const char *message; /* the one warning line (exact substring of stderr) */
 };
 
 /* 10 frames, 3000 bytes of garbage, 10 more frames: one damaged stretch, skipped. */
@@ -152,9 +151,13 @@ static inline struct dc_expect dc_damaged_protobuf(const char *path)
 	dc_frames(&t, 10, 20);
 	dc_write(path, &t);
 	free(t.b);
-	return (struct dc_expect){ .frames = 20, .damaged = 1, .skipped = 3000,
+	return (struct dc_expect){
+		.frames = 20,
+		.damaged = 1,
+		.skipped = 3000,
 		.message = "animtrace: warning: damaged capture: 1 damaged packet or message, "
-			   "3000 bytes skipped\n" };
+			   "3000 bytes skipped\n"
+	};
 }
 
 /* compressed_packets (TracePacket field 50) holding the deflated Trace inner. cut: keep only
@@ -190,8 +193,9 @@ static inline struct dc_expect dc_bad_compressed(const char *path)
 	free(t.b);
 	free(inner.b);
 	return (struct dc_expect){ .frames = 0 /* 10 + what inflated: checked as > 10 */,
-		.bad_blocks = 1, .message = "animtrace: warning: damaged capture: 1 compressed "
-					    "block that did not inflate whole\n" };
+				   .bad_blocks = 1,
+				   .message = "animtrace: warning: damaged capture: 1 compressed "
+					      "block that did not inflate whole\n" };
 }
 
 /* One compressed block that inflates to more than the reader's 16 MiB packet window. */
@@ -236,15 +240,18 @@ static inline struct dc_expect dc_cut_text(const char *path)
 		abort();
 	fputs("# tracer: nop\n", f);
 	dc_text_frames(f, 0, 20);
-	fprintf(f, "  dc-%d ( %d) [000] .... 5000.400000: tracing_mark_write: B|10|Choreographer#doFr",
+	fprintf(f,
+		"  dc-%d ( %d) [000] .... 5000.400000: tracing_mark_write: B|10|Choreographer#doFr",
 		DC_PID + 1, DC_PID);
 	size = ftell(f);
 	if (fclose(f))
 		abort();
 	static char msg[128];
 
-	snprintf(msg, sizeof(msg), "animtrace: warning: damaged capture: cut at byte %ld (its "
-		 "last line dropped)\n", size);
+	snprintf(msg, sizeof(msg),
+		 "animtrace: warning: damaged capture: cut at byte %ld (its "
+		 "last line dropped)\n",
+		 size);
 	return (struct dc_expect){ .frames = 20, .truncated = 1, .message = msg };
 }
 
@@ -270,9 +277,12 @@ static inline struct dc_expect dc_time_jump_text(const char *path)
 	dc_text_frames(f, 11, 21);
 	if (fclose(f))
 		abort();
-	return (struct dc_expect){ .frames = 21, .time_jumps = 3,
+	return (struct dc_expect){
+		.frames = 21,
+		.time_jumps = 3,
 		.message = "animtrace: warning: damaged capture: 3 events with an impossible "
-			   "timestamp dropped\n" };
+			   "timestamp dropped\n"
+	};
 }
 
 /* A print of ts 2^64 - 1 ns among 20 frames of a Perfetto trace (it sorts last). */
@@ -286,9 +296,12 @@ static inline struct dc_expect dc_time_jump_protobuf(const char *path)
 	dc_frames(&t, 10, 20);
 	dc_write(path, &t);
 	free(t.b);
-	return (struct dc_expect){ .frames = 20, .time_jumps = 1,
+	return (struct dc_expect){
+		.frames = 20,
+		.time_jumps = 1,
 		.message = "animtrace: warning: damaged capture: 1 event with an impossible "
-			   "timestamp dropped\n" };
+			   "timestamp dropped\n"
+	};
 }
 
 /*

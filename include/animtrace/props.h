@@ -16,16 +16,16 @@
 #ifndef ANIMTRACE_PROPS_H
 #define ANIMTRACE_PROPS_H
 
-#define AT_PROPS(X)                                                          \
-	X(ALPHA, alpha, Alpha, "alpha", "alpha")                             \
+#define AT_PROPS(X)                                                             \
+	X(ALPHA, alpha, Alpha, "alpha", "alpha")                                \
 	X(TRANSLATION_X, translation_x, TranslationX, "translationX", "transX") \
 	X(TRANSLATION_Y, translation_y, TranslationY, "translationY", "transY") \
 	X(TRANSLATION_Z, translation_z, TranslationZ, "translationZ", "transZ") \
-	X(ELEVATION, elevation, Elevation, "elevation", "elev")             \
-	X(ROTATION, rotation, Rotation, "rotation", "rot")                   \
-	X(ROTATION_X, rotation_x, RotationX, "rotationX", "rotX")            \
-	X(ROTATION_Y, rotation_y, RotationY, "rotationY", "rotY")            \
-	X(SCALE_X, scale_x, ScaleX, "scaleX", "scaleX")                      \
+	X(ELEVATION, elevation, Elevation, "elevation", "elev")                 \
+	X(ROTATION, rotation, Rotation, "rotation", "rot")                      \
+	X(ROTATION_X, rotation_x, RotationX, "rotationX", "rotX")               \
+	X(ROTATION_Y, rotation_y, RotationY, "rotationY", "rotY")               \
+	X(SCALE_X, scale_x, ScaleX, "scaleX", "scaleX")                         \
 	X(SCALE_Y, scale_y, ScaleY, "scaleY", "scaleY")
 
 #endif

@@ -29,19 +29,20 @@
 #define AT_RINGBUF_DEFAULT (256u << 10)
 
 enum at_rec_kind {
-	AT_REC_MARKER = 1, /* a write() to trace_marker */
-	AT_REC_PROC = 2,   /* fork, exec, exit or rename of a task */
-	AT_REC_PROP = 3,   /* a libhwui RenderNode setter changed a property */
-	AT_REC_ART = 4,    /* an ART-compiled framework method was entered */
+	AT_REC_MARKER = 1,  /* a write() to trace_marker */
+	AT_REC_PROC = 2,    /* fork, exec, exit or rename of a task */
+	AT_REC_PROP = 3,    /* a libhwui RenderNode setter changed a property */
+	AT_REC_ART = 4,	    /* an ART-compiled framework method was entered */
 	AT_REC_REFRESH = 5, /* --refresh: a display list re-recorded, or a vsync requested */
-	AT_REC_ART_OBJ = 8, /* ValueAnimator.start, DynamicAnimation.start: a copy of the head of `this` (the heap reader) */
+	AT_REC_ART_OBJ =
+		8, /* ValueAnimator.start, DynamicAnimation.start: a copy of the head of `this` (the heap reader) */
 };
 
 struct at_hdr {
-	__u16 kind;  /* enum at_rec_kind */
-	__u16 size;  /* bytes in the whole record, header included */
-	__u32 tgid;  /* process id */
-	__u32 tid;   /* thread id */
+	__u16 kind; /* enum at_rec_kind */
+	__u16 size; /* bytes in the whole record, header included */
+	__u32 tgid; /* process id */
+	__u32 tid;  /* thread id */
 	__u32 cpu;
 	__u64 ts_ns; /* CLOCK_MONOTONIC (bpf_ktime_get_ns) */
 };
@@ -58,7 +59,7 @@ struct at_marker_rec {
 enum at_proc_event {
 	AT_PROC_FORK = 1, /* hdr.tgid/tid = parent; child = new process (child == its tgid) */
 	AT_PROC_EXEC = 2,
-	AT_PROC_EXIT = 3, /* the whole process (group leader) exited */
+	AT_PROC_EXIT = 3,   /* the whole process (group leader) exited */
 	AT_PROC_RENAME = 4, /* comm changed (prctl(PR_SET_NAME)), zygote specialisation */
 };
 
@@ -74,7 +75,7 @@ enum at_prop {
 #define AT_PROP_ENUM(e, b, j, json, sh) AT_PROP_##e,
 	AT_PROPS(AT_PROP_ENUM)
 #undef AT_PROP_ENUM
-	AT_PROP_COUNT,
+		AT_PROP_COUNT,
 };
 
 /*
@@ -96,12 +97,12 @@ struct at_prop_offsets {
  * is read: at the thread's next event, or by userspace when it stops.
  */
 struct at_setter_call {
-	__u64 node;	/* 0: nothing pending */
-	__u64 ts_ns;	/* the call's entry */
+	__u64 node;  /* 0: nothing pending */
+	__u64 ts_ns; /* the call's entry */
 	__u64 unique_id;
 	__u32 prop;
-	__u32 old_bits; /* the field before the setter ran: where an animation started from */
-	__u32 flags;    /* AT_PROP_HAS_UID */
+	__u32 old_bits;	     /* the field before the setter ran: where an animation started from */
+	__u32 flags;	     /* AT_PROP_HAS_UID */
 	__u32 awaits_return; /* a uretprobe settles it: no other event may */
 	__u32 tgid;
 	__u32 pad;
@@ -109,7 +110,7 @@ struct at_setter_call {
 
 /* arm64 top-byte tags (MTE/TBI heap pointers, e.g. 0xb4...) must go before a read: of a
  * node by the setter probes, of a node or its name by userspace. */
-#define AT_UNTAG(p) ((p) & 0x00ffffffffffffffULL)
+#define AT_UNTAG(p) ((p)&0x00ffffffffffffffULL)
 
 #define AT_PROP_HAS_UID 1u /* at_prop_rec.flags: unique_id was read at the setter's entry */
 
@@ -117,11 +118,11 @@ struct at_setter_call {
  * entry. */
 struct at_prop_rec {
 	struct at_hdr hdr;
-	__u64 node;       /* RenderNode pointer as the app passed it (tag bits kept) */
-	__u32 prop;       /* enum at_prop */
+	__u64 node;	  /* RenderNode pointer as the app passed it (tag bits kept) */
+	__u32 prop;	  /* enum at_prop */
 	__u32 value_bits; /* the IEEE-754 float, bit for bit */
-	__u32 old_bits;   /* the value before the call, read at entry */
-	__u32 flags;      /* AT_PROP_HAS_UID */
+	__u32 old_bits;	  /* the value before the call, read at entry */
+	__u32 flags;	  /* AT_PROP_HAS_UID */
 	__u64 unique_id;  /* the node's mUniqueId at entry: another id = another node */
 };
 
@@ -157,17 +158,17 @@ struct at_setter_state {
 
 /* Which probed ART method was entered: one BPF program per kind (src/art.h names them). */
 enum at_art_method {
-	AT_ART_VA_START = 0,	/* android.animation.ValueAnimator.start (every overload) */
-	AT_ART_VA_CANCEL,	/* android.animation.ValueAnimator.cancel */
-	AT_ART_VA_END,		/* android.animation.ValueAnimator.end */
-	AT_ART_DYN_START,	/* DynamicAnimation.start (framework copy and androidx) */
-	AT_ART_DYN_CANCEL,	/* DynamicAnimation.cancel */
-	AT_ART_VA_ANIMATE,	/* android.animation.ValueAnimator.animateValue (update listeners) */
-	AT_ART_OA_ANIMATE,	/* android.animation.ObjectAnimator.animateValue (property sets) */
-	AT_ART_SPRING_START,	/* SpringAnimation.start: the DynamicAnimation is a spring */
-	AT_ART_DYN_SKIP,	/* SpringAnimation.skipToEnd: ends at the next frame */
-	AT_ART_DYN_END,		/* DynamicAnimation.endAnimationInternal(boolean canceled): arg */
-	AT_ART_DYN_FRAME,	/* DynamicAnimation.doAnimationFrame(long frameTime ms): arg */
+	AT_ART_VA_START = 0, /* android.animation.ValueAnimator.start (every overload) */
+	AT_ART_VA_CANCEL,    /* android.animation.ValueAnimator.cancel */
+	AT_ART_VA_END,	     /* android.animation.ValueAnimator.end */
+	AT_ART_DYN_START,    /* DynamicAnimation.start (framework copy and androidx) */
+	AT_ART_DYN_CANCEL,   /* DynamicAnimation.cancel */
+	AT_ART_VA_ANIMATE,   /* android.animation.ValueAnimator.animateValue (update listeners) */
+	AT_ART_OA_ANIMATE,   /* android.animation.ObjectAnimator.animateValue (property sets) */
+	AT_ART_SPRING_START, /* SpringAnimation.start: the DynamicAnimation is a spring */
+	AT_ART_DYN_SKIP,     /* SpringAnimation.skipToEnd: ends at the next frame */
+	AT_ART_DYN_END,	     /* DynamicAnimation.endAnimationInternal(boolean canceled): arg */
+	AT_ART_DYN_FRAME,    /* DynamicAnimation.doAnimationFrame(long frameTime ms): arg */
 	AT_ART_METHOD_COUNT,
 };
 
@@ -180,30 +181,30 @@ enum at_art_method {
 /* An ART-compiled method was entered with `this` = obj (entry probe only). */
 struct at_art_rec {
 	struct at_hdr hdr;
-	__u64 obj;       /* `this`: the 32-bit heap reference from the second argument register */
-	__u32 method;    /* enum at_art_method */
-	__u32 cookie;    /* identity hash = the S/F marker cookie; valid when has_cookie */
+	__u64 obj;	 /* `this`: the 32-bit heap reference from the second argument register */
+	__u32 method;	 /* enum at_art_method */
+	__u32 cookie;	 /* identity hash = the S/F marker cookie; valid when has_cookie */
 	__u32 lock_word; /* raw lock word (0 when it could not be read) */
 	__u8 has_cookie; /* the lock word was readable and in the hash state */
 	__u8 pad[3];
-	__u64 arg;       /* the first argument after `this` (AT_ART_DYN_END, _FRAME), else 0 */
+	__u64 arg; /* the first argument after `this` (AT_ART_DYN_END, _FRAME), else 0 */
 };
 
 /*
  * --stacks: an ART record whose hdr.size exceeds sizeof(struct at_art_rec) is followed by
  * struct at_art_stack and its stack bytes; hdr.size is the whole reserved record.
  */
-#define AT_ART_NREGS_X86_64 16   /* DWARF registers 0..15: rax..r15 */
-#define AT_ART_NREGS_ARM64 32    /* DWARF registers 0..31: x0..x30 and sp */
+#define AT_ART_NREGS_X86_64 16		/* DWARF registers 0..15: rax..r15 */
+#define AT_ART_NREGS_ARM64 32		/* DWARF registers 0..31: x0..x30 and sp */
 #define AT_ART_NREGS AT_ART_NREGS_ARM64 /* room for either */
-#define AT_ART_STACK_MAX 32768   /* --stacks=BYTES upper bound (hdr.size is 16 bits) */
+#define AT_ART_STACK_MAX 32768		/* --stacks=BYTES upper bound (hdr.size is 16 bits) */
 
 struct at_art_stack {
 	__u64 pc;
 	__u64 regs[AT_ART_NREGS]; /* by DWARF number: x86_64 rsp = 7, rbp = 6; arm64 sp = 31 */
-	__u32 nregs;              /* AT_ART_NREGS_X86_64 or AT_ART_NREGS_ARM64 */
-	__u32 len;                /* bytes of data[] copied from the stack pointer upwards */
-	__u8 data[];              /* capacity: hdr.size - sizeof(at_art_rec) - sizeof(this) */
+	__u32 nregs;		  /* AT_ART_NREGS_X86_64 or AT_ART_NREGS_ARM64 */
+	__u32 len;		  /* bytes of data[] copied from the stack pointer upwards */
+	__u8 data[];		  /* capacity: hdr.size - sizeof(at_art_rec) - sizeof(this) */
 };
 
 /*
@@ -248,8 +249,8 @@ struct at_drops {
 	__u64 prop_ringbuf_full;
 	__u64 art_ringbuf_full;
 	__u64 marker_read_fault; /* bpf_probe_read_user of the payload failed */
-	__u64 prop_read_fault;   /* the node's float could not be read at return */
-	__u64 prop_stash_full;   /* no room to remember a setter's arguments until it returns */
+	__u64 prop_read_fault;	 /* the node's float could not be read at return */
+	__u64 prop_stash_full;	 /* no room to remember a setter's arguments until it returns */
 	__u64 refresh_ringbuf_full;
 };
 

@@ -42,10 +42,10 @@
 /* FrameTimelineEvent's oneof `event`: the kind is the field number. */
 enum ft_kind {
 	FT_EXPECTED_DISPLAY = 1, /* ExpectedDisplayFrameStart expected_display_frame_start = 1 */
-	FT_ACTUAL_DISPLAY = 2,   /* ActualDisplayFrameStart actual_display_frame_start = 2 */
+	FT_ACTUAL_DISPLAY = 2,	 /* ActualDisplayFrameStart actual_display_frame_start = 2 */
 	FT_EXPECTED_SURFACE = 3, /* ExpectedSurfaceFrameStart expected_surface_frame_start = 3 */
-	FT_ACTUAL_SURFACE = 4,   /* ActualSurfaceFrameStart actual_surface_frame_start = 4 */
-	FT_FRAME_END = 5,        /* FrameEnd frame_end = 5 */
+	FT_ACTUAL_SURFACE = 4,	 /* ActualSurfaceFrameStart actual_surface_frame_start = 4 */
+	FT_FRAME_END = 5,	 /* FrameEnd frame_end = 5 */
 };
 
 /* FrameTimelineEvent.PresentType. */
@@ -100,30 +100,30 @@ enum ft_jank {
  * prediction or flags; FrameEnd only a cookie.
  */
 struct ft_event {
-	uint8_t kind;            /* enum ft_kind */
-	uint8_t present_type;    /* enum ft_present; out-of-range values kept, saturated at 255 */
+	uint8_t kind;		 /* enum ft_kind */
+	uint8_t present_type;	 /* enum ft_present; out-of-range values kept, saturated at 255 */
 	uint8_t prediction_type; /* enum ft_prediction, likewise */
-	uint8_t jank_severity;   /* enum ft_severity; when absent, NONE for jank_type == NONE
+	uint8_t jank_severity;	 /* enum ft_severity; when absent, NONE for jank_type == NONE
 				  * and else UNKNOWN, as trace processor infers it */
 	bool on_time_finish, gpu_composition;
 	bool is_buffer, has_is_buffer; /* actual surface frames (has_: the field was there) */
-	int64_t cookie;          /* pairs a start with its FrameEnd */
-	int64_t token;           /* surface: the app's vsync id (Choreographer#doFrame <id>);
+	int64_t cookie;		       /* pairs a start with its FrameEnd */
+	int64_t token;		       /* surface: the app's vsync id (Choreographer#doFrame <id>);
 				  * display: SurfaceFlinger's own vsync id */
-	int64_t display_token;   /* surface: the display frame that composited it */
-	int32_t pid;             /* surface: the app; display: SurfaceFlinger */
-	uint32_t jank_type;      /* enum ft_jank bits */
-	struct strv layer;       /* surface: layer_name (points into the decoded message) */
+	int64_t display_token;	       /* surface: the display frame that composited it */
+	int32_t pid;		       /* surface: the app; display: SurfaceFlinger */
+	uint32_t jank_type;	       /* enum ft_jank bits */
+	struct strv layer;	       /* surface: layer_name (points into the decoded message) */
 };
 
 /* A start event and its end: one slice of Perfetto's Expected/Actual Timeline tracks. */
 struct ft_frame {
-	struct ft_event ev;      /* the start; ev.layer points into the reader's storage */
-	uint64_t start_ns;       /* the start packet's timestamp */
-	uint64_t end_ns;         /* the FrameEnd's timestamp; 0 when !ended */
-	uint32_t clock_id;       /* the start packet's timestamp_clock_id: FT_CLOCK_BOOTTIME, or
+	struct ft_event ev; /* the start; ev.layer points into the reader's storage */
+	uint64_t start_ns;  /* the start packet's timestamp */
+	uint64_t end_ns;    /* the FrameEnd's timestamp; 0 when !ended */
+	uint32_t clock_id;  /* the start packet's timestamp_clock_id: FT_CLOCK_BOOTTIME, or
 				  * 0 when absent (the trace clock, boottime on Android) */
-	bool ended;              /* false: no FrameEnd came (trace ended, or the reader's table
+	bool ended;	    /* false: no FrameEnd came (trace ended, or the reader's table
 				  * of open frames was full: see pf_timeline_stats) */
 };
 

@@ -141,7 +141,15 @@ static int parse_fields(const char *p, const char *end, struct marker *m)
 static bool known_type(char c)
 {
 	switch (c) { /* on every marker: no search of "BESFCINGH" */
-	case 'B': case 'E': case 'S': case 'F': case 'C': case 'I': case 'N': case 'G': case 'H':
+	case 'B':
+	case 'E':
+	case 'S':
+	case 'F':
+	case 'C':
+	case 'I':
+	case 'N':
+	case 'G':
+	case 'H':
 		return true;
 	default:
 		return false;

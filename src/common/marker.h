@@ -12,15 +12,15 @@
 #include <string.h>
 
 enum marker_type {
-	MARKER_BEGIN = 'B',         /* B|tgid|name */
-	MARKER_END = 'E',           /* E|tgid (or bare E on old kernels/ROMs) */
+	MARKER_BEGIN = 'B',	    /* B|tgid|name */
+	MARKER_END = 'E',	    /* E|tgid (or bare E on old kernels/ROMs) */
 	MARKER_ASYNC_BEGIN = 'S',   /* S|tgid|name|cookie */
-	MARKER_ASYNC_END = 'F',     /* F|tgid|name|cookie */
-	MARKER_COUNTER = 'C',       /* C|tgid|name|value */
-	MARKER_INSTANT = 'I',       /* I|tgid|name (13+) */
+	MARKER_ASYNC_END = 'F',	    /* F|tgid|name|cookie */
+	MARKER_COUNTER = 'C',	    /* C|tgid|name|value */
+	MARKER_INSTANT = 'I',	    /* I|tgid|name (13+) */
 	MARKER_INSTANT_TRACK = 'N', /* N|tgid|track|name (13+) */
 	MARKER_TRACK_BEGIN = 'G',   /* G|tgid|track|name|cookie (13+) */
-	MARKER_TRACK_END = 'H',     /* H|tgid|track|cookie (14+), H|tgid|track|name|cookie (13) */
+	MARKER_TRACK_END = 'H',	    /* H|tgid|track|cookie (14+), H|tgid|track|name|cookie (13) */
 };
 
 /* A string slice; not NUL-terminated. */
@@ -31,10 +31,10 @@ struct strv {
 
 struct marker {
 	enum marker_type type;
-	int32_t tgid;     /* -1 when the marker carries none (bare "E") */
-	struct strv name; /* empty for E and 14+ H */
+	int32_t tgid;	   /* -1 when the marker carries none (bare "E") */
+	struct strv name;  /* empty for E and 14+ H */
 	struct strv track; /* N, G, H only */
-	int64_t value;    /* cookie (S F G H) or counter value (C); 0 otherwise */
+	int64_t value;	   /* cookie (S F G H) or counter value (C); 0 otherwise */
 };
 
 /*

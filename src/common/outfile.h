@@ -32,8 +32,8 @@ struct outfile {
 	int fd;
 	const char *path; /* as given to outfile_open, which keeps the pointer */
 	struct file_id id;
-	bool created;     /* the open created it: outfile_abandon removes it again */
-	bool regular;     /* a regular file: outfile_commit truncates it */
+	bool created; /* the open created it: outfile_abandon removes it again */
+	bool regular; /* a regular file: outfile_commit truncates it */
 };
 
 /* Opens path for writing (created 0666 & ~umask when absent), content untouched. 0 or -errno. */

@@ -309,8 +309,7 @@ bool procfilter__match_comm(const struct procfilter *f, const char *comm)
 }
 
 /* Read up to cap - 1 bytes of <proc_root>/<pid>/<file>, NUL-terminated. */
-static int read_proc_file(const char *proc_root, int pid, const char *file, char *buf,
-			  size_t cap)
+static int read_proc_file(const char *proc_root, int pid, const char *file, char *buf, size_t cap)
 {
 	char path[PATH_MAX];
 	size_t got = 0;
@@ -606,8 +605,8 @@ void procsel__tick(struct procsel *s, uint64_t now_ns)
 
 /* ---- replay ---- */
 
-void procsel__thread(struct procsel *s, uint32_t tid, uint32_t tgid, const char *comm,
-		     size_t len, bool replace)
+void procsel__thread(struct procsel *s, uint32_t tid, uint32_t tgid, const char *comm, size_t len,
+		     bool replace)
 {
 	if (s->frozen || !tid)
 		return;
@@ -695,14 +694,19 @@ int procsel__decide(struct procsel *s, char *msg, size_t msglen)
 	if (n.matched || p.matched)
 		return 0;
 	if (procfilter__has_pids(s->filter))
-		snprintf(msg, msglen, "no process in the capture matches --pid; processes that "
-			 "wrote markers: %s%s", p.used ? p.list : "none", more(&p));
+		snprintf(msg, msglen,
+			 "no process in the capture matches --pid; processes that "
+			 "wrote markers: %s%s",
+			 p.used ? p.list : "none", more(&p));
 	else if (!n.named)
-		snprintf(msg, msglen, "the capture names no process (task names are <...>): "
+		snprintf(msg, msglen,
+			 "the capture names no process (task names are <...>): "
 			 "select one with --pid");
 	else
-		snprintf(msg, msglen, "no process in the capture matches --proc; "
-			 "processes it names: %s%s", n.list, more(&n));
+		snprintf(msg, msglen,
+			 "no process in the capture matches --proc; "
+			 "processes it names: %s%s",
+			 n.list, more(&n));
 	return -ESRCH;
 }
 

@@ -204,8 +204,8 @@ void procsel__tick(struct procsel *s, uint64_t now_ns);
  * fields name the thread as it is now (replace true). Ignored once procsel__decide chose by
  * name: the names are then those it chose from.
  */
-void procsel__thread(struct procsel *s, uint32_t tid, uint32_t tgid, const char *comm,
-		     size_t len, bool replace);
+void procsel__thread(struct procsel *s, uint32_t tid, uint32_t tgid, const char *comm, size_t len,
+		     bool replace);
 
 /* The process of thread tid, or 0 when unknown. */
 uint32_t procsel__tgid(const struct procsel *s, uint32_t tid);

@@ -21,7 +21,7 @@ struct slot {
 struct proctab {
 	struct slot *slots;
 	size_t cap, used; /* cap is a power of two */
-	size_t hand;	   /* the CLOCK hand: the next slot it looks at */
+	size_t hand;	  /* the CLOCK hand: the next slot it looks at */
 	uint64_t evicted;
 };
 
@@ -232,8 +232,8 @@ uint64_t proctab__evicted(const struct proctab *t)
 	return t->evicted;
 }
 
-void proctab__for_each(const struct proctab *t, void (*fn)(void *ctx, uint32_t id,
-							   const char *name), void *ctx)
+void proctab__for_each(const struct proctab *t,
+		       void (*fn)(void *ctx, uint32_t id, const char *name), void *ctx)
 {
 	for (size_t i = 0; i < t->cap; i++)
 		if (t->slots[i].id && t->slots[i].name[0])

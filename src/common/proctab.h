@@ -43,7 +43,7 @@ void proctab__remove(struct proctab *t, uint32_t id);
 uint64_t proctab__evicted(const struct proctab *t);
 
 /* Calls fn for every id that has a name. */
-void proctab__for_each(const struct proctab *t, void (*fn)(void *ctx, uint32_t id,
-							   const char *name), void *ctx);
+void proctab__for_each(const struct proctab *t,
+		       void (*fn)(void *ctx, uint32_t id, const char *name), void *ctx);
 
 #endif

@@ -32,8 +32,8 @@ struct name_acc *anims__name(struct anims *as, const char *name, struct eviction
 	if (!n)
 		return NULL;
 	strcpy(n->name, name);
-	struct name_acc **slot = vec_push((void **)&as->name_list, &as->n_names, &as->cap_names,
-					  sizeof(*slot));
+	struct name_acc **slot =
+		vec_push((void **)&as->name_list, &as->n_names, &as->cap_names, sizeof(*slot));
 	if (!slot || htab_add(&as->names, h, n)) {
 		if (slot)
 			as->n_names--;
@@ -158,8 +158,7 @@ static void durs_add(struct anims *as, struct name_acc *n, uint64_t d, struct ev
 		*slot = d;
 }
 
-void anims__ended(struct anims *as, struct name_acc *n, const struct anim *a,
-		  struct evictions *ev)
+void anims__ended(struct anims *as, struct name_acc *n, const struct anim *a, struct evictions *ev)
 {
 	as->ended++;
 	if (a->reason == END_CANCEL || a->reason == END_CANCEL_BEFORE_START)
@@ -269,8 +268,8 @@ enum end_reason anims__inferred_reason(const struct anim_run *r, uint64_t ts_ns,
 	return END_ENDED;
 }
 
-void anims__stop(struct anims *as, struct proc *p, struct anim_run *r, uint64_t ts_ns,
-		 uint32_t tid, enum end_reason reason, enum reason_source source)
+void anims__stop(struct anims *as, struct proc *p, struct anim_run *r, uint64_t ts_ns, uint32_t tid,
+		 enum end_reason reason, enum reason_source source)
 {
 	anim_unlink(as, &p->anims, r);
 	r->a.end_ns = ts_ns < r->a.start_ns ? r->a.start_ns : ts_ns;

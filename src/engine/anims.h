@@ -41,7 +41,7 @@ struct anim_key {
 	int64_t cookie;
 	struct name_acc *name;
 	uint32_t starts;
-	bool evicted;         /* its run was evicted: its F is no cancel-before-start */
+	bool evicted;	      /* its run was evicted: its F is no cancel-before-start */
 	struct anim_run *run; /* non-NULL while running */
 };
 
@@ -49,7 +49,7 @@ struct anim_run {
 	struct anim a;
 	struct anim_key *key;
 	struct anim_run *prev, *next; /* the process's running list */
-	uint64_t last_seq; /* the last frame it ran in (0: none yet; frames.c's) */
+	uint64_t last_seq;	      /* the last frame it ran in (0: none yet; frames.c's) */
 	struct attrib_run at;
 	struct findings_run fr;
 };
@@ -122,8 +122,8 @@ int anims__config(struct anims_proc *ap, uint32_t cookie, const struct anim_conf
 void anims__take_config(struct anims_proc *ap, int64_t cookie, struct anim *a);
 
 /* Takes r off p's running list, ended at ts_ns (not before its start) on tid for reason. */
-void anims__stop(struct anims *as, struct proc *p, struct anim_run *r, uint64_t ts_ns,
-		 uint32_t tid, enum end_reason reason, enum reason_source source);
+void anims__stop(struct anims *as, struct proc *p, struct anim_run *r, uint64_t ts_ns, uint32_t tid,
+		 enum end_reason reason, enum reason_source source);
 
 /* True, once, for the F of k whose run was evicted (that F is ignored). */
 bool anims__evicted_end(struct anim_key *k);
@@ -134,8 +134,7 @@ void anims__cancelled_before_start(struct anim *a, struct anim_key *k, const cha
 				   const struct proc *p, uint64_t ts_ns, uint32_t tid);
 
 /* Counts ended a for the session, its name n (cancels, durations) and the longest animators. */
-void anims__ended(struct anims *as, struct name_acc *n, const struct anim *a,
-		  struct evictions *ev);
+void anims__ended(struct anims *as, struct name_acc *n, const struct anim *a, struct evictions *ev);
 
 /* Counts r, still running when the session ends, as running for its name. */
 void anims__running_at_exit(const struct anim_run *r);

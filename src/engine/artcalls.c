@@ -41,8 +41,7 @@ static bool start_pending_take(struct artcalls_proc *ap, int64_t cookie, uint64_
 	return false;
 }
 
-void artcalls__start_delay(struct artcalls_proc *ap, int64_t cookie, uint64_t ts_ns,
-			   struct anim *a)
+void artcalls__start_delay(struct artcalls_proc *ap, int64_t cookie, uint64_t ts_ns, struct anim *a)
 {
 	a->has_start_delay = start_pending_take(ap, cookie, &a->start_delay_ns);
 	if (a->has_start_delay)

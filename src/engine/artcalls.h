@@ -27,7 +27,7 @@ struct art_pending {
 };
 
 struct artcalls_proc {
-	bool on;        /* ART probes on cancel/end: unexplained F means complete... */
+	bool on;	/* ART probes on cancel/end: unexplained F means complete... */
 	uint64_t since; /* ...for an F written once they were attached */
 	/* ValueAnimator.start calls waiting for their S (start delay), oldest first */
 	struct {

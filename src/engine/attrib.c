@@ -169,8 +169,8 @@ static int32_t since_start_us(const struct anim *a, uint64_t frame_ns)
  * animator's curve. The batch generation names the frame: it changes exactly when a frame's
  * changes are sent. True when a is the animator of this write.
  */
-static bool anim_sample(struct anim *a, const struct node_st *n, enum view_prop prop,
-			float value, uint64_t frame_key, uint64_t frame_ns)
+static bool anim_sample(struct anim *a, const struct node_st *n, enum view_prop prop, float value,
+			uint64_t frame_key, uint64_t frame_ns)
 {
 	bool mine = false;
 
@@ -254,8 +254,7 @@ static struct anim_target *target_get(struct anim_run *r, const struct node_st *
 }
 
 /* The property's slot in t, added with from (start_value). */
-static struct target_prop *target_prop_get(struct anim_target *t, enum view_prop prop,
-					   float from)
+static struct target_prop *target_prop_get(struct anim_target *t, enum view_prop prop, float from)
 {
 	struct target_prop *tp;
 
@@ -326,8 +325,8 @@ const uint32_t *attrib__writer(const struct thread *t, uint32_t pid)
 	return t && t->attrib.av_valid && t->pid == pid ? &t->attrib.av_cookie : NULL;
 }
 
-bool attrib__write(struct proc *p, const uint32_t *writer, struct node_st *n,
-		   enum view_prop prop, float value, uint64_t frame_ns)
+bool attrib__write(struct proc *p, const uint32_t *writer, struct node_st *n, enum view_prop prop,
+		   float value, uint64_t frame_ns)
 {
 	uint64_t frame_key = p->props.pb.gen; /* it changes exactly when a batch is sent */
 	bool explained = false;
@@ -385,8 +384,8 @@ void attrib__fill(struct anim_run *r)
 	a->target_exact = true;
 	a->n_changes = t->n_props;
 	for (int i = 0; i < t->n_props; i++) {
-		a->changes[i] = (struct prop_change){ t->props[i].prop, t->props[i].from,
-						      t->props[i].to };
+		a->changes[i] =
+			(struct prop_change){ t->props[i].prop, t->props[i].from, t->props[i].to };
 		a->series[i] = t->props[i].series;
 	}
 }
@@ -411,8 +410,7 @@ void attrib__announce(struct attrib_proc *ap, struct anim_run *running, struct e
 	}
 }
 
-void attrib__animate(struct attrib_thread *at, bool has_cookie, uint32_t cookie,
-		     size_t phase_depth)
+void attrib__animate(struct attrib_thread *at, bool has_cookie, uint32_t cookie, size_t phase_depth)
 {
 	/* ObjectAnimator.animateValue calling ValueAnimator's with the same this: one call. */
 	at->av_valid = has_cookie;

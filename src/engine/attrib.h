@@ -61,8 +61,8 @@ const uint32_t *attrib__writer(const struct thread *t, uint32_t pid);
 /* Attributes p's write of value to n's prop (n->val: the old one) in the frame begun at
  * frame_ns: exact to writer's run (n is then no animator's inferred target), else inferred to
  * animators naming prop. True if explained. */
-bool attrib__write(struct proc *p, const uint32_t *writer, struct node_st *n,
-		   enum view_prop prop, float value, uint64_t frame_ns);
+bool attrib__write(struct proc *p, const uint32_t *writer, struct node_st *n, enum view_prop prop,
+		   float value, uint64_t frame_ns);
 
 /* After a batch went out, the running animators whose first exact writes it held say what they
  * move (anim_target). */

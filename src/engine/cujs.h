@@ -18,17 +18,17 @@
 struct emit;
 struct anim_run;
 
-#define CUJ_OPEN_MAX 8        /* CUJs open at once in one process; a ninth is not followed */
+#define CUJ_OPEN_MAX 8	      /* CUJs open at once in one process; a ninth is not followed */
 #define CUJ_ANIMATIONS_MAX 32 /* unmarked animation ids kept per CUJ (to count each once) */
 
 struct cuj_st {
-	struct cuj c;         /* the record being built */
+	struct cuj c;		 /* the record being built */
 	char track[AT_NAME_MAX]; /* "J<CUJ>" as written */
 	/* its H was seen, or a G of its track began it again: frames that began before until_ns
 	 * still count, it goes out after them */
 	bool closing;
 	uint64_t until_ns;
-	uint64_t from_ns;     /* frames that began at or after it count: its begin, or the start
+	uint64_t from_ns; /* frames that began at or after it count: its begin, or the start
 			       * of the doFrame its begin was written in */
 	uint64_t ids[AT_CUJ_ANIMS];
 	uint64_t animation_ids[CUJ_ANIMATIONS_MAX];
@@ -36,12 +36,12 @@ struct cuj_st {
 };
 
 struct cujs_proc {
-	struct cuj_st *open;  /* CUJ_OPEN_MAX entries once the process began one */
+	struct cuj_st *open; /* CUJ_OPEN_MAX entries once the process began one */
 	int n;
 };
 
 struct cujs {
-	uint64_t count;       /* CUJs reported */
+	uint64_t count; /* CUJs reported */
 };
 
 /* Whether m begins a CUJ (G whose track and name are the same "J..." string) or may end one

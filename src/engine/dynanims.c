@@ -14,14 +14,14 @@ struct dyn_run {
 	struct dyn_run *next;
 	struct dynanims *d; /* its session's, which counts it when it ends */
 	struct dyn_anim a;
-	bool skip;             /* skipToEnd() was called: its end is END_FORCE_END */
-	bool framed;           /* a doAnimationFrame since the process's last frame ended */
-	int missed;            /* process frames ended since without one */
-	bool cancel_called;    /* cancel() while it ran: at cancel_ns */
+	bool skip;	    /* skipToEnd() was called: its end is END_FORCE_END */
+	bool framed;	    /* a doAnimationFrame since the process's last frame ended */
+	int missed;	    /* process frames ended since without one */
+	bool cancel_called; /* cancel() while it ran: at cancel_ns */
 	uint64_t cancel_ns, frame_ts_ns; /* frame_ts_ns: its last doAnimationFrame entry */
-	bool unannounced;      /* first seen in a doAnimationFrame: dyn_start waits for its
+	bool unannounced;   /* first seen in a doAnimationFrame: dyn_start waits for its
 				* first write (it may be a moved object of a run: see run_moved) */
-	uint64_t frame_ns;     /* the frame time its last doAnimationFrame was given */
+	uint64_t frame_ns;  /* the frame time its last doAnimationFrame was given */
 	struct curve curve; /* the target's values, one per frame */
 };
 
@@ -142,8 +142,8 @@ void dynanims__start(struct dynanims *d, struct dynanims_proc *dp, struct dynani
 	SINK_CALL(out, dyn_start, &r->a);
 }
 
-void dynanims__cancel(struct dynanims_proc *dp, struct dynanims_thread *dt, uint64_t obj,
-		      bool skip, uint64_t ts_ns, const char (*stack)[AT_FRAME_NAME], int n_stack)
+void dynanims__cancel(struct dynanims_proc *dp, struct dynanims_thread *dt, uint64_t obj, bool skip,
+		      uint64_t ts_ns, const char (*stack)[AT_FRAME_NAME], int n_stack)
 {
 	struct dyn_run *r = run_find(dp, obj);
 
@@ -163,8 +163,9 @@ void dynanims__end(struct dynanims_proc *dp, struct dynanims_thread *dt, uint64_
 		   bool canceled, uint64_t ts_ns, struct emit *out)
 {
 	struct dyn_run *r = run_find(dp, obj);
-	enum end_reason reason = canceled ? END_CANCEL : r && r->skip ? END_FORCE_END
-				 : END_COMPLETE;
+	enum end_reason reason = canceled     ? END_CANCEL :
+				 r && r->skip ? END_FORCE_END :
+						END_COMPLETE;
 
 	if (!r)
 		return;
@@ -217,8 +218,10 @@ void dynanims__frame_ended(struct dynanims_proc *dp, struct emit *out)
 		if (++r->missed < DYN_MISSED_FRAMES)
 			continue;
 		r->a.end_inferred = true;
-		run_end(dp, r, r->cancel_called ? END_CANCEL : r->skip ? END_FORCE_END
-						: END_COMPLETE,
+		run_end(dp, r,
+			r->cancel_called ? END_CANCEL :
+			r->skip		 ? END_FORCE_END :
+					   END_COMPLETE,
 			r->cancel_called ? r->cancel_ns : r->frame_ts_ns, out);
 	}
 }
@@ -264,9 +267,9 @@ static struct dyn_run *run_moved(struct dynanims_proc *dp, struct dyn_run *r, ui
 	return NULL;
 }
 
-uint64_t dynanims__write(struct dynanims_proc *dp, const struct dynanims_thread *dt,
-			 uint64_t node, const char *node_name, enum view_prop prop, float value,
-			 const float *prev, struct emit *out)
+uint64_t dynanims__write(struct dynanims_proc *dp, const struct dynanims_thread *dt, uint64_t node,
+			 const char *node_name, enum view_prop prop, float value, const float *prev,
+			 struct emit *out)
 {
 	struct dyn_run *r = dt && dt->win_valid ? run_find(dp, dt->win_obj) : NULL;
 

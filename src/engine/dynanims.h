@@ -32,7 +32,7 @@ struct dyn_run;
 
 struct dynanims {
 	uint64_t next_id;
-	uint64_t evicted; /* runs dropped past CAP_DYN_RUNS (said at the end) */
+	uint64_t evicted;	       /* runs dropped past CAP_DYN_RUNS (said at the end) */
 	uint64_t ended[DYN_FLING + 1]; /* runs that ended (sent in dyn_end), per dyn_kind */
 };
 
@@ -42,9 +42,9 @@ struct dynanims_proc {
 };
 
 struct dynanims_thread {
-	bool win_valid;      /* its writes are those of the run of win_obj */
+	bool win_valid; /* its writes are those of the run of win_obj */
 	uint64_t win_obj;
-	size_t win_depth;    /* as attrib's: the animation phase depth, 0 outside one */
+	size_t win_depth; /* as attrib's: the animation phase depth, 0 outside one */
 	/* the run this thread's caller cancelled last, until its next doAnimationFrame: a start
 	 * in between on the same target replaces it */
 	uint64_t cancelled_id;
@@ -59,8 +59,8 @@ void dynanims__start(struct dynanims *d, struct dynanims_proc *dp, struct dynani
 		     struct emit *out);
 
 /* cancel() or skipToEnd() (skip) of obj at ts_ns: its end (that follows) gets these callers. */
-void dynanims__cancel(struct dynanims_proc *dp, struct dynanims_thread *dt, uint64_t obj,
-		      bool skip, uint64_t ts_ns, const char (*stack)[AT_FRAME_NAME], int n_stack);
+void dynanims__cancel(struct dynanims_proc *dp, struct dynanims_thread *dt, uint64_t obj, bool skip,
+		      uint64_t ts_ns, const char (*stack)[AT_FRAME_NAME], int n_stack);
 
 /*
  * Frames of the process a run misses before it is taken as ended without its
@@ -102,9 +102,9 @@ void dynanims__slice_ended(struct dynanims_thread *dt, size_t depth);
  * A run first seen in a doAnimationFrame is announced (dyn_start) at its first write, unless
  * that write shows it is a running one moved by the GC (then it continues that one).
  */
-uint64_t dynanims__write(struct dynanims_proc *dp, const struct dynanims_thread *dt,
-		     uint64_t node, const char *node_name, enum view_prop prop, float value,
-		     const float *prev, struct emit *out);
+uint64_t dynanims__write(struct dynanims_proc *dp, const struct dynanims_thread *dt, uint64_t node,
+			 const char *node_name, enum view_prop prop, float value, const float *prev,
+			 struct emit *out);
 
 /* The heap reader's view of obj's configuration at its start() (engine__dyn_config): the
  * first one of its run is kept (a start() of a running animation is a no-op). */

@@ -106,8 +106,7 @@ static void batch_send(struct engine *e, struct proc *p)
  * node of p, created on first sight. A full node table whose nodes all changed in the
  * current batch (no doFrame for a long time) makes room by sending the batch early.
  */
-static struct node_st *node_get(struct engine *e, struct proc *p, uint64_t node,
-				const char *name)
+static struct node_st *node_get(struct engine *e, struct proc *p, uint64_t node, const char *name)
 {
 	struct node_st *n;
 	int err = props__node(&p->props, node, name, &e->ev.nodes, &n);
@@ -502,7 +501,9 @@ void engine__marker(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid
 		if (cujs__is_cuj(m))
 			cujs__marker(&e->cujs, &p->cujs, p->pid, tid, p->name, m, ts_ns,
 				     p->frames.cur.live && p->frames.cur.f.tid == tid ?
-				     p->frames.cur.f.start_ns : 0, p->anims.running, &e->out);
+					     p->frames.cur.f.start_ns :
+					     0,
+				     p->anims.running, &e->out);
 		break;
 	default:
 		break;
@@ -551,13 +552,13 @@ void engine__prop(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid, 
 	writer = attrib__writer(t, pid);
 	/* inside a DynamicAnimation's doAnimationFrame: its write (its run's id), no animator's */
 	dyn = t && t->pid == pid ? dynanims__write(&p->dyn, &t->dyn, node, node_name, prop, value,
-						   prev, &e->out)
-				 : 0;
+						   prev, &e->out) :
+				   0;
 	if (dyn)
 		writer = NULL;
 	props__add(p, n, ts_ns, tid, prop, value, writer, dyn, &e->ev);
-	explained = dyn || attrib__write(p, writer, n, prop, value,
-					 frames__frame_ns(&p->frames, ts_ns));
+	explained = dyn ||
+		    attrib__write(p, writer, n, prop, value, frames__frame_ns(&p->frames, ts_ns));
 	props__set(&p->props, n, prop, value, explained);
 }
 
@@ -798,9 +799,10 @@ static void dyn_say_evicted(struct engine *e)
 
 	if (!e->dyn.evicted)
 		return;
-	snprintf(msg, sizeof(msg), "%llu DynamicAnimation runs were reported early, unfinished: "
-		 "more than %d ran at once in a process", (unsigned long long)e->dyn.evicted,
-		 CAP_DYN_RUNS);
+	snprintf(msg, sizeof(msg),
+		 "%llu DynamicAnimation runs were reported early, unfinished: "
+		 "more than %d ran at once in a process",
+		 (unsigned long long)e->dyn.evicted, CAP_DYN_RUNS);
 	SINK_CALL(&e->out, note, msg);
 }
 

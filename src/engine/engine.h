@@ -148,12 +148,12 @@ void engine__art_animate(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_
 
 /* DynamicAnimation methods seen by the ART entry probes (engine/dynanims.h). */
 enum dyn_call {
-	DYN_CALL_START = 0,   /* DynamicAnimation.start */
+	DYN_CALL_START = 0,    /* DynamicAnimation.start */
 	DYN_CALL_SPRING_START, /* SpringAnimation.start: the object is a spring */
-	DYN_CALL_CANCEL,      /* DynamicAnimation.cancel */
-	DYN_CALL_SKIP,        /* SpringAnimation.skipToEnd */
-	DYN_CALL_END,         /* endAnimationInternal(canceled): arg = canceled */
-	DYN_CALL_FRAME,       /* doAnimationFrame(frameTime): arg = frameTime in ms */
+	DYN_CALL_CANCEL,       /* DynamicAnimation.cancel */
+	DYN_CALL_SKIP,	       /* SpringAnimation.skipToEnd */
+	DYN_CALL_END,	       /* endAnimationInternal(canceled): arg = canceled */
+	DYN_CALL_FRAME,	       /* doAnimationFrame(frameTime): arg = frameTime in ms */
 };
 
 /*

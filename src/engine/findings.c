@@ -125,10 +125,11 @@ static void flicker(struct findings *fs, const struct anim *a, struct emit *out)
 	if (!a->start_ns || value_frames(a) >= FLICKER_FRAMES)
 		return;
 	finding_init(&f, FINDING_FLICKER, a, a->end_ns);
-	say(&f, "%s ended by %s before its second frame with values (%u): started by %s | "
-		"ended by %s, %.1f ms later",
-	    who(w, sizeof(w), a->name, a->id, a->target_node, a->target_name), how,
-	    value_frames(a), caller(s, sizeof(s), a->start_stack, a->n_start_stack, a->start_tid),
+	say(&f,
+	    "%s ended by %s before its second frame with values (%u): started by %s | "
+	    "ended by %s, %.1f ms later",
+	    who(w, sizeof(w), a->name, a->id, a->target_node, a->target_name), how, value_frames(a),
+	    caller(s, sizeof(s), a->start_stack, a->n_start_stack, a->start_tid),
 	    caller(e, sizeof(e), a->end_stack, a->n_end_stack, a->end_tid),
 	    (double)(a->end_ns - a->start_ns) / 1e6);
 	send(fs, &f, out);
@@ -223,8 +224,7 @@ static void replaced(struct findings *fs, struct anim_run *r, uint64_t ts_ns, st
 	say(&f, "%llu was cancelled by the start of %s %llu on %s%s%s, %.1f ms later (%s)",
 	    (unsigned long long)old->id, a->name, (unsigned long long)a->id,
 	    f.node ? node_label(label, sizeof(label), f.node_name, f.node) : "the same thread",
-	    prop ? ", property " : "", prop ? prop : "",
-	    (double)(a->start_ns - old->end_ns) / 1e6,
+	    prop ? ", property " : "", prop ? prop : "", (double)(a->start_ns - old->end_ns) / 1e6,
 	    old->auto_cancel ? "AnimationHandler.autoCancelBasedOn in its cancel stack" :
 			       "its F right before this S on the same thread");
 	send(fs, &f, out);
@@ -384,8 +384,9 @@ static void still_running(struct findings *fs, const struct proc *p, const struc
 		if (repeats(ps, &period_ms)) {
 			finding_init(&f, FINDING_REPEATING, a, end_ns);
 			f.prop = a->changes[i].prop;
-			say(&f, "%s still runs after %.1f s and its %s repeats every %.0f ms: an "
-				"INFINITE repeat",
+			say(&f,
+			    "%s still runs after %.1f s and its %s repeats every %.0f ms: an "
+			    "INFINITE repeat",
 			    who(w, sizeof(w), a->name, a->id, a->target_node, a->target_name),
 			    (double)(end_ns - a->start_ns) / 1e9, view_prop_str(f.prop), period_ms);
 			send(fs, &f, out);
@@ -398,8 +399,9 @@ static void still_running(struct findings *fs, const struct proc *p, const struc
 	    (!a->n_changes && !writes_would_show(p, a)))
 		return;
 	finding_init(&f, FINDING_STALLED, a, end_ns);
-	say(&f, "%s still runs after %.1f s with no value change for the last %.1f s: paused or "
-		"leaked",
+	say(&f,
+	    "%s still runs after %.1f s with no value change for the last %.1f s: paused or "
+	    "leaked",
 	    who(w, sizeof(w), a->name, a->id, a->target_node, a->target_name),
 	    (double)(end_ns - a->start_ns) / 1e9, (double)(end_ns - last) / 1e9);
 	send(fs, &f, out);
@@ -407,8 +409,7 @@ static void still_running(struct findings *fs, const struct proc *p, const struc
 
 static void ended_add(struct proc *p, const struct anim_run *r);
 
-void findings__anim_ended(struct findings *fs, struct proc *p, struct anim_run *r,
-			  struct emit *out)
+void findings__anim_ended(struct findings *fs, struct proc *p, struct anim_run *r, struct emit *out)
 {
 	ended_add(p, r);
 	flicker(fs, &r->a, out);
@@ -554,7 +555,8 @@ static void ended_add(struct proc *p, const struct anim_run *r)
 		uint32_t props = 0;
 
 		for (int i = 0; i < tg->n_props; i++)
-			if (tg->props[i].series.n && tg->props[i].series.frame_key == p->props.pb.gen)
+			if (tg->props[i].series.n &&
+			    tg->props[i].series.frame_key == p->props.pb.gen)
 				props |= 1u << tg->props[i].prop;
 		if (!props)
 			continue;
@@ -659,10 +661,11 @@ void findings__animation_ended(struct findings *fs, const struct animation *a, s
 		len += (size_t)snprintf(why, sizeof(why), "settles in %.1f s (over %.0f s)",
 					sp->fit.settle_ms / 1000, SLOW_SETTLE_MS / 1000);
 	if (sp->fit.damping_ratio < SLOW_DAMPING && sp->fit.stiffness < SLOW_STIFFNESS)
-		snprintf(why + len, sizeof(why) - len,
-			 "%sdamping ratio %.2f < %.1f with stiffness %.0f < %.0f: it oscillates long",
-			 len ? "; " : "", sp->fit.damping_ratio, SLOW_DAMPING, sp->fit.stiffness,
-			 SLOW_STIFFNESS);
+		snprintf(
+			why + len, sizeof(why) - len,
+			"%sdamping ratio %.2f < %.1f with stiffness %.0f < %.0f: it oscillates long",
+			len ? "; " : "", sp->fit.damping_ratio, SLOW_DAMPING, sp->fit.stiffness,
+			SLOW_STIFFNESS);
 	else if (!len)
 		return;
 	f.pid = a->pid;

@@ -28,8 +28,8 @@ static int frame_add_id(struct frame_st *fs, uint64_t id)
 	return ids_add(&fs->ids, &fs->n_ids, &fs->cap_ids, id);
 }
 
-void frames__open(struct frames_proc *fp, uint32_t pid, uint32_t tid, int64_t vsync,
-		  uint64_t ts_ns, uint64_t budget_ns, bool assumed)
+void frames__open(struct frames_proc *fp, uint32_t pid, uint32_t tid, int64_t vsync, uint64_t ts_ns,
+		  uint64_t budget_ns, bool assumed)
 {
 	struct frame_st *fs = &fp->cur;
 
@@ -63,8 +63,8 @@ void frames__gap(struct frames_proc *fp, const struct thread *t, const struct th
  * Counts the frame for every running animator; those that ran in the previous frame of
  * this thread ran across the gap before it, and the vsyncs it missed count for them.
  */
-void frames__runs(struct frames_proc *fp, const struct frames_thread *ft,
-		  struct anim_run *running, uint32_t dropped)
+void frames__runs(struct frames_proc *fp, const struct frames_thread *ft, struct anim_run *running,
+		  uint32_t dropped)
 {
 	struct frame_st *fs = &fp->cur;
 	uint64_t gap = fs->f.start_ns - ft->last_frame_ns;

@@ -26,17 +26,17 @@ struct frame_st {
 	struct frame f;
 	uint64_t *ids;
 	size_t n_ids, cap_ids;
-	bool live; /* open (cur) or waiting for its draw (done) */
-	bool drawn; /* its RenderThread DrawFrame(s) ended (vsync ids: before the doFrame did) */
-	bool assumed;      /* budget_ns was the assumed period, not a measured one */
+	bool live;    /* open (cur) or waiting for its draw (done) */
+	bool drawn;   /* its RenderThread DrawFrame(s) ended (vsync ids: before the doFrame did) */
+	bool assumed; /* budget_ns was the assumed period, not a measured one */
 	uint64_t *gap_ids; /* animators that ran across the gap before it */
 	size_t n_gap_ids, cap_gap_ids;
 	uint64_t gap_start_ns; /* the end of the previous doFrame of its thread */
 	uint32_t missed;       /* vsyncs that passed, in time, since its thread's previous frame */
-	struct slice_chain ui, render;         /* the doFrame's and the draw's chains */
+	struct slice_chain ui, render;	       /* the doFrame's and the draw's chains */
 	struct slice_chain ui_gap, render_gap; /* the longest slices in the gap before it */
 	struct slice_chain start_cause; /* the longest slice between its vsync and its start */
-	uint64_t end_ns;       /* the doFrame's end, then the later of it and its draw's end */
+	uint64_t end_ns; /* the doFrame's end, then the later of it and its draw's end */
 	struct redraws_frame rd;
 };
 
@@ -62,8 +62,8 @@ struct frames {
 
 /* Opens tid's doFrame at ts_ns as fp->cur (vsync id or -1), numbered next, with the period
  * known so far as its budget. */
-void frames__open(struct frames_proc *fp, uint32_t pid, uint32_t tid, int64_t vsync,
-		  uint64_t ts_ns, uint64_t budget_ns, bool assumed);
+void frames__open(struct frames_proc *fp, uint32_t pid, uint32_t tid, int64_t vsync, uint64_t ts_ns,
+		  uint64_t budget_ns, bool assumed);
 
 /* The gap before cur: since t's last doFrame ended, with the longest slices of t and of the
  * RenderThread rt (NULL: none). */
@@ -71,8 +71,8 @@ void frames__gap(struct frames_proc *fp, const struct thread *t, const struct th
 
 /* cur counts for every running animator; those that ran in ft's last frame ran across the gap,
  * and the vsyncs dropped in it count for them. */
-void frames__runs(struct frames_proc *fp, const struct frames_thread *ft,
-		  struct anim_run *running, uint32_t dropped);
+void frames__runs(struct frames_proc *fp, const struct frames_thread *ft, struct anim_run *running,
+		  uint32_t dropped);
 
 /* Thread tid ran cur (begun at ts_ns, vsync id vsync): its last frame; p's UI thread. */
 void frames__ran(struct frames_proc *fp, struct frames_thread *ft, uint32_t tid, int64_t vsync,

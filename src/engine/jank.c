@@ -13,10 +13,15 @@
 void jank__frame_sent(const struct proc *p, const struct frame_st *fs, struct emit *out)
 {
 	struct jank j = {
-		.pid = p->pid, .tid = fs->f.tid, .frame_seq = fs->f.seq,
-		.vsync_id = fs->f.vsync_id, .budget_ns = fs->f.budget_ns,
-		.vsync_ns = fs->f.vsync_ns, .start_delay_ns = fs->f.start_delay_ns,
-		.deadline_ns = fs->f.deadline_ns, .dropped_before = fs->f.dropped_before,
+		.pid = p->pid,
+		.tid = fs->f.tid,
+		.frame_seq = fs->f.seq,
+		.vsync_id = fs->f.vsync_id,
+		.budget_ns = fs->f.budget_ns,
+		.vsync_ns = fs->f.vsync_ns,
+		.start_delay_ns = fs->f.start_delay_ns,
+		.deadline_ns = fs->f.deadline_ns,
+		.dropped_before = fs->f.dropped_before,
 	};
 
 	memcpy(j.process, p->name, sizeof(j.process));

@@ -47,21 +47,21 @@ struct jank_actual {
 struct jank_display {
 	struct period *period; /* NULL until its second vsync or first interval */
 	struct period_grid grid;
-	uint64_t last_ns;      /* its last vsync (0: none) */
+	uint64_t last_ns; /* its last vsync (0: none) */
 };
 
 /* A process's smoothness. */
 struct jank_proc {
 	struct jank_display *display; /* the engine's; set when the process is created */
-	struct period *period; /* NULL until its first interval */
+	struct period *period;	      /* NULL until its first interval */
 	struct period_grid grid;
 	uint64_t last_expected_ns; /* FrameTimeline's last expected start */
 	struct jank_expected expected[JANK_TIMELINE_RING];
 	struct jank_actual actual[JANK_TIMELINE_RING];
 	unsigned int n_expected, n_actual; /* ever seen: [n % RING] is the next slot */
 	uint64_t timeline_agree, timeline_disagree;
-	uint64_t janky, dropped;     /* over frames judged with a measured period */
-	uint64_t early[16];          /* doFrame durations judged with the assumed period */
+	uint64_t janky, dropped; /* over frames judged with a measured period */
+	uint64_t early[16];	 /* doFrame durations judged with the assumed period */
 	int n_early;
 	struct anim_smooth worst[AT_WORST_ANIMS];
 	int n_worst;
@@ -69,10 +69,10 @@ struct jank_proc {
 
 struct jank_thread {
 	uint64_t min_interval_ns; /* its shortest interval sample (add_interval; 0: none yet) */
-	uint64_t onvsync_ns;      /* its last Choreographer#onVsync start (0: none) */
-	int64_t onvsync_id;       /* that onVsync's vsync id (-1: none) */
-	uint64_t prev_dt_ns;      /* its last start interval under 50 ms (0: none) */
-	uint64_t last_vsync_ns;   /* the vsync of its last frame (0: none) */
+	uint64_t onvsync_ns;	  /* its last Choreographer#onVsync start (0: none) */
+	int64_t onvsync_id;	  /* that onVsync's vsync id (-1: none) */
+	uint64_t prev_dt_ns;	  /* its last start interval under 50 ms (0: none) */
+	uint64_t last_vsync_ns;	  /* the vsync of its last frame (0: none) */
 };
 
 /* SurfaceFlinger toggled VSYNC-app at ts_ns: one vsync of the display. */

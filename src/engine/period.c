@@ -16,7 +16,7 @@ struct hist {
 
 struct period {
 	struct hist interval, vsync;
-	uint64_t cached;      /* the estimate after `cached_at` samples */
+	uint64_t cached; /* the estimate after `cached_at` samples */
 	uint64_t cached_at;
 	enum period_source cached_src;
 };
@@ -135,8 +135,8 @@ uint64_t period__period(struct period *r, enum period_source *src)
 	if (!h)
 		return PERIOD_ASSUMED_NS;
 	n = r->vsync.n + r->interval.n;
-	if (r->cached_src != s || (r->cached_at != n &&
-				   (n < 128 || n - r->cached_at >= RECOMPUTE_EVERY))) {
+	if (r->cached_src != s ||
+	    (r->cached_at != n && (n < 128 || n - r->cached_at >= RECOMPUTE_EVERY))) {
 		r->cached = snap(envelope(h));
 		r->cached_at = n;
 		r->cached_src = s;

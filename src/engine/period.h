@@ -30,7 +30,7 @@
 enum period_source {
 	PERIOD_ASSUMED = 0, /* fewer than PERIOD_MIN_SAMPLES samples */
 	PERIOD_INTERVALS,   /* from doFrame / onVsync start intervals */
-	PERIOD_VSYNC,       /* from SurfaceFlinger's vsyncs (VSYNC-app, FrameTimeline) */
+	PERIOD_VSYNC,	    /* from SurfaceFlinger's vsyncs (VSYNC-app, FrameTimeline) */
 };
 
 struct period;
@@ -60,10 +60,10 @@ void period__free(struct period *r);
  * says moves the grid there; late starts never do).
  */
 struct period_grid {
-	uint64_t anchor_ns; /* 0: none yet */
-	uint64_t since_ns;  /* when the anchor was last set */
+	uint64_t anchor_ns;    /* 0: none yet */
+	uint64_t since_ns;     /* when the anchor was last set */
 	uint64_t min_phase_ns; /* the earliest start in the period since then */
-	bool exact;         /* the anchor is a reported vsync */
+	bool exact;	       /* the anchor is a reported vsync */
 };
 
 /* A vsync at ts_ns (VSYNC-app toggle, FrameTimeline expected start): the grid's anchor. */

@@ -26,8 +26,7 @@ static void props_count(struct props *ps, const struct prop_batch *b)
 		ps->sets_max = sets > UINT32_MAX ? UINT32_MAX : (uint32_t)sets;
 }
 
-bool props__flush(struct props *ps, struct props_proc *pp, const char *process,
-		  struct emit *out)
+bool props__flush(struct props *ps, struct props_proc *pp, const char *process, struct emit *out)
 {
 	struct prop_batch *b = &pp->pb;
 
@@ -80,8 +79,8 @@ static int batch_before_grow(struct prop_batch *b)
 }
 
 /* Keeps who wrote prop first in the batch, and whether another writer followed. */
-static void writers_add(struct batch_before *bb, const struct node_props *np,
-			enum view_prop prop, const uint32_t *writer)
+static void writers_add(struct batch_before *bb, const struct node_props *np, enum view_prop prop,
+			const uint32_t *writer)
 {
 	uint32_t bit = 1u << prop;
 
@@ -116,10 +115,10 @@ static void write_keep(struct node_props *np, enum view_prop prop, float value,
 	}
 	w->value = value;
 	w->anim = writer ? *writer : dyn;
-	w->writer = writer ? WRITER_ANIMATOR
-		    : dyn  ? WRITER_DYNAMIC
-		    : windows ? WRITER_CODE
-			      : WRITER_UNKNOWN;
+	w->writer = writer  ? WRITER_ANIMATOR :
+		    dyn	    ? WRITER_DYNAMIC :
+		    windows ? WRITER_CODE :
+			      WRITER_UNKNOWN;
 }
 
 void props__add(struct proc *p, struct node_st *n, uint64_t ts_ns, uint32_t tid,
@@ -137,7 +136,8 @@ void props__add(struct proc *p, struct node_st *n, uint64_t ts_ns, uint32_t tid,
 		n->gen = b->gen;
 		n->idx = -1;
 		np = b->n < CAP_FRAME_NODES ?
-			     vec_push((void **)&b->nodes, &b->n, &b->cap, sizeof(*np)) : NULL;
+			     vec_push((void **)&b->nodes, &b->n, &b->cap, sizeof(*np)) :
+			     NULL;
 		if (!np) {
 			(*evicted)++;
 			return;
@@ -259,14 +259,16 @@ int props__node(struct props_proc *pp, uint64_t node, const char *name, uint64_t
 static int seg_push(struct props *ps, const struct node_props *np, const struct batch_before *bb,
 		    int prop)
 {
-	struct seg_change *c = vec_push((void **)&ps->seg_buf, &ps->n_seg_buf, &ps->cap_seg_buf,
-					sizeof(*c));
+	struct seg_change *c =
+		vec_push((void **)&ps->seg_buf, &ps->n_seg_buf, &ps->cap_seg_buf, sizeof(*c));
 
 	if (!c)
 		return -ENOMEM;
-	*c = (struct seg_change){ .node = np->node, .node_name = np->node_name,
+	*c = (struct seg_change){ .node = np->node,
+				  .node_name = np->node_name,
 				  .prop = (enum view_prop)prop,
-				  .has_before = bb->known & (1u << prop), .before = bb->v[prop],
+				  .has_before = bb->known & (1u << prop),
+				  .before = bb->v[prop],
 				  .value = np->values[prop],
 				  .explained = bb->explained & (1u << prop) };
 	return 0;
@@ -277,8 +279,12 @@ void props__segment(struct props *ps, const struct props_proc *pp, const struct 
 {
 	const struct prop_batch *b = &pp->pb;
 	struct seg_frame sf = {
-		.pid = f->pid, .tid = f->tid, .process = process, .seq = f->seq,
-		.missed = missed, .start_ns = f->start_ns,
+		.pid = f->pid,
+		.tid = f->tid,
+		.process = process,
+		.seq = f->seq,
+		.missed = missed,
+		.start_ns = f->start_ns,
 		.dur_ns = ts_ns > f->start_ns ? ts_ns - f->start_ns : 0,
 		.budget_ns = f->budget_ns,
 	};

@@ -23,21 +23,21 @@ struct segment;
 /* A RenderNode of one process: its name and the last value seen per property. */
 struct node_st {
 	uint64_t node;
-	uint64_t uid;   /* mUniqueId (live, Android 10+), valid when has_uid */
+	uint64_t uid; /* mUniqueId (live, Android 10+), valid when has_uid */
 	bool has_uid;
 	char name[64];
 	uint32_t known; /* bit per enum view_prop: val[] holds a value seen earlier */
 	float val[PROP_COUNT];
-	uint64_t gen;   /* the batch generation idx belongs to */
-	int idx;        /* slot in that batch, -1 when the batch was full */
+	uint64_t gen;		/* the batch generation idx belongs to */
+	int idx;		/* slot in that batch, -1 when the batch was full */
 	uint64_t redraw_frames; /* --refresh: frames in which it re-recorded (redraws.c's) */
-	bool exact;     /* an animator wrote it (animateValue probes): no inferred target */
+	bool exact;		/* an animator wrote it (animateValue probes): no inferred target */
 };
 
 /* What segment.h needs of a node's slot in a batch besides its values. */
 struct batch_before {
 	float v[PROP_COUNT]; /* each property's value when the batch began */
-	uint32_t known;      /* bit per enum view_prop: v[] holds one */
+	uint32_t known;	     /* bit per enum view_prop: v[] holds one */
 	uint32_t explained;  /* bit per enum view_prop: a running animator wrote it */
 	/* the writers of each property in the batch (findings.h's conflicts): the first write's
 	 * animator (first[] when its bit is in first_anim, else code), and a bit per property
@@ -119,8 +119,7 @@ void props__segment(struct props *ps, const struct props_proc *pp, const struct 
 
 /* Sends pp's batch as frame_props of process (AT_PROC_MAX bytes, a struct proc's name) and
  * starts the next; false when it was empty. */
-bool props__flush(struct props *ps, struct props_proc *pp, const char *process,
-		  struct emit *out);
+bool props__flush(struct props *ps, struct props_proc *pp, const char *process, struct emit *out);
 
 /* Frees what pp holds. */
 void props__proc_free(struct props_proc *pp);

@@ -35,7 +35,8 @@ static void frame_add_redraw(struct redraws_frame *rf, const struct node_st *n)
 	if (frame_redrew(rf, n->node))
 		return;
 	rn = rf->n < FRAME_REDRAWS_MAX ?
-		     vec_push((void **)&rf->nodes, &rf->n, &rf->cap, sizeof(*rn)) : NULL;
+		     vec_push((void **)&rf->nodes, &rf->n, &rf->cap, sizeof(*rn)) :
+		     NULL;
 	if (!rn) {
 		rf->dropped++;
 		return;

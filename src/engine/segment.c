@@ -25,8 +25,8 @@ struct run {
 	uint32_t pid;
 	uint64_t node;
 	enum view_prop prop;
-	bool ended;     /* stays in the table (unfindable) until its group ends */
-	bool explained; /* a marked animator wrote it before it was recognised */
+	bool ended;		      /* stays in the table (unfindable) until its group ends */
+	bool explained;		      /* a marked animator wrote it before it was recognised */
 	uint64_t first_seq, last_seq; /* its first and last changing frame */
 	uint32_t changes;
 	float from;
@@ -36,7 +36,7 @@ struct run {
 
 struct group {
 	struct animation a;
-	struct group *next;   /* the process's open groups */
+	struct group *next; /* the process's open groups */
 	struct run *runs[AT_MAX_PROPS];
 	int n_runs, n_open;
 	bool begun;
@@ -55,8 +55,8 @@ struct seg_proc {
 
 struct segment {
 	struct seg_out out;
-	struct htab runs;  /* struct run by (pid, node, prop) */
-	struct htab procs; /* struct seg_proc by pid */
+	struct htab runs;	/* struct run by (pid, node, prop) */
+	struct htab procs;	/* struct seg_proc by pid */
 	size_t n_open, n_ended; /* runs in the table */
 	uint64_t next_id, evicted;
 	uint64_t counts[FIT_OTHER + 1];
@@ -239,8 +239,9 @@ static void report_alone(struct segment *s, struct group *g, struct run *r, enum
 	a.ended = false;
 	a.n_props = 1;
 	memset(&a.props[0], 0, sizeof(a.props[0]));
-	a.props[0] = (struct animation_prop){ .prop = r->prop, .from = r->from,
-					      .to = r->curve.tail.v, .frames = r->changes };
+	a.props[0] = (struct animation_prop){
+		.prop = r->prop, .from = r->from, .to = r->curve.tail.v, .frames = r->changes
+	};
 	a.start_ns = r->curve.s[0].t_ns;
 	a.duration_ns = r->curve.tail.t_ns - a.start_ns;
 	a.frames = (uint32_t)(r->last_seq - r->first_seq + 1);
@@ -391,8 +392,12 @@ static struct run *run_new(struct segment *s, struct seg_proc *p, const struct s
 		free(r);
 		return NULL;
 	}
-	*r = (struct run){ .pid = f->pid, .node = c->node, .prop = c->prop, .g = g,
-			   .first_seq = f->seq, .from = c->before };
+	*r = (struct run){ .pid = f->pid,
+			   .node = c->node,
+			   .prop = c->prop,
+			   .g = g,
+			   .first_seq = f->seq,
+			   .from = c->before };
 	g->runs[g->n_runs++] = r;
 	g->n_open++;
 	s->n_open++;
@@ -406,8 +411,8 @@ static void run_change(struct segment *s, struct seg_proc *p, const struct seg_f
 {
 	struct run *r;
 
-	if (!c->has_before || c->before == c->value ||
-	    (isnan(c->before) && isnan(c->value)) || (unsigned int)c->prop >= PROP_COUNT)
+	if (!c->has_before || c->before == c->value || (isnan(c->before) && isnan(c->value)) ||
+	    (unsigned int)c->prop >= PROP_COUNT)
 		return;
 	r = run_find(s, f->pid, c->node, c->prop);
 	if (!r)

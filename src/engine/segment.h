@@ -35,21 +35,21 @@ struct seg_change {
 	uint64_t node;
 	const char *node_name; /* NULL or "": "RenderNode@<low 16 bits>" */
 	enum view_prop prop;
-	bool has_before;       /* before is the value it had when the frame began */
+	bool has_before; /* before is the value it had when the frame began */
 	float before;
-	float value;           /* its last value in the frame */
-	bool explained;        /* a running marked animator wrote it */
+	float value;	/* its last value in the frame */
+	bool explained; /* a running marked animator wrote it */
 };
 
 /* One ended frame (Choreographer#doFrame) of a process, with its changes. */
 struct seg_frame {
 	uint32_t pid, tid;
 	const char *process;
-	uint64_t seq;          /* 1, 2, ... per process, without holes */
-	uint32_t missed;       /* vsyncs that passed, in time, since the previous frame (jank) */
-	uint64_t start_ns;     /* the doFrame start: what these animations compute from */
+	uint64_t seq;	   /* 1, 2, ... per process, without holes */
+	uint32_t missed;   /* vsyncs that passed, in time, since the previous frame (jank) */
+	uint64_t start_ns; /* the doFrame start: what these animations compute from */
 	uint64_t dur_ns;
-	uint64_t budget_ns;    /* the refresh period (0: unknown, nothing is late) */
+	uint64_t budget_ns; /* the refresh period (0: unknown, nothing is late) */
 	int n;
 	const struct seg_change *changes;
 };

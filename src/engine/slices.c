@@ -126,7 +126,7 @@ static void slice_classify(struct strv name, struct slice *s)
 }
 
 struct slice *slices__begin(struct slices *ss, struct slices_thread *st, uint64_t ts_ns,
-				  struct strv name, uint64_t *evicted)
+			    struct strv name, uint64_t *evicted)
 {
 	size_t n;
 	struct slice *s = NULL;

@@ -24,7 +24,7 @@ struct slice {
 	uint64_t owner_seq; /* a draw: the frame whose doFrame was open when it began (0: none) */
 	uint64_t start_ns;
 	char name[AT_SLICE_NAME];
-	uint64_t best_dur;       /* its longest ended child so far... */
+	uint64_t best_dur;	 /* its longest ended child so far... */
 	struct slice_chain best; /* ...with that child's own longest descendants */
 };
 
@@ -55,7 +55,7 @@ struct slices {
 /* Opens a slice for a B named name at ts_ns, classified; valid until st's next B. NULL when a
  * cap turned it away (counted in *evicted): its E then closes nothing else. */
 struct slice *slices__begin(struct slices *ss, struct slices_thread *st, uint64_t ts_ns,
-				  struct strv name, uint64_t *evicted);
+			    struct strv name, uint64_t *evicted);
 
 /* Closes st's innermost slice for an E at ts_ns, offering it to its parent's chain (or the
  * window's); returns it and *dur_ns, valid until st's next B, or NULL when nothing was open. */

@@ -18,17 +18,16 @@
 #include "common/caps.h"
 #include "model/model.h"
 
-
 /* The animators an AnimatorSet started, by the set's caller. */
 struct starter_set {
 	char caller[AT_FRAME_NAME];
 	struct {
-		uint64_t id;  /* the animator's id (cookie) */
+		uint64_t id; /* the animator's id (cookie) */
 		bool running;
 	} members[CAP_STARTER_MEMBERS];
 	int n_members, next_member;
 	uint64_t last_end_ns; /* when a member last ended */
-	uint64_t seq;         /* when it was last used (the oldest is evicted) */
+	uint64_t seq;	      /* when it was last used (the oldest is evicted) */
 };
 
 struct starter_proc {

@@ -87,35 +87,43 @@ struct engine {
  * own objects, const only towards the sinks; a record type sent without a case here does not
  * compile.
  */
-#define SINK_STAMP(type)                                                               \
-	static inline void stamp_##type(struct emit *o, const struct type *rec)         \
-	{                                                                              \
-		((struct type *)rec)->src_ts_ns = o->src_ts_ns;                        \
+#define SINK_STAMP(type)                                                        \
+	static inline void stamp_##type(struct emit *o, const struct type *rec) \
+	{                                                                       \
+		((struct type *)rec)->src_ts_ns = o->src_ts_ns;                 \
 	}
-SINK_STAMP(anim) SINK_STAMP(frame) SINK_STAMP(frame_props) SINK_STAMP(jank)
-SINK_STAMP(refresh_storm) SINK_STAMP(animation) SINK_STAMP(cuj) SINK_STAMP(finding)
-SINK_STAMP(dyn_anim)
-static inline void stamp_none(struct emit *o, const void *rec) {}
+SINK_STAMP(anim)
+SINK_STAMP(frame) SINK_STAMP(frame_props) SINK_STAMP(jank) SINK_STAMP(refresh_storm)
+	SINK_STAMP(animation) SINK_STAMP(cuj) SINK_STAMP(finding)
+		SINK_STAMP(dyn_anim) static inline void stamp_none(struct emit *o, const void *rec)
+{
+}
 static inline void stamp_summary(struct emit *o, struct summary *s)
 {
 	if (!o->err && o->sink.ops && o->sink.ops->summary_fill)
 		o->err = o->sink.ops->summary_fill(o->sink.ctx, s);
 }
-#define SINK_PREPARE(o, rec)                                                           \
-	_Generic(*(rec), struct anim: stamp_anim, struct frame: stamp_frame,           \
-		 struct frame_props: stamp_frame_props, struct jank: stamp_jank,        \
-		 struct refresh_storm: stamp_refresh_storm, struct animation: stamp_animation, \
-		 struct cuj: stamp_cuj,                                               \
-		 struct finding: stamp_finding, struct dyn_anim: stamp_dyn_anim,      \
-		 struct summary: stamp_summary, struct annotation: stamp_none,         \
-		 char: stamp_none)(o, rec)
+#define SINK_PREPARE(o, rec)                             \
+	_Generic(*(rec), struct anim                     \
+		 : stamp_anim, struct frame              \
+		 : stamp_frame, struct frame_props       \
+		 : stamp_frame_props, struct jank        \
+		 : stamp_jank, struct refresh_storm      \
+		 : stamp_refresh_storm, struct animation \
+		 : stamp_animation, struct cuj           \
+		 : stamp_cuj, struct finding             \
+		 : stamp_finding, struct dyn_anim        \
+		 : stamp_dyn_anim, struct summary        \
+		 : stamp_summary, struct annotation      \
+		 : stamp_none, char                      \
+		 : stamp_none)(o, rec)
 
 /* Calls the sink's cb unless it is NULL or an earlier call failed, and keeps its error. */
-#define SINK_CALL(o, cb, arg)                                                          \
-	do {                                                                           \
-		SINK_PREPARE(o, arg);                                                  \
-		if (!(o)->err && (o)->sink.ops && (o)->sink.ops->cb)                   \
-			(o)->err = (o)->sink.ops->cb((o)->sink.ctx, arg);              \
+#define SINK_CALL(o, cb, arg)                                             \
+	do {                                                              \
+		SINK_PREPARE(o, arg);                                     \
+		if (!(o)->err && (o)->sink.ops && (o)->sink.ops->cb)      \
+			(o)->err = (o)->sink.ops->cb((o)->sink.ctx, arg); \
 	} while (0)
 
 /* Sweeps t with drop and adds what it removed to the eviction counter *count. */

@@ -40,8 +40,7 @@ void summary__proc_write(struct summary_proc *sp)
 	sp->prop_writes++;
 }
 
-void summary__node_names(struct session *ss, const struct node_name_stats *st,
-			 struct evictions *ev)
+void summary__node_names(struct session *ss, const struct node_name_stats *st, struct evictions *ev)
 {
 	ss->node_names = *st;
 	ev->node_names = st->evicted;
@@ -67,7 +66,10 @@ void summary__annotation(struct session *ss, uint64_t ts_ns, uint32_t pid, uint3
 			 const char *process, const struct marker *m, struct emit *out)
 {
 	struct annotation an = {
-		.pid = pid, .tid = tid, .ts_ns = ts_ns, .type = (char)m->type,
+		.pid = pid,
+		.tid = tid,
+		.ts_ns = ts_ns,
+		.type = (char)m->type,
 		.value = m->type == MARKER_INSTANT_TRACK ? 0 : m->value,
 	};
 

@@ -31,8 +31,8 @@ struct session {
 	struct proc_stat *exited; /* smoothness of processes that exited */
 	size_t n_exited, cap_exited;
 	struct node_name_stats node_names; /* live: given by engine__node_names */
-	struct input_stats input;          /* replay: given by engine__input... */
-	bool has_input;                    /* ...once */
+	struct input_stats input;	   /* replay: given by engine__input... */
+	bool has_input;			   /* ...once */
 };
 
 /* The session saw ts_ns: its span grows to include it. */

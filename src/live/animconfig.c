@@ -223,8 +223,9 @@ static int holder(struct rd *r, uint64_t pvh, struct config_value *v)
 
 	memset(v, 0, sizeof(*v));
 	if ((is = is_a(r, pvh, PVH)) <= 0)
-		return is ?: fail(r, 0, "mValues holds 0x%llx, no PropertyValuesHolder",
-				 (unsigned long long)pvh);
+		return is    ?:
+			       fail(r, 0, "mValues holds 0x%llx, no PropertyValuesHolder",
+				    (unsigned long long)pvh);
 	err = get(r, pvh, PVH, "mPropertyName", &name, 4);
 	if (!err && name) {
 		err = heap__string(r->h, name, v->property, sizeof(v->property), NULL);
@@ -324,8 +325,10 @@ int animconfig_read(struct heap *h, uint64_t obj, struct anim_config *c, char *w
 	if (n)
 		why[0] = '\0';
 	if ((is = is_a(&r, obj, VA)) <= 0)
-		return is ?: fail(&r, 0, "`this` 0x%llx at ValueAnimator.start is no ValueAnimator",
-				  (unsigned long long)obj);
+		return is    ?:
+			       fail(&r, 0,
+				    "`this` 0x%llx at ValueAnimator.start is no ValueAnimator",
+				    (unsigned long long)obj);
 	err = timing(&r, obj, c);
 	err = err ?: interpolator(&r, obj, c);
 	err = err ?: values(&r, obj, c);

@@ -27,9 +27,9 @@
 #include "live/heap.h"
 #include "model/model.h"
 
-#define ANIMCONFIG_MAX_MS (3600ll * 1000)  /* durations and start delays: 1 h */
+#define ANIMCONFIG_MAX_MS (3600ll * 1000) /* durations and start delays: 1 h */
 #define ANIMCONFIG_MAX_REPEAT 1000000
-#define AT_HEAP_HOLDERS 64                  /* PropertyValuesHolders of one animator */
+#define AT_HEAP_HOLDERS 64 /* PropertyValuesHolders of one animator */
 
 /*
  * The configuration of the ValueAnimator (or subclass) at obj into c (known set). Values that

@@ -31,8 +31,8 @@ struct prop {
 	char old[ATRACE_SETUP_VALUE_MAX + 1];  /* before us; "" = unset */
 	char want[ATRACE_SETUP_VALUE_MAX + 1]; /* what we keep there */
 	enum prop_kind kind;
-	bool touched;			       /* written at least once: restore it */
-	bool pending;			       /* to be written now (sync_all) */
+	bool touched; /* written at least once: restore it */
+	bool pending; /* to be written now (sync_all) */
 };
 
 struct atrace_setup {
@@ -43,10 +43,10 @@ struct atrace_setup {
 	size_t n_props;
 	size_t n_added;
 	bool poke_failed;
-	int state_err;          /* saving the previous values failed: a kill leaves ours */
+	int state_err; /* saving the previous values failed: a kill leaves ours */
 	char state_dir[PATH_MAX];
 	char desc[320];
-	char recovered[1024];   /* what killed runs had left and was restored first; "" none */
+	char recovered[1024]; /* what killed runs had left and was restored first; "" none */
 };
 
 /* ---- state -------------------------------------------------------------------------- */
@@ -83,8 +83,8 @@ static int copy_apps(struct atrace_setup *s, const char *const *apps, size_t n)
 	return err;
 }
 
-__attribute__((format(printf, 2, 3)))
-static void set_desc(struct atrace_setup *s, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static void set_desc(struct atrace_setup *s, const char *fmt,
+							   ...)
 {
 	va_list ap;
 
@@ -192,8 +192,9 @@ static void want_view_bit(struct prop *p, const char *cur)
 	if (p->kind == PROP_VIEW_ON ? has_tags(cur) : !atrace_setup_has_view(cur))
 		snprintf(p->want, sizeof(p->want), "%s", cur);
 	else
-		snprintf(p->want, sizeof(p->want), "0x%llx", p->kind == PROP_VIEW_ON ?
-			 v | ATRACE_SETUP_TAGS : v & ~ATRACE_SETUP_TAG_VIEW);
+		snprintf(p->want, sizeof(p->want), "0x%llx",
+			 p->kind == PROP_VIEW_ON ? v | ATRACE_SETUP_TAGS :
+						   v & ~ATRACE_SETUP_TAG_VIEW);
 }
 
 /* What the property must hold given its current value; pending when it does not yet. */
@@ -286,12 +287,15 @@ static void describe_active(struct atrace_setup *s)
 		n = snprintf(extra, sizeof(extra), "; %zu app%s added to debug.atrace.app_*",
 			     s->n_added, s->n_added == 1 ? "" : "s");
 	if (pref->touched)
-		snprintf(extra + n, sizeof(extra) - n, "; prefer_sdk %s -> %s (view stays on "
-			 "trace_marker)", pref->old, pref->want);
+		snprintf(extra + n, sizeof(extra) - n,
+			 "; prefer_sdk %s -> %s (view stays on "
+			 "trace_marker)",
+			 pref->old, pref->want);
 	if (s->state_err)
-		snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra), "; previous values "
-			 "not saved in %.160s (%s): a killed run leaves them changed", s->state_dir,
-			 strerror(-s->state_err));
+		snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
+			 "; previous values "
+			 "not saved in %.160s (%s): a killed run leaves them changed",
+			 s->state_dir, strerror(-s->state_err));
 	if (f->touched)
 		set_desc(s, "atrace: enableflags %s -> %s%s%s", f->old[0] ? f->old : "(unset)",
 			 f->want, extra, s->poke_failed ? "; sysprops poke failed" : "");
@@ -368,8 +372,8 @@ int atrace_setup__restore(struct atrace_setup *s)
 }
 
 /* Appends to s->recovered, keeping it one line. */
-__attribute__((format(printf, 2, 3)))
-static void add_recovered(struct atrace_setup *s, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static void add_recovered(struct atrace_setup *s,
+								const char *fmt, ...)
 {
 	size_t n = strlen(s->recovered);
 	va_list ap;

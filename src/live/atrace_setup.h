@@ -37,8 +37,8 @@
 /* 15+: a category bit set here sends its events to the Perfetto SDK, not to trace_marker,
  * while a Perfetto session enables that category (tracing_perfetto.cpp shouldPreferAtrace) */
 #define ATRACE_SETUP_PROP_PREFER_SDK "debug.atrace.prefer_sdk"
-#define ATRACE_SETUP_VALUE_MAX 91    /* PROP_VALUE_MAX - 1 */
-#define ATRACE_SETUP_APPS_MAX 1024   /* larger debug.atrace.app_number values are refused */
+#define ATRACE_SETUP_VALUE_MAX 91  /* PROP_VALUE_MAX - 1 */
+#define ATRACE_SETUP_APPS_MAX 1024 /* larger debug.atrace.app_number values are refused */
 
 enum atrace_setup_state {
 	ATRACE_SETUP_NOT_ANDROID, /* no getprop on PATH: nothing run, nothing to restore */

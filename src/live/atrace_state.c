@@ -152,8 +152,7 @@ static bool parse_prop(const char *line, struct atrace_state_prop *out)
 }
 
 /* One "key value" header line into st; false when it is not the expected one. */
-static bool parse_header(const char *line, int i, struct atrace_state *st, char *boot,
-			 size_t cap)
+static bool parse_header(const char *line, int i, struct atrace_state *st, char *boot, size_t cap)
 {
 	switch (i) {
 	case 0:
@@ -173,8 +172,8 @@ static bool parse_header(const char *line, int i, struct atrace_state *st, char 
 /* Parses the text of a state file; NULL when it is not one. */
 static struct atrace_state *parse(char *text, char *boot, size_t boot_cap)
 {
-	struct atrace_state *st = calloc(1, sizeof(*st) + ATRACE_STATE_PROPS_MAX *
-						 sizeof(st->props[0]));
+	struct atrace_state *st =
+		calloc(1, sizeof(*st) + ATRACE_STATE_PROPS_MAX * sizeof(st->props[0]));
 	char *line, *save = NULL;
 	int i = 0;
 
@@ -182,7 +181,8 @@ static struct atrace_state *parse(char *text, char *boot, size_t boot_cap)
 		return NULL;
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save), i++) {
 		if (i < 4 ? !parse_header(line, i, st, boot, boot_cap) :
-			    st->n >= ATRACE_STATE_PROPS_MAX || !parse_prop(line, &st->props[st->n++]))
+			    st->n >= ATRACE_STATE_PROPS_MAX ||
+				    !parse_prop(line, &st->props[st->n++]))
 			goto bad;
 	}
 	if (i >= 4)

@@ -18,7 +18,7 @@
 /* What the build embedded: the cut types and the identity of the BTF they came from. */
 struct corebtf_blob {
 	const void *data;
-	size_t len;           /* 0: the build embedded none */
+	size_t len;	      /* 0: the build embedded none */
 	uint64_t kernel_size; /* bytes of the kernel BTF they were cut from */
 	uint32_t kernel_crc;  /* its CRC-32 (zlib's, as in a gzip trailer) */
 };

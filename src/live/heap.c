@@ -18,7 +18,7 @@
 
 #define ARRAY_LENGTH_OFF 8u
 #define ARRAY_DATA_OFF 12u
-#define OBJECT_ALIGN 8u /* kObjectAlignment */
+#define OBJECT_ALIGN 8u	   /* kObjectAlignment */
 #define MAX_CLASS_DEPTH 16 /* array dimensions followed through componentType */
 #define LOCATION_MAX 4096
 /* Strings longer than this are decoded without checking their stored hash. */
@@ -386,8 +386,8 @@ static int read_chars(struct heap *h, uint64_t data, uint32_t len, bool compress
 		if (err)
 			return err;
 		for (uint32_t i = 0; i < n; i++) {
-			uint16_t u = compressed ? buf[i]
-						: (uint16_t)(buf[2 * i] | buf[2 * i + 1] << 8);
+			uint16_t u = compressed ? buf[i] :
+						  (uint16_t)(buf[2 * i] | buf[2 * i + 1] << 8);
 			hv = hv * 31 + u;
 			put_unit(o, u);
 		}
@@ -444,8 +444,8 @@ int heap__array_length(struct heap *h, uint64_t addr, uint32_t *len)
 	return 0;
 }
 
-int heap__array_read(struct heap *h, uint64_t addr, uint32_t elem_size, uint32_t first,
-		     uint32_t n, void *out)
+int heap__array_read(struct heap *h, uint64_t addr, uint32_t elem_size, uint32_t first, uint32_t n,
+		     void *out)
 {
 	uint32_t len, data = ARRAY_DATA_OFF;
 	int err;
@@ -499,8 +499,9 @@ static bool class_eq(const void *v, const void *key)
 /* Class.getName() form ("java.lang.String", "[I", "int") to a descriptor, in out. */
 static int binary_name_to_descriptor(const char *name, char *out, size_t cap)
 {
-	static const char *const prim[][2] = { { "boolean", "Z" }, { "byte", "B" }, { "char", "C" },
-					       { "short", "S" },   { "int", "I" },  { "long", "J" },
+	static const char *const prim[][2] = { { "boolean", "Z" }, { "byte", "B" },
+					       { "char", "C" },	   { "short", "S" },
+					       { "int", "I" },	   { "long", "J" },
 					       { "float", "F" },   { "double", "D" } };
 	size_t n = strlen(name);
 

@@ -107,8 +107,8 @@ int heap__array_length(struct heap *h, uint64_t addr, uint32_t *len);
 
 /* n elements of elem_size bytes (1, 2, 4, 8) from index first of the array at addr. 0 or
  * -errno (-ERANGE: past its length). */
-int heap__array_read(struct heap *h, uint64_t addr, uint32_t elem_size, uint32_t first,
-		     uint32_t n, void *out);
+int heap__array_read(struct heap *h, uint64_t addr, uint32_t elem_size, uint32_t first, uint32_t n,
+		     void *out);
 
 /* The elements of the java.util.ArrayList at addr (its elementData up to size): copies up to
  * max references into out and returns the list's size, or -errno. */

@@ -104,8 +104,7 @@ void heaplive__forget(struct heaplive *hl, uint32_t pid)
 			reader_release(&hl->r[i]);
 }
 
-void heaplive__counts(const struct heaplive *hl, uint64_t *read, uint64_t *failed,
-		      uint64_t *unread)
+void heaplive__counts(const struct heaplive *hl, uint64_t *read, uint64_t *failed, uint64_t *unread)
 {
 	*read = hl->read;
 	*failed = hl->failed;
@@ -113,8 +112,7 @@ void heaplive__counts(const struct heaplive *hl, uint64_t *read, uint64_t *faile
 }
 
 /* path inside pid's root: "/proc/<pid>/root<path>". */
-static void rooted(const struct heaplive *hl, uint32_t pid, const char *path, char *out,
-		   size_t n)
+static void rooted(const struct heaplive *hl, uint32_t pid, const char *path, char *out, size_t n)
 {
 	snprintf(out, n, "%s/%u/root%s", hl->proc, pid, path);
 }
@@ -185,7 +183,8 @@ static int add_jar(struct heaplive *hl, struct reader *r, const char *location, 
 		if (i == 1)
 			snprintf(loc, sizeof(loc), "%s", location);
 		else
-			snprintf(loc, sizeof(loc), "%s%c%s", location, sdk >= 26 ? '!' : ':', entry);
+			snprintf(loc, sizeof(loc), "%s%c%s", location, sdk >= 26 ? '!' : ':',
+				 entry);
 		if (artlayout__add_dex(r->l, d, loc))
 			return -ENOMEM;
 		n++;
@@ -268,7 +267,8 @@ static int heap_ranges(const struct heaplive *hl, struct reader *r)
 		int name = 0;
 		size_t len;
 
-		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %*s %*s %*s %*s %n", &lo, &hi, &name) < 2 ||
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %*s %*s %*s %*s %n", &lo, &hi, &name) <
+			    2 ||
 		    !name || hi > 1ull << 32)
 			continue;
 		len = strcspn(line + name, "\n");
@@ -296,8 +296,8 @@ static int reader_open(struct heaplive *hl, struct reader *r)
 		return -ENOENT;
 	}
 	if (rules < 0) {
-		snprintf(hl->why, sizeof(hl->why), "SDK %d: ART's field layout is not known below 24",
-			 sdk);
+		snprintf(hl->why, sizeof(hl->why),
+			 "SDK %d: ART's field layout is not known below 24", sdk);
 		return rules;
 	}
 	n = layout_get(hl, r, sdk, (enum art_rules)rules);
@@ -312,8 +312,8 @@ static int reader_open(struct heaplive *hl, struct reader *r)
 	r->mem = (struct heap_mem){ overlay_read, &r->ov };
 	r->h = heap__new(&r->mem, r->l, sdk);
 	if (!r->h) {
-		snprintf(hl->why, sizeof(hl->why), "the boot class path lacks java.lang's classes (%s)",
-			 strerror(errno));
+		snprintf(hl->why, sizeof(hl->why),
+			 "the boot class path lacks java.lang's classes (%s)", strerror(errno));
 		return -errno;
 	}
 	n = heap_ranges(hl, r);
@@ -354,8 +354,8 @@ static int decode(struct heaplive *hl, struct reader *r, uint64_t obj, const str
 	return dynconfig_read(r->h, obj, d->dyn, hl->why, sizeof(hl->why));
 }
 
-static int read_obj(struct heaplive *hl, uint32_t pid, uint64_t obj, const void *head,
-		    size_t len, const struct decode *d, const char **why)
+static int read_obj(struct heaplive *hl, uint32_t pid, uint64_t obj, const void *head, size_t len,
+		    const struct decode *d, const char **why)
 {
 	struct reader *r = reader_get(hl, pid);
 	int err;

@@ -34,12 +34,12 @@ struct live {
 	const struct live_opts *o;
 	struct engine *e;
 	struct probes *p;
-	struct procsel *sel;   /* which processes are traced, and their names */
+	struct procsel *sel; /* which processes are traced, and their names */
 	bool trace_all;
 	uint64_t markers, truncated, props;
-	struct uprobes *up;    /* setter and ART probes of the traced processes */
+	struct uprobes *up;	 /* setter and ART probes of the traced processes */
 	struct nodenames *names; /* View class names of the nodes written */
-	struct unwinder *unw;  /* --stacks */
+	struct unwinder *unw;	 /* --stacks */
 	uint64_t stacks, stacks_failed;
 	struct heaplive *heap; /* animators' configurations, with the ART probes */
 };
@@ -138,9 +138,8 @@ static void say_name(const struct at_prop_rec *r, bool has_uid, const struct nod
 		return;
 	if (has_uid)
 		snprintf(id, sizeof(id), " (id %lld)", (long long)r->unique_id);
-	diag(DIAG_DEBUG, "pid %u: node %#llx%s is %s%s", r->hdr.tgid,
-	     (unsigned long long)r->node, id, nm->name ? nm->name : "unnamed: ",
-	     nm->name ? "" : nodename_strerror(nm->status));
+	diag(DIAG_DEBUG, "pid %u: node %#llx%s is %s%s", r->hdr.tgid, (unsigned long long)r->node,
+	     id, nm->name ? nm->name : "unnamed: ", nm->name ? "" : nodename_strerror(nm->status));
 }
 
 static void on_prop(struct live *l, const struct at_prop_rec *r)
@@ -167,8 +166,9 @@ static void on_prop(struct live *l, const struct at_prop_rec *r)
 static void stacks_dump(const struct at_art_rec *r, const struct unwind_frame *f, int n,
 			uint32_t len)
 {
-	diag_raw(DIAG_DEBUG, "animtrace: stack: tid %u %s cookie %u, %u bytes, %d frames:",
-		 r->hdr.tid, art_method_name(r->method), r->cookie, len, n);
+	diag_raw(DIAG_DEBUG,
+		 "animtrace: stack: tid %u %s cookie %u, %u bytes, %d frames:", r->hdr.tid,
+		 art_method_name(r->method), r->cookie, len, n);
 	for (int i = 0; i < n; i++)
 		diag_raw(DIAG_DEBUG, " %s@%#llx", f[i].name[0] ? f[i].name : "?",
 			 (unsigned long long)f[i].pc);
@@ -211,9 +211,12 @@ static int stack_callers(struct live *l, const struct at_art_rec *r, const struc
 static void on_dyn(struct live *l, const struct at_art_rec *r, size_t size)
 {
 	static const enum dyn_call calls[AT_ART_METHOD_COUNT] = {
-		[AT_ART_DYN_START] = DYN_CALL_START,   [AT_ART_SPRING_START] = DYN_CALL_SPRING_START,
-		[AT_ART_DYN_CANCEL] = DYN_CALL_CANCEL, [AT_ART_DYN_SKIP] = DYN_CALL_SKIP,
-		[AT_ART_DYN_END] = DYN_CALL_END,       [AT_ART_DYN_FRAME] = DYN_CALL_FRAME,
+		[AT_ART_DYN_START] = DYN_CALL_START,
+		[AT_ART_SPRING_START] = DYN_CALL_SPRING_START,
+		[AT_ART_DYN_CANCEL] = DYN_CALL_CANCEL,
+		[AT_ART_DYN_SKIP] = DYN_CALL_SKIP,
+		[AT_ART_DYN_END] = DYN_CALL_END,
+		[AT_ART_DYN_FRAME] = DYN_CALL_FRAME,
 	};
 	char stack[AT_STACK_FRAMES][UNWIND_NAME_MAX];
 	int n = 0;
@@ -221,7 +224,7 @@ static void on_dyn(struct live *l, const struct at_art_rec *r, size_t size)
 	if (size > sizeof(*r)) /* start, cancel, skipToEnd carry their callers (--stacks) */
 		n = stack_callers(l, r, &r->hdr, sizeof(*r), size, stack, AT_STACK_FRAMES);
 	engine__dyn_call(l->e, r->hdr.ts_ns, r->hdr.tgid, r->hdr.tid, calls[r->method], r->obj,
-			 r->arg, (const char (*)[AT_FRAME_NAME])stack, n);
+			 r->arg, (const char(*)[AT_FRAME_NAME])stack, n);
 }
 
 static void on_art(struct live *l, const struct at_art_rec *r, size_t size)
@@ -249,7 +252,7 @@ static void on_art(struct live *l, const struct at_art_rec *r, size_t size)
 		return;
 	n = stack_callers(l, r, &r->hdr, sizeof(*r), size, stack, AT_STACK_FRAMES);
 	engine__art_call_stack(l->e, r->hdr.ts_ns, r->hdr.tgid, r->hdr.tid, calls[r->method],
-			       r->has_cookie, r->cookie, (const char (*)[AT_FRAME_NAME])stack, n);
+			       r->has_cookie, r->cookie, (const char(*)[AT_FRAME_NAME])stack, n);
 }
 
 /* Says once per process why its reader stopped: a value that failed its check is a warning;
@@ -320,7 +323,7 @@ static void on_refresh(struct live *l, const struct at_refresh_rec *r, size_t si
 		return;
 	n = stack_callers(l, NULL, &r->hdr, sizeof(*r), size, stack, AT_STACK_FRAMES);
 	engine__vsync_request(l->e, r->hdr.ts_ns, r->hdr.tgid, r->hdr.tid,
-			      (const char (*)[AT_FRAME_NAME])stack, n);
+			      (const char(*)[AT_FRAME_NAME])stack, n);
 }
 
 static void on_proc(struct live *l, const struct at_proc_rec *r)
@@ -379,20 +382,23 @@ static int start_uprobes(struct live *l)
 {
 	const struct live_opts *o = l->o;
 	struct uprobes_opts uo = {
-		.probes = l->p, .proc_root = o->proc_root,
-		.props = o->props && !l->trace_all, .hwui_path = o->hwui_path,
+		.probes = l->p,
+		.proc_root = o->proc_root,
+		.props = o->props && !l->trace_all,
+		.hwui_path = o->hwui_path,
 		.hwui_offsets = o->hwui_offsets,
-		.art = o->art && !l->trace_all, .art_oat = o->art_oat,
+		.art = o->art && !l->trace_all,
+		.art_oat = o->art_oat,
 		.refresh = o->refresh && !l->trace_all,
 		.note = uprobes_note,
 	};
 
 	if (l->trace_all && (o->props || o->art))
 		diag(DIAG_INFO, "no --proc/--pid: tracing markers of every process; View property "
-		     "values and end reasons need --proc or --pid");
+				"values and end reasons need --proc or --pid");
 	if (!o->art && o->props && !l->trace_all)
 		diag(DIAG_INFO, "--no-art: animator targets are inferred (the first node that "
-		     "changes a property named by the animator)");
+				"changes a property named by the animator)");
 	l->up = uprobes__new(&uo);
 	l->names = nodenames__new(NULL, NULL, o->proc_root, 0);
 	return l->up && l->names ? 0 : -ENOMEM;
@@ -405,16 +411,23 @@ static int start(struct live *l, struct marker_file *mf)
 	int n = tracefs_find_markers(mf, TRACEFS_MAX_MARKERS, 1);
 
 	if (n < 0) {
-		diag(DIAG_ERROR, "no trace_marker file (tracefs at /sys/kernel/tracing "
-				 "could not be mounted: %s)", strerror(-n));
+		diag(DIAG_ERROR,
+		     "no trace_marker file (tracefs at /sys/kernel/tracing "
+		     "could not be mounted: %s)",
+		     strerror(-n));
 		return n;
 	}
 	struct probes_opts po = {
-		.markers = mf, .n_markers = n, .trace_all = l->trace_all,
+		.markers = mf,
+		.n_markers = n,
+		.trace_all = l->trace_all,
 		.track_procs = procsel__watches(l->sel),
-		.ringbuf_bytes = o->ringbuf_bytes, .on_record = on_record, .ctx = l,
+		.ringbuf_bytes = o->ringbuf_bytes,
+		.on_record = on_record,
+		.ctx = l,
 		.art_stack_bytes = o->art || o->refresh ? o->stack_bytes : 0,
-		.self_tgid = (uint32_t)getpid(), .wake_markers = o->annotate != NULL,
+		.self_tgid = (uint32_t)getpid(),
+		.wake_markers = o->annotate != NULL,
 		.art_obj = l->heap != NULL,
 	};
 
@@ -451,13 +464,13 @@ static void print_stats(struct live *l, uint64_t *last_markers)
 	struct at_drops d;
 	uint64_t lost = total_drops(l, &d);
 
-	diag_raw(DIAG_INFO, "stats: %llu markers/s, %llu markers, %llu property changes, "
-		"%llu truncated, %llu lost (ring full %llu, read faults %llu)\n",
-		(unsigned long long)(l->markers - *last_markers), (unsigned long long)l->markers,
-		(unsigned long long)l->props,
-		(unsigned long long)l->truncated, (unsigned long long)lost,
-		(unsigned long long)d.marker_ringbuf_full,
-		(unsigned long long)d.marker_read_fault);
+	diag_raw(DIAG_INFO,
+		 "stats: %llu markers/s, %llu markers, %llu property changes, "
+		 "%llu truncated, %llu lost (ring full %llu, read faults %llu)\n",
+		 (unsigned long long)(l->markers - *last_markers), (unsigned long long)l->markers,
+		 (unsigned long long)l->props, (unsigned long long)l->truncated,
+		 (unsigned long long)lost, (unsigned long long)d.marker_ringbuf_full,
+		 (unsigned long long)d.marker_read_fault);
 	*last_markers = l->markers;
 }
 
@@ -472,8 +485,8 @@ static void print_cpu_drops(struct live *l)
 	ncpu = probes__drops(l->p, &total, cpu, ncpu);
 	for (int i = 0; i < ncpu; i++)
 		diag_raw(DIAG_INFO, "stats: cpu %d: ring full %llu, read faults %llu\n", i,
-			(unsigned long long)cpu[i].marker_ringbuf_full,
-			(unsigned long long)cpu[i].marker_read_fault);
+			 (unsigned long long)cpu[i].marker_ringbuf_full,
+			 (unsigned long long)cpu[i].marker_read_fault);
 	free(cpu);
 }
 
@@ -532,12 +545,15 @@ static void annotate_report(const struct live_opts *o)
 		return;
 	sink_annotate__delay(o->annotate, &d);
 	off = sink_annotate__unrecorded(o->annotate);
-	diag(DIAG_INFO, "annotations: %llu written; delay from the event to the write: p50 %.3f ms, "
-	     "p99 %.3f ms, max %.3f ms", (unsigned long long)d.count, ms(d.p50_ns), ms(d.p99_ns),
-	     ms(d.max_ns));
+	diag(DIAG_INFO,
+	     "annotations: %llu written; delay from the event to the write: p50 %.3f ms, "
+	     "p99 %.3f ms, max %.3f ms",
+	     (unsigned long long)d.count, ms(d.p50_ns), ms(d.p99_ns), ms(d.max_ns));
 	if (off)
-		diag(DIAG_INFO, "annotations: %llu not recorded: tracing was off (tracing_on 0; a "
-		     "Perfetto or atrace capture turns it on)", (unsigned long long)off);
+		diag(DIAG_INFO,
+		     "annotations: %llu not recorded: tracing was off (tracing_on 0; a "
+		     "Perfetto or atrace capture turns it on)",
+		     (unsigned long long)off);
 }
 
 /* How the nodes were named: once on stderr (when any was written) and in the summary. */
@@ -549,7 +565,8 @@ static void report_names(struct live *l)
 	engine__node_names(l->e, &st);
 	if (st.named + st.no_offset + st.unreadable + st.not_class + st.gone == 0)
 		return;
-	diag(DIAG_INFO, "View names: %llu nodes named, %llu without a name offset, %llu "
+	diag(DIAG_INFO,
+	     "View names: %llu nodes named, %llu without a name offset, %llu "
 	     "unreadable, %llu not a class name, %llu reallocated before read",
 	     (unsigned long long)st.named, (unsigned long long)st.no_offset,
 	     (unsigned long long)st.unreadable, (unsigned long long)st.not_class,
@@ -584,9 +601,11 @@ static void heap_report(struct live *l)
 		return;
 	heaplive__counts(l->heap, &read, &failed, &unread);
 	if (read || failed || unread)
-		diag(DIAG_INFO, "animator configurations: %llu read, %llu reads failed, %llu starts "
-			"in processes beyond %d not read", (unsigned long long)read,
-		     (unsigned long long)failed, (unsigned long long)unread, HEAPLIVE_PROCS);
+		diag(DIAG_INFO,
+		     "animator configurations: %llu read, %llu reads failed, %llu starts "
+		     "in processes beyond %d not read",
+		     (unsigned long long)read, (unsigned long long)failed,
+		     (unsigned long long)unread, HEAPLIVE_PROCS);
 }
 
 int live_run(const struct live_opts *o, struct engine *e)
@@ -619,7 +638,7 @@ int live_run(const struct live_opts *o, struct engine *e)
 		goto out;
 	as = android_setup(o);
 	diag(DIAG_INFO, "ready: tracing %s; Ctrl-C to stop",
-		l->trace_all ? "every process" : "the selected processes");
+	     l->trace_all ? "every process" : "the selected processes");
 	loop(l, as);
 	report_names(l);
 	if (probes__bad_records(l->p))
@@ -635,7 +654,7 @@ out:
 	uprobes__free(l->up);
 	if (l->stacks_failed)
 		diag(DIAG_INFO, "%llu of %llu call stacks could not be unwound",
-			(unsigned long long)l->stacks_failed, (unsigned long long)l->stacks);
+		     (unsigned long long)l->stacks_failed, (unsigned long long)l->stacks);
 	heap_report(l);
 	heaplive__free(l->heap);
 	probes__free(l->p);

@@ -90,8 +90,8 @@ bool nodename_is_class(const char *s, size_t n)
 		return false;
 	for (size_t i = 0; i < n; i++) {
 		char c = s[i];
-		bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' || c == '$' ||
-			  (i > 0 && c >= '0' && c <= '9');
+		bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' ||
+			  c == '$' || (i > 0 && c >= '0' && c <= '9');
 
 		if (!ok)
 			return false;
@@ -174,16 +174,17 @@ static struct entry *slot(struct nodenames *nn, uint32_t pid, uint64_t node, boo
 	return victim;
 }
 
-void nodenames__get(struct nodenames *nn, uint32_t pid, uint64_t node, bool has_uid,
-		    uint64_t uid, const struct hwui_node_layout *lay, struct nodename *out)
+void nodenames__get(struct nodenames *nn, uint32_t pid, uint64_t node, bool has_uid, uint64_t uid,
+		    const struct hwui_node_layout *lay, struct nodename *out)
 {
 	bool hit;
 	struct entry *e = slot(nn, pid, node, has_uid, uid, &hit);
 
 	e->used = ++nn->clock;
 	if (!hit) {
-		*e = (struct entry){ .node = node, .uid = uid, .used = e->used, .pid = pid,
-				     .has_uid = has_uid };
+		*e = (struct entry){
+			.node = node, .uid = uid, .used = e->used, .pid = pid, .has_uid = has_uid
+		};
 		e->status = (uint8_t)read_name(nn, e, lay);
 		count(&nn->st, e->status);
 	}
@@ -207,11 +208,16 @@ void nodenames__stats(const struct nodenames *nn, struct node_name_stats *out)
 const char *nodename_strerror(enum nodename_status st)
 {
 	switch (st) {
-	case NODENAME_OK: return "named";
-	case NODENAME_NO_OFFSET: return "no name offset";
-	case NODENAME_UNREADABLE: return "unreadable";
-	case NODENAME_NOT_CLASS: return "not a class name";
-	case NODENAME_GONE: return "reallocated before it was read";
+	case NODENAME_OK:
+		return "named";
+	case NODENAME_NO_OFFSET:
+		return "no name offset";
+	case NODENAME_UNREADABLE:
+		return "unreadable";
+	case NODENAME_NOT_CLASS:
+		return "not a class name";
+	case NODENAME_GONE:
+		return "reallocated before it was read";
 	}
 	return "unknown";
 }

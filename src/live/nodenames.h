@@ -25,13 +25,13 @@ enum nodename_status {
 	NODENAME_NO_OFFSET,  /* the library's mName offset could not be decoded */
 	NODENAME_UNREADABLE, /* the node or its string could not be read */
 	NODENAME_NOT_CLASS,  /* the string is no Java simple class name */
-	NODENAME_GONE,       /* the memory already held another node (a new unique id) */
+	NODENAME_GONE,	     /* the memory already held another node (a new unique id) */
 };
 
 struct nodename {
-	const char *name;	    /* the class, or NULL (valid until the next call) */
+	const char *name; /* the class, or NULL (valid until the next call) */
 	enum nodename_status status;
-	bool fresh;		    /* read now, not from the cache */
+	bool fresh; /* read now, not from the cache */
 };
 
 struct nodenames;
@@ -48,8 +48,8 @@ struct nodenames *nodenames__new(nodenames_read_fn read, void *ctx, const char *
  * known). has_uid: uid is the node's mUniqueId as the probe read it; a uid other than the
  * cached one means another node now lives there and is read again.
  */
-void nodenames__get(struct nodenames *nn, uint32_t pid, uint64_t node, bool has_uid,
-		    uint64_t uid, const struct hwui_node_layout *lay, struct nodename *out);
+void nodenames__get(struct nodenames *nn, uint32_t pid, uint64_t node, bool has_uid, uint64_t uid,
+		    const struct hwui_node_layout *lay, struct nodename *out);
 
 /* pid exited: its entries are dropped (a later process may reuse the pid). */
 void nodenames__forget(struct nodenames *nn, uint32_t pid);

@@ -26,7 +26,7 @@ struct probes {
 	void *ctx;
 	uint64_t bad_records;
 	uint64_t settle_faults; /* pending setter calls whose value could not be read at the end */
-	bool multi; /* uprobes as uprobe_multi links (ulink.h) */
+	bool multi;		/* uprobes as uprobe_multi links (ulink.h) */
 };
 
 static const uint16_t min_size[] = {
@@ -81,8 +81,8 @@ static void configure(struct animtrace_bpf *skel, const struct probes_opts *o)
 	skel->rodata->nr_marker_files = n;
 	skel->rodata->trace_all = o->trace_all;
 	skel->rodata->track_procs = o->track_procs;
-	skel->rodata->art_stack_bytes = o->art_stack_bytes > AT_ART_STACK_MAX ?
-						AT_ART_STACK_MAX : o->art_stack_bytes & ~7u;
+	skel->rodata->art_stack_bytes =
+		o->art_stack_bytes > AT_ART_STACK_MAX ? AT_ART_STACK_MAX : o->art_stack_bytes & ~7u;
 	size_t ring = pow2_at_least(o->ringbuf_bytes ? o->ringbuf_bytes : AT_RINGBUF_DEFAULT);
 
 	bpf_map__set_max_entries(skel->maps.events, ring);
@@ -96,7 +96,9 @@ static void configure(struct animtrace_bpf *skel, const struct probes_opts *o)
 /* libbpf's own lines (its warnings, and with --verbose its debug detail) on the channel. */
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	diag_vraw(level == LIBBPF_WARN ? DIAG_WARN : level == LIBBPF_INFO ? DIAG_INFO : DIAG_DEBUG,
+	diag_vraw(level == LIBBPF_WARN ? DIAG_WARN :
+		  level == LIBBPF_INFO ? DIAG_INFO :
+					 DIAG_DEBUG,
 		  fmt, ap);
 	return 0;
 }
@@ -108,7 +110,8 @@ static int prepare_uprobes(struct probes *p)
 	int ret;
 
 	p->multi = ulink_multi_supported();
-	bpf_object__for_each_program(prog, p->skel->obj) {
+	bpf_object__for_each_program(prog, p->skel->obj)
+	{
 		if (!p->multi || bpf_program__type(prog) != BPF_PROG_TYPE_KPROBE)
 			continue;
 		ret = ulink_prepare_multi(prog);
@@ -155,8 +158,9 @@ static int load_object(struct probes *p, const struct probes_opts *o, char *err,
 		fd = corebtf_memfd(b, path, sizeof(path));
 	if (fd < 0) {
 		diag(DIAG_DEBUG, "CO-RE types from the kernel's BTF: %s",
-		     !b->len ? "none embedded" :
-		     fd == -ESTALE ? "the embedded ones are another kernel's" : strerror(-fd));
+		     !b->len	   ? "none embedded" :
+		     fd == -ESTALE ? "the embedded ones are another kernel's" :
+				     strerror(-fd));
 		return open_and_load(p, o, NULL, err, errlen);
 	}
 	ret = open_and_load(p, o, path, err, errlen);
@@ -224,11 +228,13 @@ int probes__attach(struct probes *p, char *err, size_t errlen)
 	}
 	for (int i = 0; !sys_enter_fires(p); i++) {
 		if (i == SELF_TEST_ATTACHES) {
-			snprintf(err, errlen, "the raw_syscalls:sys_enter probe is attached but never "
-					      "runs on this kernel: no trace_marker writes can be seen");
+			snprintf(err, errlen,
+				 "the raw_syscalls:sys_enter probe is attached but never "
+				 "runs on this kernel: no trace_marker writes can be seen");
 			return -ENOTSUP;
 		}
-		diag(DIAG_WARN, "the raw_syscalls:sys_enter probe did not fire: attaching it again");
+		diag(DIAG_WARN,
+		     "the raw_syscalls:sys_enter probe did not fire: attaching it again");
 		bpf_link__destroy(p->skel->links.at_sys_enter);
 		p->skel->links.at_sys_enter = bpf_program__attach(p->skel->progs.at_sys_enter);
 		if (!p->skel->links.at_sys_enter) {
@@ -297,7 +303,8 @@ static int publish_offsets(struct probes *p, int pid, const struct hwui_lib *lib
 		o.has_uniqueid = 1;
 	}
 	return bpf_map_update_elem(bpf_map__fd(p->skel->maps.prop_offsets), &tgid, &o, BPF_ANY) ?
-		       -errno : 0;
+		       -errno :
+		       0;
 }
 
 int probes__drop_offsets(struct probes *p, int pid)
@@ -332,8 +339,8 @@ struct setter_links *probes__attach_setters(struct probes *p, int pid, const str
 	for (int i = 0; !ret && i < AT_PROP_COUNT; i++) {
 		if (!(lib->ok_mask & (1u << i)))
 			continue;
-		ret = attach_one(p, l->links, &l->n, setter_prog(p->skel, i), false, pid,
-				 lib->path, &lib->setter_off[i], 1);
+		ret = attach_one(p, l->links, &l->n, setter_prog(p->skel, i), false, pid, lib->path,
+				 &lib->setter_off[i], 1);
 		if (!(lib->one_probe_mask & (1u << i))) /* not understood: read at its return */
 			ret_offs[n_ret++] = lib->setter_off[i];
 		if (ret)
@@ -371,8 +378,8 @@ struct art_links {
 static struct bpf_program *art_prog(struct animtrace_bpf *skel, enum at_art_method m)
 {
 	struct bpf_program *progs[AT_ART_METHOD_COUNT] = {
-		skel->progs.at_art_va_start,  skel->progs.at_art_va_cancel,
-		skel->progs.at_art_va_end,    skel->progs.at_art_dyn_start,
+		skel->progs.at_art_va_start,   skel->progs.at_art_va_cancel,
+		skel->progs.at_art_va_end,     skel->progs.at_art_dyn_start,
 		skel->progs.at_art_dyn_cancel, skel->progs.at_art_va_animate,
 		skel->progs.at_art_oa_animate, skel->progs.at_art_spring_start,
 		skel->progs.at_art_dyn_skip,   skel->progs.at_art_dyn_end,
@@ -396,7 +403,8 @@ struct art_links *probes__attach_art(struct probes *p, int pid, const struct art
 			offs[i] = oat->addr[k][i].offset;
 		/* Entry only: a return probe rewrites return addresses ART walks. */
 		ret = n ? attach_one(p, l->links, &l->n, art_prog(p->skel, k), false, pid,
-				     oat->path, offs, n) : 0;
+				     oat->path, offs, n) :
+			  0;
 		if (ret)
 			snprintf(err, errlen, "attaching the %s probe at 0x%llx in %s failed: %s",
 				 art_method_name(k), (unsigned long long)offs[0], oat->path,
@@ -442,8 +450,9 @@ struct refresh_links *probes__attach_redraw(struct probes *p, int pid, const cha
 		errno = EINVAL;
 		return NULL;
 	}
-	return attach_refresh(p, node_arg == 2 ? p->skel->progs.at_redraw_arg2
-					       : p->skel->progs.at_redraw_arg3, pid, path, off);
+	return attach_refresh(
+		p, node_arg == 2 ? p->skel->progs.at_redraw_arg2 : p->skel->progs.at_redraw_arg3,
+		pid, path, off);
 }
 
 struct refresh_links *probes__attach_vsync(struct probes *p, int pid, const char *path,
@@ -545,8 +554,11 @@ static void settle_call(struct probes *p, uint32_t tid, const struct at_setter_c
 	}
 	if (bits == c->old_bits)
 		return;
-	r.hdr = (struct at_hdr){ .kind = AT_REC_PROP, .size = sizeof(r), .tgid = c->tgid,
-				 .tid = tid, .ts_ns = c->ts_ns };
+	r.hdr = (struct at_hdr){ .kind = AT_REC_PROP,
+				 .size = sizeof(r),
+				 .tgid = c->tgid,
+				 .tid = tid,
+				 .ts_ns = c->ts_ns };
 	r.node = c->node;
 	r.prop = c->prop;
 	r.value_bits = bits;

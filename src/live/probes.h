@@ -23,8 +23,8 @@ typedef void (*probes_record_fn)(void *ctx, const struct at_hdr *h, size_t size)
 struct probes_opts {
 	const struct marker_file *markers;
 	int n_markers;
-	bool trace_all;    /* no process filter */
-	bool track_procs;  /* report forks, execs and renames (for --proc) */
+	bool trace_all;	      /* no process filter */
+	bool track_procs;     /* report forks, execs and renames (for --proc) */
 	size_t ringbuf_bytes; /* 0 -> AT_RINGBUF_DEFAULT; rounded up to a power of two */
 	/* --stacks: user stack bytes the ART probes copy with their registers (0: none);
 	 * rounded down to 8 bytes, at most AT_ART_STACK_MAX. */
@@ -32,7 +32,7 @@ struct probes_opts {
 	/* the heap reader: ValueAnimator.start copies the head of `this` (AT_REC_ART_OBJ) */
 	bool art_obj;
 	uint32_t self_tgid; /* animtrace's own: its trace_marker writes are never captured */
-	bool wake_markers;  /* wake the reader at every marker record (--annotate), not on the tick */
+	bool wake_markers; /* wake the reader at every marker record (--annotate), not on the tick */
 	probes_record_fn on_record;
 	void *ctx;
 };
@@ -108,8 +108,7 @@ void refresh_links__free(struct refresh_links *l);
 int probes__poll(struct probes *p, int timeout_ms);
 
 /* Sums the per-CPU drop counters; per_cpu (optional, n_cpu slots) gets each CPU's. */
-int probes__drops(struct probes *p, struct at_drops *total, struct at_drops *per_cpu,
-		  int n_cpu);
+int probes__drops(struct probes *p, struct at_drops *total, struct at_drops *per_cpu, int n_cpu);
 
 /* Records with an unknown kind or a bad size that were rejected. */
 uint64_t probes__bad_records(const struct probes *p);

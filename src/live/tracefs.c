@@ -9,7 +9,7 @@
 #include "live/tracefs.h"
 
 static const char *const marker_paths[] = {
-	"/sys/kernel/tracing/trace_marker",       /* tracefs, Android 12+ opens this first */
+	"/sys/kernel/tracing/trace_marker",	  /* tracefs, Android 12+ opens this first */
 	"/sys/kernel/debug/tracing/trace_marker", /* debugfs automount, Android 11 and earlier */
 };
 

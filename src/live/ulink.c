@@ -13,7 +13,7 @@
 
 /* The uapi of uprobe_multi links (Linux 6.6), newer than libbpf 1.1 and these headers. */
 #define UM_ATTACH_TYPE 48 /* BPF_TRACE_UPROBE_MULTI */
-#define UM_RETURN 1u      /* BPF_F_UPROBE_MULTI_RETURN */
+#define UM_RETURN 1u	  /* BPF_F_UPROBE_MULTI_RETURN */
 
 /* union bpf_attr as BPF_LINK_CREATE reads it for BPF_TRACE_UPROBE_MULTI. */
 struct um_attr {
@@ -31,13 +31,13 @@ struct um_attr {
 };
 
 struct ulink {
-	int fd;                 /* the uprobe_multi link, or -1 */
+	int fd; /* the uprobe_multi link, or -1 */
 	int n;
 	struct bpf_link **perf; /* else one perf-event link per offset */
 };
 
-static int um_create(int prog_fd, const char *path, const uint64_t *offsets, int n,
-		     bool retprobe, int pid)
+static int um_create(int prog_fd, const char *path, const uint64_t *offsets, int n, bool retprobe,
+		     int pid)
 {
 	struct um_attr a;
 	int fd;
@@ -112,8 +112,8 @@ static int attach_perf(struct ulink *l, const struct bpf_program *prog, bool ret
 	if (!l->perf)
 		return -ENOMEM;
 	for (int i = 0; i < l->n; i++) {
-		l->perf[i] = bpf_program__attach_uprobe_opts(prog, pid, path, (size_t)offsets[i],
-							     &o);
+		l->perf[i] =
+			bpf_program__attach_uprobe_opts(prog, pid, path, (size_t)offsets[i], &o);
 		if (!l->perf[i])
 			return -errno;
 	}

@@ -18,7 +18,7 @@
 struct upid {
 	uint32_t pid;
 	Dwfl *dwfl;
-	int mem_fd;     /* <proc_root>/<pid>/mem, opened on the first read outside the copy */
+	int mem_fd; /* <proc_root>/<pid>/mem, opened on the first read outside the copy */
 	uint64_t age;
 	/* Set for the duration of one unwinder__unwind. */
 	uint32_t tid;
@@ -233,8 +233,8 @@ static int regs_ok(const struct unwind_regs *r)
 	return sp;
 }
 
-int unwinder__unwind(struct unwinder *u, uint32_t pid, uint32_t tid,
-		     const struct unwind_regs *r, struct unwind_frame *out, int max)
+int unwinder__unwind(struct unwinder *u, uint32_t pid, uint32_t tid, const struct unwind_regs *r,
+		     struct unwind_frame *out, int max)
 {
 	struct walk w = { NULL, out, 0, max };
 	int sp = regs_ok(r), err = 0;
@@ -293,8 +293,8 @@ void unwinder__free(struct unwinder *u)
 /* Suffixes GCC and LLVM give clones of C functions ("f.cold", "f.constprop.0"). */
 static bool clone_part(const char *s, size_t len)
 {
-	static const char *const parts[] = { "cold", "part", "constprop", "isra", "lto_priv",
-					     "localalias", "clone", "llvm", "hot" };
+	static const char *const parts[] = { "cold",	   "part",  "constprop", "isra", "lto_priv",
+					     "localalias", "clone", "llvm",	 "hot" };
 	size_t digits = strspn(s, "0123456789");
 
 	if (digits >= len)
@@ -350,8 +350,8 @@ static bool set_frame(const char *name)
 	       (name[sizeof(set) - 1] == '.' || name[sizeof(set) - 1] == '$');
 }
 
-int unwind_java_frames(const struct unwind_frame *frames, int n,
-		       char (*out)[UNWIND_NAME_MAX], int max)
+int unwind_java_frames(const struct unwind_frame *frames, int n, char (*out)[UNWIND_NAME_MAX],
+		       int max)
 {
 	static const char skip[] = "android.animation.";
 	bool keep_auto = auto_cancel(frames, n);

@@ -21,17 +21,17 @@
 
 /* What a probe captured at a function's entry. */
 struct unwind_regs {
-	uint16_t machine;              /* EM_X86_64 or EM_AARCH64 */
+	uint16_t machine; /* EM_X86_64 or EM_AARCH64 */
 	uint64_t pc;
-	uint64_t regs[UNWIND_NREGS];   /* by DWARF number; the stack pointer included */
-	int nregs;                     /* 16 (x86_64) or 32 (arm64) */
-	const uint8_t *stack;          /* a copy of the stack from sp upwards */
+	uint64_t regs[UNWIND_NREGS]; /* by DWARF number; the stack pointer included */
+	int nregs;		     /* 16 (x86_64) or 32 (arm64) */
+	const uint8_t *stack;	     /* a copy of the stack from sp upwards */
 	size_t stack_len;
 };
 
 struct unwind_frame {
-	uint64_t pc;                   /* the return address (exact pc for frame 0) */
-	char name[UNWIND_NAME_MAX];    /* "" when no symbol covers pc */
+	uint64_t pc;		    /* the return address (exact pc for frame 0) */
+	char name[UNWIND_NAME_MAX]; /* "" when no symbol covers pc */
 };
 
 /* The DWARF number of the stack pointer of machine, or -EINVAL when unsupported. */
@@ -47,8 +47,8 @@ struct unwinder *unwinder__new(const char *proc_root);
  * Returns how many frames, or -errno (-ESRCH: the process is gone, -EINVAL: bad regs).
  * Reads outside the stack copy go to <proc_root>/<pid>/mem (the process is alive).
  */
-int unwinder__unwind(struct unwinder *u, uint32_t pid, uint32_t tid,
-		     const struct unwind_regs *r, struct unwind_frame *out, int max);
+int unwinder__unwind(struct unwinder *u, uint32_t pid, uint32_t tid, const struct unwind_regs *r,
+		     struct unwind_frame *out, int max);
 
 /* Drops what is cached for pid (it exited or exec'ed). */
 void unwinder__forget(struct unwinder *u, uint32_t pid);
@@ -65,7 +65,7 @@ int unwind_is_java_name(const char *name);
  * are kept (who started the animator, engine/starter.h, which leaves them out of start
  * stacks; in an end stack they say a set's cancel() or end() ended it). Returns how many.
  */
-int unwind_java_frames(const struct unwind_frame *frames, int n,
-		       char (*out)[UNWIND_NAME_MAX], int max);
+int unwind_java_frames(const struct unwind_frame *frames, int n, char (*out)[UNWIND_NAME_MAX],
+		       int max);
 
 #endif

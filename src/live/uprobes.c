@@ -43,8 +43,8 @@ struct proc {
 	int n_art;
 	struct refresh_links *redraw, *vsync; /* --refresh */
 	struct hwui_node_layout node; /* where its library keeps a RenderNode's name and id */
-	unsigned waiting; /* UPROBES_* whose library pid did not map yet */
-	uint64_t next_ns; /* its maps are not read again before */
+	unsigned waiting;	      /* UPROBES_* whose library pid did not map yet */
+	uint64_t next_ns;	      /* its maps are not read again before */
 };
 
 struct uprobes {
@@ -103,9 +103,11 @@ static void say_setters(struct uprobes *u, const struct hwui_lib *lib)
 		if (!(lib->ok_mask & (1u << p)))
 			continue;
 		if (lib->one_probe_mask & (1u << p))
-			notef(u, DIAG_DEBUG, "%s: setter %#llx stores the field (+%#x) at %#llx and "
+			notef(u, DIAG_DEBUG,
+			      "%s: setter %#llx stores the field (+%#x) at %#llx and "
 			      "calls nothing: one probe a call, the value read at the thread's next "
-			      "event", hwui_prop_name(p), (unsigned long long)lib->setter_vaddr[p],
+			      "event",
+			      hwui_prop_name(p), (unsigned long long)lib->setter_vaddr[p],
 			      lib->field_off[p], (unsigned long long)lib->store_vaddr[p]);
 		else
 			notef(u, DIAG_WARN, "%s: setter %#llx: %s: entry and return probes",
@@ -128,8 +130,10 @@ static const struct hwui_lib *hwui_for(struct uprobes *u, const char *path)
 		else
 			say_setters(u, &c->lib);
 		if (!c->state && c->lib.node.name_err)
-			notef(u, DIAG_INFO, "no View class names from %s (%s): nodes show as "
-			      "RenderNode@xxxx", path, hwui_name_strerror(c->lib.node.name_err));
+			notef(u, DIAG_INFO,
+			      "no View class names from %s (%s): nodes show as "
+			      "RenderNode@xxxx",
+			      path, hwui_name_strerror(c->lib.node.name_err));
 	}
 	return c->state ? NULL : &c->lib;
 }
@@ -141,16 +145,18 @@ static void say_missing_va(struct uprobes *u, const struct cached *c)
 
 	art_missing(&c->oat, missing, sizeof(missing));
 	if (c->state || missing[0])
-		notef(u, DIAG_INFO, "ValueAnimator %s not AOT-compiled on this device (%s): "
-		      "end reasons will be inferred", c->state ? "start/cancel/end" : missing,
-		      c->path);
+		notef(u, DIAG_INFO,
+		      "ValueAnimator %s not AOT-compiled on this device (%s): "
+		      "end reasons will be inferred",
+		      c->state ? "start/cancel/end" : missing, c->path);
 	if (!(c->oat.ok_mask & ((1u << AT_ART_VA_ANIMATE) | (1u << AT_ART_OA_ANIMATE))))
-		notef(u, DIAG_INFO, "ValueAnimator/ObjectAnimator.animateValue not "
+		notef(u, DIAG_INFO,
+		      "ValueAnimator/ObjectAnimator.animateValue not "
 		      "AOT-compiled on this device (%s): animator targets will be inferred",
 		      c->path);
 }
 
-#define DYN_KINDS_MASK                                                                  \
+#define DYN_KINDS_MASK                                                                        \
 	((1u << AT_ART_DYN_START) | (1u << AT_ART_DYN_CANCEL) | (1u << AT_ART_SPRING_START) | \
 	 (1u << AT_ART_DYN_SKIP) | (1u << AT_ART_DYN_END) | (1u << AT_ART_DYN_FRAME))
 
@@ -171,20 +177,24 @@ static void say_missing_dyn(struct uprobes *u, const struct cached *c)
 		return;
 	}
 	if (!boot && !c->oat.mini_debug_info) {
-		notef(u, DIAG_INFO, "%s has no MiniDebugInfo (dalvik.vm.dex2oat-minidebuginfo is "
-		      "off?): its springs and flings are found from the values only", c->path);
+		notef(u, DIAG_INFO,
+		      "%s has no MiniDebugInfo (dalvik.vm.dex2oat-minidebuginfo is "
+		      "off?): its springs and flings are found from the values only",
+		      c->path);
 		return;
 	}
 	if (!boot && !(c->oat.ok_mask & DYN_KINDS_MASK))
 		return; /* the app has no compiled androidx DynamicAnimation: nothing to say */
 	art_missing_dynamic(&c->oat, missing, sizeof(missing));
 	if (!(c->oat.ok_mask & DYN_KINDS_MASK))
-		notef(u, DIAG_INFO, "%s not AOT-compiled (%s): its springs and flings are found "
-		      "from the values only", which, c->path);
+		notef(u, DIAG_INFO,
+		      "%s not AOT-compiled (%s): its springs and flings are found "
+		      "from the values only",
+		      which, c->path);
 	else if (missing[0])
 		notef(u, DIAG_INFO, "%s %s not AOT-compiled (%s): %s", which, missing, c->path,
-		      (c->oat.ok_mask & (1u << AT_ART_DYN_END)) ? "fewer details"
-		      : "ends are inferred");
+		      (c->oat.ok_mask & (1u << AT_ART_DYN_END)) ? "fewer details" :
+								  "ends are inferred");
 }
 
 /* The probed methods in path, resolved once per path (said once what is missing); NULL when
@@ -234,8 +244,10 @@ static const struct hwui_fn *vsync_for(struct uprobes *u, const char *path)
 	if (fresh) {
 		c->state = hwui_resolve_vsync(path, &c->fn);
 		if (c->state)
-			notef(u, DIAG_INFO, "no vsync request function in %s (%s): frame requests "
-			      "unknown", path, strerror(-c->state));
+			notef(u, DIAG_INFO,
+			      "no vsync request function in %s (%s): frame requests "
+			      "unknown",
+			      path, strerror(-c->state));
 	}
 	return c->state ? NULL : &c->fn;
 }
@@ -246,7 +258,8 @@ static unsigned attach_vsync(struct uprobes *u, struct proc *pr, const char *pat
 
 	pr->vsync = fn ? probes__attach_vsync(u->o.probes, (int)pr->tgid, path, fn->offset) : NULL;
 	if (pr->vsync)
-		notef(u, DIAG_INFO, "pid %u: frame requests from %s in %s", pr->tgid, fn->name, path);
+		notef(u, DIAG_INFO, "pid %u: frame requests from %s in %s", pr->tgid, fn->name,
+		      path);
 	else if (fn)
 		notef(u, DIAG_ERROR, "attaching the vsync probe in %s failed: %s", path,
 		      strerror(errno));
@@ -258,17 +271,18 @@ static unsigned attach_setters(struct uprobes *u, struct proc *pr, const char *p
 	const struct hwui_lib *lib = hwui_for(u, path);
 	char err[256] = "";
 
-	pr->links = lib ? probes__attach_setters(u->o.probes, (int)pr->tgid, lib, err,
-						 sizeof(err)) : NULL;
+	pr->links =
+		lib ? probes__attach_setters(u->o.probes, (int)pr->tgid, lib, err, sizeof(err)) :
+		      NULL;
 	if (pr->links) {
 		pr->node = lib->node;
-		notef(u, DIAG_INFO, "pid %u: View property values from %s, one probe a call for "
-		      "%d, entry and return probes for %d (%d of %d setters)", pr->tgid, lib->path,
-		      __builtin_popcount(lib->one_probe_mask),
+		notef(u, DIAG_INFO,
+		      "pid %u: View property values from %s, one probe a call for "
+		      "%d, entry and return probes for %d (%d of %d setters)",
+		      pr->tgid, lib->path, __builtin_popcount(lib->one_probe_mask),
 		      __builtin_popcount(lib->ok_mask & ~lib->one_probe_mask),
 		      __builtin_popcount(lib->ok_mask), AT_PROP_COUNT);
-	}
-	else if (err[0])
+	} else if (err[0])
 		notef(u, DIAG_ERROR, "%s", err);
 	return pr->links ? UPROBES_SETTERS | attach_redraw(u, pr, lib) : 0;
 }
@@ -375,14 +389,20 @@ static int find_library(struct uprobes *u, unsigned kind, uint32_t pid, char *pa
 static void say_unmapped(struct uprobes *u, unsigned kind, uint32_t pid)
 {
 	if (kind == UPROBES_SETTERS)
-		notef(u, DIAG_INFO, "pid %u maps neither libhwui.so nor libandroid_runtime.so: "
-		      "no View property values until it does", pid);
+		notef(u, DIAG_INFO,
+		      "pid %u maps neither libhwui.so nor libandroid_runtime.so: "
+		      "no View property values until it does",
+		      pid);
 	else if (kind == UPROBES_VSYNC)
-		notef(u, DIAG_INFO, "pid %u maps neither libandroid_runtime.so nor libgui.so: "
-		      "frame requests unknown until it does", pid);
+		notef(u, DIAG_INFO,
+		      "pid %u maps neither libandroid_runtime.so nor libgui.so: "
+		      "frame requests unknown until it does",
+		      pid);
 	else
-		notef(u, DIAG_INFO, "pid %u maps no boot-framework.oat: end reasons will be "
-		      "inferred until it does", pid);
+		notef(u, DIAG_INFO,
+		      "pid %u maps no boot-framework.oat: end reasons will be "
+		      "inferred until it does",
+		      pid);
 }
 
 /* Probes kind in pr when its library is mapped; first: this is pr's first look. */
@@ -403,7 +423,8 @@ static unsigned probe_kind(struct uprobes *u, struct proc *pr, unsigned kind, bo
 		return 0;
 	if (!first) {
 		base = strrchr(path, '/');
-		notef(u, DIAG_INFO, "pid %u: %s appeared, probing", pr->tgid, base ? base + 1 : path);
+		notef(u, DIAG_INFO, "pid %u: %s appeared, probing", pr->tgid,
+		      base ? base + 1 : path);
 	}
 	if (kind == UPROBES_VSYNC)
 		return attach_vsync(u, pr, path);
@@ -452,8 +473,10 @@ int uprobes__add(struct uprobes *u, uint32_t pid, uint64_t now_ns)
 		return 0;
 	if (u->n_procs == UPROBES_MAX_PROCS) {
 		if (!u->said_full)
-			notef(u, DIAG_INFO, "more than %d processes: pid %u and later get no "
-			      "property/ART probes", UPROBES_MAX_PROCS, pid);
+			notef(u, DIAG_INFO,
+			      "more than %d processes: pid %u and later get no "
+			      "property/ART probes",
+			      UPROBES_MAX_PROCS, pid);
 		u->said_full = true;
 		return -ENOSPC;
 	}

@@ -15,10 +15,10 @@
 #include "common/diag.h"
 
 #define UPROBES_SETTERS 1u /* RenderNode setter probes (View property values) */
-#define UPROBES_ART 2u     /* ValueAnimator probes (end reasons) */
+#define UPROBES_ART 2u	   /* ValueAnimator probes (end reasons) */
 #define UPROBES_REDRAW 4u  /* --refresh: the display-list probe (with the setters) */
 #define UPROBES_VSYNC 8u   /* --refresh: the vsync request probe */
-#define UPROBES_DYN 16u    /* DynamicAnimation probes (boot oat or the app's odex) */
+#define UPROBES_DYN 16u	   /* DynamicAnimation probes (boot oat or the app's odex) */
 #define UPROBES_MAX_PROCS 64
 
 struct probes;
@@ -29,11 +29,11 @@ typedef void (*uprobes_note_fn)(void *ctx, enum diag_level level, const char *ms
 
 struct uprobes_opts {
 	struct probes *probes;
-	const char *proc_root;    /* "/proc" unless testing */
-	bool props;               /* probe the setters */
-	const char *hwui_path;    /* the library holding them; NULL: from each process's maps */
+	const char *proc_root;	  /* "/proc" unless testing */
+	bool props;		  /* probe the setters */
+	const char *hwui_path;	  /* the library holding them; NULL: from each process's maps */
 	const char *hwui_offsets; /* "prop=off,..." field offset overrides, or NULL */
-	bool art;                 /* probe ValueAnimator's and DynamicAnimation's methods */
+	bool art;		  /* probe ValueAnimator's and DynamicAnimation's methods */
 	/* the oat holding them; NULL: boot-framework.oat and the app's odex from maps */
 	const char *art_oat;
 	/* --refresh: the display-list probe beside the setters, and the vsync request probe in

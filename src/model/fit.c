@@ -91,7 +91,7 @@ static const char *name_within(const struct named *t, size_t n, double v)
 struct cand {
 	bool ok;
 	double rms; /* value units */
-	int k;      /* fitted parameters */
+	int k;	    /* fitted parameters */
 };
 
 /* The model with the lowest rms relative to the range plus FIT_PENALTY per parameter. */
@@ -124,8 +124,8 @@ static void fill_spring(struct fit_result *out, const struct spring_fit *f, cons
 	out->final_position = f->xf;
 	out->start_velocity = f->v0;
 	spring_shape(f, d->y[0], d->t[d->n - 1], &out->overshoot_pct, &out->settle_ms);
-	out->stiffness_name = name_within(stiffness_names, ARRAY_SIZE(stiffness_names),
-					  out->stiffness);
+	out->stiffness_name =
+		name_within(stiffness_names, ARRAY_SIZE(stiffness_names), out->stiffness);
 	out->damping_name = name_within(damping_names, ARRAY_SIZE(damping_names), f->z);
 }
 
@@ -161,8 +161,8 @@ int fit_run_bounded(const struct fit_sample *s, size_t n, const struct fit_bound
 	c[FIT_SPRING] = (struct cand){ sp.ok, sqrt(sp.rss / (double)d.n), 4 };
 	c[FIT_FLING] = (struct cand){ fl.ok, sqrt(fl.rss / (double)fl.m), 2 };
 	if (interp_run(&d, &ip))
-		c[FIT_INTERPOLATED] = (struct cand){ ip.name != NULL,
-						     ip.rms * fabs(d.y[d.n - 1] - d.y[0]), 2 };
+		c[FIT_INTERPOLATED] =
+			(struct cand){ ip.name != NULL, ip.rms * fabs(d.y[d.n - 1] - d.y[0]), 2 };
 	else
 		c[FIT_INTERPOLATED] = (struct cand){ false, INFINITY, 2 };
 	out->kind = choose_kind(c, d.hi - d.lo, &out->rms);

@@ -26,10 +26,10 @@ struct fit_sample {
 };
 
 enum fit_kind {
-	FIT_SPRING = 0,   /* SpringAnimation (SpringForce) */
-	FIT_FLING,        /* FlingAnimation (DragForce) */
+	FIT_SPRING = 0,	  /* SpringAnimation (SpringForce) */
+	FIT_FLING,	  /* FlingAnimation (DragForce) */
 	FIT_INTERPOLATED, /* a ValueAnimator with one of the framework interpolators */
-	FIT_OTHER,        /* none of them fits */
+	FIT_OTHER,	  /* none of them fits */
 };
 
 /* The animation's setMinValue/setMaxValue, when the caller knows them. */
@@ -43,25 +43,25 @@ struct fit_bounds {
  */
 struct fit_result {
 	enum fit_kind kind;
-	double rms;         /* of the chosen model in value units; other: of the closest model */
+	double rms;	    /* of the chosen model in value units; other: of the closest model */
 	double start_value; /* the first sample */
 	double final_value; /* the last sample */
 	/* spring (start_velocity and final_position also for a fling) */
-	double stiffness;      /* = natural frequency^2 (mass 1) */
+	double stiffness; /* = natural frequency^2 (mass 1) */
 	double damping_ratio;
 	double final_position; /* spring: its rest position; fling: where it would coast to */
 	double start_velocity;
-	double overshoot_pct;  /* past final_position, in % of |final_position - start_value| */
-	double settle_ms;      /* from the first sample until it stays within 2 % of the travel */
+	double overshoot_pct; /* past final_position, in % of |final_position - start_value| */
+	double settle_ms;     /* from the first sample until it stays within 2 % of the travel */
 	const char *stiffness_name; /* "STIFFNESS_LOW" when within 5 %, else NULL */
 	const char *damping_name;   /* "DAMPING_RATIO_NO_BOUNCY" when within 5 %, else NULL */
 	/* fling */
 	double friction_scalar; /* FlingAnimation.setFriction: friction = -4.2 * scalar */
-	bool at_bound;          /* it stopped at min/max, not by running out of velocity */
+	bool at_bound;		/* it stopped at min/max, not by running out of velocity */
 	/* interpolated */
 	const char *interpolator; /* "FastOutSlowIn", ...; see fit_interpolator */
-	double interp_rms;        /* of the normalised curve (travel 1) */
-	double duration_ms;       /* the fitted animator duration */
+	double interp_rms;	  /* of the normalised curve (travel 1) */
+	double duration_ms;	  /* the fitted animator duration */
 };
 
 /*

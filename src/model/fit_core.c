@@ -54,8 +54,7 @@ static double median_interval(const struct series *d)
 }
 
 /* Times relative to origin_ms, rounded down to whole ms as frameTimeNanos / 1000000 is. */
-void series_load(const struct fit_sample *s, size_t n, int64_t origin_ms,
-			struct series *d)
+void series_load(const struct fit_sample *s, size_t n, int64_t origin_ms, struct series *d)
 {
 	size_t m = n < MAXN ? n : MAXN;
 
@@ -128,7 +127,6 @@ int solve_small(int np, double a[LM_MAXP][LM_MAXP], double *b)
 	}
 	return 0;
 }
-
 
 static void lm_jacobian(const struct lm *m, const double *p, const double *r,
 			double J[LM_MAXP][MAXN])

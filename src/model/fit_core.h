@@ -22,8 +22,8 @@ struct series {
 	size_t n;
 	double t[MAXN]; /* s since the origin, on the animation clocks' whole-ms grid */
 	double y[MAXN];
-	double dt;      /* median frame interval, s */
-	double lo, hi;  /* value range */
+	double dt;     /* median frame interval, s */
+	double lo, hi; /* value range */
 };
 
 static inline double clamp(double v, double lo, double hi)
@@ -63,7 +63,7 @@ struct lm {
 	size_t n;
 	int np;
 	double lo[LM_MAXP], hi[LM_MAXP]; /* box: steps are clamped into it */
-	double h[LM_MAXP];               /* forward-difference step */
+	double h[LM_MAXP];		 /* forward-difference step */
 };
 
 /*

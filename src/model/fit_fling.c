@@ -71,8 +71,13 @@ static bool fling_decelerates(const struct series *d, size_t m)
 static void fling_fit_m(const struct series *d, size_t m, struct fling_fit *out)
 {
 	struct fling_ctx fc = { d, m };
-	struct lm lm = { .f = fling_resid, .ctx = &fc, .n = m, .np = 1,
-			 .lo = { log(FLING_F_LO) }, .hi = { log(FLING_F_HI) }, .h = { 1e-6 } };
+	struct lm lm = { .f = fling_resid,
+			 .ctx = &fc,
+			 .n = m,
+			 .np = 1,
+			 .lo = { log(FLING_F_LO) },
+			 .hi = { log(FLING_F_HI) },
+			 .h = { 1e-6 } };
 	double r[MAXN], c, best = INFINITY, p[LM_MAXP] = { 0 };
 
 	for (double f = FLING_F_LO; f <= FLING_F_HI; f *= 1.5) {

@@ -141,7 +141,7 @@ static const struct interp interps[] = {
 struct ip_ctx {
 	const struct interp *ip;
 	const struct series *d; /* y normalised: 0 = from, 1 = to */
-	int np;                 /* 1: duration p[0]; 2: also the start p[1] (else 0) */
+	int np;			/* 1: duration p[0]; 2: also the start p[1] (else 0) */
 };
 
 static void interp_resid(const double *p, double *r, const void *ctx)

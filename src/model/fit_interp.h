@@ -16,8 +16,8 @@
 
 struct interp_fit {
 	const char *name; /* NULL: none within INTERP_RMS_MAX */
-	double rms;       /* the closest one's, normalised */
-	double dur;       /* s */
+	double rms;	  /* the closest one's, normalised */
+	double dur;	  /* s */
 };
 
 /*

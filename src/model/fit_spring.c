@@ -193,8 +193,12 @@ static bool spring_aliased(double w, double z, double dt)
 static double spring_search(const struct spring_ctx *sc, const struct seed *seeds, int ns,
 			    double w_hi, double *w, double *z)
 {
-	struct lm m = { .f = spring_resid, .ctx = sc, .n = sc->d->n, .np = 2,
-			.lo = { log(SPRING_W_LO), log(0.01) }, .hi = { log(w_hi), log(10.0) },
+	struct lm m = { .f = spring_resid,
+			.ctx = sc,
+			.n = sc->d->n,
+			.np = 2,
+			.lo = { log(SPRING_W_LO), log(0.01) },
+			.hi = { log(w_hi), log(10.0) },
 			.h = { 1e-6, 1e-6 } };
 	double best = INFINITY, p[LM_MAXP], q[LM_MAXP];
 

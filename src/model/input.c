@@ -17,8 +17,7 @@ struct clauses {
 	int len;
 };
 
-__attribute__((format(printf, 2, 3)))
-static void add(struct clauses *c, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static void add(struct clauses *c, const char *fmt, ...)
 {
 	size_t at = (size_t)c->len < c->cap ? (size_t)c->len : c->cap;
 	va_list ap;
@@ -48,8 +47,9 @@ int input_stats_describe(const struct input_stats *s, char *buf, size_t cap)
 	if (cap)
 		buf[0] = '\0';
 	if ((n = s->damaged))
-		add(&c, "%llu damaged %s", n, s->protobuf ? (n == 1 ? "packet or message" :
-			"packets or messages") : (n == 1 ? "line" : "lines"));
+		add(&c, "%llu damaged %s", n,
+		    s->protobuf ? (n == 1 ? "packet or message" : "packets or messages") :
+				  (n == 1 ? "line" : "lines"));
 	if ((n = s->bad_blocks))
 		add(&c, "%llu compressed block%s that did not inflate whole", n, s_if(n));
 	if ((n = s->skipped))

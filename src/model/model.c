@@ -111,9 +111,9 @@ const char *dyn_kind_str(enum dyn_kind k)
 const char *finding_kind_str(enum finding_kind k)
 {
 	static const char *const names[] = {
-		[FINDING_FLICKER] = "flicker",	       [FINDING_REPLACED] = "replaced",
-		[FINDING_CONFLICT] = "conflict",       [FINDING_SLOW_SPRING] = "slow_spring",
-		[FINDING_REPEATING] = "repeating",     [FINDING_STALLED] = "stalled",
+		[FINDING_FLICKER] = "flicker",	   [FINDING_REPLACED] = "replaced",
+		[FINDING_CONFLICT] = "conflict",   [FINDING_SLOW_SPRING] = "slow_spring",
+		[FINDING_REPEATING] = "repeating", [FINDING_STALLED] = "stalled",
 	};
 
 	if ((unsigned int)k >= sizeof(names) / sizeof(names[0]))

@@ -22,11 +22,11 @@
 #define AT_NAME_MAX 128
 #define AT_PROC_MAX 64
 #define AT_MAX_PROPS 8
-#define AT_STACK_FRAMES 16  /* Java callers kept per call stack (--stacks) */
-#define AT_FRAME_NAME 96    /* also the unwinder's frame names (unwind.h) */
+#define AT_STACK_FRAMES 16 /* Java callers kept per call stack (--stacks) */
+#define AT_FRAME_NAME 96   /* also the unwinder's frame names (unwind.h) */
 
 enum anim_kind {
-	ANIM_VALUE = 0,  /* "animator": a ValueAnimator (or subclass without a property) */
+	ANIM_VALUE = 0,	 /* "animator": a ValueAnimator (or subclass without a property) */
 	ANIM_OBJECT = 1, /* "animator:<props>": ObjectAnimator */
 };
 
@@ -35,7 +35,7 @@ enum view_prop {
 #define PROP_ENUM(e, b, j, json, sh) PROP_##e,
 	AT_PROPS(PROP_ENUM)
 #undef PROP_ENUM
-	PROP_COUNT,
+		PROP_COUNT,
 };
 
 /*
@@ -45,9 +45,9 @@ enum view_prop {
  */
 #define AT_SERIES_MAX 64
 struct prop_series {
-	uint16_t n;        /* points in v */
-	uint32_t stride;   /* frames per point: 1, 2, 4, ... (0 before the first point) */
-	uint32_t frames;   /* frames that changed the property */
+	uint16_t n;	    /* points in v */
+	uint32_t stride;    /* frames per point: 1, 2, 4, ... (0 before the first point) */
+	uint32_t frames;    /* frames that changed the property */
 	uint64_t frame_key; /* engine-private: which frame the last point belongs to */
 	/* bit i: in a frame of point i another writer (an animator or code) also wrote this
 	 * property of this node; shared_frames counts those frames (known only with the
@@ -83,9 +83,9 @@ struct target_prop {
 /* A node an animator wrote, with what it wrote there (memory: see CAP_ANIM_TARGETS). */
 struct anim_target {
 	uint64_t node;
-	char node_name[64];  /* see node_props.node_name */
-	char node_class[64]; /* the View class when the engine knows it, else "" (JSON null) */
-	uint32_t writes;     /* every write of the animator to this node */
+	char node_name[64];	 /* see node_props.node_name */
+	char node_class[64];	 /* the View class when the engine knows it, else "" (JSON null) */
+	uint32_t writes;	 /* every write of the animator to this node */
 	uint32_t props_left_out; /* writes to properties beyond AT_TARGET_PROPS */
 	int n_props;
 	struct target_prop props[AT_TARGET_PROPS];
@@ -94,21 +94,21 @@ struct anim_target {
 /* What started an animator, read from its start stack (engine/starter.h). */
 enum anim_starter {
 	STARTER_UNKNOWN = 0, /* no start stack (--stacks off), or no framework starter in it */
-	STARTER_SET,         /* an AnimatorSet (its start, its frame callback or a listener) */
-	STARTER_VPA,         /* ViewPropertyAnimator.startAnimation */
+	STARTER_SET,	     /* an AnimatorSet (its start, its frame callback or a listener) */
+	STARTER_VPA,	     /* ViewPropertyAnimator.startAnimation */
 };
 
 #define AT_FITS 4 /* nodes listed that fit an inferred target (struct anim) */
 
 enum end_reason {
-	END_NONE = 0,        /* still running */
-	END_COMPLETE,        /* ran to its end */
-	END_CANCEL,          /* cancel() */
-	END_FORCE_END,       /* end() */
-	END_ENDED,           /* F marker: complete or cancel, markers cannot tell which */
+	END_NONE = 0,		 /* still running */
+	END_COMPLETE,		 /* ran to its end */
+	END_CANCEL,		 /* cancel() */
+	END_FORCE_END,		 /* end() */
+	END_ENDED,		 /* F marker: complete or cancel, markers cannot tell which */
 	END_CANCEL_BEFORE_START, /* F without S: cancel() during the start delay */
-	END_PROCESS_EXIT,    /* the process died while it ran */
-	END_RUNNING_AT_EXIT, /* still running when animtrace stopped */
+	END_PROCESS_EXIT,	 /* the process died while it ran */
+	END_RUNNING_AT_EXIT,	 /* still running when animtrace stopped */
 	/* F in the frame of its S, ART probes off: cancel() or end(), markers cannot tell which
 	 * (end() of an animator that never ran writes S and F back to back) */
 	END_FIRST_FRAME,
@@ -116,7 +116,7 @@ enum end_reason {
 
 enum reason_source {
 	REASON_INFERRED = 0, /* from markers and timing alone */
-	REASON_ART = 1,      /* from ValueAnimator.cancel/end probes */
+	REASON_ART = 1,	     /* from ValueAnimator.cancel/end probes */
 };
 
 /*
@@ -128,8 +128,8 @@ enum reason_source {
 #define AT_CONFIG_VALUES 4
 enum config_type {
 	CONFIG_FLOAT = 0, /* FloatKeyframe, or a property of a float setter */
-	CONFIG_INT,       /* IntKeyframe */
-	CONFIG_ARGB,      /* IntKeyframe animated by an ArgbEvaluator: a colour, 0xAARRGGBB */
+	CONFIG_INT,	  /* IntKeyframe */
+	CONFIG_ARGB,	  /* IntKeyframe animated by an ArgbEvaluator: a colour, 0xAARRGGBB */
 };
 
 /* ValueAnimator.RESTART (1) and REVERSE (2) (frameworks/base core/java/android/animation/
@@ -146,46 +146,46 @@ enum repeat_mode {
 struct config_value {
 	char property[32]; /* "" when the holder names none (ValueAnimator.ofFloat) */
 	enum config_type type;
-	bool has_range;    /* from and to are known */
-	double from, to;   /* exact for float, int and ARGB */
+	bool has_range;	 /* from and to are known */
+	double from, to; /* exact for float, int and ARGB */
 };
 
 struct anim_config {
 	bool known;
 	bool has_duration, has_start_delay, has_repeat;
-	int64_t duration_ms;    /* mDuration: unscaled, as the code set it */
+	int64_t duration_ms;	/* mDuration: unscaled, as the code set it */
 	int64_t start_delay_ms; /* mStartDelay */
-	int32_t repeat_count;   /* mRepeatCount: AT_REPEAT_INFINITE or 0.. */
+	int32_t repeat_count;	/* mRepeatCount: AT_REPEAT_INFINITE or 0.. */
 	enum repeat_mode repeat_mode;
-	char interpolator[64];  /* "AccelerateDecelerate", "PathInterpolator"; "" unknown */
+	char interpolator[64]; /* "AccelerateDecelerate", "PathInterpolator"; "" unknown */
 	bool has_values;
 	int n_values;
 	struct config_value values[AT_CONFIG_VALUES];
 	uint32_t values_left_out; /* holders beyond AT_CONFIG_VALUES */
-	char target_class[128]; /* ObjectAnimator's target's class, binary name; "" unknown */
-	uint64_t target_node;   /* its View's native RenderNode; 0 unknown */
+	char target_class[128];	  /* ObjectAnimator's target's class, binary name; "" unknown */
+	uint64_t target_node;	  /* its View's native RenderNode; 0 unknown */
 };
 
 struct anim {
-	uint64_t id;        /* the marker cookie (identityHashCode) */
-	char name[AT_NAME_MAX];      /* "animator" or "animator:alpha" */
+	uint64_t id;		/* the marker cookie (identityHashCode) */
+	char name[AT_NAME_MAX]; /* "animator" or "animator:alpha" */
 	enum anim_kind kind;
 	int n_props;
 	char props[AT_MAX_PROPS][32]; /* from the name: "animator:a,b" -> {a, b} */
-	uint32_t pid;       /* tgid */
+	uint32_t pid;		      /* tgid */
 	uint32_t start_tid, end_tid;
 	char process[AT_PROC_MAX];
-	uint64_t start_ns;  /* 0 when no S was seen (cancel before start) */
-	uint64_t end_ns;    /* 0 while running */
-	uint32_t frames;    /* Choreographer#doFrame slices overlapping [start, end] */
-	uint32_t restarts;  /* times this cookie started before (cookie reuse) */
+	uint64_t start_ns; /* 0 when no S was seen (cancel before start) */
+	uint64_t end_ns;   /* 0 while running */
+	uint32_t frames;   /* Choreographer#doFrame slices overlapping [start, end] */
+	uint32_t restarts; /* times this cookie started before (cookie reuse) */
 	enum end_reason reason;
 	enum reason_source reason_source;
 	/* Set at the end when property probes ran: the view the animator moved. */
-	uint64_t target_node;            /* RenderNode pointer; 0 when unknown */
-	char target_name[64];            /* see node_props.node_name */
-	bool target_inferred;            /* linked by property and thread, not by identity */
-	bool target_exact;               /* the target came from the animateValue probes */
+	uint64_t target_node; /* RenderNode pointer; 0 when unknown */
+	char target_name[64]; /* see node_props.node_name */
+	bool target_inferred; /* linked by property and thread, not by identity */
+	bool target_exact;    /* the target came from the animateValue probes */
 	/*
 	 * An inferred target is the first node seen changing a property the animator names; the
 	 * nodes that fit (each changed such a property while it ran, and no animator was exactly
@@ -262,18 +262,18 @@ struct anim {
  */
 struct animation_prop {
 	enum view_prop prop;
-	float from, to;   /* the value before its first change, its last value */
-	uint32_t frames;  /* frames that changed it */
-	bool fitted;      /* fit is set (animation_end only) */
+	float from, to;	 /* the value before its first change, its last value */
+	uint32_t frames; /* frames that changed it */
+	bool fitted;	 /* fit is set (animation_end only) */
 	struct fit_result fit;
 };
 
 struct animation {
-	uint64_t id;      /* 1, 2, ... in the order they were recognised */
-	bool ended;       /* false in animation_start: kind is not known yet */
+	uint64_t id;	    /* 1, 2, ... in the order they were recognised */
+	bool ended;	    /* false in animation_start: kind is not known yet */
 	enum fit_kind kind; /* animation_end: the kind of its first property; start: FIT_OTHER */
 	enum end_reason reason; /* END_COMPLETE (settled), END_PROCESS_EXIT, END_RUNNING_AT_EXIT */
-	uint32_t pid, tid; /* tid: the UI thread of its frames */
+	uint32_t pid, tid;	/* tid: the UI thread of its frames */
 	char process[AT_PROC_MAX];
 	uint64_t node;
 	char node_name[64];
@@ -295,8 +295,8 @@ struct animation {
  */
 enum dyn_kind {
 	DYN_UNKNOWN = 0, /* another DynamicAnimation subclass, or the kind is not known yet */
-	DYN_SPRING,      /* SpringAnimation.start was entered for it */
-	DYN_FLING,       /* not a spring, and its values fit FlingAnimation's DragForce */
+	DYN_SPRING,	 /* SpringAnimation.start was entered for it */
+	DYN_FLING,	 /* not a spring, and its values fit FlingAnimation's DragForce */
 };
 
 /*
@@ -312,39 +312,39 @@ struct dyn_config {
 	bool has_spring, has_fling, has_state;
 	bool has_value; /* value known: setStartValue gave it (else start() reads the property) */
 	double stiffness, damping_ratio, final_position; /* SpringForce */
-	double friction;                                  /* DragForce (-4.2 * scalar) */
-	double value, velocity, min_visible_change;       /* at start() */
+	double friction;				 /* DragForce (-4.2 * scalar) */
+	double value, velocity, min_visible_change;	 /* at start() */
 };
 
 struct dyn_anim {
-	uint64_t id;          /* 1, 2, ... per session, in start order */
+	uint64_t id; /* 1, 2, ... per session, in start order */
 	enum dyn_kind kind;
-	bool ended;           /* false in dyn_start */
+	bool ended;		/* false in dyn_start */
 	enum end_reason reason; /* END_CANCEL, END_COMPLETE, END_FORCE_END (skipToEnd),
 				 * END_PROCESS_EXIT, END_RUNNING_AT_EXIT */
-	uint32_t pid, tid;    /* tid: the thread of start() */
+	uint32_t pid, tid;	/* tid: the thread of start() */
 	char process[AT_PROC_MAX];
-	uint64_t obj;         /* the DynamicAnimation's heap reference (its `this`) */
-	uint64_t start_ns;    /* start() entered */
-	uint64_t end_ns;      /* endAnimationInternal entered (dyn_end) */
+	uint64_t obj;	   /* the DynamicAnimation's heap reference (its `this`) */
+	uint64_t start_ns; /* start() entered */
+	uint64_t end_ns;   /* endAnimationInternal entered (dyn_end) */
 	/* no endAnimationInternal seen (not compiled): ended after its frames stopped, at its
 	 * last doAnimationFrame (or its cancel()) */
 	bool end_inferred;
 	uint64_t first_frame_ns, last_frame_ns; /* its doAnimationFrame times (ms -> ns) */
-	uint32_t frames;      /* doAnimationFrame calls */
+	uint32_t frames;			/* doAnimationFrame calls */
 	/* its target: the first property it wrote inside its doAnimationFrame */
 	bool has_target;
 	uint64_t node;
 	char node_name[64];
 	enum view_prop prop;
-	float from, to;       /* its first and last values written */
-	bool fitted;          /* fit is set (dyn_end, 3+ frames) */
+	float from, to; /* its first and last values written */
+	bool fitted;	/* fit is set (dyn_end, 3+ frames) */
 	struct fit_result fit;
 	struct dyn_config config;
-	uint64_t replaces;    /* id of the run cancelled by the same caller just before (0: none) */
-	int n_start_stack;    /* start()'s Java callers, DynamicAnimation frames left out */
+	uint64_t replaces; /* id of the run cancelled by the same caller just before (0: none) */
+	int n_start_stack; /* start()'s Java callers, DynamicAnimation frames left out */
 	char start_stack[AT_STACK_FRAMES][AT_FRAME_NAME];
-	int n_end_stack;      /* cancel()'s or skipToEnd()'s */
+	int n_end_stack; /* cancel()'s or skipToEnd()'s */
 	char end_stack[AT_STACK_FRAMES][AT_FRAME_NAME];
 	uint64_t src_ts_ns;
 };
@@ -369,12 +369,12 @@ struct finding {
 	enum finding_kind kind;
 	uint32_t pid;
 	char process[AT_PROC_MAX];
-	uint64_t ts_ns;      /* when it became known */
-	bool unmarked;       /* ids are unmarked animations' (struct animation), not animators' */
+	uint64_t ts_ns; /* when it became known */
+	bool unmarked;	/* ids are unmarked animations' (struct animation), not animators' */
 	int n_ids;
 	uint64_t ids[AT_FINDING_IDS]; /* replaced: the old one, then the new one */
-	uint64_t node;       /* 0 when unknown */
-	char node_name[64];  /* as node_props.node_name; "" when unknown */
+	uint64_t node;		      /* 0 when unknown */
+	char node_name[64];	      /* as node_props.node_name; "" when unknown */
 	bool has_prop;
 	enum view_prop prop;
 	char text[AT_FINDING_TEXT]; /* one sentence */
@@ -384,7 +384,7 @@ struct finding {
 /* A RenderNode that re-recorded its display list (--refresh). */
 struct redraw_node {
 	uint64_t node;
-	char node_name[64];   /* as node_props.node_name */
+	char node_name[64]; /* as node_props.node_name */
 };
 
 enum frame_phase {
@@ -403,27 +403,27 @@ enum frame_phase {
  */
 #define AT_LAYER_MAX 96
 struct frame_timeline {
-	bool judged;         /* FrameTimeline had an actual surface frame for its token */
-	uint8_t present;     /* enum ft_present */
-	uint32_t jank_type;  /* enum ft_jank bits */
+	bool judged;	    /* FrameTimeline had an actual surface frame for its token */
+	uint8_t present;    /* enum ft_present */
+	uint32_t jank_type; /* enum ft_jank bits */
 	char layer[AT_LAYER_MAX];
 };
 
 struct frame {
-	uint32_t pid, tid;   /* tid: the UI thread that ran Choreographer#doFrame */
+	uint32_t pid, tid; /* tid: the UI thread that ran Choreographer#doFrame */
 	char process[AT_PROC_MAX];
-	uint64_t seq;        /* 1, 2, ... per process */
-	int64_t vsync_id;    /* -1 when the marker had none (Android 11 and earlier) */
+	uint64_t seq;	  /* 1, 2, ... per process */
+	int64_t vsync_id; /* -1 when the marker had none (Android 11 and earlier) */
 	uint64_t start_ns, dur_ns;
 	uint64_t phase_ns[PHASE_COUNT]; /* 0 when the phase did not run */
-	int n_anims;         /* animators running during this frame */
+	int n_anims;			/* animators running during this frame */
 	const uint64_t *anim_ids;
-	uint64_t budget_ns;  /* the display period when the frame began (engine/period.h) */
+	uint64_t budget_ns; /* the display period when the frame began (engine/period.h) */
 	/* the vsync it answered (FrameTimeline's expected start for its token, else the vsync
 	 * grid's latest point at or before start_ns), start_ns - vsync_ns, and the time it had
 	 * to end by (vsync_ns + budget_ns, or FrameTimeline's expected end) */
 	uint64_t vsync_ns, start_delay_ns, deadline_ns;
-	bool janky;          /* it ended (doFrame or its draw, the later) after deadline_ns */
+	bool janky; /* it ended (doFrame or its draw, the later) after deadline_ns */
 	/* vsyncs missed since the previous frame of its thread, counted only when an animator
 	 * ran across the gap (an idle gap counts nothing) */
 	uint32_t dropped_before;
@@ -461,16 +461,16 @@ enum jank_kind {
 /* Why an animation stuttered: one late frame, one gap or one long UI-thread slice. */
 struct jank {
 	enum jank_kind kind;
-	uint32_t pid, tid;     /* tid: the UI thread */
+	uint32_t pid, tid; /* tid: the UI thread */
 	char process[AT_PROC_MAX];
-	uint64_t frame_seq;    /* the late frame, the frame after the gap; 0 for a block */
-	int64_t vsync_id;      /* -1 when none */
-	uint64_t ts_ns;        /* start of the late frame, the gap or the block */
-	uint64_t duration_ns;  /* of the late frame, the gap or the block */
+	uint64_t frame_seq;   /* the late frame, the frame after the gap; 0 for a block */
+	int64_t vsync_id;     /* -1 when none */
+	uint64_t ts_ns;	      /* start of the late frame, the gap or the block */
+	uint64_t duration_ns; /* of the late frame, the gap or the block */
 	uint64_t budget_ns;
 	uint64_t vsync_ns, start_delay_ns, deadline_ns; /* of the frame (struct frame); 0: block */
 	uint32_t dropped_before;
-	int n_anims;           /* the animators it hit */
+	int n_anims; /* the animators it hit */
 	const uint64_t *anim_ids;
 	/* UI thread: the doFrame (late), the longest slice in the gap, or the block, with its
 	 * longest descendants; RenderThread: its draw of the frame or its longest slice in the
@@ -486,16 +486,16 @@ struct jank {
 enum prop_writer {
 	WRITER_UNKNOWN = 0, /* no animateValue probe has named a writer in this process */
 	WRITER_ANIMATOR,    /* inside an animator's animateValue (prop_write.anim) */
-	WRITER_CODE,        /* outside every animateValue while the probes watch: no animator */
-	WRITER_DYNAMIC,     /* inside a DynamicAnimation's doAnimationFrame (prop_write.anim: the
+	WRITER_CODE,	    /* outside every animateValue while the probes watch: no animator */
+	WRITER_DYNAMIC,	    /* inside a DynamicAnimation's doAnimationFrame (prop_write.anim: the
 			     * run's id, as dyn_start/dyn_end give it) */
 };
 
 /* One write of a property in a frame: its value and its writer. */
 struct prop_write {
 	float value;
-	uint8_t writer;      /* enum prop_writer */
-	uint64_t anim;       /* WRITER_ANIMATOR: the animator's id (cookie); WRITER_DYNAMIC: the
+	uint8_t writer; /* enum prop_writer */
+	uint64_t anim;	/* WRITER_ANIMATOR: the animator's id (cookie); WRITER_DYNAMIC: the
 			      * DynamicAnimation run's id */
 };
 
@@ -508,11 +508,11 @@ struct prop_write {
 /* One node's property values in one frame: last value wins, sets counts the writes. */
 struct node_props {
 	uint64_t node;
-	char node_name[64];   /* the View class, or "RenderNode@<low 16 bits>" */
-	uint32_t set_mask;    /* bit per enum view_prop that changed in this frame */
+	char node_name[64]; /* the View class, or "RenderNode@<low 16 bits>" */
+	uint32_t set_mask;  /* bit per enum view_prop that changed in this frame */
 	float values[PROP_COUNT];
 	uint16_t sets[PROP_COUNT]; /* > 1: the property was written more than once ("fighting") */
-	uint32_t writer_mask;      /* bit per prop: writer[] names the animator of its last write */
+	uint32_t writer_mask;	   /* bit per prop: writer[] names the animator of its last write */
 	uint64_t writer[PROP_COUNT]; /* that animator's id (cookie), from the animateValue probes */
 	/* each write in order, with its writer (see AT_PROP_WRITES) */
 	uint8_t n_writes[PROP_COUNT];
@@ -524,9 +524,9 @@ struct node_props {
 struct frame_props {
 	uint32_t pid, tid;
 	char process[AT_PROC_MAX];
-	uint64_t ts_ns;      /* the frame's start, or the first change outside a frame */
-	uint64_t frame_seq;  /* 0 when the changes happened outside any doFrame */
-	int64_t vsync_id;    /* -1 when none */
+	uint64_t ts_ns;	    /* the frame's start, or the first change outside a frame */
+	uint64_t frame_seq; /* 0 when the changes happened outside any doFrame */
+	int64_t vsync_id;   /* -1 when none */
 	bool in_frame;
 	int n_nodes;
 	const struct node_props *nodes;
@@ -541,15 +541,15 @@ struct frame_props {
 struct refresh_storm {
 	uint32_t pid;
 	char process[AT_PROC_MAX];
-	uint64_t node;          /* the View redrawn in most of its frames; 0: only requests */
+	uint64_t node; /* the View redrawn in most of its frames; 0: only requests */
 	char node_name[64];
-	uint32_t node_frames;   /* frames in which node re-recorded */
-	uint32_t n_views;       /* distinct Views redrawn during the storm */
-	uint32_t frames;        /* consecutive frames of the storm */
+	uint32_t node_frames; /* frames in which node re-recorded */
+	uint32_t n_views;     /* distinct Views redrawn during the storm */
+	uint32_t frames;      /* consecutive frames of the storm */
 	uint32_t vsync_requests;
-	uint64_t first_ns;      /* start of its first frame */
-	uint64_t duration_ns;   /* to the end of its last frame */
-	int n_stack;            /* a vsync request's Java callers (--stacks), innermost first */
+	uint64_t first_ns;    /* start of its first frame */
+	uint64_t duration_ns; /* to the end of its last frame */
+	int n_stack;	      /* a vsync request's Java callers (--stacks), innermost first */
 	char stack[AT_STACK_FRAMES][AT_FRAME_NAME];
 	uint64_t src_ts_ns;
 };
@@ -565,12 +565,12 @@ struct refresh_storm {
  */
 #define AT_CUJ_ANIMS 32 /* animator ids listed per CUJ; more are counted in anims_left_out */
 struct cuj {
-	uint32_t pid, tid;       /* tid: the thread that wrote its begin */
+	uint32_t pid, tid; /* tid: the thread that wrote its begin */
 	char process[AT_PROC_MAX];
-	char name[AT_NAME_MAX];  /* the CUJ's name, the track's without the leading 'J' */
-	int64_t cookie;          /* the begin vsync id, as FrameTracker writes it (int) */
+	char name[AT_NAME_MAX]; /* the CUJ's name, the track's without the leading 'J' */
+	int64_t cookie;		/* the begin vsync id, as FrameTracker writes it (int) */
 	uint64_t begin_ns;
-	uint64_t end_ns;         /* 0 when no end was seen */
+	uint64_t end_ns; /* 0 when no end was seen */
 	bool ended;
 	/* the doFrames of its process from the one its begin was written in (FrameTracker begins
 	 * in a Choreographer callback) to the last that began before end_ns, and what their
@@ -581,7 +581,7 @@ struct cuj {
 	int n_anims;
 	const uint64_t *anim_ids;
 	uint32_t anims_left_out;
-	uint32_t animations;     /* unmarked animations (struct animation) that ran inside it */
+	uint32_t animations; /* unmarked animations (struct animation) that ran inside it */
 	uint64_t src_ts_ns;
 };
 
@@ -606,17 +606,17 @@ struct redraw_stat {
 #define AT_ANNOT_COUNTER_OLD "V "
 #define AT_ANNOT_NAME 256
 struct annotation {
-	uint32_t pid, tid;  /* pid: the process it annotates; tid: the thread that wrote it */
+	uint32_t pid, tid; /* pid: the process it annotates; tid: the thread that wrote it */
 	char process[AT_PROC_MAX];
 	uint64_t ts_ns;
-	char type;          /* 'G', 'H', 'N' or 'C' (enum marker_type) */
+	char type;		    /* 'G', 'H', 'N' or 'C' (enum marker_type) */
 	char name[AT_NAME_MAX * 2]; /* "" for H */
-	int64_t value;      /* cookie (G, H), counter value (C), 0 (N) */
+	int64_t value;		    /* cookie (G, H), counter value (C), 0 (N) */
 };
 
 /* --annotate: time from the source event's timestamp to the write of its annotation. */
 struct annot_delay {
-	uint64_t count;     /* annotations written */
+	uint64_t count; /* annotations written */
 	uint64_t p50_ns, p99_ns, max_ns;
 };
 
@@ -624,7 +624,7 @@ struct name_stat {
 	char name[AT_NAME_MAX];
 	uint32_t count, cancels, running;
 	uint64_t total_ns, max_ns, median_ns;
-	uint64_t frames;  /* doFrames its animators ran in (ended and still running) */
+	uint64_t frames; /* doFrames its animators ran in (ended and still running) */
 };
 
 /*
@@ -650,9 +650,11 @@ struct name_stat {
  *   prop_writes  writes of a property in a frame not listed with their writers (past
  *                AT_PROP_WRITES; their frame's node_props.writes_left_out counts them too)
  */
-#define AT_EVICTIONS(X) X(animators) X(anim_keys) X(names) X(durations) X(processes) \
-	X(threads) X(slices) X(nodes) X(node_frames) X(proc_stats) X(prop_runs) \
-	X(node_names) X(thread_names) X(pids) X(prop_writes)
+#define AT_EVICTIONS(X)                                                                         \
+	X(animators)                                                                            \
+	X(anim_keys) X(names) X(durations) X(processes) X(threads) X(slices) X(nodes)           \
+		X(node_frames) X(proc_stats) X(prop_runs) X(node_names) X(thread_names) X(pids) \
+			X(prop_writes)
 
 struct evictions {
 #define AT_EVICTION_FIELD(f) uint64_t f;
@@ -662,12 +664,12 @@ struct evictions {
 
 /* Live only: how the View class names of RenderNodes were read (all zero in a replay). */
 struct node_name_stats {
-	bool live;           /* a live capture filled it */
-	uint64_t named;      /* nodes whose class name was read */
+	bool live;	     /* a live capture filled it */
+	uint64_t named;	     /* nodes whose class name was read */
 	uint64_t no_offset;  /* nodes of a library whose mName offset is unknown */
 	uint64_t unreadable; /* nodes whose name could not be read */
 	uint64_t not_class;  /* nodes whose name is no Java simple class name */
-	uint64_t gone;       /* nodes freed and reallocated before their name was read */
+	uint64_t gone;	     /* nodes freed and reallocated before their name was read */
 	uint64_t evicted;    /* cache entries evicted (struct evictions.node_names) */
 };
 
@@ -689,7 +691,7 @@ struct proc_stat {
 	/* frames FrameTimeline judged, where its verdict (App Deadline Missed, App Resynced
 	 * Jitter, Unknown) and janky agree and disagree */
 	uint64_t timeline_agree, timeline_disagree;
-	int n_worst;                /* its animators by dropped + late frames, most first */
+	int n_worst; /* its animators by dropped + late frames, most first */
 	struct anim_smooth worst[AT_WORST_ANIMS];
 };
 
@@ -702,27 +704,27 @@ struct summary {
 	uint64_t frames;
 	uint64_t markers, markers_rejected;
 	int n_names;
-	const struct name_stat *names;       /* sorted by count, then name */
+	const struct name_stat *names; /* sorted by count, then name */
 	int n_longest;
-	const struct anim *longest;          /* up to 5, longest first */
+	const struct anim *longest; /* up to 5, longest first */
 	int n_running;
-	const struct anim *running;          /* still running at finish */
+	const struct anim *running; /* still running at finish */
 	int n_longest_frames;
-	const struct frame *longest_frames;  /* up to 3, longest first; anim_ids NULL, n_anims 0 */
+	const struct frame *longest_frames; /* up to 3, longest first; anim_ids NULL, n_anims 0 */
 	/* Property writes in frames (not those outside any doFrame). */
-	uint64_t prop_frames;    /* frames with at least one property change */
-	uint64_t prop_sets;      /* setter calls that changed a value, in those frames */
-	uint32_t prop_sets_max;  /* the most in one frame */
+	uint64_t prop_frames;	/* frames with at least one property change */
+	uint64_t prop_sets;	/* setter calls that changed a value, in those frames */
+	uint32_t prop_sets_max; /* the most in one frame */
 	struct evictions evicted;
 	/* Unmarked animations (struct animation) that ended, per enum fit_kind, and the
 	 * DynamicAnimations the ART probes followed (struct dyn_anim: spring, fling; a kind
 	 * not known is other). */
 	uint64_t animations[FIT_OTHER + 1];
 	int n_unmarked;
-	const struct animation *unmarked;    /* the longest, up to AT_UNMARKED_MAX, longest first */
+	const struct animation *unmarked; /* the longest, up to AT_UNMARKED_MAX, longest first */
 	int n_procs;
-	const struct proc_stat *procs;       /* every process with frames, in first-seen order */
-	bool refresh;                        /* --refresh probes ran in some process */
+	const struct proc_stat *procs; /* every process with frames, in first-seen order */
+	bool refresh;		       /* --refresh probes ran in some process */
 	int n_redraw_views;
 	const struct redraw_stat *redraw_views; /* most redrawn first, up to AT_REDRAW_TOP */
 	/* Filled by the caller (live capture), zero in replay. */
@@ -731,8 +733,8 @@ struct summary {
 	const struct input_stats *input;
 	uint64_t drops;
 	uint64_t truncated;
-	uint64_t annotations;   /* markers recognised as annotations (struct annotation) */
-	uint64_t cujs;          /* CUJs reported (struct cuj) */
+	uint64_t annotations; /* markers recognised as annotations (struct annotation) */
+	uint64_t cujs;	      /* CUJs reported (struct cuj) */
 	/* findings of the session, ranked (most serious kind first, then in time order), up to
 	 * AT_FINDINGS_TOP; findings_by_kind counts all of them */
 	uint64_t findings_by_kind[FINDING_KIND_COUNT];
@@ -749,32 +751,32 @@ struct summary {
  * Any callback may be NULL. Each returns 0, or a negative errno when its output failed (the
  * engine then stops calling the sink and keeps the error).
  */
-#define AT_SINK_OPS(X)                                                                 \
-	X(anim_start, const struct anim *)                                             \
-	X(anim_end, const struct anim *)                                               \
-	X(frame, const struct frame *)                                                 \
-	X(summary, const struct summary *)                                             \
-	X(frame_props, const struct frame_props *)                                     \
-	/* an informational line (e.g. "reasons are inferred") */                      \
-	X(note, const char *)                                                          \
-	X(jank, const struct jank *)               /* after the frame it concerns */   \
-	X(refresh_storm, const struct refresh_storm *) /* once, when it ends */        \
-	/* an unmarked animation was recognised (after its third changing frame) / ended */ \
-	X(animation_start, const struct animation *)                                   \
-	X(animation_end, const struct animation *)                                     \
-	X(annotation, const struct annotation *)   /* animtrace's own marker */        \
+#define AT_SINK_OPS(X)                                                                          \
+	X(anim_start, const struct anim *)                                                      \
+	X(anim_end, const struct anim *)                                                        \
+	X(frame, const struct frame *)                                                          \
+	X(summary, const struct summary *)                                                      \
+	X(frame_props, const struct frame_props *)                                              \
+	/* an informational line (e.g. "reasons are inferred") */                               \
+	X(note, const char *)                                                                   \
+	X(jank, const struct jank *)		       /* after the frame it concerns */        \
+	X(refresh_storm, const struct refresh_storm *) /* once, when it ends */                 \
+	/* an unmarked animation was recognised (after its third changing frame) / ended */     \
+	X(animation_start, const struct animation *)                                            \
+	X(animation_end, const struct animation *)                                              \
+	X(annotation, const struct annotation *) /* animtrace's own marker */                   \
 	/* an animator's first frame with exact writes: a->targets says what it moves so far */ \
-	X(anim_target, const struct anim *)                                            \
-	/* a CUJ ended (or the process or session did while it ran) */                 \
-	X(cuj, const struct cuj *)                                                     \
+	X(anim_target, const struct anim *)                                                     \
+	/* a CUJ ended (or the process or session did while it ran) */                          \
+	X(cuj, const struct cuj *)                                                              \
 	/* right before summary, once: a sink adds what only it knows (annot_delay); the   \
-	 * pointers it sets must stay valid until the sink is freed */                    \
-	X(summary_fill, struct summary *)                                              \
+	 * pointers it sets must stay valid until the sink is freed */    \
+	X(summary_fill, struct summary *)                                                       \
 	/* before the end of what it concerns (anim_end, animation_end; at the session's end \
-	 * before the summary) */                                                          \
-	X(finding, const struct finding *)                                             \
-	/* a DynamicAnimation started (start() probe) / ended (endAnimationInternal, exit) */ \
-	X(dyn_start, const struct dyn_anim *)                                          \
+	 * before the summary) */  \
+	X(finding, const struct finding *)                                                      \
+	/* a DynamicAnimation started (start() probe) / ended (endAnimationInternal, exit) */   \
+	X(dyn_start, const struct dyn_anim *)                                                   \
 	X(dyn_end, const struct dyn_anim *)
 
 struct sink_ops {
@@ -788,19 +790,19 @@ struct sink {
 	void *ctx;
 };
 
-const char *dyn_kind_str(enum dyn_kind k);           /* "Spring", "Fling", "Dyn" */
-const char *end_reason_str(enum end_reason r);       /* "complete", "cancel", ... */
+const char *dyn_kind_str(enum dyn_kind k);	     /* "Spring", "Fling", "Dyn" */
+const char *end_reason_str(enum end_reason r);	     /* "complete", "cancel", ... */
 const char *reason_source_str(enum reason_source s); /* "inferred", "art" */
-const char *anim_kind_str(enum anim_kind k);         /* "ValueAnimator", "ObjectAnimator" */
+const char *anim_kind_str(enum anim_kind k);	     /* "ValueAnimator", "ObjectAnimator" */
 /* "ObjectAnimator in an AnimatorSet", "ViewPropertyAnimator", else anim_kind_str's */
 const char *anim_type_str(enum anim_kind k, enum anim_starter s);
 /* NULL, "AnimatorSet", "ViewPropertyAnimator" */
 const char *anim_starter_str(enum anim_starter s);
-const char *frame_phase_str(enum frame_phase p);     /* "input", ..., "draw" */
-const char *view_prop_str(enum view_prop p);         /* "alpha", "translationX", ... */
-const char *view_prop_short(enum view_prop p);       /* "alpha", "transX", ... (box columns) */
-const char *finding_kind_str(enum finding_kind k);   /* "flicker", "replaced", ... */
-const char *repeat_mode_str(enum repeat_mode m);     /* "RESTART", "REVERSE", "unknown" */
+const char *frame_phase_str(enum frame_phase p);   /* "input", ..., "draw" */
+const char *view_prop_str(enum view_prop p);	   /* "alpha", "translationX", ... */
+const char *view_prop_short(enum view_prop p);	   /* "alpha", "transX", ... (box columns) */
+const char *finding_kind_str(enum finding_kind k); /* "flicker", "replaced", ... */
+const char *repeat_mode_str(enum repeat_mode m);   /* "RESTART", "REVERSE", "unknown" */
 /* A configured value as the seed prints it: "1", "0.5", "-3" (int), "0xff00ff00" (ARGB). */
 const char *config_value_str(char *buf, size_t size, enum config_type type, double v);
 /* "Foo" of "com.example.Foo" or "com.example.Outer$Foo"; the name itself without '.'/'$'. */

@@ -113,7 +113,8 @@ static ALWAYS_INLINE const char *scan_digits(const char *p, const char *end, uin
 	d = (w - 0x3030303030303030ull) << (8 * (8 - n));
 	d = d * 10 + (d >> 8);
 	*v = (((d & 0x000000ff000000ffull) * (100 + (1000000ull << 32))) +
-	      (((d >> 16) & 0x000000ff000000ffull) * (1 + (10000ull << 32)))) >> 32;
+	      (((d >> 16) & 0x000000ff000000ffull) * (1 + (10000ull << 32)))) >>
+	     32;
 	return p + n;
 }
 
@@ -194,17 +195,17 @@ static int parse_task(const char *p, const char *e, const char *lend, struct cap
  * A whole "secs.frac:" token at p (it ends at a space or the end): 1 to 11 digits, '.', 1
  * to 9 decimals, exactly: no floating point. Returns the byte after the ':' or NULL.
  */
-static ALWAYS_INLINE const char *parse_ts(struct capture_tasks *t, const char *p,
-					  const char *end, uint64_t *ns)
+static ALWAYS_INLINE const char *parse_ts(struct capture_tasks *t, const char *p, const char *end,
+					  uint64_t *ns)
 {
-	static const uint32_t scale[10] = { 0, 100000000, 10000000, 1000000, 100000,
-					    10000, 1000,      100,      10,      1 };
+	static const uint32_t scale[10] = { 0,	   100000000, 10000000, 1000000, 100000,
+					    10000, 1000,      100,	10,	 1 };
 	const char *s = p, *f;
 	uint64_t secs, frac, w = 0;
 
 	/* the same seconds and '.' as the last timestamp (t): the same run of digits */
-	if (t && t->secs_mask && end - p >= 8 && (memcpy(&w, p, 8), !((w ^ t->secs_word) &
-								      t->secs_mask))) {
+	if (t && t->secs_mask && end - p >= 8 &&
+	    (memcpy(&w, p, 8), !((w ^ t->secs_word) & t->secs_mask))) {
 		secs = t->secs;
 		p += t->secs_len;
 	} else {
@@ -346,10 +347,10 @@ enum event_kind { EV_OTHER, EV_MARKER, EV_SWITCH, EV_WAKEUP, EV_RENAME };
 /* Which of those the event at p is; *len is its name's length when it is one of them. */
 static enum event_kind known_event(const char *p, size_t n, size_t *len)
 {
-#define IS(lit, kind)                                      \
-	if (EVENT_IS(p, n, lit)) {                         \
-		*len = CONST_STRLEN(lit) - 1;              \
-		return kind;                               \
+#define IS(lit, kind)                         \
+	if (EVENT_IS(p, n, lit)) {            \
+		*len = CONST_STRLEN(lit) - 1; \
+		return kind;                  \
 	}
 	switch (n ? p[0] : 0) {
 	case 's':
@@ -466,8 +467,8 @@ static ALWAYS_INLINE const char *task_seen(struct capture_tasks *t, const char *
 
 /* Keeps a task read in full for its CPU, over the one of its two it used longer ago (a 3-digit
  * CPU column within the kept bytes). */
-static void task_keep(struct capture_tasks *t, const char *line, const char *cpu,
-		      const char *rest, const struct capture_line *out)
+static void task_keep(struct capture_tasks *t, const char *line, const char *cpu, const char *rest,
+		      const struct capture_line *out)
 {
 	size_t plen = (size_t)(rest - line), n;
 	struct capture_task *s;
@@ -537,32 +538,32 @@ int capture_parse_line_tasks(struct capture_tasks *t, const char *line, size_t l
 
 /* ---- the file --------------------------------------------------------------------- */
 
-#define LINE_MAX_BYTES (64u << 10)  /* longer lines are malformed, skipped, never buffered */
-#define BUF_BYTES (256u << 10)      /* the read buffer: a few lines of the longest kind */
+#define LINE_MAX_BYTES (64u << 10) /* longer lines are malformed, skipped, never buffered */
+#define BUF_BYTES (256u << 10)	   /* the read buffer: a few lines of the longest kind */
 
 struct text_range {
 	uint64_t off, len;
 };
 
 struct capture {
-	int fd;              /* a regular file; other inputs are first copied to a temp file */
+	int fd;		      /* a regular file; other inputs are first copied to a temp file */
 	struct file_id in_id; /* the input as opened (not its temp copy); set when a regular file */
-	uint64_t size;       /* of the file at open */
+	uint64_t size;	      /* of the file at open */
 	struct text_range *ranges; /* where the ftrace text is inside the file */
 	size_t n_ranges;
-	size_t cur;          /* index into ranges */
-	uint64_t next_off;   /* file offset of the next read, inside ranges[cur] */
-	char *buf;           /* read buffer: unread bytes are [start, end) */
+	size_t cur;	   /* index into ranges */
+	uint64_t next_off; /* file offset of the next read, inside ranges[cur] */
+	char *buf;	   /* read buffer: unread bytes are [start, end) */
 	size_t start, end;
-	bool skipping;       /* inside an overlong line: drop bytes up to its newline */
-	bool last_no_nl;     /* the line just returned ended at the end of the text */
-	bool html_cut;       /* the last html block has no </script>: the file was cut */
-	size_t clean;        /* the bytes of buf before clean not yet parsed hold no NUL byte */
+	bool skipping;	 /* inside an overlong line: drop bytes up to its newline */
+	bool last_no_nl; /* the line just returned ended at the end of the text */
+	bool html_cut;	 /* the last html block has no </script>: the file was cut */
+	size_t clean;	 /* the bytes of buf before clean not yet parsed hold no NUL byte */
 	uint64_t text_bytes;
 	struct capture_damage dmg;
-	struct pftrace *pf;  /* protobuf capture: its index; NULL for text */
-	size_t pf_thread;    /* next thread name to hand out */
-	size_t pf_print;     /* next print event to hand out */
+	struct pftrace *pf;	    /* protobuf capture: its index; NULL for text */
+	size_t pf_thread;	    /* next thread name to hand out */
+	size_t pf_print;	    /* next print event to hand out */
 	struct capture_tasks tasks; /* the task columns read before, per CPU */
 };
 
@@ -626,8 +627,8 @@ static int64_t find_in(struct capture *c, const char *needle, uint64_t from, uin
 	ssize_t n;
 
 	while (from + nl <= to) {
-		n = pread_all(c->fd, c->buf, (size_t)(to - from < BUF_BYTES ? to - from : BUF_BYTES),
-			      from);
+		n = pread_all(c->fd, c->buf,
+			      (size_t)(to - from < BUF_BYTES ? to - from : BUF_BYTES), from);
 		if (n < (ssize_t)nl)
 			return -1;
 		hit = memmem(c->buf, (size_t)n, needle, nl);
@@ -642,7 +643,8 @@ static int64_t find_in(struct capture *c, const char *needle, uint64_t from, uin
 static bool has_ftrace_header(struct capture *c, uint64_t b, uint64_t e)
 {
 	char head[512];
-	ssize_t n = pread_all(c->fd, head, e - b < sizeof(head) ? (size_t)(e - b) : sizeof(head), b);
+	ssize_t n =
+		pread_all(c->fd, head, e - b < sizeof(head) ? (size_t)(e - b) : sizeof(head), b);
 	ssize_t i = 0;
 
 	while (i < n && (head[i] == '\n' || head[i] == '\r' || head[i] == ' '))
@@ -763,8 +765,9 @@ static bool looks_like_html(const char *head, size_t len)
 		return true;
 	while (i < len && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' || head[i] == '\t'))
 		i++;
-	return len - i >= 5 && (!strncasecmp(head + i, "<!doctype html", len - i < 14 ? len - i : 14) ||
-				!strncasecmp(head + i, "<html", 5));
+	return len - i >= 5 &&
+	       (!strncasecmp(head + i, "<!doctype html", len - i < 14 ? len - i : 14) ||
+		!strncasecmp(head + i, "<html", 5));
 }
 
 /* What the first CAPTURE_PROBE_BYTES say the file is: 0 when text was found; -errno. */
@@ -838,8 +841,7 @@ static int spool(int in, char *head, struct capture_probe *why)
 }
 
 /* c->fd and c->size: the file itself, or the spooled copy of a stream. */
-static int open_input(struct capture *c, const char *path, char *head,
-		      struct capture_probe *why)
+static int open_input(struct capture *c, const char *path, char *head, struct capture_probe *why)
 {
 	struct stat st;
 	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : dup(0);
@@ -850,7 +852,8 @@ static int open_input(struct capture *c, const char *path, char *head,
 		close(fd);
 		return -errno;
 	}
-	c->in_id = (struct file_id){ (uint64_t)st.st_dev, (uint64_t)st.st_ino, S_ISREG(st.st_mode) };
+	c->in_id =
+		(struct file_id){ (uint64_t)st.st_dev, (uint64_t)st.st_ino, S_ISREG(st.st_mode) };
 	if (S_ISDIR(st.st_mode)) {
 		close(fd);
 		return -EISDIR;
@@ -1031,8 +1034,8 @@ static ALWAYS_INLINE int next_line_fast(struct capture *c, const char **line, si
 {
 	char *p = c->buf + c->start, *nl;
 
-	if (c->skipping || c->cur >= c->n_ranges ||
-	    !(nl = memchr(p, '\n', c->end - c->start)) || nl - p > LINE_MAX_BYTES)
+	if (c->skipping || c->cur >= c->n_ranges || !(nl = memchr(p, '\n', c->end - c->start)) ||
+	    nl - p > LINE_MAX_BYTES)
 		return next_line(c, line, len);
 	c->start = (size_t)(nl + 1 - c->buf);
 	c->last_no_nl = false;

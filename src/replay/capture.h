@@ -25,9 +25,9 @@ enum capture_line_kind {
 
 struct capture_line {
 	uint64_t ts_ns;
-	int32_t tgid;       /* from the TGID column; -1 when absent or "-----" */
+	int32_t tgid; /* from the TGID column; -1 when absent or "-----" */
 	int32_t tid;
-	struct strv comm;   /* task name as printed; "<...>" when unknown */
+	struct strv comm;    /* task name as printed; "<...>" when unknown */
 	struct strv payload; /* CAPTURE_MARKER: the marker text after the event name */
 	/* Names learnt from sched_switch/sched_wakeup fields on this line (tid -> comm). */
 	int32_t extra_tid[2];
@@ -86,15 +86,15 @@ struct capture_probe {
 
 /* What reading the capture skipped or found cut off (all 0 for an intact capture). */
 struct capture_damage {
-	uint64_t truncated_at;   /* the size, when the capture ends inside a line, html block
+	uint64_t truncated_at;	  /* the size, when the capture ends inside a line, html block
 				  * or protobuf packet; else 0 */
-	uint64_t overlong;       /* text lines over 64 KiB skipped (also counted as malformed) */
-	uint64_t skipped_bytes;  /* protobuf: bytes skipped to resynchronise */
+	uint64_t overlong;	  /* text lines over 64 KiB skipped (also counted as malformed) */
+	uint64_t skipped_bytes;	  /* protobuf: bytes skipped to resynchronise */
 	uint64_t skipped_packets; /* protobuf: damaged packets and events skipped */
-	uint64_t bad_messages;   /* protobuf: messages in packets that did not decode */
-	uint64_t bad_blocks;     /* protobuf: compressed_packets that did not inflate whole */
-	uint64_t packets;        /* protobuf: packets read */
-	uint64_t dropped;        /* protobuf: print events beyond the index caps */
+	uint64_t bad_messages;	  /* protobuf: messages in packets that did not decode */
+	uint64_t bad_blocks;	  /* protobuf: compressed_packets that did not inflate whole */
+	uint64_t packets;	  /* protobuf: packets read */
+	uint64_t dropped;	  /* protobuf: print events beyond the index caps */
 };
 
 /*

@@ -26,8 +26,8 @@ struct pb {
 struct pb_field {
 	uint32_t id;
 	int wt;
-	uint64_t v;           /* WT_VARINT, WT_I64, WT_I32 */
-	const uint8_t *data;  /* WT_LEN */
+	uint64_t v;	     /* WT_VARINT, WT_I64, WT_I32 */
+	const uint8_t *data; /* WT_LEN */
 	size_t len;
 };
 

@@ -9,7 +9,7 @@
 #include "replay/pbwire.h"
 #include "replay/pfframe.h"
 
-#define PF_SCAN_BYTES (64u << 10)       /* the view resync scans through */
+#define PF_SCAN_BYTES (64u << 10) /* the view resync scans through */
 
 bool pf_read_hdr(const uint8_t *p, size_t avail, struct pf_hdr *h)
 {

@@ -14,7 +14,7 @@
 
 #include "replay/pftrace.h"
 
-#define PF_PACKET_MAX (16u << 20)       /* one TracePacket, or one inflated compressed_packets */
+#define PF_PACKET_MAX (16u << 20) /* one TracePacket, or one inflated compressed_packets */
 
 /* A top-level field header at off: key and length of a LEN field, and the header size. */
 struct pf_hdr {

@@ -16,8 +16,18 @@
 
 /* What a start or end message field holds; 0 = nothing we read. */
 enum ft_slot {
-	S_COOKIE = 1, S_TOKEN, S_DTOKEN, S_PID, S_LAYER, S_PRESENT, S_ONTIME, S_GPU, S_JANK,
-	S_PRED, S_ISBUF, S_SEVERITY
+	S_COOKIE = 1,
+	S_TOKEN,
+	S_DTOKEN,
+	S_PID,
+	S_LAYER,
+	S_PRESENT,
+	S_ONTIME,
+	S_GPU,
+	S_JANK,
+	S_PRED,
+	S_ISBUF,
+	S_SEVERITY
 };
 
 /*
@@ -27,14 +37,32 @@ enum ft_slot {
  */
 static const uint8_t ft_fields[FT_FRAME_END + 1][13 /* the last field read, + 1 */] = {
 	[FT_EXPECTED_DISPLAY] = { [1] = S_COOKIE, [2] = S_TOKEN, [3] = S_PID },
-	[FT_ACTUAL_DISPLAY] = { [1] = S_COOKIE, [2] = S_TOKEN, [3] = S_PID, [4] = S_PRESENT,
-				[5] = S_ONTIME, [6] = S_GPU, [7] = S_JANK, [8] = S_PRED,
+	[FT_ACTUAL_DISPLAY] = { [1] = S_COOKIE,
+				[2] = S_TOKEN,
+				[3] = S_PID,
+				[4] = S_PRESENT,
+				[5] = S_ONTIME,
+				[6] = S_GPU,
+				[7] = S_JANK,
+				[8] = S_PRED,
 				[9] = S_SEVERITY },
-	[FT_EXPECTED_SURFACE] = { [1] = S_COOKIE, [2] = S_TOKEN, [3] = S_DTOKEN, [4] = S_PID,
+	[FT_EXPECTED_SURFACE] = { [1] = S_COOKIE,
+				  [2] = S_TOKEN,
+				  [3] = S_DTOKEN,
+				  [4] = S_PID,
 				  [5] = S_LAYER },
-	[FT_ACTUAL_SURFACE] = { [1] = S_COOKIE, [2] = S_TOKEN, [3] = S_DTOKEN, [4] = S_PID,
-				[5] = S_LAYER, [6] = S_PRESENT, [7] = S_ONTIME, [8] = S_GPU,
-				[9] = S_JANK, [10] = S_PRED, [11] = S_ISBUF, [12] = S_SEVERITY },
+	[FT_ACTUAL_SURFACE] = { [1] = S_COOKIE,
+				[2] = S_TOKEN,
+				[3] = S_DTOKEN,
+				[4] = S_PID,
+				[5] = S_LAYER,
+				[6] = S_PRESENT,
+				[7] = S_ONTIME,
+				[8] = S_GPU,
+				[9] = S_JANK,
+				[10] = S_PRED,
+				[11] = S_ISBUF,
+				[12] = S_SEVERITY },
 	[FT_FRAME_END] = { [1] = S_COOKIE },
 };
 
@@ -46,18 +74,43 @@ static uint8_t sat8(uint64_t v)
 static void ft_set(struct ft_event *e, int slot, const struct pb_field *f)
 {
 	switch (slot) {
-	case S_COOKIE: e->cookie = (int64_t)f->v; break;
-	case S_TOKEN: e->token = (int64_t)f->v; break;
-	case S_DTOKEN: e->display_token = (int64_t)f->v; break;
-	case S_PID: e->pid = (int32_t)f->v; break;
-	case S_LAYER: e->layer = pb_str(f); break;
-	case S_PRESENT: e->present_type = sat8(f->v); break;
-	case S_ONTIME: e->on_time_finish = f->v != 0; break;
-	case S_GPU: e->gpu_composition = f->v != 0; break;
-	case S_JANK: e->jank_type = (uint32_t)f->v; break;
-	case S_PRED: e->prediction_type = sat8(f->v); break;
-	case S_ISBUF: e->is_buffer = f->v != 0; e->has_is_buffer = true; break;
-	case S_SEVERITY: e->jank_severity = sat8(f->v); break;
+	case S_COOKIE:
+		e->cookie = (int64_t)f->v;
+		break;
+	case S_TOKEN:
+		e->token = (int64_t)f->v;
+		break;
+	case S_DTOKEN:
+		e->display_token = (int64_t)f->v;
+		break;
+	case S_PID:
+		e->pid = (int32_t)f->v;
+		break;
+	case S_LAYER:
+		e->layer = pb_str(f);
+		break;
+	case S_PRESENT:
+		e->present_type = sat8(f->v);
+		break;
+	case S_ONTIME:
+		e->on_time_finish = f->v != 0;
+		break;
+	case S_GPU:
+		e->gpu_composition = f->v != 0;
+		break;
+	case S_JANK:
+		e->jank_type = (uint32_t)f->v;
+		break;
+	case S_PRED:
+		e->prediction_type = sat8(f->v);
+		break;
+	case S_ISBUF:
+		e->is_buffer = f->v != 0;
+		e->has_is_buffer = true;
+		break;
+	case S_SEVERITY:
+		e->jank_severity = sat8(f->v);
+		break;
 	}
 }
 
@@ -114,20 +167,19 @@ int pftrace_timeline_decode(const void *msg, size_t len, struct ft_event *out)
 
 /* ---- the FrameTimeline index ------------------------------------------------------ */
 
-
 /* Bounds of the FrameTimeline index (see pftrace.h). */
-#define TL_FRAMES_MAX (1u << 18)     /* frames indexed */
-#define TL_OPEN_MAX 1024u            /* frames waiting for their FrameEnd */
-#define TL_LAYERS_MAX 4096u          /* distinct layer names */
-#define TL_LAYER_BYTES (1u << 20)    /* bytes of those names */
-#define TL_LAYER_LEN 512u            /* longer names are cut (SurfaceFlinger's are ~150) */
+#define TL_FRAMES_MAX (1u << 18)  /* frames indexed */
+#define TL_OPEN_MAX 1024u	  /* frames waiting for their FrameEnd */
+#define TL_LAYERS_MAX 4096u	  /* distinct layer names */
+#define TL_LAYER_BYTES (1u << 20) /* bytes of those names */
+#define TL_LAYER_LEN 512u	  /* longer names are cut (SurfaceFlinger's are ~150) */
 #define TL_LAYER_SLOTS (TL_LAYERS_MAX * 2)
 
 struct tl_rec {
 	struct ft_frame f; /* f.ev.layer is unset: see layer */
-	uint64_t seq;      /* file order of the start */
-	uint32_t layer;    /* index + 1 into the layer names; 0 = none */
-	bool live;         /* in the open table: its FrameEnd has not come */
+	uint64_t seq;	   /* file order of the start */
+	uint32_t layer;	   /* index + 1 into the layer names; 0 = none */
+	bool live;	   /* in the open table: its FrameEnd has not come */
 };
 
 struct tl_name {
@@ -137,13 +189,13 @@ struct tl_name {
 struct timeline {
 	struct tl_rec *frames;
 	size_t n_frames, cap_frames;
-	struct tl_rec *open;      /* a ring of TL_OPEN_MAX, oldest at open_first */
+	struct tl_rec *open; /* a ring of TL_OPEN_MAX, oldest at open_first */
 	uint64_t open_first, open_next, seq;
-	struct tl_name *names;    /* distinct layer names, bytes in name_buf */
+	struct tl_name *names; /* distinct layer names, bytes in name_buf */
 	size_t n_names;
 	char *name_buf;
 	size_t name_len;
-	uint32_t *name_slots;     /* open addressing on the name: index + 1, 0 = empty */
+	uint32_t *name_slots; /* open addressing on the name: index + 1, 0 = empty */
 	struct pf_timeline_stats st;
 };
 

@@ -23,10 +23,10 @@
 enum name_rank { RANK_SCHED = 1, RANK_THREAD = 2, RANK_CMDLINE = 3 };
 
 /* Bounds that keep a replay's memory flat whatever the trace holds (see pftrace.h). */
-#define PF_PRINTS_MAX (1u << 19)        /* print events indexed (16 MiB of index) */
-#define PF_PAYLOAD_MAX (16u << 20)      /* bytes of their payloads */
-#define PF_THREADS_MAX (1u << 16)       /* distinct tids named */
-#define PF_NAME_MAX AT_PROC_MAX         /* what the engine keeps of a name */
+#define PF_PRINTS_MAX (1u << 19)   /* print events indexed (16 MiB of index) */
+#define PF_PAYLOAD_MAX (16u << 20) /* bytes of their payloads */
+#define PF_THREADS_MAX (1u << 16)  /* distinct tids named */
+#define PF_NAME_MAX AT_PROC_MAX	   /* what the engine keeps of a name */
 
 struct print_rec {
 	uint64_t ts_ns, seq;
@@ -50,20 +50,19 @@ struct pftrace {
 	size_t n_prints, cap_prints;
 	char *payload;
 	size_t payload_len, payload_cap;
-	struct thread_rec *recs;   /* in first-seen order */
+	struct thread_rec *recs; /* in first-seen order */
 	size_t n_recs, cap_recs;
-	int32_t *slots;            /* open addressing on tid: index + 1 into recs, 0 = empty */
+	int32_t *slots; /* open addressing on tid: index + 1 into recs, 0 = empty */
 	size_t n_slots;
 	struct pf_thread *threads; /* from recs, sorted by tid */
 	size_t n_threads;
-	uint8_t *pkt;              /* the packet being read */
+	uint8_t *pkt; /* the packet being read */
 	size_t pkt_cap;
 	uint64_t seq, malformed;
 	struct pf_damage dmg;
-	int err;                   /* ENOMEM seen */
-	struct timeline *tl;       /* FrameTimeline frames: NULL until the first event */
+	int err;	     /* ENOMEM seen */
+	struct timeline *tl; /* FrameTimeline frames: NULL until the first event */
 };
-
 
 static bool payload_room(struct pftrace *t, size_t len)
 {
@@ -284,8 +283,7 @@ static struct strv intern_at(struct pb b, uint64_t n)
 }
 
 /* CompactSched: packed pids (3 switch_next_pid, 8 waking_pid) and comm indexes (6, 11). */
-static void read_compact_pairs(struct pftrace *t, struct pb msg, uint32_t pid_id,
-			       uint32_t comm_id)
+static void read_compact_pairs(struct pftrace *t, struct pb msg, uint32_t pid_id, uint32_t comm_id)
 {
 	struct pb b = msg, pids = { NULL, NULL }, comms = { NULL, NULL };
 	struct pb_field f;
@@ -487,8 +485,7 @@ bad:
 }
 
 /* A frame_timeline_event (76), with its packet's timestamp (8) and clock (58). */
-static void read_timeline(struct pftrace *t, const struct pb_field *f, uint64_t ts,
-			  uint32_t clock)
+static void read_timeline(struct pftrace *t, const struct pb_field *f, uint64_t ts, uint32_t clock)
 {
 	if (!t->tl && !(t->tl = pftl_new())) {
 		t->err = ENOMEM;
@@ -628,7 +625,8 @@ static uint64_t read_trace_src(struct pftrace *t, const struct pf_src *src, int 
 			continue;
 		}
 		if (more && packet_runs_past_end(t, src, off))
-			return fields_at < off ? fields_at : off; /* all of it with the next window */
+			return fields_at < off ? fields_at :
+						 off; /* all of it with the next window */
 		to = pf_resync(src, off);
 		if (to == src->size && packet_runs_past_end(t, src, off)) {
 			if (depth > 0)

@@ -49,14 +49,14 @@
 /* One ftrace print event (an atrace marker write). */
 struct pf_print {
 	uint64_t ts_ns;
-	int32_t tid;      /* FtraceEvent.pid: the kernel pid, i.e. the writing thread */
-	struct strv buf;  /* PrintFtraceEvent.buf, as written (often ends in '\n') */
+	int32_t tid;	 /* FtraceEvent.pid: the kernel pid, i.e. the writing thread */
+	struct strv buf; /* PrintFtraceEvent.buf, as written (often ends in '\n') */
 };
 
 /* What the trace says about one thread; name and tgid may be unknown. */
 struct pf_thread {
 	int32_t tid;
-	int32_t tgid;     /* -1 when unknown */
+	int32_t tgid;	  /* -1 when unknown */
 	struct strv name; /* process cmdline[0] for a main thread, else the thread name;
 			   * empty when unknown */
 };
@@ -72,31 +72,31 @@ struct pf_src {
 
 /* What the reader had to skip or leave out (all 0 for an intact trace within the caps). */
 struct pf_damage {
-	uint64_t packets;         /* TracePackets read */
+	uint64_t packets;	  /* TracePackets read */
 	uint64_t skipped_packets; /* damaged stretches between packets, skipped */
 	uint64_t skipped_events;  /* damaged stretches between events of a bundle, skipped */
-	uint64_t skipped_bytes;   /* bytes in those stretches */
-	uint64_t bad_messages;    /* messages inside packets that did not decode (their print
+	uint64_t skipped_bytes;	  /* bytes in those stretches */
+	uint64_t bad_messages;	  /* messages inside packets that did not decode (their print
 				   * or name is lost) */
-	uint64_t bad_blocks;      /* compressed_packets that did not inflate whole (the packets
+	uint64_t bad_blocks;	  /* compressed_packets that did not inflate whole (the packets
 				   * before the damage are read) */
-	uint64_t truncated_at;    /* the size, when the last packet runs past it; else 0 */
+	uint64_t truncated_at;	  /* the size, when the last packet runs past it; else 0 */
 	uint64_t dropped_prints;  /* print events beyond the index caps */
 	uint64_t dropped_threads; /* tids beyond the thread cap */
 };
 
 /* What the FrameTimeline reader saw and had to leave out (all 0 without FrameTimeline). */
 struct pf_timeline_stats {
-	uint64_t events;         /* frame_timeline_event packets decoded */
-	uint64_t frames;         /* frames indexed, ended or not */
-	uint64_t unended;        /* of those, starts no FrameEnd closed (indexed with !ended) */
-	uint64_t evicted;        /* of those, pushed out of the full table of open frames */
-	uint64_t unpaired_ends;  /* FrameEnds whose start was not seen (or was evicted) */
-	uint64_t bad;            /* events that were damaged, lacked a field trace processor
+	uint64_t events;	 /* frame_timeline_event packets decoded */
+	uint64_t frames;	 /* frames indexed, ended or not */
+	uint64_t unended;	 /* of those, starts no FrameEnd closed (indexed with !ended) */
+	uint64_t evicted;	 /* of those, pushed out of the full table of open frames */
+	uint64_t unpaired_ends;	 /* FrameEnds whose start was not seen (or was evicted) */
+	uint64_t bad;		 /* events that were damaged, lacked a field trace processor
 				  * requires (see pftrace_timeline_decode), had no event, or
 				  * had a negative or huge timestamp */
-	uint64_t dropped;        /* frames beyond the index cap */
-	uint64_t other_clock;    /* frames timestamped on a clock other than boottime */
+	uint64_t dropped;	 /* frames beyond the index cap */
+	uint64_t other_clock;	 /* frames timestamped on a clock other than boottime */
 	uint64_t unnamed_layers; /* surface frames whose layer name the name table had no room
 				  * for (their layer is empty) */
 };

@@ -40,7 +40,7 @@ struct owed {
 
 struct told_slot {
 	uint64_t evicted; /* the selection's names forgotten when told */
-	int32_t tid;      /* 0: empty */
+	int32_t tid;	  /* 0: empty */
 	uint32_t tgid;
 	uint64_t len;
 	uint64_t head, tail; /* the name's bytes (name_words) */
@@ -58,15 +58,15 @@ struct replay {
 	struct procsel *sel; /* what is selected; thread names from task columns and sched lines */
 	struct engine *e;    /* NULL while check_pids reads ahead of the run */
 	struct replay_stats *st;
-	struct replay_stats open_st; /* what replay__open learnt, copied into the run's */
+	struct replay_stats open_st;  /* what replay__open learnt, copied into the run's */
 	struct replay_stats fresh_st; /* open_st before check_pids read ahead (a restart's) */
-	struct ts_guard guard;       /* which marker timestamps are time */
+	struct ts_guard guard;	      /* which marker timestamps are time */
 	bool protobuf;
-	size_t n_frames;             /* FrameTimeline frames in the capture */
-	size_t next_ft;              /* the next FrameTimeline frame for the engine */
-	bool ahead;                  /* check_pids read ahead of the run */
-	bool resume;                 /* the run goes on from held, after paying owed */
-	struct capture_line held;    /* where check_pids stopped, not yet replayed: its strings
+	size_t n_frames;	  /* FrameTimeline frames in the capture */
+	size_t next_ft;		  /* the next FrameTimeline frame for the engine */
+	bool ahead;		  /* check_pids read ahead of the run */
+	bool resume;		  /* the run goes on from held, after paying owed */
+	struct capture_line held; /* where check_pids stopped, not yet replayed: its strings
 				      * stay valid as no capture call comes before the run */
 	int held_kind;
 	struct owed *owed;
@@ -88,8 +88,8 @@ static void owe(struct replay *r, enum owed_kind kind, uint64_t ts_ns)
 		return;
 	}
 	if (r->n_owed % 256 == 0) {
-		tmp = r->n_owed < OWED_MAX ? realloc(r->owed, (r->n_owed + 256) * sizeof(*tmp))
-					   : NULL;
+		tmp = r->n_owed < OWED_MAX ? realloc(r->owed, (r->n_owed + 256) * sizeof(*tmp)) :
+					     NULL;
 		if (!tmp) {
 			r->resume = false; /* too many, or no memory: the run starts over */
 			return;
@@ -131,8 +131,9 @@ static inline __attribute__((always_inline)) void name_words(const char *p, size
 /* procsel__thread, unless sel was told the same last time (see struct told); *evicted: sel's
  * names forgotten so far, kept up to date. */
 static inline __attribute__((always_inline)) void tell(struct procsel *sel, struct told_slot *t,
-						   uint64_t *evicted, int32_t tid, uint32_t tgid,
-						   const char *name, size_t len, bool replace)
+						       uint64_t *evicted, int32_t tid,
+						       uint32_t tgid, const char *name, size_t len,
+						       bool replace)
 {
 	struct told_slot *s = &t[(uint32_t)tid % TOLD_SLOTS];
 	uint64_t head, tail;
@@ -146,15 +147,18 @@ static inline __attribute__((always_inline)) void tell(struct procsel *sel, stru
 	procsel__thread(sel, (uint32_t)tid, tgid, name, len, replace);
 	name_words(name, len, &head, &tail);
 	*evicted = procsel__names_evicted(sel);
-	*s = (struct told_slot){ .evicted = *evicted, .tid = len <= TOLD_NAME_MAX ? tid : 0,
-				 .tgid = tgid, .len = len, .head = head, .tail = tail };
+	*s = (struct told_slot){ .evicted = *evicted,
+				 .tid = len <= TOLD_NAME_MAX ? tid : 0,
+				 .tgid = tgid,
+				 .len = len,
+				 .head = head,
+				 .tail = tail };
 }
 
 /* Thread names as the capture shows them, into sel (told: what it was told before): the
  * task column, and sched_* fields. */
-static inline __attribute__((always_inline)) void learn_names(struct procsel *sel,
-							      struct told *told,
-							      const struct capture_line *l)
+static inline __attribute__((always_inline)) void
+learn_names(struct procsel *sel, struct told *told, const struct capture_line *l)
 {
 	if (l->tid > 0)
 		tell(sel, told->task, &told->evicted, l->tid, l->tgid > 0 ? (uint32_t)l->tgid : 0,
@@ -166,8 +170,8 @@ static inline __attribute__((always_inline)) void learn_names(struct procsel *se
 }
 
 /* The process a marker line belongs to: payload tgid, TGID column, or an earlier marker. */
-static uint32_t resolve_tgid(struct procsel *sel, struct told *told,
-			     const struct capture_line *l, const struct marker *m)
+static uint32_t resolve_tgid(struct procsel *sel, struct told *told, const struct capture_line *l,
+			     const struct marker *m)
 {
 	uint32_t tgid = 0;
 
@@ -223,8 +227,8 @@ static void feed_marker(struct replay *r, const struct capture_line *l)
 }
 
 /* each_line from where the capture is. */
-static inline __attribute__((always_inline)) void each_next_line(struct replay *r,
-			   void (*fn)(struct replay *, const struct capture_line *, int kind))
+static inline __attribute__((always_inline)) void
+each_next_line(struct replay *r, void (*fn)(struct replay *, const struct capture_line *, int kind))
 {
 	struct capture_line l;
 	int kind, last = CAPTURE_MARKER;
@@ -241,8 +245,8 @@ static inline __attribute__((always_inline)) void each_next_line(struct replay *
  * Runs fn over every event of the capture (text lines or Perfetto print events), until
  * the engine's sink fails (nothing more can be written: reading on would be wasted).
  */
-static void each_line(struct replay *r, void (*fn)(struct replay *, const struct capture_line *,
-						 int kind))
+static void each_line(struct replay *r,
+		      void (*fn)(struct replay *, const struct capture_line *, int kind))
 {
 	capture__rewind(r->cap);
 	each_next_line(r, fn);
@@ -281,8 +285,8 @@ static void pass_names(struct replay *r, const struct capture_line *l, int kind)
 		procsel__wrote(r->sel, resolve_tgid(r->sel, &r->told, l, &m));
 }
 
-static inline __attribute__((always_inline)) void pass_events(struct replay *r,
-							    const struct capture_line *l, int kind)
+static inline __attribute__((always_inline)) void
+pass_events(struct replay *r, const struct capture_line *l, int kind)
 {
 	struct input_stats *in = &r->st->input;
 
@@ -307,8 +311,8 @@ static inline __attribute__((always_inline)) void pass_events(struct replay *r,
 }
 
 /* The names pass's step over one event, into seen: true when a listed process wrote it. */
-static bool wrote_listed(struct procsel *seen, struct told *told,
-			 const struct procfilter *filter, const struct capture_line *l, int kind)
+static bool wrote_listed(struct procsel *seen, struct told *told, const struct procfilter *filter,
+			 const struct capture_line *l, int kind)
 {
 	struct marker m;
 	uint32_t tgid;
@@ -332,8 +336,7 @@ static bool wrote_listed(struct procsel *seen, struct told *told,
  * (a thread's process known from a line with a damaged timestamp only), or too much be owed,
  * the run starts over from the capture's start.
  */
-static int check_pids(struct replay *r, const struct procfilter *filter, char *msg,
-		      size_t msglen)
+static int check_pids(struct replay *r, const struct procfilter *filter, char *msg, size_t msglen)
 {
 	struct procsel *seen = procsel__new(&(struct procsel_opts){ .filter = filter });
 	struct told *told = calloc(1, sizeof(*told)); /* what seen was told */
@@ -409,8 +412,7 @@ static int start_over(struct replay *r)
  * marker, and the one pass that feeds the engine learns the names as it goes, as a replay of
  * every process does.
  */
-static int select_procs(struct replay *r, const struct procfilter *filter, char *msg,
-			size_t msglen)
+static int select_procs(struct replay *r, const struct procfilter *filter, char *msg, size_t msglen)
 {
 	int err;
 
@@ -452,9 +454,10 @@ static void open_error(char *msg, size_t msglen, const char *path, int err,
 	const char *name = strcmp(path, "-") ? path : "standard input";
 
 	if (err == -EINVAL)
-		snprintf(msg, msglen, "%s: not a capture (no ftrace lines, systrace html or "
-			 "Perfetto trace found in the first %llu bytes)", name,
-			 (unsigned long long)why->probed);
+		snprintf(msg, msglen,
+			 "%s: not a capture (no ftrace lines, systrace html or "
+			 "Perfetto trace found in the first %llu bytes)",
+			 name, (unsigned long long)why->probed);
 	else if (err == -ENODATA)
 		snprintf(msg, msglen, "%s: not a capture (the file is empty)", name);
 	else if (err == -EPROTONOSUPPORT)

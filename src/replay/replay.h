@@ -17,10 +17,10 @@ struct procfilter;
 
 struct replay_stats {
 	struct input_stats input; /* what was read and what could not be (the caller says it) */
-	uint64_t markers;    /* marker payloads of selected processes */
-	uint64_t rejected;   /* of those, payloads marker_parse rejected */
-	uint32_t named;      /* processes whose main-thread name the capture shows */
-	uint64_t last_ns;    /* the last marker fed on */
+	uint64_t markers;	  /* marker payloads of selected processes */
+	uint64_t rejected;	  /* of those, payloads marker_parse rejected */
+	uint32_t named;		  /* processes whose main-thread name the capture shows */
+	uint64_t last_ns;	  /* the last marker fed on */
 };
 
 struct replay;

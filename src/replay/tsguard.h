@@ -19,9 +19,9 @@
 
 struct ts_guard {
 	uint64_t anchor; /* valid when has_anchor */
-	uint64_t last;   /* the latest accepted, valid when started */
+	uint64_t last;	 /* the latest accepted, valid when started */
 	uint64_t run_last;
-	uint32_t run_n;  /* rejected timestamps in a row that agree with each other */
+	uint32_t run_n; /* rejected timestamps in a row that agree with each other */
 	bool has_anchor, started;
 };
 

@@ -24,14 +24,14 @@
 #define DELAY_SAMPLES 65536 /* exact percentiles for the first 65536 annotations */
 
 struct sink_annotate {
-	int fd;            /* -1 before open and once annotating stopped */
+	int fd; /* -1 before open and once annotating stopped */
 	char path[128];
 	dev_t dev;
 	ino_t ino;
 	annotate_warn_fn warn;
 	void *ctx;
 	uint64_t written, unrecorded, max_ns, rng;
-	uint32_t *samples;   /* delays in ns (capped at UINT32_MAX), a reservoir */
+	uint32_t *samples; /* delays in ns (capped at UINT32_MAX), a reservoir */
 	size_t n_samples;
 	struct annot_delay delay; /* what summary_fill gave the summary */
 };
@@ -200,8 +200,7 @@ size_t annotate_fmt_counter(char *buf, size_t cap, uint32_t pid, const struct no
 	char node_name[sizeof(np->node_name) + 1];
 	int64_t v = annotate_scale(prop, np->values[prop]);
 
-	snprintf(node_name, sizeof(node_name), "%.*s", (int)sizeof(np->node_name),
-		 np->node_name);
+	snprintf(node_name, sizeof(node_name), "%.*s", (int)sizeof(np->node_name), np->node_name);
 	animname_counter(name, sizeof(name), ANIMNAME_ATRACE, node_name, np->node, prop);
 	return marker_fmt(buf, cap, 'C', pid, NULL, name, &v);
 }
@@ -351,10 +350,10 @@ static void put(struct sink_annotate *a, uint64_t src_ns, const char *buf, size_
 }
 
 /* Formats with fmt(buf, cap, arg) and writes the marker, caused by the event at src. */
-#define PUT(a, src, fmt, ...)                                                   \
-	do {                                                                    \
-		char buf_[ANNOTATE_MARKER_MAX];                                 \
-		if ((a)->fd >= 0)                                               \
+#define PUT(a, src, fmt, ...)                                                    \
+	do {                                                                     \
+		char buf_[ANNOTATE_MARKER_MAX];                                  \
+		if ((a)->fd >= 0)                                                \
 			put(a, src, buf_, fmt(buf_, sizeof(buf_), __VA_ARGS__)); \
 	} while (0)
 

@@ -90,15 +90,15 @@ int64_t annotate_scale(enum view_prop prop, float value);
 /* Replaces '|' by '/' and CR/LF by ' ' in s, in place. */
 void annotate_sanitize(char *s);
 
-size_t annotate_fmt_start(char *buf, size_t cap, const struct anim *a);      /* G */
-size_t annotate_fmt_end(char *buf, size_t cap, const struct anim *a);        /* N */
-size_t annotate_fmt_close(char *buf, size_t cap, const struct anim *a);      /* H */
+size_t annotate_fmt_start(char *buf, size_t cap, const struct anim *a);		       /* G */
+size_t annotate_fmt_end(char *buf, size_t cap, const struct anim *a);		       /* N */
+size_t annotate_fmt_close(char *buf, size_t cap, const struct anim *a);		       /* H */
 size_t annotate_fmt_animation_start(char *buf, size_t cap, const struct animation *a); /* G */
 size_t annotate_fmt_animation_end(char *buf, size_t cap, const struct animation *a);   /* N */
 size_t annotate_fmt_animation_close(char *buf, size_t cap, const struct animation *a); /* H */
 size_t annotate_fmt_counter(char *buf, size_t cap, uint32_t pid, const struct node_props *np,
-			    enum view_prop prop);                             /* C */
-size_t annotate_fmt_jank(char *buf, size_t cap, const struct jank *j);       /* N */
+			    enum view_prop prop);				/* C */
+size_t annotate_fmt_jank(char *buf, size_t cap, const struct jank *j);		/* N */
 size_t annotate_fmt_dyn_start(char *buf, size_t cap, const struct dyn_anim *d); /* G */
 size_t annotate_fmt_dyn_end(char *buf, size_t cap, const struct dyn_anim *d);	/* N */
 size_t annotate_fmt_dyn_close(char *buf, size_t cap, const struct dyn_anim *d); /* H */

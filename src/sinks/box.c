@@ -123,7 +123,8 @@ static void anim_head(struct sink_box *b, const struct anim *a, uint32_t tid)
 	box_line(b, "ID:         %lld", (long long)a->id); /* atrace cookies are signed */
 	box_line(b, "Type:       %s", anim_type_str(a->kind, a->starter));
 	set_line(b, a);
-	if (a->target_node && a->config.target_node == a->target_node) /* the configuration named it */
+	if (a->target_node &&
+	    a->config.target_node == a->target_node) /* the configuration named it */
 		box_line(b, "Target:     %s (exact)",
 			 box_node_label(node, sizeof(node), a->target_name, a->target_node));
 	else if (a->target_node && a->target_inferred && (a->n_fits > 1 || a->fits_more))
@@ -291,8 +292,8 @@ static void target_lines(struct sink_box *b, const struct anim *a)
 		for (int k = 0; k < t->n_props && k < AT_TARGET_PROPS; k++) {
 			const struct target_prop *tp = &t->props[k];
 
-			snprintf(prefix, sizeof(prefix), "%s               %s: %g %s %g  ",
-				 b->g->v, view_prop_str(tp->prop), (double)tp->from, b->g->arrow,
+			snprintf(prefix, sizeof(prefix), "%s               %s: %g %s %g  ", b->g->v,
+				 view_prop_str(tp->prop), (double)tp->from, b->g->arrow,
 				 (double)tp->to);
 			snprintf(sets, sizeof(sets), " (%u sets)", tp->sets);
 			curve_lines(b, prefix, &tp->series, sets);
@@ -369,8 +370,8 @@ static void finding_lines(struct sink_box *b, bool unmarked, uint64_t id, uint32
 	char text[AT_FINDING_TEXT];
 
 	for (int k = 0; k < b->n_fnd; k++) {
-		const struct finding *f = &b->fnd[(b->next_fnd - b->n_fnd + k + BOX_FINDINGS) %
-						  BOX_FINDINGS];
+		const struct finding *f =
+			&b->fnd[(b->next_fnd - b->n_fnd + k + BOX_FINDINGS) % BOX_FINDINGS];
 		bool mine = false;
 
 		for (int i = 0; i < f->n_ids; i++)
@@ -433,11 +434,10 @@ static const char *animation_title(const struct animation *a)
 }
 
 /* "Stiffness:     201.3 STIFFNESS_LOW (fitted, rms 0.12)" */
-static void fit_line(struct sink_box *b, const char *label, double v, const char *name,
-		     double rms)
+static void fit_line(struct sink_box *b, const char *label, double v, const char *name, double rms)
 {
-	box_line(b, "%-14s %.4g%s%s (fitted, rms %.3g)", label, v, name ? " " : "", name ? name : "",
-		 rms);
+	box_line(b, "%-14s %.4g%s%s (fitted, rms %.3g)", label, v, name ? " " : "",
+		 name ? name : "", rms);
 }
 
 /* The fitted parameters of one property, as DynamicAnimationTracer names them. */
@@ -450,20 +450,21 @@ static void fit_lines(struct sink_box *b, const struct animation_prop *ap)
 		fit_line(b, "Stiffness:", f->stiffness, f->stiffness_name, f->rms);
 		fit_line(b, "DampingRatio:", f->damping_ratio, f->damping_name, f->rms);
 		fit_line(b, "StartVelocity:", f->start_velocity, NULL, f->rms);
-		box_line(b, "%-14s %.3g %% (fitted), settles in %.0f ms", "Overshoot:",
-			 f->overshoot_pct, f->settle_ms);
+		box_line(b, "%-14s %.3g %% (fitted), settles in %.0f ms",
+			 "Overshoot:", f->overshoot_pct, f->settle_ms);
 	} else if (f->kind == FIT_FLING) {
 		fit_line(b, "Friction:", f->friction_scalar, NULL, f->rms);
 		fit_line(b, "StartVelocity:", f->start_velocity, NULL, f->rms);
 		box_line(b, "%-14s %g%s", "FinalValue:", (double)ap->to,
 			 f->at_bound ? " (at its min/max bound)" : "");
 	} else if (f->kind == FIT_INTERPOLATED) {
-		box_line(b, "%-14s %s (fitted, rms %.3g)", "Interpolator:",
-			 f->interpolator ? f->interpolator : "custom", f->interp_rms);
+		box_line(b, "%-14s %s (fitted, rms %.3g)",
+			 "Interpolator:", f->interpolator ? f->interpolator : "custom",
+			 f->interp_rms);
 		box_line(b, "%-14s %g", "FinalValue:", (double)ap->to);
 	} else {
-		box_line(b, "%-14s %g (no model fits, closest rms %.3g)", "FinalValue:",
-			 (double)ap->to, f->rms);
+		box_line(b, "%-14s %g (no model fits, closest rms %.3g)",
+			 "FinalValue:", (double)ap->to, f->rms);
 	}
 }
 
@@ -471,8 +472,9 @@ static void fit_lines(struct sink_box *b, const struct animation_prop *ap)
 
 static const char *dyn_title(enum dyn_kind k)
 {
-	return k == DYN_SPRING ? "Spring Animation" : k == DYN_FLING ? "Fling Animation"
-							 : "Dynamic Animation";
+	return k == DYN_SPRING ? "Spring Animation" :
+	       k == DYN_FLING  ? "Fling Animation" :
+				 "Dynamic Animation";
 }
 
 static void dyn_head(struct sink_box *b, const struct dyn_anim *a)
@@ -486,8 +488,8 @@ static void dyn_head(struct sink_box *b, const struct dyn_anim *a)
 	box_line(b, "%-14s %s%s(pid %u, tid %u)", "Process:", proc, *proc ? " " : "", a->pid,
 		 a->tid);
 	if (a->replaces)
-		box_line(b, "%-14s %s %llu (cancelled by this start's caller)", "Replaces:",
-			 a->kind == DYN_FLING ? "Fling" : "Spring",
+		box_line(b, "%-14s %s %llu (cancelled by this start's caller)",
+			 "Replaces:", a->kind == DYN_FLING ? "Fling" : "Spring",
 			 (unsigned long long)a->replaces);
 }
 
@@ -526,25 +528,32 @@ static int on_dyn_start(void *ctx, const struct dyn_anim *a)
 static int on_dyn_end(void *ctx, const struct dyn_anim *a)
 {
 	struct sink_box *b = ctx;
-	struct animation_prop ap = { .prop = a->prop, .from = a->from, .to = a->to,
-				     .frames = a->frames, .fitted = a->fitted, .fit = a->fit };
+	struct animation_prop ap = { .prop = a->prop,
+				     .from = a->from,
+				     .to = a->to,
+				     .frames = a->frames,
+				     .fitted = a->fitted,
+				     .fit = a->fit };
 	char title[64], node[96], t[32];
 
 	snprintf(title, sizeof(title), "%s End", dyn_title(a->kind));
-	box_open(b, a->reason == END_COMPLETE || a->reason == END_FORCE_END ? ANSI_YELLOW
-									    : ANSI_RED, title);
+	box_open(b,
+		 a->reason == END_COMPLETE || a->reason == END_FORCE_END ? ANSI_YELLOW : ANSI_RED,
+		 title);
 	dyn_head(b, a);
 	fmt_sec(t, sizeof(t), a->end_ns);
 	box_line(b, "%-14s %s", "End:", t);
 	fmt_ms(t, sizeof(t), a->end_ns > a->start_ns ? a->end_ns - a->start_ns : 0);
 	box_line(b, "%-14s %s", "Duration:", t);
 	box_line(b, "%-14s %u", "Frames:", a->frames);
-	box_line(b, "%-14s %s%s", "Reason:", a->reason == END_FORCE_END ? "complete" :
-		 end_reason_str(a->reason), a->end_inferred ? " (inferred: its frames stopped)" :
-		 a->reason == END_FORCE_END ? " (skipToEnd)" : "");
+	box_line(b, "%-14s %s%s",
+		 "Reason:", a->reason == END_FORCE_END ? "complete" : end_reason_str(a->reason),
+		 a->end_inferred	    ? " (inferred: its frames stopped)" :
+		 a->reason == END_FORCE_END ? " (skipToEnd)" :
+					      "");
 	if (a->has_target) {
-		box_line(b, "%-14s %s", "Target:",
-			 node_label(node, sizeof(node), a->node_name, a->node));
+		box_line(b, "%-14s %s",
+			 "Target:", node_label(node, sizeof(node), a->node_name, a->node));
 		box_line(b, "%-14s %s", "Property:", view_prop_str(a->prop));
 		box_line(b, "%-14s %g", "StartValue:", (double)a->from);
 		dyn_config_lines(b, &a->config);
@@ -606,8 +615,9 @@ static int on_animation_end(void *ctx, const struct animation *a)
 	box_open(b, a->reason == END_COMPLETE ? ANSI_YELLOW : ANSI_RED, title);
 	animation_lines(b, a);
 	box_line(b, "%-14s %s%s", "Kind:", fit_kind_str(a->kind),
-		 a->reason == END_COMPLETE ? "" : a->reason == END_PROCESS_EXIT ?
-		 ", the process exited" : ", still running at exit");
+		 a->reason == END_COMPLETE     ? "" :
+		 a->reason == END_PROCESS_EXIT ? ", the process exited" :
+						 ", still running at exit");
 	finding_lines(b, true, a->id, a->pid, a->start_ns);
 	box_close(b);
 	return out_status(b->out);
@@ -773,7 +783,8 @@ static void frame_redraws(struct sink_box *b, const struct frame *f)
 		fputs(" redrawn:", b->out);
 	for (int i = 0; i < f->n_redraws; i++)
 		fprintf(b->out, "%s %s", i ? "," : "",
-			node_label(node, sizeof(node), f->redraws[i].node_name, f->redraws[i].node));
+			node_label(node, sizeof(node), f->redraws[i].node_name,
+				   f->redraws[i].node));
 	if (f->redraws_dropped)
 		fprintf(b->out, " (+%u)", f->redraws_dropped);
 	if (f->vsync_requests)
@@ -876,7 +887,8 @@ static void jank_title(char *buf, size_t size, const struct jank *j)
  * SurfaceFlinger's FrameTimeline verdict. */
 static void jank_timing(struct sink_box *b, const struct jank *j)
 {
-	char line[AT_CHAIN_MAX * (AT_SLICE_NAME + 20)], delay[24], deadline[24], layer[AT_LAYER_MAX];
+	char line[AT_CHAIN_MAX * (AT_SLICE_NAME + 20)], delay[24], deadline[24],
+		layer[AT_LAYER_MAX];
 
 	if (j->kind != JANK_LATE || !j->vsync_ns)
 		return;
@@ -935,12 +947,15 @@ static int on_refresh_storm(void *ctx, const struct refresh_storm *r)
 	snprintf(t, sizeof(t), "%llu.%llu s", (unsigned long long)(tenths / 10),
 		 (unsigned long long)(tenths % 10));
 	if (r->node)
-		snprintf(title, sizeof(title), "Refresh storm: %s redrawn in %u frames (%s), no "
-			 "animation running", node_label(node, sizeof(node), r->node_name, r->node),
-			 r->node_frames, t);
+		snprintf(title, sizeof(title),
+			 "Refresh storm: %s redrawn in %u frames (%s), no "
+			 "animation running",
+			 node_label(node, sizeof(node), r->node_name, r->node), r->node_frames, t);
 	else
-		snprintf(title, sizeof(title), "Refresh storm: frames requested in %u frames (%s), "
-			 "no animation running", r->frames, t);
+		snprintf(title, sizeof(title),
+			 "Refresh storm: frames requested in %u frames (%s), "
+			 "no animation running",
+			 r->frames, t);
 	box_open(b, ANSI_RED, title);
 	fmt_sec(t, sizeof(t), r->first_ns);
 	box_line(b, "At:         %s", t);

@@ -16,9 +16,9 @@
 /* "300ms (repeat: INFINITE, REVERSE)", "300ms", "? (repeat: 2, RESTART)". */
 static const char *duration_text(char *buf, size_t size, const struct anim_config *c)
 {
-	size_t n = c->has_duration ? (size_t)snprintf(buf, size, "%lldms",
-							 (long long)c->duration_ms)
-				   : (size_t)snprintf(buf, size, "?");
+	size_t n = c->has_duration ?
+			   (size_t)snprintf(buf, size, "%lldms", (long long)c->duration_ms) :
+			   (size_t)snprintf(buf, size, "?");
 
 	if (!c->has_repeat || c->repeat_count == 0 || n >= size)
 		return buf;
@@ -47,7 +47,8 @@ static void values_text(struct sink_box *b, char *buf, size_t size, const struct
 		if (v->has_range && len < size)
 			len += snprintf(buf + len, size - len, ": %s %s %s",
 					config_value_str(from, sizeof(from), v->type, v->from),
-					b->g->arrow, config_value_str(to, sizeof(to), v->type, v->to));
+					b->g->arrow,
+					config_value_str(to, sizeof(to), v->type, v->to));
 	}
 	if (c->values_left_out && len < size)
 		snprintf(buf + len, size - len, ", %u more", c->values_left_out);
@@ -73,7 +74,8 @@ bool box__config_target(struct sink_box *b, const struct anim *a)
 		return false;
 	clean(cls, sizeof(cls), simple_class(c->target_class));
 	if (c->target_node)
-		box_line(b, "Target:     %s@%04x (exact)", cls, (unsigned int)(c->target_node & 0xffff));
+		box_line(b, "Target:     %s@%04x (exact)", cls,
+			 (unsigned int)(c->target_node & 0xffff));
 	else
 		box_line(b, "Target:     %s (exact; no RenderNode)", cls);
 	return true;
@@ -154,8 +156,10 @@ bool box__config_interp(struct sink_box *b, const struct anim *a)
 		box_line(b, "Interpolator: %s configured, %s fitted (%s): as configured", name,
 			 a->interpolator, rms);
 	else if (fit_interpolator_known(cfg))
-		box_line(b, "Interpolator: %s configured, %s fitted (%s): the values do not "
-			 "follow the configured curve", name, a->interpolator, rms);
+		box_line(b,
+			 "Interpolator: %s configured, %s fitted (%s): the values do not "
+			 "follow the configured curve",
+			 name, a->interpolator, rms);
 	else /* a PathInterpolator or an app's class: no curve of its own to compare */
 		box_line(b, "Interpolator: %s configured, %s fitted (%s)", name, a->interpolator,
 			 rms);

@@ -28,9 +28,9 @@ static void summary_evictions(struct sink_box *b, const struct evictions *ev)
 	char line[256] = "";
 	size_t n = 0;
 
-#define BOX_EVICTION(f)                                                                  \
-	if (ev->f && n < sizeof(line))                                                   \
-		n += snprintf(line + n, sizeof(line) - n, "%s%llu " #f, n ? ", " : "",       \
+#define BOX_EVICTION(f)                                                                \
+	if (ev->f && n < sizeof(line))                                                 \
+		n += snprintf(line + n, sizeof(line) - n, "%s%llu " #f, n ? ", " : "", \
 			      (unsigned long long)ev->f);
 	AT_EVICTIONS(BOX_EVICTION)
 #undef BOX_EVICTION
@@ -80,8 +80,8 @@ static void summary_names(struct sink_box *b, const struct summary *s)
 		if ((int)strlen(s->names[i].name) > w)
 			w = (int)strlen(s->names[i].name);
 	box_blank(b);
-	box_line(b, "%-*s %7s %7s %7s %7s %12s %12s %12s", w, "name", "count", "cancels",
-		 "running", "frames", "total ms", "median ms", "max ms");
+	box_line(b, "%-*s %7s %7s %7s %7s %12s %12s %12s", w, "name", "count", "cancels", "running",
+		 "frames", "total ms", "median ms", "max ms");
 	for (int i = 0; i < s->n_names; i++) {
 		const struct name_stat *n = &s->names[i];
 
@@ -91,8 +91,8 @@ static void summary_names(struct sink_box *b, const struct summary *s)
 		fmt_ms(max, sizeof(max), n->max_ns);
 		tot[strlen(tot) - 3] = med[strlen(med) - 3] = max[strlen(max) - 3] = '\0';
 		clean(name, sizeof(name), n->name);
-		box_line(b, "%-*s %7u %7u %7u %7llu %12s %12s %12s", w, name, n->count,
-			 n->cancels, n->running, (unsigned long long)n->frames, tot, med, max);
+		box_line(b, "%-*s %7u %7u %7u %7llu %12s %12s %12s", w, name, n->count, n->cancels,
+			 n->running, (unsigned long long)n->frames, tot, med, max);
 	}
 }
 
@@ -136,7 +136,6 @@ static void summary_longest_frames(struct sink_box *b, const struct summary *s)
 	}
 }
 
-
 /*
  * "com.foo (pid 12): 60.0 Hz (intervals), 202 frames, 3 late, 5 dropped", then its worst
  * animators: "  #168950273 animator:alpha: 2 dropped, 1 late in 18 frames".
@@ -167,12 +166,14 @@ static void summary_procs(struct sink_box *b, const struct summary *s)
 	box_line(b, "Smoothness per process:");
 	for (int i = 0; i < s->n_procs; i++) {
 		const struct proc_stat *p = &s->procs[i];
-		uint64_t dhz = p->refresh_period_ns ? /* tenths of a hertz, rounded */
-				       (10000000000ull + p->refresh_period_ns / 2) /
-					       p->refresh_period_ns : 0;
+		uint64_t dhz =
+			p->refresh_period_ns ? /* tenths of a hertz, rounded */
+				(10000000000ull + p->refresh_period_ns / 2) / p->refresh_period_ns :
+				0;
 
 		clean(proc, sizeof(proc), p->process);
-		box_line(b, "  %s%s(pid %u): %llu.%llu Hz (%s), %llu frames, %llu late, %llu dropped",
+		box_line(b,
+			 "  %s%s(pid %u): %llu.%llu Hz (%s), %llu frames, %llu late, %llu dropped",
 			 proc, *proc ? " " : "", p->pid, (unsigned long long)(dhz / 10),
 			 (unsigned long long)(dhz % 10), p->refresh_source,
 			 (unsigned long long)p->frames, (unsigned long long)p->janky_frames,

@@ -29,7 +29,6 @@ struct glyphs {
 	int n_spark;
 };
 
-
 /* A frame's property values, held until the frame's own line is printed. */
 struct pending {
 	struct frame_props fp;
@@ -105,8 +104,8 @@ static inline void box_close(struct sink_box *b)
 	fprintf(b->out, "%s%s%s\n", b->g->bl, b->g->h, b->g->h);
 }
 
-static inline void __attribute__((format(printf, 2, 3))) box_line(struct sink_box *b, const char *fmt,
-							   ...)
+static inline void __attribute__((format(printf, 2, 3)))
+box_line(struct sink_box *b, const char *fmt, ...)
 {
 	va_list ap;
 

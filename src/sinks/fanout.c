@@ -18,24 +18,24 @@ enum {
 #define FANOUT_INDEX(cb, type) FANOUT_##cb,
 	AT_SINK_OPS(FANOUT_INDEX)
 #undef FANOUT_INDEX
-	FANOUT_CALLBACKS
+		FANOUT_CALLBACKS
 };
 static_assert(sizeof(struct sink_ops) == FANOUT_CALLBACKS * sizeof(int (*)(void *, const void *)),
 	      "struct sink_ops has a callback that is not in AT_SINK_OPS (model.h)");
 
-#define FANOUT_FORWARD(cb, type)                                                       \
-	static int fanout_##cb(void *ctx, type rec)                                    \
-	{                                                                              \
-		const struct sink_fanout *f = ctx;                                     \
-		int err = 0;                                                           \
-                                                                                       \
-		for (size_t i = 0; i < f->n; i++) {                                    \
-			const struct sink *s = &f->sinks[i];                           \
-			int e = s->ops->cb ? s->ops->cb(s->ctx, rec) : 0;              \
-                                                                                       \
-			err = err ? err : e;                                           \
-		}                                                                      \
-		return err;                                                            \
+#define FANOUT_FORWARD(cb, type)                                          \
+	static int fanout_##cb(void *ctx, type rec)                       \
+	{                                                                 \
+		const struct sink_fanout *f = ctx;                        \
+		int err = 0;                                              \
+                                                                          \
+		for (size_t i = 0; i < f->n; i++) {                       \
+			const struct sink *s = &f->sinks[i];              \
+			int e = s->ops->cb ? s->ops->cb(s->ctx, rec) : 0; \
+                                                                          \
+			err = err ? err : e;                              \
+		}                                                         \
+		return err;                                               \
 	}
 AT_SINK_OPS(FANOUT_FORWARD)
 #undef FANOUT_FORWARD

@@ -19,7 +19,6 @@ struct sink_json {
 	uint64_t last_ns; /* notes carry no time of their own */
 };
 
-
 static void put_u64(FILE *out, const char *key, uint64_t v)
 {
 	fprintf(out, ",\"%s\":%llu", key, (unsigned long long)v);
@@ -28,8 +27,9 @@ static void put_u64(FILE *out, const char *key, uint64_t v)
 /* The four keys every record starts with, after "type". */
 static void put_common(FILE *out, uint64_t ts_ns, uint32_t pid, uint32_t tid, const char *proc)
 {
-	fprintf(out, ",\"ts_ns\":%llu,\"pid\":%u,\"tid\":%u,\"process\":",
-		(unsigned long long)ts_ns, pid, tid);
+	fprintf(out,
+		",\"ts_ns\":%llu,\"pid\":%u,\"tid\":%u,\"process\":", (unsigned long long)ts_ns,
+		pid, tid);
 	json_put_str(out, proc);
 }
 
@@ -53,7 +53,6 @@ static void put_anim_id(FILE *out, const struct anim *a)
 	put_name(out, "started_by", anim_starter_str(a->starter));
 	put_name(out, "set_caller", a->set_caller[0] ? a->set_caller : NULL);
 }
-
 
 /* ,"key":"v", or ,"key":null without v. */
 static void put_name(FILE *out, const char *key, const char *v)
@@ -97,13 +96,16 @@ static void put_anim_target(FILE *out, const struct anim *a)
 {
 	if (!a->target_node) {
 		fputs(",\"target\":null,\"target_name\":null,\"target_class\":null,"
-		      "\"target_source\":null,\"changes\":{}", out);
+		      "\"target_source\":null,\"changes\":{}",
+		      out);
 		return;
 	}
 	fprintf(out, ",\"target\":\"0x%llx\"", (unsigned long long)a->target_node);
 	put_node_names(out, "target_name", "target_class", a->target_name, a->target_node);
 	fprintf(out, ",\"target_source\":%s",
-		a->target_exact ? "\"exact\"" : a->target_inferred ? "\"inferred\"" : "null");
+		a->target_exact	   ? "\"exact\"" :
+		a->target_inferred ? "\"inferred\"" :
+				     "null");
 	if (a->target_inferred)
 		put_fits(out, a);
 	fputs(",\"changes\":{", out);
@@ -754,10 +756,12 @@ static void put_node_names_stats(FILE *out, const struct node_name_stats *st)
 {
 	if (!st->live)
 		return;
-	fprintf(out, ",\"node_names\":{\"named\":%llu,\"no_offset\":%llu,\"unreadable\":%llu,"
-		"\"not_class\":%llu,\"gone\":%llu}", (unsigned long long)st->named,
-		(unsigned long long)st->no_offset, (unsigned long long)st->unreadable,
-		(unsigned long long)st->not_class, (unsigned long long)st->gone);
+	fprintf(out,
+		",\"node_names\":{\"named\":%llu,\"no_offset\":%llu,\"unreadable\":%llu,"
+		"\"not_class\":%llu,\"gone\":%llu}",
+		(unsigned long long)st->named, (unsigned long long)st->no_offset,
+		(unsigned long long)st->unreadable, (unsigned long long)st->not_class,
+		(unsigned long long)st->gone);
 }
 
 /*
@@ -768,7 +772,8 @@ static void put_input(FILE *out, const struct input_stats *in)
 {
 	if (!in)
 		return;
-	fprintf(out, ",\"input\":{\"format\":\"%s\",\"bytes\":%llu,\"lines\":%llu,"
+	fprintf(out,
+		",\"input\":{\"format\":\"%s\",\"bytes\":%llu,\"lines\":%llu,"
 		"\"packets\":%llu,\"damaged\":%llu,\"bad_blocks\":%llu,\"skipped_bytes\":%llu,"
 		"\"truncated\":%llu,\"truncated_at\":%llu,\"time_jumps\":%llu,\"dropped\":%llu}",
 		in->protobuf ? "protobuf" : "text", (unsigned long long)in->bytes,
@@ -819,8 +824,10 @@ static void put_annotations(FILE *out, const struct summary *s)
 	if (s->cujs) /* likewise: only when some CUJ was reported */
 		put_u64(out, "cujs", s->cujs);
 	if (d)
-		fprintf(out, ",\"annotation_delay_ns\":{\"count\":%llu,\"p50\":%llu,\"p99\":%llu,"
-			"\"max\":%llu}", (unsigned long long)d->count, (unsigned long long)d->p50_ns,
+		fprintf(out,
+			",\"annotation_delay_ns\":{\"count\":%llu,\"p50\":%llu,\"p99\":%llu,"
+			"\"max\":%llu}",
+			(unsigned long long)d->count, (unsigned long long)d->p50_ns,
 			(unsigned long long)d->p99_ns, (unsigned long long)d->max_ns);
 }
 

@@ -17,11 +17,10 @@
 struct sink_trace {
 	FILE *out;
 	uint64_t records;
-	uint64_t last_ns;  /* notes carry no time of their own */
-	uint32_t *pids;    /* processes whose process_name record was written */
+	uint64_t last_ns; /* notes carry no time of their own */
+	uint32_t *pids;	  /* processes whose process_name record was written */
 	size_t n_pids, cap_pids;
 };
-
 
 /* Nanoseconds as microseconds with three decimals: 12345678 -> 12345.678. */
 static void put_us(FILE *out, const char *key, uint64_t ns)
@@ -109,8 +108,10 @@ static void put_anim_target(FILE *out, const struct anim *a)
 
 static void put_anim_args(FILE *out, const struct anim *a)
 {
-	fprintf(out, ",\"args\":{\"reason\":\"%s\",\"reason_source\":\"%s\",\"kind\":\"%s\","
-		"\"properties\":[", end_reason_str(a->reason), reason_source_str(a->reason_source),
+	fprintf(out,
+		",\"args\":{\"reason\":\"%s\",\"reason_source\":\"%s\",\"kind\":\"%s\","
+		"\"properties\":[",
+		end_reason_str(a->reason), reason_source_str(a->reason_source),
 		anim_kind_str(a->kind));
 	for (int i = 0; i < a->n_props && i < AT_MAX_PROPS; i++) {
 		if (i)
@@ -127,8 +128,8 @@ static void put_id(FILE *out, uint64_t id)
 {
 	long long v = (long long)id;
 
-	fprintf(out, "\"%s0x%llx\"", v < 0 ? "-" : "", v < 0 ? -(unsigned long long)v :
-		(unsigned long long)v);
+	fprintf(out, "\"%s0x%llx\"", v < 0 ? "-" : "",
+		v < 0 ? -(unsigned long long)v : (unsigned long long)v);
 }
 
 static void put_anim_event(struct sink_trace *t, const struct anim *a, const char *ph,
@@ -161,8 +162,8 @@ static int on_anim_end(void *ctx, const struct anim *a)
 		return out_status(t->out);
 	}
 	put_anim_event(t, a, "b", name, a->start_tid, a->start_ns);
-	put_anim_event(t, a, "e", name, a->end_tid, a->end_ns > a->start_ns ? a->end_ns :
-		       a->start_ns);
+	put_anim_event(t, a, "e", name, a->end_tid,
+		       a->end_ns > a->start_ns ? a->end_ns : a->start_ns);
 	return out_status(t->out);
 }
 
@@ -172,8 +173,10 @@ static void put_animation_event(struct sink_trace *t, const struct animation *a,
 	begin(t, ph, name);
 	fprintf(t->out, ",\"cat\":\"animation\",\"id\":\"0x%llx\"", (unsigned long long)a->id);
 	put_task(t, a->pid, a->tid, ts_ns);
-	fprintf(t->out, ",\"args\":{\"kind\":\"%s\",\"reason\":\"%s\",\"frames\":%u,"
-		"\"node\":\"0x%llx\"", fit_kind_str(a->kind), end_reason_str(a->reason), a->frames,
+	fprintf(t->out,
+		",\"args\":{\"kind\":\"%s\",\"reason\":\"%s\",\"frames\":%u,"
+		"\"node\":\"0x%llx\"",
+		fit_kind_str(a->kind), end_reason_str(a->reason), a->frames,
 		(unsigned long long)a->node);
 	for (int i = 0; i < a->n_props; i++) {
 		fprintf(t->out, ",\"%s\":{\"from\":", view_prop_str(a->props[i].prop));
@@ -302,8 +305,8 @@ static int on_frame_props(void *ctx, const struct frame_props *fp)
 		for (int p = 0; p < PROP_COUNT; p++) {
 			if (!(np->set_mask & (1u << p)))
 				continue;
-			animname_counter(name, sizeof(name), ANIMNAME_PIPE, np->node_name,
-					 np->node, p);
+			animname_counter(name, sizeof(name), ANIMNAME_PIPE, np->node_name, np->node,
+					 p);
 			sink_trace__counter(t, fp->ts_ns, fp->pid, name, np->values[p]);
 		}
 	}
@@ -368,8 +371,10 @@ static int on_refresh_storm(void *ctx, const struct refresh_storm *r)
 	begin(t, "i", name);
 	fputs(",\"cat\":\"refresh\",\"s\":\"p\"", t->out);
 	put_task(t, r->pid, r->pid, r->first_ns);
-	fprintf(t->out, ",\"args\":{\"frames\":%u,\"node_frames\":%u,\"duration_ns\":%llu,"
-		"\"stack\":[", r->frames, r->node_frames, (unsigned long long)r->duration_ns);
+	fprintf(t->out,
+		",\"args\":{\"frames\":%u,\"node_frames\":%u,\"duration_ns\":%llu,"
+		"\"stack\":[",
+		r->frames, r->node_frames, (unsigned long long)r->duration_ns);
 	for (int i = 0; i < r->n_stack && i < AT_STACK_FRAMES; i++) {
 		fputs(i ? "," : "", t->out);
 		json_put_str(t->out, r->stack[i]);
@@ -390,10 +395,11 @@ static void put_cuj_event(struct sink_trace *t, const struct cuj *c, const char 
 	fputs(",\"cat\":\"cuj\",\"id\":", t->out);
 	put_id(t->out, (uint64_t)c->cookie);
 	put_task(t, c->pid, c->tid, ts_ns);
-	fprintf(t->out, ",\"args\":{\"frames\":%u,\"janky_frames\":%u,\"frames_dropped\":%u,"
-		"\"animators\":%d,\"animations\":%u,\"ended\":%s}", c->frames, c->janky_frames,
-		c->frames_dropped, c->n_anims + (int)c->anims_left_out, c->animations,
-		c->ended ? "true" : "false");
+	fprintf(t->out,
+		",\"args\":{\"frames\":%u,\"janky_frames\":%u,\"frames_dropped\":%u,"
+		"\"animators\":%d,\"animations\":%u,\"ended\":%s}",
+		c->frames, c->janky_frames, c->frames_dropped, c->n_anims + (int)c->anims_left_out,
+		c->animations, c->ended ? "true" : "false");
 	end(t);
 }
 

@@ -46,13 +46,15 @@ static const struct {
 	{ AT_ART_VA_END, VA_PKG, "ValueAnimator", "end" },
 	{ AT_ART_VA_ANIMATE, VA_PKG, "ValueAnimator", "animateValue" },
 	{ AT_ART_OA_ANIMATE, VA_PKG, "ObjectAnimator", "animateValue" },
-#define DYN_ROWS(pkg)                                                                     \
-	{ AT_ART_DYN_START, pkg, "DynamicAnimation", "start" },                           \
-	{ AT_ART_SPRING_START, pkg, "SpringAnimation", "start" },                         \
-	{ AT_ART_DYN_CANCEL, pkg, "DynamicAnimation", "cancel" },                         \
-	{ AT_ART_DYN_SKIP, pkg, "SpringAnimation", "skipToEnd" },                         \
-	{ AT_ART_DYN_END, pkg, "DynamicAnimation", "endAnimationInternal" },              \
-	{ AT_ART_DYN_FRAME, pkg, "DynamicAnimation", "doAnimationFrame" }
+#define DYN_ROWS(pkg)                                                                \
+	{ AT_ART_DYN_START, pkg, "DynamicAnimation", "start" },                      \
+		{ AT_ART_SPRING_START, pkg, "SpringAnimation", "start" },            \
+		{ AT_ART_DYN_CANCEL, pkg, "DynamicAnimation", "cancel" },            \
+		{ AT_ART_DYN_SKIP, pkg, "SpringAnimation", "skipToEnd" },            \
+		{ AT_ART_DYN_END, pkg, "DynamicAnimation", "endAnimationInternal" }, \
+	{                                                                            \
+		AT_ART_DYN_FRAME, pkg, "DynamicAnimation", "doAnimationFrame"        \
+	}
 	DYN_ROWS(DYN_FW),
 	DYN_ROWS(DYN_AX),
 #undef DYN_ROWS
@@ -69,11 +71,11 @@ static void row_name(size_t i, char *buf, size_t cap)
 const char *art_method_kind(enum at_art_method m)
 {
 	static const char *const kinds[AT_ART_METHOD_COUNT] = {
-		[AT_ART_VA_START] = "start",     [AT_ART_VA_CANCEL] = "cancel",
-		[AT_ART_VA_END] = "end",         [AT_ART_DYN_START] = "start",
-		[AT_ART_DYN_CANCEL] = "cancel", [AT_ART_VA_ANIMATE] = "animate",
+		[AT_ART_VA_START] = "start",	 [AT_ART_VA_CANCEL] = "cancel",
+		[AT_ART_VA_END] = "end",	 [AT_ART_DYN_START] = "start",
+		[AT_ART_DYN_CANCEL] = "cancel",	 [AT_ART_VA_ANIMATE] = "animate",
 		[AT_ART_OA_ANIMATE] = "animate", [AT_ART_SPRING_START] = "spring",
-		[AT_ART_DYN_SKIP] = "skip",      [AT_ART_DYN_END] = "end-internal",
+		[AT_ART_DYN_SKIP] = "skip",	 [AT_ART_DYN_END] = "end-internal",
 		[AT_ART_DYN_FRAME] = "frame",
 	};
 
@@ -89,7 +91,8 @@ const char *art_method_name(enum at_art_method m)
 	for (size_t i = 0; i < N_ROWS; i++) {
 		if (art_rows[i].kind != m)
 			continue;
-		if (!names[m][0]) /* the first row of the kind (the framework's for DynamicAnimation) */
+		if (!names[m]
+			  [0]) /* the first row of the kind (the framework's for DynamicAnimation) */
 			row_name(i, names[m], sizeof(names[m]));
 		return names[m];
 	}
@@ -145,8 +148,7 @@ bool art_is_boot_oat(const char *path)
 }
 
 /* Appends the addresses of name to out[*n..max); returns how many name has. */
-static int collect(const struct elfsym *s, const char *name, struct art_addr *out, int *n,
-		   int max)
+static int collect(const struct elfsym *s, const char *name, struct art_addr *out, int *n, int max)
 {
 	struct elfsym_hit hits[ART_MAX_ADDRS];
 	int total = elfsym__find_all(s, name, hits, ART_MAX_ADDRS);

@@ -34,8 +34,8 @@ struct art_addr {
 
 struct art_oat {
 	char path[512];
-	uint16_t machine; /* EM_AARCH64 or EM_X86_64 */
-	bool mini_debug_info; /* it has a .gnu_debugdata symbol table */
+	uint16_t machine;	    /* EM_AARCH64 or EM_X86_64 */
+	bool mini_debug_info;	    /* it has a .gnu_debugdata symbol table */
 	int n[AT_ART_METHOD_COUNT]; /* addresses kept per kind (0: not compiled) */
 	struct art_addr addr[AT_ART_METHOD_COUNT][ART_MAX_ADDRS];
 	uint32_t ok_mask; /* bit per enum at_art_method with at least one address */

@@ -256,8 +256,8 @@ int art_layout_fields(enum art_rules rules, uint32_t start, const char *const *t
 		}
 	}
 	qsort(s, n, sizeof(*s), slot_cmp);
-	*end = rules == ART_RULES_12 ? layout12(s, n, start, offsets)
-				     : layout7(s, n, start, offsets);
+	*end = rules == ART_RULES_12 ? layout12(s, n, start, offsets) :
+				       layout7(s, n, start, offsets);
 	free(s);
 	return 0;
 }
@@ -328,9 +328,8 @@ enum art_rules artlayout__rules(const struct artlayout *l)
 int artlayout__add_dex(struct artlayout *l, struct dex *d, const char *location)
 {
 	char *loc = strdup(location);
-	struct dex_entry *e = loc ? vec_push((void **)&l->dexes, &l->n_dexes, &l->cap_dexes,
-					      sizeof(*e))
-				  : NULL;
+	struct dex_entry *e =
+		loc ? vec_push((void **)&l->dexes, &l->n_dexes, &l->cap_dexes, sizeof(*e)) : NULL;
 
 	if (!e) {
 		free(loc);

@@ -271,8 +271,8 @@ struct dex *dex__open_location(const char *location, unsigned flags)
 	char path[PATH_MAX];
 
 	if (!bang)
-		return is_zip(location) ? dex__open_zip(location, "classes.dex", flags)
-					: dex__open_file(location, flags);
+		return is_zip(location) ? dex__open_zip(location, "classes.dex", flags) :
+					  dex__open_file(location, flags);
 	if ((size_t)(bang - location) >= sizeof(path) || !bang[1]) {
 		errno = EINVAL;
 		return NULL;

@@ -31,8 +31,8 @@ struct dex;
 
 struct dex_field_id {
 	uint32_t class_idx; /* type index of the defining class */
-	uint32_t type_idx; /* type index of the field's type */
-	uint32_t name_idx; /* string index of its name */
+	uint32_t type_idx;  /* type index of the field's type */
+	uint32_t name_idx;  /* string index of its name */
 };
 
 struct dex_class_def {

@@ -22,7 +22,7 @@
 
 struct elfsym_entry {
 	const char *name;
-	size_t base_len;	/* length without a ".llvm.<digits>" suffix */
+	size_t base_len; /* length without a ".llvm.<digits>" suffix */
 	uint64_t vaddr;
 	uint64_t size;
 	uint8_t table;
@@ -194,7 +194,9 @@ static int load_phdrs(struct elfsym *s)
 		if (ph.p_offset > s->len || ph.p_filesz > s->len - ph.p_offset)
 			continue;
 		s->loads[s->nr_loads++] = (struct elfsym_load){
-			.vaddr = ph.p_vaddr, .offset = ph.p_offset, .filesz = ph.p_filesz,
+			.vaddr = ph.p_vaddr,
+			.offset = ph.p_offset,
+			.filesz = ph.p_filesz,
 		};
 	}
 	return 0;
@@ -655,7 +657,7 @@ struct got_query {
 	uint64_t slot;
 	bool elf64;
 	uint32_t jump_slot, glob_dat;
-	uint64_t info;	/* of the match */
+	uint64_t info; /* of the match */
 	bool found;
 };
 
@@ -685,7 +687,8 @@ static int scan_reloc_section(const struct elfsym *s, Elf_Scn *scn, const GElf_S
 	if (sh->sh_offset > s->len || sh->sh_size > s->len - sh->sh_offset)
 		return 0;
 	if (sh->sh_size >= 4 && !memcmp(s->image + sh->sh_offset, "APS2", 4))
-		return elfsym_aps2_decode(s->image + sh->sh_offset, sh->sh_size, rela, got_match, q);
+		return elfsym_aps2_decode(s->image + sh->sh_offset, sh->sh_size, rela, got_match,
+					  q);
 	if (sh->sh_type != SHT_RELA && sh->sh_type != SHT_REL)
 		return 0;
 	data = elf_getdata(scn, NULL);
@@ -712,7 +715,8 @@ static const char *symbol_name(const struct elfsym *s, size_t link, uint64_t ind
 	Elf_Data *data;
 	GElf_Sym sym;
 
-	if (!scn || !gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_DYNSYM && sh.sh_type != SHT_SYMTAB))
+	if (!scn || !gelf_getshdr(scn, &sh) ||
+	    (sh.sh_type != SHT_DYNSYM && sh.sh_type != SHT_SYMTAB))
 		return NULL;
 	data = elf_getdata(scn, NULL);
 	if (!data || index > INT32_MAX || !gelf_getsym(data, (int)index, &sym))
@@ -743,7 +747,8 @@ int elfsym__got_symbol(const struct elfsym *s, uint64_t slot, const char **name)
 		}
 		if (!q.found)
 			continue;
-		*name = symbol_name(s, sh.sh_link, q.elf64 ? ELF64_R_SYM(q.info) : ELF32_R_SYM(q.info));
+		*name = symbol_name(s, sh.sh_link,
+				    q.elf64 ? ELF64_R_SYM(q.info) : ELF32_R_SYM(q.info));
 		if (*name && **name)
 			return 0;
 		q.found = false;

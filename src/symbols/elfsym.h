@@ -26,12 +26,12 @@ enum elfsym_table {
 };
 
 struct elfsym_hit {
-	const char *name;	/* full name, e.g. with its ".llvm.<digits>"; valid until free */
+	const char *name; /* full name, e.g. with its ".llvm.<digits>"; valid until free */
 	uint64_t vaddr;
 	uint64_t size;
-	uint64_t offset;	/* file offset of vaddr in the main file, or ELFSYM_NO_OFFSET */
+	uint64_t offset; /* file offset of vaddr in the main file, or ELFSYM_NO_OFFSET */
 	enum elfsym_table table;
-	uint8_t type;		/* STT_FUNC, STT_OBJECT, ... */
+	uint8_t type; /* STT_FUNC, STT_OBJECT, ... */
 };
 
 struct elfsym;

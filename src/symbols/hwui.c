@@ -49,8 +49,8 @@ int hwui_find_library(const char *proc_root, int pid, char *path, size_t cap)
 	int ret = procmaps_find(proc_root, pid, "libhwui.so", path, cap);
 
 	/* Android 10 and earlier keep the RenderNode JNI functions in libandroid_runtime. */
-	return ret == -ENOENT ? procmaps_find(proc_root, pid, "libandroid_runtime.so", path, cap)
-			      : ret;
+	return ret == -ENOENT ? procmaps_find(proc_root, pid, "libandroid_runtime.so", path, cap) :
+				ret;
 }
 
 static void warnf(hwui_warn_fn warn, void *ctx, const char *fmt, const char *a, const char *b)
@@ -106,8 +106,8 @@ static void decode_setter(const struct elfsym *s, const struct elfsym_hit *set, 
 		out->one_probe_mask |= 1u << p;
 }
 
-static void resolve_prop(struct elfsym *s, enum at_prop p, struct hwui_lib *out,
-			 hwui_warn_fn warn, void *ctx)
+static void resolve_prop(struct elfsym *s, enum at_prop p, struct hwui_lib *out, hwui_warn_fn warn,
+			 void *ctx)
 {
 	struct elfsym_hit set, get;
 	char sname[96], gname[96];
@@ -116,7 +116,8 @@ static void resolve_prop(struct elfsym *s, enum at_prop p, struct hwui_lib *out,
 	mangle(sname, sizeof(sname), "set", p);
 	mangle(gname, sizeof(gname), "get", p);
 	if (elfsym__find(s, sname, &set) || set.offset == ELFSYM_NO_OFFSET) {
-		warnf(warn, ctx, "%s: setter %s not found: property disabled", hwui_prop_name(p), sname);
+		warnf(warn, ctx, "%s: setter %s not found: property disabled", hwui_prop_name(p),
+		      sname);
 		return;
 	}
 	out->setter_off[p] = set.offset;
@@ -124,8 +125,10 @@ static void resolve_prop(struct elfsym *s, enum at_prop p, struct hwui_lib *out,
 		goto ok;
 	if (elfsym__find(s, gname, &get) || elfsym__read(s, get.vaddr, code, sizeof(code)) ||
 	    insn_getter_offset(out->machine, code, sizeof(code), &out->field_off[p])) {
-		warnf(warn, ctx, "%s: getter %s is not a single load + ret: property disabled "
-			  "(use --hwui-offsets)", hwui_prop_name(p), gname);
+		warnf(warn, ctx,
+		      "%s: getter %s is not a single load + ret: property disabled "
+		      "(use --hwui-offsets)",
+		      hwui_prop_name(p), gname);
 		return;
 	}
 ok:
@@ -157,8 +160,7 @@ static bool has_any_setter(const struct elfsym *s)
 }
 
 /* One PROP=OFF item of [p, end) into field_off; 0 or -EINVAL with why set. */
-static int parse_offset(const char *p, const char *end, uint32_t *field_off, char *why,
-			size_t cap)
+static int parse_offset(const char *p, const char *end, uint32_t *field_off, char *why, size_t cap)
 {
 	const char *eq = memchr(p, '=', (size_t)(end - p));
 	unsigned long long v = 0;
@@ -204,8 +206,7 @@ static int parse_offset(const char *p, const char *end, uint32_t *field_off, cha
 	return 0;
 }
 
-int hwui_parse_offsets(const char *spec, uint32_t field_off[AT_PROP_COUNT], char *why,
-		       size_t cap)
+int hwui_parse_offsets(const char *spec, uint32_t field_off[AT_PROP_COUNT], char *why, size_t cap)
 {
 	const char *p = spec, *end;
 	int err;
@@ -261,7 +262,6 @@ static const struct err_text uniqueid_errs[] = {
 	{ -ENODATA, "the library could not be read" },
 	{ 0, NULL },
 };
-
 
 const char *hwui_name_strerror(int err)
 {
@@ -330,8 +330,8 @@ static int create_call(void *ctx, const struct insn_call *c)
 }
 
 /* @hit's code, at most @cap bytes (all of it when the symbol has no size). */
-static int read_code(const struct elfsym *s, const struct elfsym_hit *hit, uint8_t *buf,
-		     size_t cap, size_t *len)
+static int read_code(const struct elfsym *s, const struct elfsym_hit *hit, uint8_t *buf, size_t cap,
+		     size_t *len)
 {
 	*len = hit->size && hit->size < cap ? (size_t)hit->size : cap;
 	if (elfsym__read(s, hit->vaddr, buf, *len) == 0)
@@ -389,8 +389,8 @@ int hwui_node_layout(const struct elfsym *s, struct hwui_node_layout *out)
 	return out->name_err;
 }
 
-int hwui_resolve(const char *path, const char *overrides, struct hwui_lib *out,
-		 hwui_warn_fn warn, void *ctx)
+int hwui_resolve(const char *path, const char *overrides, struct hwui_lib *out, hwui_warn_fn warn,
+		 void *ctx)
 {
 	struct elfsym *s;
 	int ret;

@@ -23,36 +23,36 @@
  * - android_view_RenderNode_getUniqueId(jlong) (Android 10+) returns `mUniqueId` in one load.
  */
 struct hwui_node_layout {
-	uint32_t name_off;	/* String8 mName: its only member, the C string, is the first word */
-	uint32_t uniqueid_off;	/* int64_t mUniqueId */
-	int name_err;		/* 0 when name_off is known, else why not: hwui_name_strerror() */
-	int uniqueid_err;	/* 0 when uniqueid_off is known; -ENOENT: no getter (Android 9-) */
+	uint32_t name_off;     /* String8 mName: its only member, the C string, is the first word */
+	uint32_t uniqueid_off; /* int64_t mUniqueId */
+	int name_err;	       /* 0 when name_off is known, else why not: hwui_name_strerror() */
+	int uniqueid_err;      /* 0 when uniqueid_off is known; -ENOENT: no getter (Android 9-) */
 };
 
 /* A function probed for --refresh: where it is, and which argument holds the RenderNode. */
 struct hwui_fn {
-	char name[96];    /* the symbol found (with its ".llvm." suffix, if any) */
+	char name[96]; /* the symbol found (with its ".llvm." suffix, if any) */
 	uint64_t vaddr;
-	uint64_t offset;  /* file offset for a uprobe */
-	int node_arg;     /* 2 (finishRecording, 12+), 3 (setDisplayList, 11-), 0 (vsync) */
-	int err;          /* hwui_resolve: 0 when found, else -ENOENT (or -EFAULT: no file bytes) */
+	uint64_t offset; /* file offset for a uprobe */
+	int node_arg;	 /* 2 (finishRecording, 12+), 3 (setDisplayList, 11-), 0 (vsync) */
+	int err;	 /* hwui_resolve: 0 when found, else -ENOENT (or -EFAULT: no file bytes) */
 };
 
 struct hwui_lib {
 	char path[512];
-	uint16_t machine;                    /* EM_X86_64 or EM_AARCH64 */
-	uint64_t setter_off[AT_PROP_COUNT];  /* file offsets for uprobes */
-	uint32_t field_off[AT_PROP_COUNT];   /* float field inside RenderNode */
-	uint32_t ok_mask;                    /* bit per at_prop whose setter and field are known */
+	uint16_t machine;		    /* EM_X86_64 or EM_AARCH64 */
+	uint64_t setter_off[AT_PROP_COUNT]; /* file offsets for uprobes */
+	uint32_t field_off[AT_PROP_COUNT];  /* float field inside RenderNode */
+	uint32_t ok_mask;		    /* bit per at_prop whose setter and field are known */
 	/* One probe per call (bpf/animtrace.bpf.c): the setter decoded as a leaf storing the
 	 * field (insn_setter_store), so the field is read at its thread's next event. The other
 	 * ok_mask setters keep an entry and a return probe; store_err says why. */
 	uint32_t one_probe_mask;
 	uint64_t setter_vaddr[AT_PROP_COUNT];
 	uint64_t store_vaddr[AT_PROP_COUNT]; /* the store to the field, when one_probe_mask */
-	int store_err[AT_PROP_COUNT];        /* else insn_setter_store's error, or -EFAULT */
-	struct hwui_node_layout node;        /* filled whenever the file could be read */
-	struct hwui_fn redraw;               /* the display-list function (--refresh) */
+	int store_err[AT_PROP_COUNT];	     /* else insn_setter_store's error, or -EFAULT */
+	struct hwui_node_layout node;	     /* filled whenever the file could be read */
+	struct hwui_fn redraw;		     /* the display-list function (--refresh) */
 };
 
 /* Called once per property that had to be disabled, with a reason naming the symbol. */
@@ -90,8 +90,7 @@ const char *hwui_uniqueid_strerror(int err);
  * 1 to HWUI_FIELD_OFF_MAX in C notation) into field_off, all of it: 0, or -EINVAL with why
  * saying what is wrong in one phrase. Pure.
  */
-int hwui_parse_offsets(const char *spec, uint32_t field_off[AT_PROP_COUNT], char *why,
-		       size_t cap);
+int hwui_parse_offsets(const char *spec, uint32_t field_off[AT_PROP_COUNT], char *why, size_t cap);
 
 /*
  * Resolves setters and field offsets in the ELF at path. overrides ("alpha=0x4c,scaleX=108",
@@ -102,8 +101,8 @@ int hwui_parse_offsets(const char *spec, uint32_t field_off[AT_PROP_COUNT], char
  * -errno (-ENOENT, -EACCES, ...) when the file cannot be opened. out->node is decoded too,
  * whatever it finds, without changing the return value.
  */
-int hwui_resolve(const char *path, const char *overrides, struct hwui_lib *out,
-		 hwui_warn_fn warn, void *ctx);
+int hwui_resolve(const char *path, const char *overrides, struct hwui_lib *out, hwui_warn_fn warn,
+		 void *ctx);
 
 /*
  * The function that gives a RenderNode its new display list in @s: Android 12+

@@ -5,13 +5,13 @@
 
 #include "symbols/insn.h"
 
-#define A64_RET		0xd65f03c0u	/* ret (x30) */
-#define A64_BTI_C	0xd503245fu	/* landing pad of address-taken functions with BTI */
+#define A64_RET 0xd65f03c0u   /* ret (x30) */
+#define A64_BTI_C 0xd503245fu /* landing pad of address-taken functions with BTI */
 /* LDR/STR (immediate), unsigned offset: imm12 at [21:10], scaled by the access size. */
-#define A64_LDR_S_UIMM	0xbd400000u	/* ldr s0, [x0, #imm]: SIMD&FP, 32-bit */
-#define A64_STR_S_UIMM	0xbd000000u
-#define A64_LDR_X_UIMM	0xf9400000u	/* ldr x0, [x0, #imm]: 64-bit integer */
-#define A64_LDST_MASK	0xffc003ffu	/* opcode bits plus Rn = x0 and Rt = 0 */
+#define A64_LDR_S_UIMM 0xbd400000u /* ldr s0, [x0, #imm]: SIMD&FP, 32-bit */
+#define A64_STR_S_UIMM 0xbd000000u
+#define A64_LDR_X_UIMM 0xf9400000u /* ldr x0, [x0, #imm]: 64-bit integer */
+#define A64_LDST_MASK 0xffc003ffu  /* opcode bits plus Rn = x0 and Rt = 0 */
 
 static uint32_t a64_word(const uint8_t *p)
 {
@@ -92,8 +92,8 @@ struct getter_shape {
 	size_t x64_op_len;
 };
 
-static int getter(uint16_t e_machine, const uint8_t *code, size_t len,
-		  const struct getter_shape *g, uint32_t *offset)
+static int getter(uint16_t e_machine, const uint8_t *code, size_t len, const struct getter_shape *g,
+		  uint32_t *offset)
 {
 	if (!code)
 		return -ENOTSUP;
@@ -145,7 +145,7 @@ int insn_setter_offset(uint16_t e_machine, const uint8_t *code, size_t len, uint
 
 #define BIT(r) (1u << (r))
 #define A64_SP 31
-#define A64_CLOBBER (0x7ffffu | BIT(30))	/* x0-x18 and the link register */
+#define A64_CLOBBER (0x7ffffu | BIT(30)) /* x0-x18 and the link register */
 enum { X_RAX = 0, X_RCX, X_RDX, X_RBX, X_RSP, X_RBP, X_RSI, X_RDI };
 #define X64_CLOBBER (BIT(X_RAX) | BIT(X_RCX) | BIT(X_RDX) | BIT(X_RSI) | BIT(X_RDI) | 0xf00u)
 
@@ -154,7 +154,7 @@ struct scan {
 	uint64_t set_at[32];
 	uint8_t base[32];
 	int64_t imm[32];
-	uint8_t arg0;		/* x0 or rdi */
+	uint8_t arg0; /* x0 or rdi */
 	insn_call_fn fn;
 	void *ctx;
 };
@@ -189,8 +189,12 @@ static int on_call(struct scan *st, uint64_t pc, enum insn_call_kind kind, uint6
 		   uint32_t clobber)
 {
 	struct insn_call c = {
-		.site = pc, .target = target, .kind = kind, .arg0_set_at = st->set_at[st->arg0],
-		.arg0_base = st->base[st->arg0], .arg0_imm = st->imm[st->arg0],
+		.site = pc,
+		.target = target,
+		.kind = kind,
+		.arg0_set_at = st->set_at[st->arg0],
+		.arg0_base = st->base[st->arg0],
+		.arg0_imm = st->imm[st->arg0],
 		.arg0 = st->val[st->arg0],
 	};
 	int ret = st->fn(st->ctx, &c);
@@ -233,7 +237,8 @@ static uint32_t a64_simd_writes(uint32_t w)
 	if ((w & 0x7f20fc00u) == 0x1e200000u) {
 		uint32_t op = (w >> 16) & 7;
 
-		return op == 2 || op == 3 || op == 7 ? 0 : BIT(w & 31); /* scvtf, ucvtf, fmov to FP */
+		return op == 2 || op == 3 || op == 7 ? 0 :
+						       BIT(w & 31); /* scvtf, ucvtf, fmov to FP */
 	}
 	if ((w & 0xbfe0fc00u) == 0x0e002c00u || (w & 0xbfe0fc00u) == 0x0e003c00u)
 		return BIT(w & 31);
@@ -294,16 +299,38 @@ static int a64_scan(struct scan *st, const uint8_t *code, size_t len, uint64_t v
  * 'E' 0F escape, 'T' 0F 38 map (ModRM), 'U' 0F 3A map (ModRM + imm8), 'x' stop: invalid in
  * 64-bit mode or not decoded (VEX C4/C5, EVEX 62, 3DNow!).
  */
-static const char x64_map1[] =
-	"MMMMbzxxMMMMbzxE" "MMMMbzxxMMMMbzxx" "MMMMbzpxMMMMbzpx" "MMMMbzpxMMMMbzpx"
-	"pppppppppppppppp" "................" "xxxMppppzZbB...." "bbbbbbbbbbbbbbbb"
-	"BZxBMMMMMMMMMMMM" "..........x....." "oooo....bz......" "bbbbbbbbvvvvvvvv"
-	"BBw.xxBZe.w..bx." "MMMMxxx.MMMMMMMM" "bbbbbbbbrrxb...." "p.pp..gG......MM";
-static const char x64_map0f[] =
-	"MMMMx.....x.xM.x" "MMMMMMMMMMMMMMMM" "MMMMxxxxMMMMMMMM" "........TxUxxxxx"
-	"MMMMMMMMMMMMMMMM" "MMMMMMMMMMMMMMMM" "MMMMMMMMMMMMMMMM" "BBBBMMM.MMxxMMMM"
-	"rrrrrrrrrrrrrrrr" "MMMMMMMMMMMMMMMM" "...MBMxx...MBMMM" "MMMMMMMMMMBMMMMM"
-	"MMBMBBBM........" "MMMMMMMMMMMMMMMM" "MMMMMMMMMMMMMMMM" "MMMMMMMMMMMMMMMM";
+static const char x64_map1[] = "MMMMbzxxMMMMbzxE"
+			       "MMMMbzxxMMMMbzxx"
+			       "MMMMbzpxMMMMbzpx"
+			       "MMMMbzpxMMMMbzpx"
+			       "pppppppppppppppp"
+			       "................"
+			       "xxxMppppzZbB...."
+			       "bbbbbbbbbbbbbbbb"
+			       "BZxBMMMMMMMMMMMM"
+			       "..........x....."
+			       "oooo....bz......"
+			       "bbbbbbbbvvvvvvvv"
+			       "BBw.xxBZe.w..bx."
+			       "MMMMxxx.MMMMMMMM"
+			       "bbbbbbbbrrxb...."
+			       "p.pp..gG......MM";
+static const char x64_map0f[] = "MMMMx.....x.xM.x"
+				"MMMMMMMMMMMMMMMM"
+				"MMMMxxxxMMMMMMMM"
+				"........TxUxxxxx"
+				"MMMMMMMMMMMMMMMM"
+				"MMMMMMMMMMMMMMMM"
+				"MMMMMMMMMMMMMMMM"
+				"BBBBMMM.MMxxMMMM"
+				"rrrrrrrrrrrrrrrr"
+				"MMMMMMMMMMMMMMMM"
+				"...MBMxx...MBMMM"
+				"MMMMMMMMMMBMMMMM"
+				"MMBMBBBM........"
+				"MMMMMMMMMMMMMMMM"
+				"MMMMMMMMMMMMMMMM"
+				"MMMMMMMMMMMMMMMM";
 
 enum { X64_MAP1 = 1, X64_MAP0F, X64_MAP0F38, X64_MAP0F3A };
 
@@ -311,8 +338,8 @@ struct x64_insn {
 	size_t len;
 	uint8_t rex, map, op;
 	bool opsize, addr32, rep, modrm, rip; /* rep: an F3 prefix */
-	uint8_t mod, reg, rm;		/* reg and rm extended by REX.R / REX.B */
-	uint8_t base, index;		/* memory operand registers, or INSN_NO_REG */
+	uint8_t mod, reg, rm;		      /* reg and rm extended by REX.R / REX.B */
+	uint8_t base, index;		      /* memory operand registers, or INSN_NO_REG */
 	int64_t disp, imm;
 };
 
@@ -407,19 +434,23 @@ static size_t x64_imm_len(const struct x64_insn *d, char k)
 	size_t z = d->opsize && !(d->rex & 8) ? 2 : 4;
 
 	switch (k) {
-	case 'b': case 'B':
+	case 'b':
+	case 'B':
 		return 1;
 	case 'w':
 		return 2;
 	case 'e':
 		return 3;
-	case 'z': case 'Z': case 'r':
+	case 'z':
+	case 'Z':
+	case 'r':
 		return k == 'r' ? 4 : z;
 	case 'v':
 		return (d->rex & 8) ? 8 : z;
 	case 'o':
 		return d->addr32 ? 4 : 8;
-	case 'g': case 'G':
+	case 'g':
+	case 'G':
 		return (d->reg & 7) >= 2 ? 0 : k == 'g' ? 1 : z;
 	default:
 		return 0;
@@ -466,7 +497,10 @@ static uint32_t x64_writes1(const struct x64_insn *d, uint32_t reg, uint32_t rm)
 	uint8_t op = d->op, ext = d->reg & 7, low = (op & 7) | ((d->rex & 1) << 3);
 
 	if (op < 0x40 && (op & 7) < 6) /* ALU ops; CMP (38-3D) writes only flags */
-		return (op & 0xf8) == 0x38 ? 0 : (op & 7) < 2 ? rm : (op & 7) < 4 ? reg : BIT(X_RAX);
+		return (op & 0xf8) == 0x38 ? 0 :
+		       (op & 7) < 2	   ? rm :
+		       (op & 7) < 4	   ? reg :
+					     BIT(X_RAX);
 	if ((op >= 0x50 && op <= 0x57) || (op >= 0x70 && op <= 0x7f))
 		return 0; /* push, jcc */
 	if ((op >= 0x58 && op <= 0x5f) || (op >= 0xb0 && op <= 0xbf))
@@ -474,30 +508,70 @@ static uint32_t x64_writes1(const struct x64_insn *d, uint32_t reg, uint32_t rm)
 	if (op >= 0x90 && op <= 0x97)
 		return op == 0x90 && !(d->rex & 1) ? 0 : BIT(X_RAX) | BIT(low); /* nop, xchg */
 	switch (op) {
-	case 0x63: case 0x69: case 0x6b: case 0x8a: case 0x8b: case 0x8d:
+	case 0x63:
+	case 0x69:
+	case 0x6b:
+	case 0x8a:
+	case 0x8b:
+	case 0x8d:
 		return reg;
-	case 0x84: case 0x85: case 0x68: case 0x6a: case 0xc2: case 0xc3: case 0xcc:
-	case 0xe9: case 0xeb: case 0x9b: case 0x9c: case 0x9d: case 0xf4: case 0xf5:
-	case 0xf8: case 0xf9: case 0xfa: case 0xfb: case 0xfc: case 0xfd:
+	case 0x84:
+	case 0x85:
+	case 0x68:
+	case 0x6a:
+	case 0xc2:
+	case 0xc3:
+	case 0xcc:
+	case 0xe9:
+	case 0xeb:
+	case 0x9b:
+	case 0x9c:
+	case 0x9d:
+	case 0xf4:
+	case 0xf5:
+	case 0xf8:
+	case 0xf9:
+	case 0xfa:
+	case 0xfb:
+	case 0xfc:
+	case 0xfd:
 		return 0;
-	case 0x86: case 0x87:
+	case 0x86:
+	case 0x87:
 		return reg | rm;
-	case 0x88: case 0x89: case 0x8c: case 0x8f: case 0xc0: case 0xc1: case 0xc6: case 0xc7:
-	case 0xd0: case 0xd1: case 0xd2: case 0xd3:
+	case 0x88:
+	case 0x89:
+	case 0x8c:
+	case 0x8f:
+	case 0xc0:
+	case 0xc1:
+	case 0xc6:
+	case 0xc7:
+	case 0xd0:
+	case 0xd1:
+	case 0xd2:
+	case 0xd3:
 		return rm;
-	case 0x80: case 0x81: case 0x83:
+	case 0x80:
+	case 0x81:
+	case 0x83:
 		return ext == 7 ? 0 : rm;
-	case 0x98: case 0xa0: case 0xa1: case 0x9f:
+	case 0x98:
+	case 0xa0:
+	case 0xa1:
+	case 0x9f:
 		return BIT(X_RAX);
 	case 0x99:
 		return BIT(X_RDX);
 	case 0xc9:
 		return BIT(X_RBP);
-	case 0xf6: case 0xf7:
+	case 0xf6:
+	case 0xf7:
 		return ext < 2 ? 0 : ext < 4 ? rm : BIT(X_RAX) | BIT(X_RDX);
-	case 0xfe: case 0xff:
+	case 0xfe:
+	case 0xff:
 		return ext < 2 ? rm : 0; /* inc, dec; jmp, push (calls are handled before) */
-	default: /* string operations and the rest */
+	default:			 /* string operations and the rest */
 		return X64_ANY | reg | rm;
 	}
 }
@@ -516,18 +590,42 @@ static uint32_t x64_writes0f(const struct x64_insn *d, uint32_t reg, uint32_t rm
 	if (op >= 0xc8 && op <= 0xcf)
 		return BIT((op & 7) | ((d->rex & 1) << 3)); /* bswap */
 	switch (op) {
-	case 0x2c: case 0x2d: case 0x50: case 0xaf: case 0xb6: case 0xb7: case 0xbe: case 0xbf:
-	case 0xb8: case 0xbc: case 0xbd: case 0xc5: case 0xd7:
+	case 0x2c:
+	case 0x2d:
+	case 0x50:
+	case 0xaf:
+	case 0xb6:
+	case 0xb7:
+	case 0xbe:
+	case 0xbf:
+	case 0xb8:
+	case 0xbc:
+	case 0xbd:
+	case 0xc5:
+	case 0xd7:
 		return reg; /* cvt to integer, movmsk, imul, movzx/sx, popcnt, bsf/bsr, pextrw */
-	case 0xa3: case 0x0b: case 0x0d: case 0xae:
+	case 0xa3:
+	case 0x0b:
+	case 0x0d:
+	case 0xae:
 		return 0; /* bt, ud2, prefetch, fences */
-	case 0xab: case 0xb3: case 0xbb: case 0xa4: case 0xa5: case 0xac: case 0xad: case 0xc3:
+	case 0xab:
+	case 0xb3:
+	case 0xbb:
+	case 0xa4:
+	case 0xa5:
+	case 0xac:
+	case 0xad:
+	case 0xc3:
 		return rm; /* bts/btr/btc, shld/shrd, movnti */
 	case 0xba:
 		return (d->reg & 7) == 4 ? 0 : rm;
-	case 0xb0: case 0xb1: case 0xc7:
+	case 0xb0:
+	case 0xb1:
+	case 0xc7:
 		return rm | BIT(X_RAX) | BIT(X_RDX);
-	case 0xc0: case 0xc1:
+	case 0xc0:
+	case 0xc1:
 		return reg | rm;
 	case 0x7e:
 		return d->opsize ? rm : 0; /* 66: movd/movq r/m, xmm; F3: movq xmm, xmm/m64 */
@@ -580,7 +678,8 @@ static int x64_step(struct scan *st, const struct x64_insn *d, uint64_t pc)
 		return on_call(st, pc, INSN_CALL_DIRECT, next + (uint64_t)d->imm, X64_CLOBBER);
 	if (d->map == X64_MAP1 && d->op == 0xff && (ext == 2 || ext == 3)) {
 		if (ext == 2 && d->rip)
-			return on_call(st, pc, INSN_CALL_GOT, next + (uint64_t)d->disp, X64_CLOBBER);
+			return on_call(st, pc, INSN_CALL_GOT, next + (uint64_t)d->disp,
+				       X64_CLOBBER);
 		return on_call(st, pc, INSN_CALL_INDIRECT, 0, X64_CLOBBER);
 	}
 	if (!x64_track(st, d, pc))
@@ -623,11 +722,11 @@ int insn_scan_calls(uint16_t e_machine, const uint8_t *code, size_t len, uint64_
 
 /* One instruction of a setter, for insn_setter_store. */
 struct setter_insn {
-	bool leaves;	/* a call, an indirect or outside branch, a system call: not a leaf */
+	bool leaves; /* a call, an indirect or outside branch, a system call: not a leaf */
 	bool ret;
-	uint8_t base;	/* a 32-bit store to [base + the field's offset], else INSN_NO_REG */
+	uint8_t base; /* a 32-bit store to [base + the field's offset], else INSN_NO_REG */
 	uint8_t copy_dst, copy_src; /* a 64-bit register copy, else INSN_NO_REG */
-	uint32_t writes; /* general registers written (a superset) */
+	uint32_t writes;	    /* general registers written (a superset) */
 };
 
 /* Conditional and unconditional immediate branches: *target, or false for other insns. */
@@ -639,7 +738,7 @@ static bool a64_branch(uint32_t w, uint64_t pc, uint64_t *target)
 		rel = (int64_t)((uint64_t)(w & 0x3ffffff) << 38) >> 36;
 	else if ((w & 0xff000010u) == 0x54000000u || (w & 0x7e000000u) == 0x34000000u)
 		rel = (int64_t)((uint64_t)((w >> 5) & 0x7ffff) << 45) >> 43; /* b.cond, cbz/cbnz */
-	else if ((w & 0x7e000000u) == 0x36000000u) /* tbz/tbnz imm14 */
+	else if ((w & 0x7e000000u) == 0x36000000u)			     /* tbz/tbnz imm14 */
 		rel = (int64_t)((uint64_t)((w >> 5) & 0x3fff) << 50) >> 48;
 	else
 		return false;
@@ -658,7 +757,8 @@ static uint8_t a64_field_store(uint32_t w, uint32_t off)
 		return a64_uimm(w) == off ? rn : INSN_NO_REG;
 	if ((w & 0xffe00c00u) == 0xbc000000u || (w & 0xffe00c00u) == 0xb8000000u)
 		return (int64_t)((uint64_t)((w >> 12) & 0x1ff) << 55) >> 55 == (int64_t)off ?
-			       rn : INSN_NO_REG;
+			       rn :
+			       INSN_NO_REG;
 	return INSN_NO_REG;
 }
 
@@ -667,7 +767,8 @@ static void a64_setter_insn(uint32_t w, uint64_t pc, uint64_t lo, uint64_t hi, u
 {
 	uint64_t target;
 
-	*si = (struct setter_insn){ .base = INSN_NO_REG, .copy_dst = INSN_NO_REG,
+	*si = (struct setter_insn){ .base = INSN_NO_REG,
+				    .copy_dst = INSN_NO_REG,
 				    .copy_src = INSN_NO_REG };
 	si->ret = (w & 0xfffffc1fu) == 0xd65f0000u;
 	if (si->ret)
@@ -710,7 +811,8 @@ static void x64_setter_insn(const struct x64_insn *d, uint64_t pc, uint64_t lo, 
 	uint8_t ext = d->reg & 7;
 	bool map1 = d->map == X64_MAP1, map0f = d->map == X64_MAP0F;
 
-	*si = (struct setter_insn){ .base = INSN_NO_REG, .copy_dst = INSN_NO_REG,
+	*si = (struct setter_insn){ .base = INSN_NO_REG,
+				    .copy_dst = INSN_NO_REG,
 				    .copy_src = INSN_NO_REG };
 	si->ret = map1 && (d->op == 0xc3 || d->op == 0xc2);
 	if (si->ret)
@@ -864,7 +966,8 @@ static int a64_plt_slot(const uint8_t *code, size_t len, uint64_t vaddr, uint64_
 	lo = ((ldr >> 10) & 0xfff) * 8;
 	if (lo != ((add >> 10) & 0xfff))
 		return -ENOTSUP; /* ldr and add must name the same slot */
-	pages = (int64_t)((uint64_t)(((adrp >> 5) & 0x7ffff) << 2 | ((adrp >> 29) & 3)) << 43) >> 31;
+	pages = (int64_t)((uint64_t)(((adrp >> 5) & 0x7ffff) << 2 | ((adrp >> 29) & 3)) << 43) >>
+		31;
 	page = (vaddr & ~0xfffull) + (uint64_t)pages;
 	*slot = page + lo;
 	return 0;

@@ -57,32 +57,32 @@ int insn_setter_store(uint16_t e_machine, const uint8_t *code, size_t len, uint6
 
 /* How a call names its callee. */
 enum insn_call_kind {
-	INSN_CALL_DIRECT,	/* bl / call rel32: target is the callee or its PLT stub */
-	INSN_CALL_GOT,		/* x86_64 call *disp(%rip) (-fno-plt): target is the GOT slot */
-	INSN_CALL_INDIRECT,	/* blr / call through a register or memory: target is 0 */
+	INSN_CALL_DIRECT,   /* bl / call rel32: target is the callee or its PLT stub */
+	INSN_CALL_GOT,	    /* x86_64 call *disp(%rip) (-fno-plt): target is the GOT slot */
+	INSN_CALL_INDIRECT, /* blr / call through a register or memory: target is 0 */
 };
 
 /* A register holding an earlier call's return value plus a constant. */
 struct insn_ret {
-	bool valid;		/* false: anything else (stack address, loaded, unknown) */
-	enum insn_call_kind kind;	/* of that call */
-	uint64_t target;	/* of that call, as in struct insn_call */
-	uint64_t site;		/* vaddr of that call */
-	int64_t add;		/* added since: add #imm, sub #imm, lea disp */
+	bool valid;		  /* false: anything else (stack address, loaded, unknown) */
+	enum insn_call_kind kind; /* of that call */
+	uint64_t target;	  /* of that call, as in struct insn_call */
+	uint64_t site;		  /* vaddr of that call */
+	int64_t add;		  /* added since: add #imm, sub #imm, lea disp */
 };
 
 /* arm64 x0..x30, 31 = sp; x86_64 0..15 in ModRM order (0 rax, 3 rbx, 4 rsp, 7 rdi, 12 r12). */
 #define INSN_NO_REG 0xff
 
 struct insn_call {
-	uint64_t site;		/* vaddr of the call instruction */
+	uint64_t site; /* vaddr of the call instruction */
 	uint64_t target;
 	enum insn_call_kind kind;
 	/* The last instruction before the call that wrote the first argument (x0 / rdi). */
-	uint64_t arg0_set_at;	/* its vaddr; 0 when none in the scanned code */
-	uint8_t arg0_base;	/* the register it read: add/sub #imm, mov, lea; else INSN_NO_REG */
-	int64_t arg0_imm;	/* what it added to that register (0 for mov) */
-	struct insn_ret arg0;	/* the argument's value, when it is an earlier call's result */
+	uint64_t arg0_set_at; /* its vaddr; 0 when none in the scanned code */
+	uint8_t arg0_base;    /* the register it read: add/sub #imm, mov, lea; else INSN_NO_REG */
+	int64_t arg0_imm;     /* what it added to that register (0 for mov) */
+	struct insn_ret arg0; /* the argument's value, when it is an earlier call's result */
 };
 
 /* Return non-zero to stop the scan; insn_scan_calls() then returns that value. */

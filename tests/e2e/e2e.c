@@ -411,8 +411,7 @@ static void jsonl_add(struct e2e_jsonl *j, json_tokener *tok, const char *line, 
 	cr_assert(o && json_tokener_get_error(tok) == json_tokener_success &&
 			  json_tokener_get_parse_end(tok) == len,
 		  "%s:%zu: not one strict JSON value: %.*s", path, lineno, (int)len, line);
-	cr_assert(json_object_is_type(o, json_type_object), "%s:%zu: not an object", path,
-		  lineno);
+	cr_assert(json_object_is_type(o, json_type_object), "%s:%zu: not an object", path, lineno);
 	j->v = realloc(j->v, (j->n + 1) * sizeof(*j->v));
 	cr_assert_not_null(j->v);
 	j->v[j->n++] = o;

@@ -146,8 +146,10 @@ int exp_load(const char *path, struct exp_proc *procs, int max)
 
 int64_t exp_vsync(const struct exp_proc *t, int f)
 {
-	cr_assert(f > 0 && f <= EXP_MAX_FRAMES && t->vsync[f], "pid %d: no vsync id for frame %d "
-		  "in the expect file", t->pid, f);
+	cr_assert(f > 0 && f <= EXP_MAX_FRAMES && t->vsync[f],
+		  "pid %d: no vsync id for frame %d "
+		  "in the expect file",
+		  t->pid, f);
 	return t->vsync[f];
 }
 
@@ -209,16 +211,15 @@ static void check_end(json_object *r, const struct exp_proc *t, const struct exp
 	check_identity(r, t, a);
 	cr_assert_eq(e2e_int(r, "tid"), t->pid, "%s ends on the UI thread", a->name);
 	cr_assert_str_eq(e2e_str(r, "reason"), want_reason(a, t->art), "%s", a->name);
-	cr_assert_str_eq(e2e_str(r, "reason_source"), t->art ? "art" : "inferred", "%s",
-			 a->name);
+	cr_assert_str_eq(e2e_str(r, "reason_source"), t->art ? "art" : "inferred", "%s", a->name);
 	if (!a->start_frame) {
 		cr_assert(e2e_is_null(r, "start_ns"), "%s", a->name);
 		cr_assert(e2e_is_null(r, "duration_ns"), "%s", a->name);
 		cr_assert_eq(e2e_int(r, "frames"), 0, "%s", a->name);
 		return;
 	}
-	cr_assert_eq(e2e_int(r, "duration_ns"), e2e_int(r, "ts_ns") - e2e_int(r, "start_ns"),
-		     "%s", a->name);
+	cr_assert_eq(e2e_int(r, "duration_ns"), e2e_int(r, "ts_ns") - e2e_int(r, "start_ns"), "%s",
+		     a->name);
 	cr_assert_eq(e2e_int(r, "frames"), a->end_frame - a->start_frame + 1, "%s", a->name);
 }
 
@@ -391,8 +392,7 @@ void exp_check_decoy_absent(const char *text, const struct exp_proc *decoy, int 
 
 /* ---- per-frame property values --------------------------------------------------------- */
 
-static json_object *find_frame_props(const struct e2e_jsonl *out, int pid, int vsync,
-				     uint64_t node)
+static json_object *find_frame_props(const struct e2e_jsonl *out, int pid, int vsync, uint64_t node)
 {
 	json_object *found = NULL;
 
@@ -457,9 +457,9 @@ static void check_no_extra_props(const struct e2e_jsonl *out, const struct exp_p
 		if (!e2e_type_is(o, "frame_props") || e2e_int(o, "pid") != t->pid)
 			continue;
 		for (int k = 0; k < t->n_props; k++)
-			hits += t->props[k].changed && t->props[k].vsync ==
-				e2e_int(o, "frame_vsync_id") && t->props[k].node ==
-				strtoull(e2e_str(o, "node"), NULL, 16);
+			hits += t->props[k].changed &&
+				t->props[k].vsync == e2e_int(o, "frame_vsync_id") &&
+				t->props[k].node == strtoull(e2e_str(o, "node"), NULL, 16);
 		cr_assert_gt(hits, 0, "a change the simulator did not make: %s",
 			     json_object_to_json_string(o));
 	}

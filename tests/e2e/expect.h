@@ -26,7 +26,7 @@ struct exp_prop {
 	char property[16];
 	float value;
 	bool changed;
-	char animator[64]; /* the animator that drove it, "" for none */
+	char animator[64];   /* the animator that drove it, "" for none */
 	char node_class[64]; /* the class the node was made with (its simple name) */
 };
 

@@ -135,8 +135,7 @@ static void same_config_value(const struct animname_num *x, json_object *v, cons
 	}
 	double want = json_object_get_double(v);
 
-	cr_assert(close_to(x->v, want), "%s: %.9g, want %.9g", what,
-		  x->v, want);
+	cr_assert(close_to(x->v, want), "%s: %.9g, want %.9g", what, x->v, want);
 }
 
 /* The configured holders: names, values where configured (measured otherwise), left out. */
@@ -169,7 +168,8 @@ static void expected_target(char *buf, size_t cap, json_object *rec, json_object
 {
 	json_object *l = NULL, *t = NULL;
 	const char *label = json_object_object_get_ex(rec, "target_name", &l) && l ?
-				    json_object_get_string(l) : "";
+				    json_object_get_string(l) :
+				    "";
 	const char *cls, *dot, *node = NULL;
 
 	snprintf(buf, cap, "%s", label);
@@ -186,7 +186,8 @@ static void expected_target(char *buf, size_t cap, json_object *rec, json_object
 	else if (json_object_object_get_ex(rec, "target", &t) && t)
 		node = json_object_get_string(t);
 	if (node)
-		snprintf(buf, cap, "%s@%04x", cls, (unsigned int)(strtoull(node, NULL, 16) & 0xffff));
+		snprintf(buf, cap, "%s@%04x", cls,
+			 (unsigned int)(strtoull(node, NULL, 16) & 0xffff));
 	else
 		snprintf(buf, cap, "%s", cls);
 }
@@ -242,8 +243,10 @@ void names_check_anim_start(const char *name, json_object *start)
 	else
 		check_props(&n, start, false);
 	/* what the code asked for is known at start(); nothing measured is yet */
-	cr_assert_str_eq(n.interp, cfg && !e2e_is_null(cfg, "interpolator") ?
-					   e2e_str(cfg, "interpolator") : "", "%s", name);
+	cr_assert_str_eq(n.interp,
+			 cfg && !e2e_is_null(cfg, "interpolator") ? e2e_str(cfg, "interpolator") :
+								    "",
+			 "%s", name);
 	cr_assert_eq(n.has_duration, cfg && !e2e_is_null(cfg, "duration_ms"), "%s", name);
 	if (n.has_duration)
 		cr_assert_eq(n.duration_ns, (uint64_t)e2e_int(cfg, "duration_ms") * 1000000, "%s",
@@ -302,8 +305,7 @@ void names_check_animation_end(const char *name, json_object *end)
 static void near(const struct animname_num *x, double want, const char *what)
 {
 	cr_assert(x->known, "%s unknown", what);
-	cr_assert(close_to(x->v, want), "%s: %.9g, want %.9g", what,
-		  x->v, want);
+	cr_assert(close_to(x->v, want), "%s: %.9g, want %.9g", what, x->v, want);
 }
 
 static bool has(json_object *o, const char *key, json_object **v)
@@ -366,8 +368,11 @@ void names_check_dyn_end(const char *name, json_object *end)
 
 	json_object_object_get_ex(end, "config", &cfg);
 	cr_assert_eq(n.id, e2e_int(end, "id"), "%s", name);
-	cr_assert_eq(n.kind, !strcmp(kind, "Spring") ? ANIMNAME_SPRING :
-			     !strcmp(kind, "Fling") ? ANIMNAME_FLING : ANIMNAME_DYN, "%s", name);
+	cr_assert_eq(n.kind,
+		     !strcmp(kind, "Spring") ? ANIMNAME_SPRING :
+		     !strcmp(kind, "Fling")  ? ANIMNAME_FLING :
+					       ANIMNAME_DYN,
+		     "%s", name);
 	cr_assert_str_eq(n.target, target ? e2e_str(end, "target_name") : "", "%s", name);
 	if (target)
 		cr_assert_str_eq(n.props[0].name, e2e_str(end, "property"), "%s", name);

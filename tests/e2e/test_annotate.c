@@ -186,12 +186,12 @@ static void check_alpha(const struct e2e_jsonl *j, const struct exp_proc *t)
 	char want[160];
 
 	cr_assert_eq(find_annots(j, t->pid, "G", "Anim" BAR "168950273" BAR, o, 2), 1);
-	cr_assert_str_eq(e2e_str(o[0], "name"), "Anim" BAR "168950273" BAR "Obj" BAR "?" BAR
-			 "alpha:?->?" BAR "?" BAR "?");
+	cr_assert_str_eq(e2e_str(o[0], "name"),
+			 "Anim" BAR "168950273" BAR "Obj" BAR "?" BAR "alpha:?->?" BAR "?" BAR "?");
 	cr_assert_str_eq(t->props[0].animator, "animator:alpha");
-	snprintf(want, sizeof(want), "Anim" BAR "168950273" BAR "Obj" BAR "%s@%04llx" BAR
-		 "alpha:1->0" BAR, t->props[0].node_class,
-		 (unsigned long long)(t->props[0].node & 0xffff));
+	snprintf(want, sizeof(want),
+		 "Anim" BAR "168950273" BAR "Obj" BAR "%s@%04llx" BAR "alpha:1->0" BAR,
+		 t->props[0].node_class, (unsigned long long)(t->props[0].node & 0xffff));
 	cr_assert_eq(find_annots(j, t->pid, "N", "Anim" BAR "168950273" BAR, o, 2), 1);
 	cr_assert(!strncmp(e2e_str(o[0], "name"), want, strlen(want)), "\"%s\" is not \"%s...\"",
 		  e2e_str(o[0], "name"), want);
@@ -199,8 +199,8 @@ static void check_alpha(const struct e2e_jsonl *j, const struct exp_proc *t)
 }
 
 /* The simulator's last changed value of (node, prop) per frame, scaled, in frame order. */
-static int expected_series(const struct exp_proc *t, uint64_t node, const char *prop,
-			   int64_t *v, int max)
+static int expected_series(const struct exp_proc *t, uint64_t node, const char *prop, int64_t *v,
+			   int max)
 {
 	int n = 0, frame = 0;
 
@@ -242,9 +242,9 @@ static void check_counters(const struct e2e_jsonl *j, const struct exp_proc *t)
 
 		cr_assert_eq(got, n, "%s: %d counter values, want %d", prefix, got, n);
 		for (int k = 0; k < n; k++)
-			cr_assert_eq(e2e_int(c[k], "value"), want[k], "%s, value %d: %lld, want %lld",
-				     prefix, k, (long long)e2e_int(c[k], "value"),
-				     (long long)want[k]);
+			cr_assert_eq(e2e_int(c[k], "value"), want[k],
+				     "%s, value %d: %lld, want %lld", prefix, k,
+				     (long long)e2e_int(c[k], "value"), (long long)want[k]);
 		checked++;
 	}
 	cr_assert_geq(checked, 2, "alpha of node A and translationY of node B");
@@ -308,12 +308,13 @@ static void check_finding(const struct e2e_jsonl *live, int pid, const char *nam
 		if (!e2e_type_is(f, "finding") || e2e_int(f, "pid") != pid)
 			continue;
 		ids = e2e_get(f, "ids");
-		len = (size_t)snprintf(want, sizeof(want), "finding: %s%s", e2e_str(f, "kind"),
-				       json_object_get_boolean(e2e_get(f, "unmarked")) ?
-					       " animation" : "");
+		len = (size_t)snprintf(
+			want, sizeof(want), "finding: %s%s", e2e_str(f, "kind"),
+			json_object_get_boolean(e2e_get(f, "unmarked")) ? " animation" : "");
 		for (size_t k = 0; k < json_object_array_length(ids) && len < sizeof(want); k++)
 			len += (size_t)snprintf(want + len, sizeof(want) - len, "%s#%lld",
-						k ? "," : " ", (long long)json_object_get_int64(
+						k ? "," : " ",
+						(long long)json_object_get_int64(
 							json_object_array_get_idx(ids, k)));
 		if (len < sizeof(want))
 			snprintf(want + len, sizeof(want) - len, ": %s", e2e_str(f, "text"));
@@ -441,12 +442,22 @@ Test(annotate, a_capture_taken_meanwhile_holds_the_annotations_and_replays_them_
 	char name[E2E_NAME_MAX], go[PATH_MAX];
 	char out[PATH_MAX], err[PATH_MAX], ex[PATH_MAX], cap[PATH_MAX], rep[PATH_MAX];
 	char start[96], pidpat[32];
-	const char *args[] = { "--proc", name, "--annotate", "--format", "json", "-o",
-			       e2e_path(out, "out.jsonl"), "--no-atrace-setup", NULL };
-	const char *sim[] = { E2E_ANIMSIM, "--name", name, "--go", go, "--expect",
-			      e2e_path(ex, "e.jsonl"), NULL };
-	const char *replay[] = { E2E_ANIMTRACE, "--replay", e2e_path(cap, "capture.txt"),
-				 "--format", "json", "-o", e2e_path(rep, "replay.jsonl"), NULL };
+	const char *args[] = { "--proc",
+			       name,
+			       "--annotate",
+			       "--format",
+			       "json",
+			       "-o",
+			       e2e_path(out, "out.jsonl"),
+			       "--no-atrace-setup",
+			       NULL };
+	const char *sim[] = {
+		E2E_ANIMSIM, "--name", name, "--go", go, "--expect", e2e_path(ex, "e.jsonl"), NULL
+	};
+	const char *replay[] = {
+		E2E_ANIMTRACE, "--replay", e2e_path(cap, "capture.txt"),  "--format",
+		"json",	       "-o",	   e2e_path(rep, "replay.jsonl"), NULL
+	};
 	struct exp_proc procs[2];
 	struct e2e_jsonl j, live;
 	struct counted counted;
@@ -513,10 +524,17 @@ Test(annotate, springs_and_flings_are_annotated_with_the_seeds_names)
 {
 	char name[E2E_NAME_MAX], go[PATH_MAX], out[PATH_MAX], err[PATH_MAX], cap[PATH_MAX];
 	char start[96];
-	const char *args[] = { "--proc", name, "--annotate", "--format", "json", "-o",
-			       e2e_path(out, "out.jsonl"), "--no-atrace-setup", NULL };
-	const char *sim[] = { E2E_ANIMSIM, "--name", name, "--scenario", "physics", "--frames",
-			      "90", "--art", "none", "--go", go, NULL };
+	const char *args[] = { "--proc",
+			       name,
+			       "--annotate",
+			       "--format",
+			       "json",
+			       "-o",
+			       e2e_path(out, "out.jsonl"),
+			       "--no-atrace-setup",
+			       NULL };
+	const char *sim[] = { E2E_ANIMSIM, "--name", name,   "--scenario", "physics", "--frames",
+			      "90",	   "--art",  "none", "--go",	   go,	      NULL };
 	struct e2e_jsonl live;
 	struct counted c;
 
@@ -543,10 +561,10 @@ Test(annotate, springs_and_flings_are_annotated_with_the_seeds_names)
 	cr_assert_eq(c.springs, 1);
 	cr_assert_eq(c.flings, 1);
 	cr_assert_eq(c.g, count_recs(&live, "animation_start", app) +
-			  count_recs(&live, "animator_start", app));
+				  count_recs(&live, "animator_start", app));
 	cr_assert_eq(c.h, c.g);
 	cr_assert_eq(c.n, count_recs(&live, "animation_end", app) +
-			  count_recs(&live, "animator_end", app));
+				  count_recs(&live, "animator_end", app));
 	e2e_jsonl_free(&live);
 }
 
@@ -559,10 +577,17 @@ Test(annotate, followed_springs_and_flings_are_annotated_with_the_seeds_names)
 {
 	char name[E2E_NAME_MAX], go[PATH_MAX], out[PATH_MAX], err[PATH_MAX], cap[PATH_MAX];
 	char start[96], gate[PATH_MAX], pat[128];
-	const char *args[] = { "--proc", name, "--annotate", "--format", "json", "-o",
-			       e2e_path(out, "out.jsonl"), "--no-atrace-setup", NULL };
-	const char *sim[] = { E2E_ANIMSIM, "--name", name, "--scenario", "dyn", "--frames", "110",
-			      "--late-gate", gate, "--go", go, NULL };
+	const char *args[] = { "--proc",
+			       name,
+			       "--annotate",
+			       "--format",
+			       "json",
+			       "-o",
+			       e2e_path(out, "out.jsonl"),
+			       "--no-atrace-setup",
+			       NULL };
+	const char *sim[] = { E2E_ANIMSIM, "--name",	  name, "--scenario", "dyn", "--frames",
+			      "110",	   "--late-gate", gate, "--go",	      go,    NULL };
 	struct e2e_jsonl live;
 	struct counted c;
 
@@ -616,9 +641,20 @@ Test(annotate, tracefs_unmounted_under_a_running_animtrace_is_one_warning_and_tr
 {
 	char name[E2E_NAME_MAX], go[PATH_MAX];
 	char out[PATH_MAX], err[PATH_MAX], atpid[16], pidpat[32];
-	const char *argv[] = { "/usr/bin/unshare", "-m", "--propagation", "private",
-			       E2E_ANIMTRACE, "--proc", name, "--annotate", "--format",
-			       "json", "-o", e2e_path(out, "out.jsonl"), "--no-atrace-setup", NULL };
+	const char *argv[] = { "/usr/bin/unshare",
+			       "-m",
+			       "--propagation",
+			       "private",
+			       E2E_ANIMTRACE,
+			       "--proc",
+			       name,
+			       "--annotate",
+			       "--format",
+			       "json",
+			       "-o",
+			       e2e_path(out, "out.jsonl"),
+			       "--no-atrace-setup",
+			       NULL };
 	const char *sim[] = { E2E_ANIMSIM, "--name", name, "--go", go, NULL };
 
 	ensure_tracefs();
@@ -630,8 +666,8 @@ Test(annotate, tracefs_unmounted_under_a_running_animtrace_is_one_warning_and_tr
 	e2e_await(err, at, "animtrace: ready", NULL);
 	snprintf(atpid, sizeof(atpid), "%d", at);
 	/* Lazy: animtrace holds trace_marker open; the machine's own mount is untouched. */
-	const char *umnt[] = { "/usr/bin/nsenter", "-t", atpid, "-m", "--", "/bin/umount", "-l",
-			       TRACEFS, NULL };
+	const char *umnt[] = { "/usr/bin/nsenter", "-t", atpid,	  "-m", "--",
+			       "/bin/umount",	   "-l", TRACEFS, NULL };
 
 	cr_assert_eq(e2e_exit_code(e2e_spawn(umnt, NULL), "umount in animtrace's namespace"), 0);
 	e2e_await(err, at, STOPPED, NULL);
@@ -662,8 +698,10 @@ Test(annotate, tracefs_unmounted_under_a_running_animtrace_is_one_warning_and_tr
 Test(annotate, tracing_every_process_animtrace_never_reads_back_its_own_annotations)
 {
 	char out[PATH_MAX], err[PATH_MAX], pidpat[32];
-	const char *args[] = { "--annotate", "--format", "json", "-o", e2e_path(out, "out.jsonl"),
-			       "--no-atrace-setup", NULL };
+	const char *args[] = {
+		"--annotate",	     "--format", "json", "-o", e2e_path(out, "out.jsonl"),
+		"--no-atrace-setup", NULL
+	};
 	const char *sim[] = { E2E_ANIMSIM, "--name", ALL_TARGET, NULL };
 	struct e2e_jsonl j;
 

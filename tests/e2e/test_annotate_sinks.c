@@ -73,7 +73,8 @@ static void kinds_equal(const struct kinds *a, const struct kinds *b, const char
 	cr_assert_eq(a->n, b->n, "%s: without --annotate\n%swith it\n%s", what, ta, tb);
 	for (int i = 0; i < a->n; i++)
 		cr_assert_eq(kind_count(b, a->k[i].key), a->k[i].count,
-			     "%s, %s: without --annotate\n%swith it\n%s", what, a->k[i].key, ta, tb);
+			     "%s, %s: without --annotate\n%swith it\n%s", what, a->k[i].key, ta,
+			     tb);
 }
 
 /* JSON lines: each line's "type". */
@@ -173,9 +174,18 @@ static void run(struct runs *r, const char *scenario, const char *const *sim_ext
 	for (int i = 0; i < RUNS; i++) {
 		bool json = i == JSON_PLAIN || i == JSON_ANNOT;
 		bool annot = i == JSON_ANNOT || i == BOX_ANNOT;
-		const char *args[] = { "--proc", name, "--no-atrace-setup", "-o", r->out[i],
-				       "--trace-out", r->trace[i], json ? "--format" : "--frames",
-				       json ? "json" : "--color=never", NULL, NULL, NULL };
+		const char *args[] = { "--proc",
+				       name,
+				       "--no-atrace-setup",
+				       "-o",
+				       r->out[i],
+				       "--trace-out",
+				       r->trace[i],
+				       json ? "--format" : "--frames",
+				       json ? "json" : "--color=never",
+				       NULL,
+				       NULL,
+				       NULL };
 		int k = 9;
 
 		if (annot)

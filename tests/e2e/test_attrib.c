@@ -19,8 +19,8 @@
 
 #define TARGET "com.example.anim"
 #define COOKIE(i) (0x0a11fa00 + (i)) /* the simulator's target cookies */
-#define FRAME_NS 16666667LL           /* 60 Hz */
-#define SETS 12                       /* frames 3..14 change each tracked property */
+#define FRAME_NS 16666667LL	     /* 60 Hz */
+#define SETS 12			     /* frames 3..14 change each tracked property */
 
 TestSuite(attrib, .init = e2e_setup, .fini = e2e_teardown, .timeout = 180);
 
@@ -34,15 +34,15 @@ struct run {
  * sim_art: the simulator's --art. The simulator plays once the probes named by the line
  * animtrace says last (probed) are attached: no write happens before they watch.
  */
-static void run_listeners(struct run *r, const char *extra, const char *sim_art,
-			  const char *probed)
+static void run_listeners(struct run *r, const char *extra, const char *sim_art, const char *probed)
 {
 	char out[PATH_MAX], exp_path[PATH_MAX], go[PATH_MAX], name[E2E_NAME_MAX];
-	const char *args[] = { "--proc", name, "--format", "json", "-o", out,
-			       "--no-atrace-setup", extra, NULL };
-	const char *sim[] = { E2E_ANIMSIM, "--name", name, "--scenario", "listeners",
-			      "--linger-ms", "500", "--expect", exp_path, "--go", go,
-			      sim_art ? "--art" : NULL, sim_art, NULL };
+	const char *args[] = { "--proc", name, "--format", "json", "-o", out, "--no-atrace-setup",
+			       extra,	 NULL };
+	const char *sim[] = { E2E_ANIMSIM, "--name",	  name,	 "--scenario",
+			      "listeners", "--linger-ms", "500", "--expect",
+			      exp_path,	   "--go",	  go,	 sim_art ? "--art" : NULL,
+			      sim_art,	   NULL };
 	pid_t at, s;
 
 	e2e_name(name, TARGET);
@@ -132,8 +132,8 @@ Test(attrib, every_write_goes_to_the_animator_whose_animate_value_made_it)
 	/* Same property, same frames, different views: each keeps its own. */
 	cr_assert_str_eq(e2e_str(oa1, "target_source"), "exact");
 	cr_assert_eq(json_object_array_length(e2e_get(oa1, "targets")), 1);
-	assert_target(oa1, 0, node_of(&r, "StatusIconContainer"), "StatusIconContainer", "alpha",
-		      1, 0.25);
+	assert_target(oa1, 0, node_of(&r, "StatusIconContainer"), "StatusIconContainer", "alpha", 1,
+		      0.25);
 	cr_assert_eq(json_object_array_length(e2e_get(oa2, "targets")), 1);
 	assert_target(oa2, 0, node_of(&r, "QSPanel"), "QSPanel", "alpha", 1, 0.5);
 	cr_assert_str_eq(e2e_str(oa2, "target"), node_of(&r, "QSPanel"));

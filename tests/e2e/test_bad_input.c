@@ -31,7 +31,7 @@
 TestSuite(bad_input, .init = e2e_setup, .fini = e2e_teardown, .timeout = 120);
 
 struct run {
-	int status;      /* wait4's */
+	int status; /* wait4's */
 	long maxrss_kb;
 	char *err, *out; /* stderr and stdout, whole */
 };
@@ -156,7 +156,7 @@ struct bad_case {
 	const char *name;
 	const char *args[12]; /* "@IN", "@OUT", "@DIR" are replaced by the prepared paths */
 	int exit_code;
-	const char *message;  /* exact substring of stderr ("" for none) */
+	const char *message; /* exact substring of stderr ("" for none) */
 };
 
 /* Files the table refers to, made fresh in the test's temp dir. */
@@ -207,45 +207,79 @@ static void prepare(const struct bad_case *c, struct prepared *p)
 }
 
 static const struct bad_case cases[] = {
-	{ "missing file", { "--replay", "/nonexistent/x.txt" }, 1,
+	{ "missing file",
+	  { "--replay", "/nonexistent/x.txt" },
+	  1,
 	  "animtrace: /nonexistent/x.txt: No such file or directory\n" },
 	{ "directory", { "--replay", "@DIR" }, 1, ": Is a directory\n" },
 	{ "empty file", { "--replay", "@IN" }, 1, ": not a capture (the file is empty)\n" },
-	{ "foreign text", { "--replay", "@IN" }, 1,
+	{ "foreign text",
+	  { "--replay", "@IN" },
+	  1,
 	  "/notes.txt: not a capture (no ftrace lines, systrace html or Perfetto "
 	  "trace found in the first " },
-	{ "random bytes", { "--replay", "@IN" }, 1,
+	{ "random bytes",
+	  { "--replay", "@IN" },
+	  1,
 	  "random.bin: not a capture (no ftrace lines, systrace html or Perfetto trace found "
 	  "in the first 65536 bytes)\n" },
-	{ "gzip", { "--replay", "@IN" }, 1,
+	{ "gzip",
+	  { "--replay", "@IN" },
+	  1,
 	  "trace.txt.gz: not a capture (compressed with gzip: gunzip it first)\n" },
-	{ "truncated html", { "--replay", "@IN", "-o", "/dev/null" }, 0,
+	{ "truncated html",
+	  { "--replay", "@IN", "-o", "/dev/null" },
+	  0,
 	  "animtrace: warning: damaged capture: cut at byte 1500000 (its last line dropped)\n" },
-	{ "truncated protobuf", { "--replay", "@IN", "-o", "/dev/null" }, 0,
+	{ "truncated protobuf",
+	  { "--replay", "@IN", "-o", "/dev/null" },
+	  0,
 	  "animtrace: warning: damaged capture: cut at byte 500000 (its last packet dropped)\n" },
-	{ "bit-flipped protobuf", { "--replay", "@IN", "-o", "/dev/null" }, 0,
+	{ "bit-flipped protobuf",
+	  { "--replay", "@IN", "-o", "/dev/null" },
+	  0,
 	  "animtrace: warning: damaged capture: 1 damaged packet or message, 3025 bytes "
 	  "skipped\n" },
-	{ "a 10 MB line", { "--replay", "@IN", "--pid", "24675", "-o", "/dev/null" }, 0,
+	{ "a 10 MB line",
+	  { "--replay", "@IN", "--pid", "24675", "-o", "/dev/null" },
+	  0,
 	  "animtrace: warning: damaged capture: 1 damaged line\n" },
-	{ "a NUL byte inside a valid capture", { "--replay", "@IN", "-o", "/dev/null" }, 0,
+	{ "a NUL byte inside a valid capture",
+	  { "--replay", "@IN", "-o", "/dev/null" },
+	  0,
 	  "animtrace: warning: damaged capture: 1 damaged line\n" },
-	{ "output is the input", { "--replay", "@IN", "-o", "@OUT" }, 2,
+	{ "output is the input",
+	  { "--replay", "@IN", "-o", "@OUT" },
+	  2,
 	  "is the capture being replayed: refusing to overwrite it\n" },
-	{ "-o /dev/full", { "--replay", ANTUTU, "-o", "/dev/full" }, 1,
+	{ "-o /dev/full",
+	  { "--replay", ANTUTU, "-o", "/dev/full" },
+	  1,
 	  "animtrace: writing /dev/full: No space left on device\n" },
-	{ "--trace-out /dev/full", { "--replay", ANTUTU, "-o", "@OUT", "--trace-out", "/dev/full" },
-	  1, "animtrace: writing /dev/full: No space left on device\n" },
-	{ "--trace-out a directory", { "--replay", ANTUTU, "-o", "@OUT", "--trace-out", "@DIR" },
-	  1, "a_dir: Is a directory\n" },
-	{ "/dev/zero", { "--replay", "/dev/zero" }, 1,
+	{ "--trace-out /dev/full",
+	  { "--replay", ANTUTU, "-o", "@OUT", "--trace-out", "/dev/full" },
+	  1,
+	  "animtrace: writing /dev/full: No space left on device\n" },
+	{ "--trace-out a directory",
+	  { "--replay", ANTUTU, "-o", "@OUT", "--trace-out", "@DIR" },
+	  1,
+	  "a_dir: Is a directory\n" },
+	{ "/dev/zero",
+	  { "--replay", "/dev/zero" },
+	  1,
 	  "animtrace: /dev/zero: not a capture (no ftrace lines, systrace html or Perfetto trace "
 	  "found in the first 1048576 bytes)\n" },
-	{ "--pid not in the capture", { "--replay", ANTUTU, "--pid", "1" }, 1,
+	{ "--pid not in the capture",
+	  { "--replay", ANTUTU, "--pid", "1" },
+	  1,
 	  "animtrace: no process in the capture matches --pid; processes that wrote markers: " },
-	{ "a live-only flag with --replay", { "--replay", ANTUTU, "--stats" }, 2,
+	{ "a live-only flag with --replay",
+	  { "--replay", ANTUTU, "--stats" },
+	  2,
 	  "animtrace: --stats is for live tracing: it does not apply to --replay\n" },
-	{ "--duration nan", { "--duration", "nan" }, 2,
+	{ "--duration nan",
+	  { "--duration", "nan" },
+	  2,
 	  "animtrace: --duration wants seconds, more than 0 and at most 31536000 (a year), "
 	  "not 'nan'\n" },
 	{ "--duration 1e9", { "--duration", "1e9" }, 2, "not '1e9'\n" },
@@ -259,7 +293,8 @@ static void resolve(const struct bad_case *c, const struct prepared *p, const ch
 	for (i = 0; c->args[i]; i++)
 		args[i] = !strcmp(c->args[i], "@IN")  ? p->in :
 			  !strcmp(c->args[i], "@OUT") ? p->out :
-			  !strcmp(c->args[i], "@DIR") ? p->dir : c->args[i];
+			  !strcmp(c->args[i], "@DIR") ? p->dir :
+							c->args[i];
 	args[i] = NULL;
 }
 
@@ -287,14 +322,15 @@ Test(bad_input, every_bad_input_gives_its_exit_status_and_one_message_without_a_
 			 * the trace file before -o), so its old content is still there. */
 			char *old = e2e_slurp(p.out);
 
-			cr_expect_str_eq(old, "old content\n", "%s: -o file now \"%s\"", c->name, old);
+			cr_expect_str_eq(old, "old content\n", "%s: -o file now \"%s\"", c->name,
+					 old);
 			free(old);
 		}
 		if (!strcmp(c->name, "output is the input")) {
 			struct stat st;
 
-			cr_expect(stat(p.in, &st) == 0 && st.st_size == 100000, "%s: capture changed",
-				  c->name);
+			cr_expect(stat(p.in, &st) == 0 && st.st_size == 100000,
+				  "%s: capture changed", c->name);
 		}
 		run_free(&r);
 	}
@@ -337,7 +373,8 @@ Test(bad_input, reports_a_capture_cut_off_while_it_is_read_from_a_fifo)
 	cr_assert_eq(waitpid(feeder, &(int){ 0 }, 0), feeder);
 	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "stderr:\n%s", r.err);
 	cr_assert(strstr(r.err, "animtrace: warning: damaged capture: cut at byte 100000 (its last "
-			 "line dropped)\n"), "%s", r.err);
+				"line dropped)\n"),
+		  "%s", r.err);
 	run_free(&r);
 	free(d);
 }
@@ -367,8 +404,8 @@ Test(bad_input, survives_the_capture_being_truncated_while_it_is_read)
 		dup2(pfd[1], 1);
 		dup2(null, 2);
 		close(pfd[0]);
-		execl(E2E_ANIMTRACE, E2E_ANIMTRACE, "--replay", copy, "--format", "json", "--frames",
-		      (char *)NULL);
+		execl(E2E_ANIMTRACE, E2E_ANIMTRACE, "--replay", copy, "--format", "json",
+		      "--frames", (char *)NULL);
 		_exit(127);
 	}
 	close(pfd[1]);
@@ -394,8 +431,10 @@ Test(bad_input, a_million_unterminated_animators_are_capped_and_counted)
 
 	cr_assert_not_null(f);
 	for (long i = 0; i < 1000000; i++)
-		fprintf(f, "  app-100 (  100) [000] .... %ld.%06ld: tracing_mark_write: "
-			   "S|100|animator|%ld\n", 1 + i / 1000000, i % 1000000, i);
+		fprintf(f,
+			"  app-100 (  100) [000] .... %ld.%06ld: tracing_mark_write: "
+			"S|100|animator|%ld\n",
+			1 + i / 1000000, i % 1000000, i);
 	cr_assert_eq(fclose(f), 0);
 	e2e_path(out, "million.jsonl");
 	r = run_at(args, NULL);
@@ -417,30 +456,56 @@ Test(bad_input, a_million_unterminated_animators_are_capped_and_counted)
 struct same_case {
 	const char *name;
 	const char *args[10]; /* @CAP the capture, @SYM a symlink to it, @HARD a hard link */
-	bool stdin_cap;       /* standard input is the capture */
+	bool stdin_cap;	      /* standard input is the capture */
 	bool stdout_cap;      /* standard output is appended to the capture */
 	const char *message;
 };
 
 static const struct same_case same_cases[] = {
-	{ "same path", { "--replay", "@CAP", "-o", "@CAP" }, false, false,
+	{ "same path",
+	  { "--replay", "@CAP", "-o", "@CAP" },
+	  false,
+	  false,
 	  "cap.txt is the capture being replayed: refusing to overwrite it\n" },
-	{ "standard input", { "--replay", "-", "-o", "@CAP" }, true, false,
+	{ "standard input",
+	  { "--replay", "-", "-o", "@CAP" },
+	  true,
+	  false,
 	  "cap.txt is the capture being replayed: refusing to overwrite it\n" },
-	{ "symlink", { "--replay", "@CAP", "-o", "@SYM" }, false, false,
+	{ "symlink",
+	  { "--replay", "@CAP", "-o", "@SYM" },
+	  false,
+	  false,
 	  "sym.txt is the capture being replayed: refusing to overwrite it\n" },
-	{ "hard link", { "--replay", "@CAP", "-o", "@HARD" }, false, false,
+	{ "hard link",
+	  { "--replay", "@CAP", "-o", "@HARD" },
+	  false,
+	  false,
 	  "hard.txt is the capture being replayed: refusing to overwrite it\n" },
-	{ "symlink read, hard link written", { "--replay", "@SYM", "-o", "@HARD" }, false, false,
+	{ "symlink read, hard link written",
+	  { "--replay", "@SYM", "-o", "@HARD" },
+	  false,
+	  false,
 	  "hard.txt is the capture being replayed: refusing to overwrite it\n" },
-	{ "--trace-out from standard input", { "--replay", "-", "-o", "/dev/null", "--trace-out",
-	  "@SYM" }, true, false, "sym.txt is the capture being replayed: refusing to overwrite it\n" },
-	{ "--trace-out hard link", { "--replay", "@CAP", "--trace-out", "@HARD" }, false, false,
+	{ "--trace-out from standard input",
+	  { "--replay", "-", "-o", "/dev/null", "--trace-out", "@SYM" },
+	  true,
+	  false,
+	  "sym.txt is the capture being replayed: refusing to overwrite it\n" },
+	{ "--trace-out hard link",
+	  { "--replay", "@CAP", "--trace-out", "@HARD" },
+	  false,
+	  false,
 	  "hard.txt is the capture being replayed: refusing to overwrite it\n" },
-	{ "standard output appended", { "--replay", "-" }, true, true,
+	{ "standard output appended",
+	  { "--replay", "-" },
+	  true,
+	  true,
 	  "standard output is the capture being replayed: refusing to overwrite it\n" },
-	{ "-o and --trace-out one file", { "--replay", TRACES "antutu-2018.ftrace.txt", "-o",
-	  "@CAP", "--trace-out", "@HARD" }, false, false,
+	{ "-o and --trace-out one file",
+	  { "--replay", TRACES "antutu-2018.ftrace.txt", "-o", "@CAP", "--trace-out", "@HARD" },
+	  false,
+	  false,
 	  "hard.txt is also -o: refusing to write both into it\n" },
 };
 
@@ -464,8 +529,10 @@ Test(bad_input, refuses_any_output_that_is_the_capture_by_identity_and_leaves_it
 		free(orig);
 		orig = read_all(cap, &len);
 		for (i = 0; c->args[i]; i++)
-			args[i] = !strcmp(c->args[i], "@CAP") ? cap : !strcmp(c->args[i], "@SYM") ? sym :
-				  !strcmp(c->args[i], "@HARD") ? hard : c->args[i];
+			args[i] = !strcmp(c->args[i], "@CAP")  ? cap :
+				  !strcmp(c->args[i], "@SYM")  ? sym :
+				  !strcmp(c->args[i], "@HARD") ? hard :
+								 c->args[i];
 		args[i] = NULL;
 		r = run_io(args, c->stdin_cap ? cap : NULL, c->stdout_cap ? cap : NULL);
 		cr_expect(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 2,
@@ -473,8 +540,10 @@ Test(bad_input, refuses_any_output_that_is_the_capture_by_identity_and_leaves_it
 		cr_expect(strstr(r.err, c->message) && !strchr(r.err, '\n')[1],
 			  "%s: stderr is not the one line \"%s\":\n%s", c->name, c->message, r.err);
 		now = read_all(cap, &now_len);
-		cr_expect(now_len == len && !memcmp(now, orig, len), "%s: the capture changed (%zu "
-			  "bytes, was %zu)", c->name, now_len, len);
+		cr_expect(now_len == len && !memcmp(now, orig, len),
+			  "%s: the capture changed (%zu "
+			  "bytes, was %zu)",
+			  c->name, now_len, len);
 		free(now);
 		run_free(&r);
 	}
@@ -504,8 +573,8 @@ static void expect_input_object(size_t k, const char *out, const struct dc_expec
 Test(bad_input, every_kind_of_damage_is_said_once_in_one_line)
 {
 	static struct dc_expect (*const make[])(const char *) = {
-		dc_damaged_protobuf, dc_bad_compressed, dc_cut_text, dc_time_jump_text,
-		dc_time_jump_protobuf,
+		dc_damaged_protobuf, dc_bad_compressed,	    dc_cut_text,
+		dc_time_jump_text,   dc_time_jump_protobuf,
 	};
 	char in[PATH_MAX];
 
@@ -515,8 +584,8 @@ Test(bad_input, every_kind_of_damage_is_said_once_in_one_line)
 		struct run r = run_at(args, NULL);
 		const char *hit = strstr(r.err, "warning: damaged capture:");
 
-		cr_expect(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, "case %zu: stderr:\n%s",
-			  k, r.err);
+		cr_expect(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0,
+			  "case %zu: stderr:\n%s", k, r.err);
 		cr_expect(strstr(r.err, x.message), "case %zu: stderr lacks \"%s\":\n%s", k,
 			  x.message, r.err);
 		cr_expect(hit && !strstr(hit + 1, "warning:"), "case %zu: said twice:\n%s", k,

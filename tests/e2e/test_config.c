@@ -32,10 +32,12 @@ struct run {
 static void run_config_as(struct run *r, const char *extra, const char *format)
 {
 	char *out = r->out, exp_path[PATH_MAX], go[PATH_MAX], name[E2E_NAME_MAX];
-	const char *args[] = { "--proc", name, "--format", format, "-o", out,
-			       "--no-atrace-setup", NULL };
-	const char *sim[] = { E2E_ANIMSIM, "--name", name, "--scenario", "config", "--linger-ms",
-			      "300", "--expect", exp_path, "--go", go, extra, NULL };
+	const char *args[] = { "--proc", name, "--format",	    format,
+			       "-o",	 out,  "--no-atrace-setup", NULL };
+	const char *sim[] = { E2E_ANIMSIM, "--name",	  name,	 "--scenario",
+			      "config",	   "--linger-ms", "300", "--expect",
+			      exp_path,	   "--go",	  go,	 extra,
+			      NULL };
 	pid_t at, s;
 
 	e2e_name(name, TARGET);
@@ -67,8 +69,7 @@ static void run_free(struct run *r)
 }
 
 /* The first record of type with id (or, for the simulator's config lines, cookie). */
-static json_object *find(const struct e2e_jsonl *j, const char *type, const char *key,
-			 int64_t id)
+static json_object *find(const struct e2e_jsonl *j, const char *type, const char *key, int64_t id)
 {
 	for (size_t i = 0; i < j->n; i++)
 		if (e2e_type_is(j->v[i], type) && e2e_int(j->v[i], key) == id)
@@ -98,12 +99,13 @@ Test(config, each_animator_has_its_exact_configuration_and_target_at_its_start)
 	int findings = 0;
 
 	run_config(&r, NULL);
-	assert_config(&r, 1,
-		      "{\"duration_ms\":300,\"start_delay_ms\":0,\"repeat_count\":-1,"
-		      "\"repeat_mode\":\"REVERSE\",\"interpolator\":\"AccelerateDecelerate\","
-		      "\"values\":[{\"property\":\"alpha\",\"type\":\"float\",\"from\":1,\"to\":0}],"
-		      "\"values_left_out\":0,\"target_class\":\"android.view.View\","
-		      "\"target_node\":\"%s\"}");
+	assert_config(
+		&r, 1,
+		"{\"duration_ms\":300,\"start_delay_ms\":0,\"repeat_count\":-1,"
+		"\"repeat_mode\":\"REVERSE\",\"interpolator\":\"AccelerateDecelerate\","
+		"\"values\":[{\"property\":\"alpha\",\"type\":\"float\",\"from\":1,\"to\":0}],"
+		"\"values_left_out\":0,\"target_class\":\"android.view.View\","
+		"\"target_node\":\"%s\"}");
 	assert_config(&r, 2,
 		      "{\"duration_ms\":200,\"start_delay_ms\":100,\"repeat_count\":0,"
 		      "\"repeat_mode\":\"RESTART\",\"interpolator\":\"PathInterpolator\","
@@ -116,12 +118,13 @@ Test(config, each_animator_has_its_exact_configuration_and_target_at_its_start)
 		      "\"values\":[{\"property\":\"backgroundColor\",\"type\":\"argb\","
 		      "\"from\":\"0xffff0000\",\"to\":\"0xff0000ff\"}],\"values_left_out\":0,"
 		      "\"target_class\":\"android.view.View\",\"target_node\":\"%s\"}");
-	assert_config(&r, 4,
-		      "{\"duration_ms\":250,\"start_delay_ms\":0,\"repeat_count\":2,"
-		      "\"repeat_mode\":\"RESTART\",\"interpolator\":\"PathInterpolator\","
-		      "\"values\":[{\"property\":\"x\",\"type\":\"float\",\"from\":-40.5,\"to\":100},"
-		      "{\"property\":\"level\",\"type\":\"int\",\"from\":3,\"to\":50}],"
-		      "\"values_left_out\":0,\"target_class\":null,\"target_node\":null}");
+	assert_config(
+		&r, 4,
+		"{\"duration_ms\":250,\"start_delay_ms\":0,\"repeat_count\":2,"
+		"\"repeat_mode\":\"RESTART\",\"interpolator\":\"PathInterpolator\","
+		"\"values\":[{\"property\":\"x\",\"type\":\"float\",\"from\":-40.5,\"to\":100},"
+		"{\"property\":\"level\",\"type\":\"int\",\"from\":3,\"to\":50}],"
+		"\"values_left_out\":0,\"target_class\":null,\"target_node\":null}");
 	/* the INFINITE one runs until its process exits: repeating, as configured */
 	end = find(&r.got, "animator_end", "id", COOKIE(1));
 	cr_assert_str_eq(e2e_str(end, "reason"), "process_exit");
@@ -137,8 +140,8 @@ Test(config, each_animator_has_its_exact_configuration_and_target_at_its_start)
 		findings++;
 	}
 	cr_assert_eq(findings, 1, "the INFINITE one, never stalled");
-	cr_assert(strstr(e2e_slurp(r.err), "animator configurations: 4 read, 0 reads failed"),
-		  "%s", e2e_slurp(r.err));
+	cr_assert(strstr(e2e_slurp(r.err), "animator configurations: 4 read, 0 reads failed"), "%s",
+		  e2e_slurp(r.err));
 	run_free(&r);
 }
 
@@ -183,7 +186,8 @@ Test(config, a_heap_laid_out_for_another_android_prints_no_value_and_says_why_on
 	}
 	err = e2e_slurp(r.err);
 	cr_assert(strstr(err, ": animator configurations not read: mRepeatMode 0 is neither "
-			      "RESTART nor REVERSE\n"), "%s", err);
+			      "RESTART nor REVERSE\n"),
+		  "%s", err);
 	cr_assert_eq(strstr(strstr(err, line) + 1, line), NULL, "one line: %s", err);
 	run_free(&r);
 }

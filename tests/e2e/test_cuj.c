@@ -94,12 +94,32 @@ Test(cuj, a_cuj_is_reported_with_its_frames_and_animators)
 {
 	char name[E2E_NAME_MAX], out[PATH_MAX], err[PATH_MAX], go[PATH_MAX], exp_path[PATH_MAX];
 	char seq[32], pidpat[32];
-	const char *sim[] = { E2E_ANIMSIM, "--name", name, "--go", e2e_path(go, "go"),
-			      "--expect", e2e_path(exp_path, "expect.jsonl"), "--scenario", "cuj",
-			      "--vsync-ids", "tokens", "--vsync-seed", "7", "--frames", "24",
-			      "--art", "none", NULL };
-	const char *args[] = { "--proc", name, "--format", "json", "-o",
-			       e2e_path(out, "out.jsonl"), "--no-atrace-setup", NULL };
+	const char *sim[] = { E2E_ANIMSIM,
+			      "--name",
+			      name,
+			      "--go",
+			      e2e_path(go, "go"),
+			      "--expect",
+			      e2e_path(exp_path, "expect.jsonl"),
+			      "--scenario",
+			      "cuj",
+			      "--vsync-ids",
+			      "tokens",
+			      "--vsync-seed",
+			      "7",
+			      "--frames",
+			      "24",
+			      "--art",
+			      "none",
+			      NULL };
+	const char *args[] = { "--proc",
+			       name,
+			       "--format",
+			       "json",
+			       "-o",
+			       e2e_path(out, "out.jsonl"),
+			       "--no-atrace-setup",
+			       NULL };
 	struct e2e_jsonl j, x;
 	struct exp_proc procs[1];
 	json_object *cuj = NULL, *want;
@@ -178,7 +198,8 @@ Test(cuj, a_cuj_is_reported_with_its_frames_and_animators)
 	cr_assert_eq(e2e_int(cuj, "janky_frames"), janky);
 	cr_assert_geq(janky, 1, "frame 12, held 1.2 periods, is late");
 	cr_assert_eq(e2e_int(cuj, "frames_dropped"), dropped);
-	cr_assert_eq(dropped, 0, "the simulator plays every vsync slot: none passes without a frame");
+	cr_assert_eq(dropped, 0,
+		     "the simulator plays every vsync slot: none passes without a frame");
 	cr_assert(e2e_type_is(j.v[j.n - 1], "summary"));
 	cr_assert_eq(e2e_int(j.v[j.n - 1], "cujs"), 1, "the summary counts it");
 	check_late_start(&j, &x, pid);

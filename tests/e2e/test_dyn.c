@@ -118,8 +118,8 @@ static void check_read(json_object *r, json_object *x)
 		cr_assert_float_eq(num(c, "damping_ratio"), num(x, "damping_ratio"), 0);
 		cr_assert_float_eq(num(c, "final_position"), num(x, "final_position"), 0);
 	} else {
-		cr_assert_float_eq(num(c, "friction"), (double)((float)num(x, "friction_scalar") *
-								-4.2f), 0);
+		cr_assert_float_eq(num(c, "friction"),
+				   (double)((float)num(x, "friction_scalar") * -4.2f), 0);
 	}
 }
 
@@ -135,11 +135,13 @@ static void check_run(json_object *r, json_object *x)
 	cr_assert_eq(e2e_int(r, "frames"), e2e_int(x, "end_frame") - e2e_int(x, "start_frame"));
 	check_times(r, x);
 	check_read(r, x);
-	cr_assert_str_eq(json_object_get_string(json_object_array_get_idx(
-				 e2e_get(r, "start_stack"), 0)), e2e_str(x, "caller"));
+	cr_assert_str_eq(
+		json_object_get_string(json_object_array_get_idx(e2e_get(r, "start_stack"), 0)),
+		e2e_str(x, "caller"));
 	if (!strcmp(e2e_str(x, "reason"), "cancel"))
-		cr_assert_str_eq(json_object_get_string(json_object_array_get_idx(
-					 e2e_get(r, "end_stack"), 0)), e2e_str(x, "end_caller"));
+		cr_assert_str_eq(json_object_get_string(
+					 json_object_array_get_idx(e2e_get(r, "end_stack"), 0)),
+				 e2e_str(x, "end_caller"));
 	else
 		check_fit(r, x);
 }
@@ -180,10 +182,19 @@ static void run(void)
 {
 	char out[PATH_MAX], err[PATH_MAX], ex[PATH_MAX], gate[PATH_MAX], go[PATH_MAX];
 	char name[E2E_NAME_MAX], pat[128];
-	const char *args[] = { "--proc", name, "--format", "json", "-o", out, "--stacks",
-			       "--no-atrace-setup", no_heap ? "--no-heap" : NULL, NULL };
-	const char *sim[] = { E2E_ANIMSIM, "--name", name, "--scenario", "dyn", "--frames", "110",
-			      "--late-gate", gate, "--go", go, "--expect", ex, NULL };
+	const char *args[] = { "--proc",
+			       name,
+			       "--format",
+			       "json",
+			       "-o",
+			       out,
+			       "--stacks",
+			       "--no-atrace-setup",
+			       no_heap ? "--no-heap" : NULL,
+			       NULL };
+	const char *sim[] = { E2E_ANIMSIM, "--name",	  name, "--scenario", "dyn", "--frames",
+			      "110",	   "--late-gate", gate, "--go",	      go,    "--expect",
+			      ex,	   NULL };
 	struct e2e_jsonl j, x;
 	pid_t at, s, app;
 

@@ -75,8 +75,9 @@ Test(faults, an_unprivileged_user_gets_status_1_and_is_told_it_needs_root)
 Test(faults, a_pid_that_does_not_exist_is_reported_as_no_such_process)
 {
 	char err[PATH_MAX];
-	const char *args[] = { "--pid", "999999999", "--no-atrace-setup", "--duration", "1",
-			       "--format", "json", NULL };
+	const char *args[] = { "--pid",	     "999999999", "--no-atrace-setup",
+			       "--duration", "1",	  "--format",
+			       "json",	     NULL };
 
 	/* Nothing can ever match: it says so and exits at once, as an error. */
 	cr_assert_eq(run(args, e2e_path(err, "err.txt"), 0), 1);
@@ -117,7 +118,8 @@ Test(faults, an_empty_process_name_is_refused_with_status_2)
 /* Refused while parsing, before any library is looked at (it used to be blamed on one). */
 Test(faults, hwui_offsets_that_are_no_offsets_are_refused_with_status_2)
 {
-	bad_args("--hwui-offsets", "alpha=zz", "animtrace: --hwui-offsets: 'zz' is no offset for "
+	bad_args("--hwui-offsets", "alpha=zz",
+		 "animtrace: --hwui-offsets: 'zz' is no offset for "
 		 "alpha (1 to 0xffff, e.g. alpha=0x4c)\n");
 	bad_args("--hwui-offsets", "opacity=0x4c", "no property 'opacity' (alpha, ");
 	bad_args("--hwui-offsets", "alpha=0x4c,", "an empty item");
@@ -153,8 +155,15 @@ Test(faults, a_reader_closing_the_output_pipe_ends_animtrace_without_sigpipe)
 	const char *args[] = { "--proc", target, "--format", "json", "--no-atrace-setup", NULL };
 	pid_t at = e2e_animtrace(args, e2e_path(err, "err.txt"),
 				 &(struct e2e_spawn){ .out_fd = fds[1] });
-	const char *sim[] = { E2E_ANIMSIM, "--name", target, "--linger-ms", "3000",
-			      "--expect", e2e_path(e2, "e2.jsonl"), "--go", e2e_path(go, "go"),
+	const char *sim[] = { E2E_ANIMSIM,
+			      "--name",
+			      target,
+			      "--linger-ms",
+			      "3000",
+			      "--expect",
+			      e2e_path(e2, "e2.jsonl"),
+			      "--go",
+			      e2e_path(go, "go"),
 			      NULL };
 
 	close(fds[1]);
@@ -167,8 +176,7 @@ Test(faults, a_reader_closing_the_output_pipe_ends_animtrace_without_sigpipe)
 	int st = e2e_wait(at, "animtrace");
 
 	cr_assert(WIFEXITED(st), "animtrace died of signal %d", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
-	cr_assert(WEXITSTATUS(st) == 0 || WEXITSTATUS(st) == 1, "exit status %d",
-		  WEXITSTATUS(st));
+	cr_assert(WEXITSTATUS(st) == 0 || WEXITSTATUS(st) == 1, "exit status %d", WEXITSTATUS(st));
 	cr_assert_eq(e2e_exit_code(b, "animsim"), 0);
 }
 
@@ -215,12 +223,29 @@ static long long write_syscalls(pid_t pid)
 Test(faults, a_full_ring_buffer_counts_and_shows_the_drops_and_tracing_goes_on_after_it)
 {
 	char out[PATH_MAX], err[PATH_MAX], ex[PATH_MAX], go[PATH_MAX];
-	const char *args[] = { "--proc", flood_target, "--format", "json", "-o",
-			       e2e_path(out, "out.jsonl"), "--buffer-size", "8K", "--stats",
-			       "--no-atrace-setup", NULL };
-	const char *sim[] = { E2E_ANIMSIM, "--name", flood_target, "--flood", "200000",
-			      "--go", e2e_path(go, "go"), "--linger-ms", "3000",
-			      "--expect", e2e_path(ex, "e.jsonl"), NULL };
+	const char *args[] = { "--proc",
+			       flood_target,
+			       "--format",
+			       "json",
+			       "-o",
+			       e2e_path(out, "out.jsonl"),
+			       "--buffer-size",
+			       "8K",
+			       "--stats",
+			       "--no-atrace-setup",
+			       NULL };
+	const char *sim[] = { E2E_ANIMSIM,
+			      "--name",
+			      flood_target,
+			      "--flood",
+			      "200000",
+			      "--go",
+			      e2e_path(go, "go"),
+			      "--linger-ms",
+			      "3000",
+			      "--expect",
+			      e2e_path(ex, "e.jsonl"),
+			      NULL };
 	struct exp_proc procs[2];
 	struct e2e_jsonl j, e;
 	char pidpat[32];
@@ -277,7 +302,6 @@ Test(faults, a_full_ring_buffer_counts_and_shows_the_drops_and_tracing_goes_on_a
 
 /* ---- the library to probe: missing, without setters, malformed ---------------------------- */
 
-
 /*
  * Traces one basic simulator run with --hwui lib; the animators and frames must come out
  * exactly, with no property values. Returns animtrace's stderr.
@@ -285,11 +309,19 @@ Test(faults, a_full_ring_buffer_counts_and_shows_the_drops_and_tracing_goes_on_a
 static char *run_with_hwui(const char *lib)
 {
 	char out[PATH_MAX], err[PATH_MAX], ex[PATH_MAX], go[PATH_MAX];
-	const char *args[] = { "--proc", hwui_target, "--format", "json", "-o",
-			       e2e_path(out, "out.jsonl"), "--hwui", lib, "--no-atrace-setup",
+	const char *args[] = { "--proc", hwui_target, "--format",
+			       "json",	 "-o",	      e2e_path(out, "out.jsonl"),
+			       "--hwui", lib,	      "--no-atrace-setup",
 			       NULL };
-	const char *sim[] = { E2E_ANIMSIM, "--name", hwui_target, "--linger-ms", "3000",
-			      "--expect", e2e_path(ex, "e.jsonl"), "--go", e2e_path(go, "go"),
+	const char *sim[] = { E2E_ANIMSIM,
+			      "--name",
+			      hwui_target,
+			      "--linger-ms",
+			      "3000",
+			      "--expect",
+			      e2e_path(ex, "e.jsonl"),
+			      "--go",
+			      e2e_path(go, "go"),
 			      NULL };
 	struct exp_proc procs[2];
 	struct e2e_jsonl j;
@@ -311,8 +343,8 @@ static char *run_with_hwui(const char *lib)
 	e2e_jsonl_load(&j, out);
 	exp_check_target(&j, &procs[0]);
 	for (size_t i = 0; i < j.n; i++)
-		cr_assert(!e2e_type_is(j.v[i], "frame_props"), "a value with --hwui %s: %s",
-			  lib, json_object_to_json_string(j.v[i]));
+		cr_assert(!e2e_type_is(j.v[i], "frame_props"), "a value with --hwui %s: %s", lib,
+			  json_object_to_json_string(j.v[i]));
 	e2e_jsonl_free(&j);
 	return e2e_slurp(err);
 }
@@ -356,8 +388,10 @@ Test(faults, a_library_without_setters_is_one_clear_line_and_markers_are_still_t
 	text = run_with_hwui(libc);
 	char want[PATH_MAX + 64];
 
-	snprintf(want, sizeof(want), "animtrace: no View property values: %s: "
-		 "no RenderNode setter found\n", libc);
+	snprintf(want, sizeof(want),
+		 "animtrace: no View property values: %s: "
+		 "no RenderNode setter found\n",
+		 libc);
 	check_one_line_about(text, libc, want);
 	free(text);
 }
@@ -456,10 +490,23 @@ Test(faults, without_tracefs_mounted_animtrace_mounts_it_itself_and_traces)
 {
 	char out[PATH_MAX], err[PATH_MAX], ex[PATH_MAX], atpid[16], sim_path[PATH_MAX];
 	char go[PATH_MAX];
-	const char *argv[] = { "/usr/bin/unshare", "-m", "--propagation", "private", "/bin/sh",
-			       "-c", unmount_then_exec, "sh", E2E_ANIMTRACE, "--proc", mnt_target,
-			       "--format", "json", "-o", e2e_path(out, "out.jsonl"),
-			       "--no-atrace-setup", NULL };
+	const char *argv[] = { "/usr/bin/unshare",
+			       "-m",
+			       "--propagation",
+			       "private",
+			       "/bin/sh",
+			       "-c",
+			       unmount_then_exec,
+			       "sh",
+			       E2E_ANIMTRACE,
+			       "--proc",
+			       mnt_target,
+			       "--format",
+			       "json",
+			       "-o",
+			       e2e_path(out, "out.jsonl"),
+			       "--no-atrace-setup",
+			       NULL };
 	struct exp_proc procs[2];
 	struct e2e_jsonl j;
 
@@ -475,9 +522,21 @@ Test(faults, without_tracefs_mounted_animtrace_mounts_it_itself_and_traces)
 	/* Entering a mount namespace resets the working directory: an absolute path. */
 	cr_assert_not_null(realpath(E2E_ANIMSIM, sim_path));
 	/* The app lives in the same namespace, so it writes through animtrace's mount. */
-	const char *sim[] = { "/usr/bin/nsenter", "-t", atpid, "-m", "--", sim_path, "--name",
-			      mnt_target, "--linger-ms", "3000", "--expect",
-			      e2e_path(ex, "e.jsonl"), "--go", e2e_path(go, "go"), NULL };
+	const char *sim[] = { "/usr/bin/nsenter",
+			      "-t",
+			      atpid,
+			      "-m",
+			      "--",
+			      sim_path,
+			      "--name",
+			      mnt_target,
+			      "--linger-ms",
+			      "3000",
+			      "--expect",
+			      e2e_path(ex, "e.jsonl"),
+			      "--go",
+			      e2e_path(go, "go"),
+			      NULL };
 	pid_t b = e2e_spawn(sim, NULL);
 	pid_t app = e2e_find_child(b, mnt_target);
 	char pidpat[32];
@@ -623,8 +682,10 @@ static void check_none_left(const struct bpf_ids *ids, pid_t at, int sig)
 			break;
 		usleep(100000);
 	}
-	cr_assert_eq(n, 0, "signal %d: %d of animtrace's programs and links still there after "
-		     "%d ms, e.g. %s %ld", sig, n, E2E_WAIT_MS, kind, left);
+	cr_assert_eq(n, 0,
+		     "signal %d: %d of animtrace's programs and links still there after "
+		     "%d ms, e.g. %s %ld",
+		     sig, n, E2E_WAIT_MS, kind, left);
 	/* libbpf names legacy (uprobe_events) probes libbpf_<pid>_... */
 	snprintf(legacy, sizeof(legacy), "libbpf_%d_", at);
 	char *ev = e2e_slurp("/sys/kernel/tracing/uprobe_events");
@@ -662,10 +723,11 @@ static void signal_leaves_no_probes(int sig)
 	snprintf(dir_var, sizeof(dir_var), "AT_FAKE_PROPS=%s", dir);
 	snprintf(state_var, sizeof(state_var), "ANIMTRACE_STATE_DIR=%s", dir); /* beside them */
 	char **env = e2e_env((const char *const[]){ path_var, dir_var, state_var, NULL });
-	const char *args[] = { "--proc", sig_target, "--format", "json", "-o",
-			       e2e_path(out, "o.jsonl"), NULL };
-	const char *sim[] = { E2E_ANIMSIM, "--name", sig_target, "--linger-ms", "20000",
-			      "--go", e2e_path(go, "go"), NULL };
+	const char *args[] = { "--proc", sig_target, "--format",
+			       "json",	 "-o",	     e2e_path(out, "o.jsonl"),
+			       NULL };
+	const char *sim[] = { E2E_ANIMSIM, "--name", sig_target,	 "--linger-ms",
+			      "20000",	   "--go",   e2e_path(go, "go"), NULL };
 
 	pid_t at = e2e_animtrace(args, e2e_path(err, "err.txt"), &(struct e2e_spawn){ .env = env });
 	pid_t b = e2e_spawn(sim, NULL);

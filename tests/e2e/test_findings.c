@@ -27,10 +27,10 @@ struct run {
 };
 
 enum run_flags {
-	RUN_NO_ART = 1,	  /* animtrace --no-art (the simulator still calls its ART fixture) */
-	RUN_STACKS = 2,	  /* animtrace --stacks */
+	RUN_NO_ART = 1,	   /* animtrace --no-art (the simulator still calls its ART fixture) */
+	RUN_STACKS = 2,	   /* animtrace --stacks */
 	RUN_STOP_LIVE = 4, /* tracing stops after the last frame, the process still running */
-	RUN_BOX = 8,	  /* box output instead of JSON (then j stays empty) */
+	RUN_BOX = 8,	   /* box output instead of JSON (then j stays empty) */
 };
 
 /*
@@ -41,11 +41,24 @@ enum run_flags {
 static void run(struct run *r, const char *sc, const char *frames, unsigned int flags)
 {
 	char go[PATH_MAX], name[E2E_NAME_MAX], pat[48];
-	const char *args[12] = { "--proc", name, "--format", flags & RUN_BOX ? "box" : "json",
-				 "-o", r->out, "--no-atrace-setup" };
-	const char *sim[] = { E2E_ANIMSIM, "--name", name, "--scenario", sc, "--frames", frames,
-			      "--expect", r->exp, "--go", go, "--linger-ms",
-			      flags & RUN_STOP_LIVE ? "60000" : "0", NULL };
+	const char *args[12] = {
+		"--proc", name,	  "--format",	      flags & RUN_BOX ? "box" : "json",
+		"-o",	  r->out, "--no-atrace-setup"
+	};
+	const char *sim[] = { E2E_ANIMSIM,
+			      "--name",
+			      name,
+			      "--scenario",
+			      sc,
+			      "--frames",
+			      frames,
+			      "--expect",
+			      r->exp,
+			      "--go",
+			      go,
+			      "--linger-ms",
+			      flags & RUN_STOP_LIVE ? "60000" : "0",
+			      NULL };
 	int n = 7;
 
 	e2e_name(name, "com.example.findings");
@@ -114,9 +127,11 @@ static void describe(char *buf, size_t size, json_object *o, const char *node_na
 	size_t len = (size_t)snprintf(buf, size, "%s", e2e_str(o, "kind"));
 
 	for (size_t k = 0; k < json_object_array_length(ids) && len < size; k++)
-		len += (size_t)snprintf(buf + len, size - len, " %lld",
-					(long long)(unmarked_id >= 0 ? unmarked_id :
-						json_object_get_int64(json_object_array_get_idx(ids, k))));
+		len += (size_t)snprintf(
+			buf + len, size - len, " %lld",
+			(long long)(unmarked_id >= 0 ? unmarked_id :
+						       json_object_get_int64(
+							       json_object_array_get_idx(ids, k))));
 	if (len < size)
 		snprintf(buf + len, size - len, " %s(%s) %s%s", node_name, e2e_str(o, "node"),
 			 e2e_str(o, "property"), code ? " and code" : "");
@@ -149,7 +164,8 @@ static int check_findings(const struct run *r)
 		cr_assert_lt(n_want, 8);
 		describe(want[n_want++], sizeof(want[0]), o, e2e_str(o, "node_name"),
 			 json_object_get_boolean(e2e_get(o, "unmarked")) ?
-				 animation_id(r, e2e_str(o, "node")) : -1,
+				 animation_id(r, e2e_str(o, "node")) :
+				 -1,
 			 json_object_get_boolean(e2e_get(o, "code")));
 	}
 	cr_assert_eq(n_got, n_want, "%d findings, %d expected (first: %s)", n_got, n_want,
@@ -273,8 +289,10 @@ Test(findings_live, on_replay_an_s_and_f_in_one_frame_are_first_frame_not_force_
 	      " com.example.app-300 (300) [000] .... 10.018000: tracing_mark_write: E|300\n",
 	      f);
 	fclose(f);
-	const char *argv[] = { E2E_ANIMTRACE, "--replay", cap, "--pid", "300", "--format", "json",
-			       "-o", e2e_path(out, "replay.jsonl"), NULL };
+	const char *argv[] = { E2E_ANIMTRACE, "--replay", cap,
+			       "--pid",	      "300",	  "--format",
+			       "json",	      "-o",	  e2e_path(out, "replay.jsonl"),
+			       NULL };
 
 	cr_assert_eq(e2e_exit_code(e2e_spawn(argv, NULL), "animtrace --replay"), 0);
 	e2e_jsonl_load(&j, out);
@@ -346,8 +364,10 @@ Test(findings_live, without_art_probes_the_object_animator_and_another_writer_co
 	int n = 0;
 
 	run(&r, "fight", "30", RUN_NO_ART);
-	snprintf(want, sizeof(want), "by animator %lld and another writer (code or an animator no "
-		 "probe names): they fight", (long long)cookie(&r, 1));
+	snprintf(want, sizeof(want),
+		 "by animator %lld and another writer (code or an animator no "
+		 "probe names): they fight",
+		 (long long)cookie(&r, 1));
 	for (size_t i = 0; i < r.j.n; i++) {
 		if (!e2e_type_is(r.j.v[i], "finding"))
 			continue;

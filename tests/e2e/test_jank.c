@@ -29,12 +29,30 @@ static pid_t run_jank(bool ids, const char *fps, struct e2e_jsonl *j, struct exp
 {
 	char name[E2E_NAME_MAX], out[PATH_MAX], err[PATH_MAX], go[PATH_MAX], seq[32], pidpat[32];
 	char exp_path[PATH_MAX];
-	const char *sim[] = { E2E_ANIMSIM, "--name", name, "--go", e2e_path(go, "go"),
-			      "--expect", e2e_path(exp_path, "expect.jsonl"),
-			      "--scenario", "jank", "--frames", "40", "--fps", fps,
-			      ids ? "--vsync-ids" : "--no-vsync-ids", ids ? "tokens" : NULL, NULL };
-	const char *args[] = { "--proc", name, "--format", "json", "-o",
-			       e2e_path(out, "out.jsonl"), "--no-atrace-setup", NULL };
+	const char *sim[] = { E2E_ANIMSIM,
+			      "--name",
+			      name,
+			      "--go",
+			      e2e_path(go, "go"),
+			      "--expect",
+			      e2e_path(exp_path, "expect.jsonl"),
+			      "--scenario",
+			      "jank",
+			      "--frames",
+			      "40",
+			      "--fps",
+			      fps,
+			      ids ? "--vsync-ids" : "--no-vsync-ids",
+			      ids ? "tokens" : NULL,
+			      NULL };
+	const char *args[] = { "--proc",
+			       name,
+			       "--format",
+			       "json",
+			       "-o",
+			       e2e_path(out, "out.jsonl"),
+			       "--no-atrace-setup",
+			       NULL };
 
 	e2e_name(name, "com.example.jank");
 	pid_t at = e2e_animtrace(args, e2e_path(err, "err.txt"), NULL);
@@ -105,8 +123,13 @@ static const char *chain_name(json_object *jank, const char *key, size_t i)
 static void check_janks(const struct e2e_jsonl *j, pid_t pid, int64_t cookie, bool ids,
 			const struct exp_proc *x)
 {
-	static const struct { const char *kind; int seq, dropped; } want[] = {
-		{ "dropped_frames", 10, 2 }, { "late_frame", 20, 0 }, { "dropped_frames", 21, 2 },
+	static const struct {
+		const char *kind;
+		int seq, dropped;
+	} want[] = {
+		{ "dropped_frames", 10, 2 },
+		{ "late_frame", 20, 0 },
+		{ "dropped_frames", 21, 2 },
 	};
 	char name[64], draw[64];
 	size_t n = 0;

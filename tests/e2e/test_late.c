@@ -67,11 +67,28 @@ Test(late, a_libhwui_mapped_after_animtrace_looked_gives_the_values_of_the_next_
 {
 	char out[PATH_MAX], err[PATH_MAX], ex[PATH_MAX], gate[PATH_MAX], go[PATH_MAX], pidpat[32];
 	char line[160], name[E2E_NAME_MAX];
-	const char *args[] = { "--proc", name, "--format", "json", "-o",
-			       e2e_path(out, "out.jsonl"), "--no-atrace-setup", NULL };
-	const char *sim[] = { E2E_ANIMSIM, "--name", name, "--hwui-late-frames", LATE_FRAMES,
-			      "--late-gate", e2e_path(gate, "gate"), "--go", e2e_path(go, "go"),
-			      "--linger-ms", "1000", "--expect", e2e_path(ex, "e.jsonl"), NULL };
+	const char *args[] = { "--proc",
+			       name,
+			       "--format",
+			       "json",
+			       "-o",
+			       e2e_path(out, "out.jsonl"),
+			       "--no-atrace-setup",
+			       NULL };
+	const char *sim[] = { E2E_ANIMSIM,
+			      "--name",
+			      name,
+			      "--hwui-late-frames",
+			      LATE_FRAMES,
+			      "--late-gate",
+			      e2e_path(gate, "gate"),
+			      "--go",
+			      e2e_path(go, "go"),
+			      "--linger-ms",
+			      "1000",
+			      "--expect",
+			      e2e_path(ex, "e.jsonl"),
+			      NULL };
 	struct exp_proc procs[2];
 	struct e2e_jsonl j;
 
@@ -119,8 +136,8 @@ Test(late, a_libhwui_mapped_after_animtrace_looked_gives_the_values_of_the_next_
 Test(late, without_proc_or_pid_animtrace_says_that_no_setter_or_art_probe_is_attached)
 {
 	char err[PATH_MAX];
-	const char *argv[] = { E2E_ANIMTRACE, "--duration", "1", "--format", "json",
-			       "--no-atrace-setup", NULL };
+	const char *argv[] = { E2E_ANIMTRACE, "--duration",	   "1", "--format",
+			       "json",	      "--no-atrace-setup", NULL };
 	pid_t at = e2e_spawn(argv, &(struct e2e_spawn){ .err = e2e_path(err, "err.txt") });
 
 	cr_assert_eq(e2e_exit_code(at, "animtrace"), 0);
@@ -132,8 +149,9 @@ Test(late, without_proc_or_pid_animtrace_says_that_no_setter_or_art_probe_is_att
 static char *stderr_of_a_second(const char *opt)
 {
 	char err[PATH_MAX], pid[16];
-	const char *argv[] = { E2E_ANIMTRACE, "--pid", pid, "--duration", "1", "--format",
-			       "json", "--no-atrace-setup", opt, NULL };
+	const char *argv[] = { E2E_ANIMTRACE, "--pid",	  pid,	  "--duration",
+			       "1",	      "--format", "json", "--no-atrace-setup",
+			       opt,	      NULL };
 
 	snprintf(pid, sizeof(pid), "%d", getpid());
 	pid_t at = e2e_spawn(argv, &(struct e2e_spawn){ .err = e2e_path(err, "err.txt") });

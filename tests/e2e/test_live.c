@@ -34,9 +34,9 @@ TestSuite(live, .init = setup, .fini = e2e_teardown, .timeout = 180);
 static pid_t start_sim_b(const char *expect, pid_t at, const char *err, pid_t *pid)
 {
 	char go[PATH_MAX];
-	const char *argv[] = { E2E_ANIMSIM, "--name", target, "--decoy", decoy,
-			       "--linger-ms", "3000", "--expect", expect,
-			       "--go", e2e_path(go, "go-b"), NULL };
+	const char *argv[] = { E2E_ANIMSIM,	     "--name", target,	   "--decoy", decoy,
+			       "--linger-ms",	     "3000",   "--expect", expect,    "--go",
+			       e2e_path(go, "go-b"), NULL };
 	pid_t b = e2e_spawn(argv, NULL);
 
 	*pid = e2e_find_child(b, target);
@@ -106,7 +106,8 @@ static void check_findings(const struct e2e_jsonl *out, pid_t pid, const char *w
 		len += (size_t)snprintf(got + len, sizeof(got) - len, "%s", e2e_str(o, "kind"));
 		for (size_t k = 0; k < json_object_array_length(ids) && len < sizeof(got); k++)
 			len += (size_t)snprintf(got + len, sizeof(got) - len, " %lld",
-				(long long)json_object_get_int64(json_object_array_get_idx(ids, k)));
+						(long long)json_object_get_int64(
+							json_object_array_get_idx(ids, k)));
 		if (len < sizeof(got))
 			len += (size_t)snprintf(got + len, sizeof(got) - len, ";");
 	}
@@ -118,11 +119,18 @@ Test(live, traces_a_target_started_before_and_one_started_after_animtrace_and_ig
 	char e1[PATH_MAX], e2[PATH_MAX], out[PATH_MAX], err[PATH_MAX], go[PATH_MAX];
 	char procs[2 * E2E_NAME_MAX + 2];
 	/* A without the ART fixture (reasons inferred), B with it (reasons from the probes). */
-	const char *sim_a[] = { E2E_ANIMSIM, "--name", early, "--go", e2e_path(go, "go-a"),
-				"--linger-ms", "3000", "--art", "none",
-				"--expect", e2e_path(e1, "e1.jsonl"), NULL };
-	const char *args[] = { "--proc", procs, "--format", "json",
-			       "-o", e2e_path(out, "out.jsonl"), "--no-atrace-setup", NULL };
+	const char *sim_a[] = {
+		E2E_ANIMSIM, "--name", early,  "--go",	   e2e_path(go, "go-a"),     "--linger-ms",
+		"3000",	     "--art",  "none", "--expect", e2e_path(e1, "e1.jsonl"), NULL
+	};
+	const char *args[] = { "--proc",
+			       procs,
+			       "--format",
+			       "json",
+			       "-o",
+			       e2e_path(out, "out.jsonl"),
+			       "--no-atrace-setup",
+			       NULL };
 	struct exp_proc p1[4], p2[4];
 	struct e2e_jsonl j;
 	pid_t late;
@@ -180,8 +188,8 @@ static void run_box(const char *color, const char *out, const char *wait_for,
 	char err[PATH_MAX], e2[PATH_MAX], opt[32];
 	const char *env_add[] = { "LC_ALL=C.UTF-8", NULL };
 	struct e2e_spawn so = { .env = e2e_env(env_add) };
-	const char *args[] = { "--proc", target, "--format", "box", opt, "-o", out,
-			       "--no-atrace-setup", NULL };
+	const char *args[] = { "--proc", target, "--format",	      "box", opt,
+			       "-o",	 out,	 "--no-atrace-setup", NULL };
 	pid_t pid;
 
 	snprintf(opt, sizeof(opt), "--color=%s", color);
@@ -270,10 +278,18 @@ Test(live, box_format_with_color_always_writes_ansi_escapes)
 Test(live, an_app_whose_atrace_view_tag_is_off_gets_a_note_saying_so)
 {
 	char go[PATH_MAX], out[PATH_MAX], err[PATH_MAX], ex[PATH_MAX], exited[64], want[320];
-	const char *args[] = { "--proc", target, "--format", "json", "-o",
-			       e2e_path(out, "off.jsonl"), "--no-atrace-setup", NULL };
-	const char *sim[] = { E2E_ANIMSIM, "--name", target, "--tags-off", "--go",
-			      e2e_path(go, "go-off"), "--expect", e2e_path(ex, "off-ex.jsonl"),
+	const char *args[] = { "--proc",
+			       target,
+			       "--format",
+			       "json",
+			       "-o",
+			       e2e_path(out, "off.jsonl"),
+			       "--no-atrace-setup",
+			       NULL };
+	const char *sim[] = { E2E_ANIMSIM, "--name",
+			      target,	   "--tags-off",
+			      "--go",	   e2e_path(go, "go-off"),
+			      "--expect",  e2e_path(ex, "off-ex.jsonl"),
 			      NULL };
 	struct exp_proc procs[2];
 	struct e2e_jsonl j;

@@ -58,7 +58,8 @@ static int check_frame_classes(const struct e2e_jsonl *out, const struct exp_pro
 		snprintf(label, sizeof(label), "%s@%04llx", want_null ? "RenderNode" : cls,
 			 (unsigned long long)(node & 0xffff));
 		if (want_null)
-			cr_assert(e2e_is_null(o, "node_class"), "%s", json_object_to_json_string(o));
+			cr_assert(e2e_is_null(o, "node_class"), "%s",
+				  json_object_to_json_string(o));
 		else
 			cr_assert_str_eq(e2e_str(o, "node_class"), cls, "%s",
 					 json_object_to_json_string(o));
@@ -124,10 +125,19 @@ Test(names, every_frame_props_record_carries_the_class_the_simulator_made_its_no
 {
 	char name[E2E_NAME_MAX], go[PATH_MAX];
 	char out[PATH_MAX], err[PATH_MAX], ex[PATH_MAX];
-	const char *args[] = { "--proc", name, "--format", "json", "-o",
-			       e2e_path(out, "out.jsonl"), "--no-atrace-setup", "--verbose", NULL };
-	const char *sim[] = { E2E_ANIMSIM, "--name", name, "--go", go, "--linger-ms", "3000", "--expect",
-			      e2e_path(ex, "ex.jsonl"), NULL };
+	const char *args[] = { "--proc",
+			       name,
+			       "--format",
+			       "json",
+			       "-o",
+			       e2e_path(out, "out.jsonl"),
+			       "--no-atrace-setup",
+			       "--verbose",
+			       NULL };
+	const char *sim[] = { E2E_ANIMSIM, "--name",   name,
+			      "--go",	   go,	       "--linger-ms",
+			      "3000",	   "--expect", e2e_path(ex, "ex.jsonl"),
+			      NULL };
 	struct exp_proc procs[2];
 	struct e2e_jsonl j;
 
@@ -157,8 +167,8 @@ static json_object *end_of(const struct e2e_jsonl *out, int64_t cookie)
 	return NULL;
 }
 
-static void check_end(const struct e2e_jsonl *out, int64_t cookie, const char *cls,
-		      uint64_t node, double from, double to)
+static void check_end(const struct e2e_jsonl *out, int64_t cookie, const char *cls, uint64_t node,
+		      double from, double to)
 {
 	json_object *e = end_of(out, cookie), *alpha;
 	char label[96];
@@ -177,11 +187,27 @@ Test(names, a_node_freed_and_made_again_at_the_same_address_is_shown_by_its_new_
 {
 	char name[E2E_NAME_MAX], go[PATH_MAX];
 	char out[PATH_MAX], err[PATH_MAX], ex[PATH_MAX], gate[PATH_MAX];
-	const char *args[] = { "--proc", name, "--format", "json", "-o",
-			       e2e_path(out, "out.jsonl"), "--no-atrace-setup", "--verbose", NULL };
-	const char *sim[] = { E2E_ANIMSIM, "--name", name, "--go", go, "--scenario", "realloc",
-			      "--late-gate", e2e_path(gate, "gate"), "--expect",
-			      e2e_path(ex, "ex.jsonl"), NULL };
+	const char *args[] = { "--proc",
+			       name,
+			       "--format",
+			       "json",
+			       "-o",
+			       e2e_path(out, "out.jsonl"),
+			       "--no-atrace-setup",
+			       "--verbose",
+			       NULL };
+	const char *sim[] = { E2E_ANIMSIM,
+			      "--name",
+			      name,
+			      "--go",
+			      go,
+			      "--scenario",
+			      "realloc",
+			      "--late-gate",
+			      e2e_path(gate, "gate"),
+			      "--expect",
+			      e2e_path(ex, "ex.jsonl"),
+			      NULL };
 	struct exp_proc procs[2];
 	struct e2e_jsonl j;
 
@@ -221,11 +247,20 @@ Test(names, a_library_without_a_decodable_name_offset_falls_back_and_says_why_on
 	char name[E2E_NAME_MAX], go[PATH_MAX];
 	char out[PATH_MAX], err[PATH_MAX], ex[PATH_MAX], want[PATH_MAX + 128];
 	const char *lib = BUILD_DIR "/sim/libhwui-noname.so";
-	const char *args[] = { "--proc", name, "--format", "json", "-o",
-			       e2e_path(out, "out.jsonl"), "--no-atrace-setup", "--hwui", lib,
+	const char *args[] = { "--proc",
+			       name,
+			       "--format",
+			       "json",
+			       "-o",
+			       e2e_path(out, "out.jsonl"),
+			       "--no-atrace-setup",
+			       "--hwui",
+			       lib,
 			       NULL };
-	const char *sim[] = { E2E_ANIMSIM, "--name", name, "--go", go, "--hwui", lib, "--expect",
-			      e2e_path(ex, "ex.jsonl"), NULL };
+	const char *sim[] = { E2E_ANIMSIM, "--name",   name,
+			      "--go",	   go,	       "--hwui",
+			      lib,	   "--expect", e2e_path(ex, "ex.jsonl"),
+			      NULL };
 	struct exp_proc procs[2];
 	struct e2e_jsonl j;
 	char *text, *first;
@@ -248,7 +283,8 @@ Test(names, a_library_without_a_decodable_name_offset_falls_back_and_says_why_on
 	cr_assert_null(strstr(first + 1, want), "said twice:\n%s", text);
 	cr_assert_not_null(strstr(text, "animtrace: View names: 0 nodes named, 2 without a name "
 					"offset, 0 unreadable, 0 not a class name, 0 reallocated "
-					"before read\n"), "%s", text);
+					"before read\n"),
+			   "%s", text);
 	free(text);
 	e2e_jsonl_free(&j);
 }

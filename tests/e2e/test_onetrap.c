@@ -47,8 +47,8 @@ static void __attribute__((noreturn)) child(int go_fd, int *stage)
 	__atomic_store_n(stage, CHILD_READY, __ATOMIC_SEQ_CST);
 	if (read(go_fd, &c, 1) != 1)
 		_exit(4);
-	m->set[HWUI_ALPHA](node, 0.25f);   /* read at the next call's entry */
-	m->set[HWUI_SCALE_X](node, 1.5f);  /* read by nothing of this thread: it makes no call */
+	m->set[HWUI_ALPHA](node, 0.25f);  /* read at the next call's entry */
+	m->set[HWUI_SCALE_X](node, 1.5f); /* read by nothing of this thread: it makes no call */
 	__atomic_store_n(stage, CHILD_CALLED, __ATOMIC_SEQ_CST);
 	while (__atomic_load_n(stage, __ATOMIC_SEQ_CST) != CHILD_GO_ON)
 		;
@@ -121,10 +121,12 @@ static void await_stage(int *stage, int want)
 static void run_until_stop(void (*body)(int, int *), int changes)
 {
 	char pid[16], err[PATH_MAX], out[PATH_MAX], want[64];
-	const char *args[] = { "--pid", pid, "--no-art", "--no-atrace-setup", "--stats",
-			       "--format", "json", "-o", e2e_path(out, "out.jsonl"), NULL };
-	int *stage = mmap(NULL, sizeof(int), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
-			  -1, 0);
+	const char *args[] = {
+		"--pid",    pid,    "--no-art", "--no-atrace-setup",	    "--stats",
+		"--format", "json", "-o",	e2e_path(out, "out.jsonl"), NULL
+	};
+	int *stage =
+		mmap(NULL, sizeof(int), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	int go[2], status;
 	pid_t kid, at;
 
@@ -142,8 +144,10 @@ static void run_until_stop(void (*body)(int, int *), int changes)
 	snprintf(pid, sizeof(pid), "%d", (int)kid);
 	at = e2e_animtrace(args, e2e_path(err, "at.err"), NULL);
 	e2e_release(err, at, kid, E2E_PROPS, NULL);
-	e2e_await(err, at, "one probe a call for 10, entry and return probes for 0 (10 of 10 "
-		  "setters)", NULL);
+	e2e_await(err, at,
+		  "one probe a call for 10, entry and return probes for 0 (10 of 10 "
+		  "setters)",
+		  NULL);
 	cr_assert_eq(write(go[1], "g", 1), 1);
 	await_stage(stage, CHILD_CALLED);
 	kill(at, SIGINT);
@@ -178,11 +182,20 @@ Test(onetrap, setters_that_call_out_keep_the_return_probe_and_their_values_stay_
 	char name[E2E_NAME_MAX], go[PATH_MAX], out[PATH_MAX], err[PATH_MAX], ex[PATH_MAX];
 	char pidpat[32];
 	const char *lib = BUILD_DIR "/sim/libhwui-calls.so";
-	const char *args[] = { "--proc", name, "--format", "json", "-o",
-			       e2e_path(out, "out.jsonl"), "--no-atrace-setup", "--hwui", lib,
+	const char *args[] = { "--proc",
+			       name,
+			       "--format",
+			       "json",
+			       "-o",
+			       e2e_path(out, "out.jsonl"),
+			       "--no-atrace-setup",
+			       "--hwui",
+			       lib,
 			       NULL };
-	const char *sim[] = { E2E_ANIMSIM, "--name", name, "--go", go, "--hwui", lib, "--expect",
-			      e2e_path(ex, "ex.jsonl"), NULL };
+	const char *sim[] = { E2E_ANIMSIM, "--name",   name,
+			      "--go",	   go,	       "--hwui",
+			      lib,	   "--expect", e2e_path(ex, "ex.jsonl"),
+			      NULL };
 	struct exp_proc procs[2];
 	struct e2e_jsonl j;
 	pid_t at, sm, app;
@@ -193,8 +206,10 @@ Test(onetrap, setters_that_call_out_keep_the_return_probe_and_their_values_stay_
 	sm = e2e_spawn(sim, NULL);
 	app = e2e_find_child(sm, name);
 	e2e_release(err, at, app, E2E_PROPS | E2E_ART, go);
-	e2e_await(err, at, "one probe a call for 0, entry and return probes for 10 (10 of 10 "
-		  "setters)", NULL);
+	e2e_await(err, at,
+		  "one probe a call for 0, entry and return probes for 10 (10 of 10 "
+		  "setters)",
+		  NULL);
 	e2e_await(err, at, "animtrace: warning: alpha: setter 0x",
 		  ": calls or branches out (not a leaf): entry and return probes", NULL);
 	snprintf(pidpat, sizeof(pidpat), "\"pid\":%d,", app);

@@ -85,8 +85,7 @@ static void check_fling(const struct e2e_jsonl *out, const struct exp_phys *x)
 	prop = e2e_get(e2e_get(r, "properties"), x->property);
 	cr_assert_float_eq(num(fit, "friction_scalar"), x->friction_scalar,
 			   0.05 * x->friction_scalar);
-	cr_assert_float_eq(num(fit, "start_velocity"), x->start_velocity,
-			   0.05 * x->start_velocity);
+	cr_assert_float_eq(num(fit, "start_velocity"), x->start_velocity, 0.05 * x->start_velocity);
 	cr_assert_float_eq(num(prop, "to"), x->to, 0.5);
 	cr_assert_eq(e2e_int(r, "frames"), x->end_frame - x->start_frame + 1);
 }
@@ -113,11 +112,11 @@ static void check_fade(const struct e2e_jsonl *out, const struct exp_phys *x)
 Test(physics, springs_flings_and_an_animators_curve_are_fitted_and_a_jump_is_no_animation)
 {
 	char out[PATH_MAX], err[PATH_MAX], exp_path[PATH_MAX], go[PATH_MAX], name[E2E_NAME_MAX];
-	const char *args[] = { "--proc", name, "--format", "json", "-o", out,
-			       "--no-atrace-setup", NULL };
-	const char *sim[] = { E2E_ANIMSIM, "--name", name, "--scenario", "physics",
-			      "--frames", "90", "--art", "none", "--expect", exp_path, "--go", go,
-			      NULL };
+	const char *args[] = { "--proc", name, "--format",	    "json",
+			       "-o",	 out,  "--no-atrace-setup", NULL };
+	const char *sim[] = { E2E_ANIMSIM, "--name", name,    "--scenario", "physics",
+			      "--frames",  "90",     "--art", "none",	    "--expect",
+			      exp_path,	   "--go",   go,      NULL };
 	struct exp_proc procs[2];
 	struct e2e_jsonl j;
 	pid_t at, s;

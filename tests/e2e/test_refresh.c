@@ -22,10 +22,12 @@ TestSuite(refresh, .init = e2e_setup, .fini = e2e_teardown, .timeout = 180);
 static void run(const char *extra, const char *extra2, char *out, char *err, char *exp_path)
 {
 	char name[E2E_NAME_MAX], go[PATH_MAX];
-	const char *args[] = { "--proc", name, "--format", "json", "-o", out,
-			       "--no-atrace-setup", extra, extra2, NULL };
-	const char *sim[] = { E2E_ANIMSIM, "--name", name, "--scenario", "refresh", "--frames",
-			      "95", "--linger-ms", "500", "--expect", exp_path, "--go", go, NULL };
+	const char *args[] = { "--proc", name,	 "--format", "json", "-o", out, "--no-atrace-setup",
+			       extra,	 extra2, NULL };
+	const char *sim[] = { E2E_ANIMSIM, "--name",   name,	 "--scenario",
+			      "refresh",   "--frames", "95",	 "--linger-ms",
+			      "500",	   "--expect", exp_path, "--go",
+			      go,	   NULL };
 	pid_t at, s;
 
 	e2e_name(name, TARGET);
@@ -87,7 +89,8 @@ static void check_frames(const struct e2e_jsonl *got, const struct e2e_jsonl *ex
 		f = frame_of_vsync(exp, e2e_int(o, "vsync_id"));
 		rd = e2e_get(o, "redraws");
 		want = expected_node(exp, f);
-		cr_assert_eq(json_object_array_length(rd), *want ? 1 : 0, "frame %lld", (long long)f);
+		cr_assert_eq(json_object_array_length(rd), *want ? 1 : 0, "frame %lld",
+			     (long long)f);
 		if (*want)
 			cr_assert_str_eq(e2e_str(json_object_array_get_idx(rd, 0), "node"), want,
 					 "frame %lld", (long long)f);

@@ -16,12 +16,13 @@
 TestSuite(replay_cli, .init = e2e_setup, .fini = e2e_teardown, .timeout = 120);
 
 /* animtrace --replay file <opt> <sel> --format json -o <tmp>/name; status 0. */
-static char *replay(const char *file, const char *opt, const char *sel, const char *name,
-		    char *out)
+static char *replay(const char *file, const char *opt, const char *sel, const char *name, char *out)
 {
 	char err[PATH_MAX];
-	const char *argv[] = { E2E_ANIMTRACE, "--replay", file, opt, sel, "--format", "json",
-			       "-o", e2e_path(out, name), NULL };
+	const char *argv[] = { E2E_ANIMTRACE, "--replay", file,
+			       opt,	      sel,	  "--format",
+			       "json",	      "-o",	  e2e_path(out, name),
+			       NULL };
 	pid_t pid = e2e_spawn(argv, &(struct e2e_spawn){ .err = e2e_path(err, "err.txt") });
 	int code = e2e_exit_code(pid, "animtrace --replay");
 	char *text = e2e_slurp(err);
@@ -122,8 +123,8 @@ Test(replay_cli, flyme_launcher_by_its_package_name_matches_the_15_char_comm)
 {
 	char a[PATH_MAX], b[PATH_MAX];
 	char *by_pid = end_lines(replay(FLYME, "--pid", "27619", "pid.jsonl", a));
-	char *by_name = end_lines(replay(FLYME, "--proc", "com.meizu.flyme.launcher", "name.jsonl",
-					 b));
+	char *by_name =
+		end_lines(replay(FLYME, "--proc", "com.meizu.flyme.launcher", "name.jsonl", b));
 
 	cr_assert_neq(strlen(by_pid), 0u);
 	cr_assert_str_eq(by_name, by_pid);

@@ -79,13 +79,33 @@ Test(restart, a_target_that_exits_and_starts_again_is_picked_up_under_its_new_pi
 {
 	char out[PATH_MAX], err[PATH_MAX], e1[PATH_MAX], e2[PATH_MAX], exitpat[256];
 	char go1[PATH_MAX], go2[PATH_MAX];
-	const char *args[] = { "--proc", target, "--format", "json", "-o",
-			       e2e_path(out, "out.jsonl"), "--no-atrace-setup", NULL };
-	const char *sim1[] = { E2E_ANIMSIM, "--name", target, "--expect",
-			       e2e_path(e1, "e1.jsonl"), "--go", e2e_path(go1, "go1"), NULL };
+	const char *args[] = { "--proc",
+			       target,
+			       "--format",
+			       "json",
+			       "-o",
+			       e2e_path(out, "out.jsonl"),
+			       "--no-atrace-setup",
+			       NULL };
+	const char *sim1[] = { E2E_ANIMSIM,
+			       "--name",
+			       target,
+			       "--expect",
+			       e2e_path(e1, "e1.jsonl"),
+			       "--go",
+			       e2e_path(go1, "go1"),
+			       NULL };
 	/* Each run plays once its new pid is traced, as an app's cold start outlasts that. */
-	const char *sim2[] = { E2E_ANIMSIM, "--name", target, "--go", e2e_path(go2, "go2"),
-			       "--linger-ms", "3000", "--expect", e2e_path(e2, "e2.jsonl"), NULL };
+	const char *sim2[] = { E2E_ANIMSIM,
+			       "--name",
+			       target,
+			       "--go",
+			       e2e_path(go2, "go2"),
+			       "--linger-ms",
+			       "3000",
+			       "--expect",
+			       e2e_path(e2, "e2.jsonl"),
+			       NULL };
 	struct exp_proc p1[2], p2[2];
 	struct e2e_jsonl j;
 	char pidpat[32];

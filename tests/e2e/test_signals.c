@@ -44,8 +44,14 @@ static void check_summary_only(const char *out)
 static void stop_with(int sig)
 {
 	char out[PATH_MAX], err[PATH_MAX];
-	const char *args[] = { "--proc", target, "--format", "json", "-o", e2e_path(out, "o.jsonl"),
-			       "--no-atrace-setup", NULL };
+	const char *args[] = { "--proc",
+			       target,
+			       "--format",
+			       "json",
+			       "-o",
+			       e2e_path(out, "o.jsonl"),
+			       "--no-atrace-setup",
+			       NULL };
 	pid_t at = e2e_animtrace(args, e2e_path(err, "err.txt"), NULL);
 
 	kill(at, sig);
@@ -97,8 +103,8 @@ static void props_init(struct props *p)
 	snprintf(p->dir_var, sizeof(p->dir_var), "AT_FAKE_PROPS=%s", p->dir);
 	snprintf(p->log_var, sizeof(p->log_var), "AT_FAKE_LOG=%s", p->log);
 	snprintf(p->state_var, sizeof(p->state_var), "ANIMTRACE_STATE_DIR=%s", p->state);
-	p->env = e2e_env((const char *const[]){ p->path_var, p->dir_var, p->log_var, p->state_var,
-						NULL });
+	p->env = e2e_env(
+		(const char *const[]){ p->path_var, p->dir_var, p->log_var, p->state_var, NULL });
 }
 
 /* A property's value ("" when unset or set empty). */
@@ -110,8 +116,7 @@ static char *prop(const struct props *p, const char *name)
 	return e2e_slurp(file);
 }
 
-static void check_prop(const struct props *p, const char *name, const char *want,
-		       const char *when)
+static void check_prop(const struct props *p, const char *name, const char *want, const char *when)
 {
 	char *v = prop(p, name);
 
@@ -151,8 +156,11 @@ static void props_run(int sig)
 
 	props_init(&p);
 	struct e2e_spawn so = { .env = p.env };
-	const char *args[] = { "--proc", target, "--format", "json", "-o", e2e_path(out, "o.jsonl"),
-			       "--duration", sig ? "120" : "1", NULL };
+	const char *args[] = { "--proc",     target,
+			       "--format",   "json",
+			       "-o",	     e2e_path(out, "o.jsonl"),
+			       "--duration", sig ? "120" : "1",
+			       NULL };
 	pid_t at = e2e_animtrace(args, e2e_path(err, "err.txt"), &so);
 
 	if (sig) {
@@ -227,12 +235,12 @@ Test(signals, sigkill_leaves_a_state_file_and_the_next_run_restores_the_original
 	cr_assert(strstr(dtext, "\natrace state           warn     ") && strstr(dtext, pidtxt),
 		  "doctor:\n%s", dtext);
 	cr_assert(strstr(dtext, "they were " FLAGS "=0x1002, debug.atrace.app_number=, "
-			 "debug.atrace.app_0=: the next animtrace run restores them first"),
+				"debug.atrace.app_0=: the next animtrace run restores them first"),
 		  "doctor:\n%s", dtext);
 	free(dtext);
 
-	const char *args2[] = { "--proc", target, "--format", "json", "-o", out, "--duration", "1",
-				NULL };
+	const char *args2[] = { "--proc", target,	"--format", "json", "-o",
+				out,	  "--duration", "1",	    NULL };
 	pid_t at2 = e2e_animtrace(args2, e2e_path(err2, "err2.txt"), &so);
 
 	cr_assert_eq(e2e_exit_code(at2, "animtrace"), 0);
@@ -243,8 +251,9 @@ Test(signals, sigkill_leaves_a_state_file_and_the_next_run_restores_the_original
 	char *etext = e2e_slurp(err2), *log = e2e_slurp(p.log);
 
 	snprintf(pidtxt, sizeof(pidtxt), "animtrace: atrace: run %d ended without restoring", at);
-	cr_assert(strstr(etext, pidtxt) && strstr(etext, FLAGS "=0x1002, debug.atrace.app_number=, "
-						  "debug.atrace.app_0=: restored first\n"),
+	cr_assert(strstr(etext, pidtxt) &&
+			  strstr(etext, FLAGS "=0x1002, debug.atrace.app_number=, "
+					      "debug.atrace.app_0=: restored first\n"),
 		  "stderr:\n%s", etext);
 	/* Killed run: on. Next run: restore first, on, and off at its exit. */
 	const char *on = strstr(log, "setprop " FLAGS " 0x100a\n");

@@ -26,8 +26,7 @@ static void setup(void)
 TestSuite(stacks, .init = setup, .fini = e2e_teardown, .timeout = 180);
 
 /* The "stack" of the expect file's art line of method on cookie (NULL when none). */
-static json_object *expected_stack(const struct e2e_jsonl *exp, const char *method,
-				   int64_t cookie)
+static json_object *expected_stack(const struct e2e_jsonl *exp, const char *method, int64_t cookie)
 {
 	for (size_t i = 0; i < exp->n; i++) {
 		json_object *o = exp->v[i];
@@ -93,10 +92,10 @@ static int check_line(json_object *o, const struct e2e_jsonl *exp)
 Test(stacks, start_and_end_stacks_name_the_simulators_java_callers_in_order)
 {
 	char out[PATH_MAX], err[PATH_MAX], exp_path[PATH_MAX], go[PATH_MAX];
-	const char *args[] = { "--proc", target, "--stacks", "--format", "json", "-o", out,
-			       "--no-atrace-setup", NULL };
-	const char *sim[] = { E2E_ANIMSIM, "--name", target, "--linger-ms", "2000",
-			      "--expect", exp_path, "--go", e2e_path(go, "go"), NULL };
+	const char *args[] = { "--proc", target, "--stacks",	      "--format", "json",
+			       "-o",	 out,	 "--no-atrace-setup", NULL };
+	const char *sim[] = { E2E_ANIMSIM, "--name", target, "--linger-ms",	 "2000",
+			      "--expect",  exp_path, "--go", e2e_path(go, "go"), NULL };
 	struct e2e_jsonl got, exp;
 	pid_t at, s;
 	int checked = 0;
@@ -117,8 +116,7 @@ Test(stacks, start_and_end_stacks_name_the_simulators_java_callers_in_order)
 	/* Starts of alpha, translationY, animator, scaleY, rotation (5), their repeats on the
 	 * 5 ends that had an S (rotation's at its process's exit), and 5 ends explained or
 	 * not (2 complete, 2 cancel, 1 force_end). */
-	cr_assert_eq(checked, 5 + 5 + 5, "checked %d stacks; stderr:\n%s", checked,
-		     e2e_slurp(err));
+	cr_assert_eq(checked, 5 + 5 + 5, "checked %d stacks; stderr:\n%s", checked, e2e_slurp(err));
 	e2e_jsonl_free(&got);
 	e2e_jsonl_free(&exp);
 }

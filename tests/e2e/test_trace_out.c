@@ -248,7 +248,8 @@ static size_t check_values(json_object *trace, json_object *fp, bool *used)
 {
 	size_t n = 0;
 
-	json_object_object_foreach(e2e_get(fp, "values"), prop, val) {
+	json_object_object_foreach(e2e_get(fp, "values"), prop, val)
+	{
 		char name[160];
 		bool found = false;
 
@@ -334,9 +335,9 @@ static void check_trace(const struct e2e_jsonl *out, json_object *trace, pid_t p
 static pid_t start_sim(const char *expect, pid_t at, const char *err, pid_t *target)
 {
 	char go[PATH_MAX];
-	const char *argv[] = { E2E_ANIMSIM, "--name", target_name, "--decoy", decoy_name,
-			       "--linger-ms", "3000", "--expect", expect,
-			       "--go", e2e_path(go, "go"), NULL };
+	const char *argv[] = { E2E_ANIMSIM,	   "--name", target_name, "--decoy", decoy_name,
+			       "--linger-ms",	   "3000",   "--expect",  expect,    "--go",
+			       e2e_path(go, "go"), NULL };
 	pid_t sim = e2e_spawn(argv, NULL);
 
 	*target = e2e_find_child(sim, target_name);
@@ -347,9 +348,16 @@ static pid_t start_sim(const char *expect, pid_t at, const char *err, pid_t *tar
 Test(trace_out, the_trace_file_holds_every_animator_frame_and_value_of_the_json_output)
 {
 	char out[PATH_MAX], trace[PATH_MAX], err[PATH_MAX], exp[PATH_MAX], pidpat[32];
-	const char *args[] = { "--proc", target_name, "--format", "json",
-			       "-o", e2e_path(out, "o.jsonl"), "--trace-out",
-			       e2e_path(trace, "t.json"), "--no-atrace-setup", NULL };
+	const char *args[] = { "--proc",
+			       target_name,
+			       "--format",
+			       "json",
+			       "-o",
+			       e2e_path(out, "o.jsonl"),
+			       "--trace-out",
+			       e2e_path(trace, "t.json"),
+			       "--no-atrace-setup",
+			       NULL };
 	pid_t at = e2e_animtrace(args, e2e_path(err, "err.txt"), NULL), target;
 	pid_t sim = start_sim(e2e_path(exp, "e.jsonl"), at, err, &target);
 	struct e2e_jsonl j;
@@ -377,11 +385,18 @@ Test(trace_out, the_trace_file_holds_every_animator_frame_and_value_of_the_json_
 Test(trace_out, spring_fling_and_animator_slice_names_parse_back_to_the_json_records)
 {
 	char name[E2E_NAME_MAX], go[PATH_MAX], out[PATH_MAX], trace[PATH_MAX], err[PATH_MAX];
-	const char *args[] = { "--proc", name, "--format", "json", "-o", e2e_path(out, "o.jsonl"),
-			       "--trace-out", e2e_path(trace, "t.json"), "--no-atrace-setup",
+	const char *args[] = { "--proc",
+			       name,
+			       "--format",
+			       "json",
+			       "-o",
+			       e2e_path(out, "o.jsonl"),
+			       "--trace-out",
+			       e2e_path(trace, "t.json"),
+			       "--no-atrace-setup",
 			       NULL };
-	const char *sim[] = { E2E_ANIMSIM, "--name", name, "--scenario", "physics", "--frames",
-			      "90", "--art", "none", "--go", go, NULL };
+	const char *sim[] = { E2E_ANIMSIM, "--name", name,   "--scenario", "physics", "--frames",
+			      "90",	   "--art",  "none", "--go",	   go,	      NULL };
 	int springs = 0, flings = 0;
 	struct e2e_jsonl j;
 	struct matched m;
@@ -443,12 +458,20 @@ Test(trace_out, configured_animators_are_named_with_their_configuration)
 {
 	char name[E2E_NAME_MAX], go[PATH_MAX], out[PATH_MAX], trace[PATH_MAX], err[PATH_MAX];
 	char exp[PATH_MAX], want[160];
-	const char *args[] = { "--proc", name, "--format", "json", "-o", e2e_path(out, "o.jsonl"),
-			       "--trace-out", e2e_path(trace, "t.json"), "--no-atrace-setup",
+	const char *args[] = { "--proc",
+			       name,
+			       "--format",
+			       "json",
+			       "-o",
+			       e2e_path(out, "o.jsonl"),
+			       "--trace-out",
+			       e2e_path(trace, "t.json"),
+			       "--no-atrace-setup",
 			       NULL };
-	const char *sim[] = { E2E_ANIMSIM, "--name", name, "--scenario", "config", "--linger-ms",
-			      "300", "--expect", e2e_path(exp, "e.jsonl"), "--go",
-			      e2e_path(go, "go"), NULL };
+	const char *sim[] = { E2E_ANIMSIM,  "--name",		name,
+			      "--scenario", "config",		"--linger-ms",
+			      "300",	    "--expect",		e2e_path(exp, "e.jsonl"),
+			      "--go",	    e2e_path(go, "go"), NULL };
 	struct e2e_jsonl x;
 	struct matched m;
 	pid_t at, s, app = 0;
@@ -475,7 +498,8 @@ Test(trace_out, configured_animators_are_named_with_their_configuration)
 	for (size_t i = 0; i < x.n; i++) {
 		if (!e2e_type_is(x.v[i], "config") || e2e_int(x.v[i], "cookie") != 0x0a11fa03)
 			continue;
-		snprintf(want, sizeof(want), "Anim|168950275|Obj|View@%04llx|backgroundColor:"
+		snprintf(want, sizeof(want),
+			 "Anim|168950275|Obj|View@%04llx|backgroundColor:"
 			 "0xffff0000->0xff0000ff|AccelerateDecelerate|150ms\"",
 			 strtoull(e2e_str(x.v[i], "target_node"), NULL, 16) & 0xffff);
 		cr_assert(strstr(text, want), "no %s in %s", want, text);
@@ -493,11 +517,19 @@ Test(trace_out, followed_springs_and_flings_are_slices_from_start_to_end)
 {
 	char out[PATH_MAX], err[PATH_MAX], trace[PATH_MAX], gate[PATH_MAX], go[PATH_MAX];
 	char name[E2E_NAME_MAX], pat[128];
-	const char *args[] = { "--proc", name, "--format", "json", "-o", e2e_path(out, "o.jsonl"),
-			       "--trace-out", e2e_path(trace, "t.json"), "--no-atrace-setup",
+	const char *args[] = { "--proc",
+			       name,
+			       "--format",
+			       "json",
+			       "-o",
+			       e2e_path(out, "o.jsonl"),
+			       "--trace-out",
+			       e2e_path(trace, "t.json"),
+			       "--no-atrace-setup",
 			       NULL };
-	const char *sim[] = { E2E_ANIMSIM, "--name", name, "--scenario", "dyn", "--frames", "110",
-			      "--late-gate", gate, "--go", e2e_path(go, "go"), NULL };
+	const char *sim[] = { E2E_ANIMSIM,	  "--name", name,	   "--scenario", "dyn",
+			      "--frames",	  "110",    "--late-gate", gate,	 "--go",
+			      e2e_path(go, "go"), NULL };
 	struct matched m;
 	pid_t at, s, app;
 
@@ -540,8 +572,14 @@ static size_t complete_records(const char *text)
 Test(trace_out, a_trace_cut_off_by_sigkill_loads_once_the_bracket_is_appended)
 {
 	char trace[PATH_MAX], err[PATH_MAX], exp[PATH_MAX];
-	const char *args[] = { "--proc", target_name, "--format", "json", "--trace-out",
-			       e2e_path(trace, "t.json"), "--no-atrace-setup", NULL };
+	const char *args[] = { "--proc",
+			       target_name,
+			       "--format",
+			       "json",
+			       "--trace-out",
+			       e2e_path(trace, "t.json"),
+			       "--no-atrace-setup",
+			       NULL };
 	pid_t at = e2e_animtrace(args, e2e_path(err, "err.txt"), NULL), target;
 	pid_t sim = start_sim(e2e_path(exp, "e.jsonl"), at, err, &target);
 	char *before, *after, *fixed, doframe[64];

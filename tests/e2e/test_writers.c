@@ -35,11 +35,21 @@ static void run_sim(struct run *r, const char *scenario, const char *fmt, const 
 {
 	char exp_path[PATH_MAX], go[PATH_MAX], name[E2E_NAME_MAX];
 	bool box = !strcmp(fmt, "box");
-	const char *args[] = { "--proc", name, "--stacks", "--format", fmt, "-o", r->out,
-			       "--no-atrace-setup", "--color=never",
-			       box ? "--frames" : extra, box ? extra : NULL, NULL };
-	const char *sim[] = { E2E_ANIMSIM, "--name", name, "--scenario", scenario,
-			      "--linger-ms", "500", "--expect", exp_path, "--go", go, NULL };
+	const char *args[] = { "--proc",
+			       name,
+			       "--stacks",
+			       "--format",
+			       fmt,
+			       "-o",
+			       r->out,
+			       "--no-atrace-setup",
+			       "--color=never",
+			       box ? "--frames" : extra,
+			       box ? extra : NULL,
+			       NULL };
+	const char *sim[] = { E2E_ANIMSIM, "--name",	  name,	 "--scenario",
+			      scenario,	   "--linger-ms", "500", "--expect",
+			      exp_path,	   "--go",	  go,	 NULL };
 	pid_t at, s;
 
 	e2e_name(name, TARGET);
@@ -153,10 +163,10 @@ Test(writers, frame_props_list_two_animators_and_code_writing_one_property_in_or
 	/* Frames 3..10: both animators write the row's alpha in each (8 frames shared). */
 	json_object *t = json_object_array_get_idx(
 		e2e_get(line_of(&r.got, "animator_end", first), "targets"), 0);
-	cr_assert_eq(e2e_int(e2e_get(e2e_get(t, "properties"), "alpha"), "shared_frames"), 8,
-		     "%s", json_object_to_json_string(t));
-	t = json_object_array_get_idx(
-		e2e_get(line_of(&r.got, "animator_end", second), "targets"), 0);
+	cr_assert_eq(e2e_int(e2e_get(e2e_get(t, "properties"), "alpha"), "shared_frames"), 8, "%s",
+		     json_object_to_json_string(t));
+	t = json_object_array_get_idx(e2e_get(line_of(&r.got, "animator_end", second), "targets"),
+				      0);
 	cr_assert_eq(e2e_int(e2e_get(e2e_get(t, "properties"), "alpha"), "shared_frames"), 8);
 	run_free(&r);
 }
@@ -204,7 +214,8 @@ Test(writers, set_children_and_view_property_animators_are_typed_with_the_sets_c
 		got = line_of(&r.got, "animator_start", cookie);
 		assert_same_stack(e2e_get(got, "start_stack"), e2e_get(art, "stack"));
 		if (e2e_is_null(art, "starter")) {
-			cr_assert(e2e_is_null(got, "started_by"), "%s", json_object_to_json_string(got));
+			cr_assert(e2e_is_null(got, "started_by"), "%s",
+				  json_object_to_json_string(got));
 			continue;
 		}
 		cr_assert_str_eq(e2e_str(got, "started_by"), e2e_str(art, "starter"));
@@ -249,8 +260,9 @@ Test(writers, the_box_shows_each_writer_the_curve_marks_and_the_types)
 	/* The first animator's curve: 10 frames, both wrote in frames 3..10. */
 	cr_assert_not_null(strstr(text, "  ^^^^^^^^ others also wrote it in 8 frames\n"), "%s",
 			   text);
-	cr_assert_not_null(strstr(text, "│ Type:       ObjectAnimator in an AnimatorSet\n"
-					"│ Set by:     com.example.anim.ShadeController.animateExpand\n"),
+	cr_assert_not_null(strstr(text,
+				  "│ Type:       ObjectAnimator in an AnimatorSet\n"
+				  "│ Set by:     com.example.anim.ShadeController.animateExpand\n"),
 			   "%s", text);
 	cr_assert_not_null(strstr(text, "│ Type:       ViewPropertyAnimator\n"), "%s", text);
 	free(text);
@@ -268,7 +280,8 @@ static int changed_frames(const struct run *r, const char *simple, const char *p
 		int f;
 
 		if (!e2e_type_is(o, "prop") || strcmp(e2e_str(o, "role"), "target") ||
-		    strcmp(e2e_str(o, "node_name"), simple) || strcmp(e2e_str(o, "property"), prop) ||
+		    strcmp(e2e_str(o, "node_name"), simple) ||
+		    strcmp(e2e_str(o, "property"), prop) ||
 		    !json_object_get_boolean(e2e_get(o, "changed")))
 			continue;
 		f = (int)e2e_int(o, "frame");
@@ -300,12 +313,14 @@ Test(writers, without_art_an_inferred_target_lists_every_node_that_fits)
 		json_object *sim = NULL, *end = line_of(&r.got, "animator_end", cookie), *fits;
 
 		for (size_t i = 0; i < r.exp.n; i++)
-			if (e2e_type_is(r.exp.v[i], "animator") && e2e_int(r.exp.v[i], "cookie") == cookie)
+			if (e2e_type_is(r.exp.v[i], "animator") &&
+			    e2e_int(r.exp.v[i], "cookie") == cookie)
 				sim = r.exp.v[i];
 		cr_assert_not_null(sim);
 		cr_assert_str_eq(e2e_str(end, "target_source"), "inferred");
 		fits = e2e_get(end, "target_fits");
-		cr_assert_eq(json_object_array_length(fits), 3, "%s", json_object_to_json_string(end));
+		cr_assert_eq(json_object_array_length(fits), 3, "%s",
+			     json_object_to_json_string(end));
 		for (int i = 0; i < 3; i++) {
 			json_object *f = json_object_array_get_idx(fits, i);
 
@@ -313,7 +328,8 @@ Test(writers, without_art_an_inferred_target_lists_every_node_that_fits)
 					 json_object_to_json_string(f));
 			cr_assert_str_eq(e2e_str(f, "node_class"), fit[i]);
 			cr_assert_eq(e2e_int(f, "frames"),
-				     changed_frames(&r, fit[i], "alpha", (int)e2e_int(sim, "start_frame"),
+				     changed_frames(&r, fit[i], "alpha",
+						    (int)e2e_int(sim, "start_frame"),
 						    (int)e2e_int(sim, "end_frame")),
 				     "%s", json_object_to_json_string(f));
 		}

@@ -15,13 +15,13 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define FUZZ_CHECK(cond)                                                                  \
-	do {                                                                              \
-		if (!(cond)) {                                                            \
+#define FUZZ_CHECK(cond)                                                                    \
+	do {                                                                                \
+		if (!(cond)) {                                                              \
 			fprintf(stderr, "%s:%d: contract broken: %s\n", __FILE__, __LINE__, \
-				#cond);                                                   \
-			abort();                                                          \
-		}                                                                         \
+				#cond);                                                     \
+			abort();                                                            \
+		}                                                                           \
 	} while (0)
 
 /*

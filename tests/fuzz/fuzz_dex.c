@@ -53,7 +53,8 @@ static void walk_classes(const struct dex *d)
 
 	for (uint32_t i = 0; i < nf && i < WALK_MAX; i++)
 		if (!dex__field_id(d, i, &fid))
-			FUZZ_CHECK(fid.class_idx < dex__n_types(d) && fid.type_idx < dex__n_types(d) &&
+			FUZZ_CHECK(fid.class_idx < dex__n_types(d) &&
+				   fid.type_idx < dex__n_types(d) &&
 				   fid.name_idx < dex__n_strings(d));
 	FUZZ_CHECK(dex__field_id(d, nf, &fid) == -EINVAL);
 	for (uint32_t i = 0; i < n && i < WALK_MAX; i++) {

@@ -204,8 +204,7 @@ static void learn_rename(const char *p, const char *end, struct capture_line *ou
 	add_extra(out, tid, (struct strv){ c, (size_t)((k ? k : end) - c) });
 }
 
-static void learn_names(struct strv event, const char *p, const char *end,
-			struct capture_line *out)
+static void learn_names(struct strv event, const char *p, const char *end, struct capture_line *out)
 {
 	if (strv_eq(event, "sched_switch")) {
 		p = learn_name(p, end, "prev_comm=", " prev_pid=", out);

@@ -37,7 +37,8 @@ static void open_b_per_thread(FILE *f, unsigned i, bool hostile)
 	unsigned tid = hostile ? 1000 + i : 1000;
 
 	if (hostile || i % 2 == 0)
-		fprintf(f, "  app-%u  ( 1000) [001] .... %u.%06u: tracing_mark_write: B|1000|work\n",
+		fprintf(f,
+			"  app-%u  ( 1000) [001] .... %u.%06u: tracing_mark_write: B|1000|work\n",
 			tid, 1 + i / 1000000, i % 1000000);
 	else
 		fprintf(f, "  app-%u  ( 1000) [001] .... %u.%06u: tracing_mark_write: E|1000\n",
@@ -49,8 +50,10 @@ static void wakeup_tids(FILE *f, unsigned i, bool hostile)
 {
 	unsigned tid = hostile ? 100000 + i : 100000;
 
-	fprintf(f, "  a-10  ( 10) [001] .... %u.%06u: sched_wakeup: comm=t%u pid=%u prio=120 "
-		   "target_cpu=001\n", 1 + i / 1000000, i % 1000000, tid, tid);
+	fprintf(f,
+		"  a-10  ( 10) [001] .... %u.%06u: sched_wakeup: comm=t%u pid=%u prio=120 "
+		"target_cpu=001\n",
+		1 + i / 1000000, i % 1000000, tid, tid);
 }
 
 /* A million processes writing a marker; clean: one process writing them all. */

@@ -23,15 +23,33 @@ struct type_counts {
 static void count_type(struct type_counts *t, enum marker_type type)
 {
 	switch (type) {
-	case MARKER_BEGIN: t->b++; break;
-	case MARKER_END: t->e++; break;
-	case MARKER_ASYNC_BEGIN: t->s++; break;
-	case MARKER_ASYNC_END: t->f++; break;
-	case MARKER_COUNTER: t->c++; break;
-	case MARKER_INSTANT: t->i++; break;
-	case MARKER_INSTANT_TRACK: t->n++; break;
-	case MARKER_TRACK_BEGIN: t->g++; break;
-	case MARKER_TRACK_END: t->h++; break;
+	case MARKER_BEGIN:
+		t->b++;
+		break;
+	case MARKER_END:
+		t->e++;
+		break;
+	case MARKER_ASYNC_BEGIN:
+		t->s++;
+		break;
+	case MARKER_ASYNC_END:
+		t->f++;
+		break;
+	case MARKER_COUNTER:
+		t->c++;
+		break;
+	case MARKER_INSTANT:
+		t->i++;
+		break;
+	case MARKER_INSTANT_TRACK:
+		t->n++;
+		break;
+	case MARKER_TRACK_BEGIN:
+		t->g++;
+		break;
+	case MARKER_TRACK_END:
+		t->h++;
+		break;
 	}
 }
 
@@ -48,7 +66,11 @@ static void expect_types(const struct type_counts *got, const struct type_counts
 Test(corpus, parses_every_payload_of_the_perfetto_atrace_corpus)
 {
 	static const struct type_counts want = {
-		.b = 20641, .e = 20641, .s = 105, .f = 97, .c = 13081,
+		.b = 20641,
+		.e = 20641,
+		.s = 105,
+		.f = 97,
+		.c = 13081,
 	};
 	/* Bare payloads, one a line: not a capture (no ftrace columns), so read as lines. */
 	FILE *c = fopen(TRACES "perfetto-example-30s.atrace-payloads.txt", "r");
@@ -178,10 +200,17 @@ Test(corpus, parses_every_line_of_the_antutu_capture)
 {
 	static const struct capture_expect w = {
 		.file = "antutu-2018.ftrace.txt",
-		.lines = 17260, .markers = 2742, .sched = 14506, .skip = 12, .invalid = 0,
-		.extras = 22977, .marker_ok = 2740, .marker_rejected = 2,
+		.lines = 17260,
+		.markers = 2742,
+		.sched = 14506,
+		.skip = 12,
+		.invalid = 0,
+		.extras = 22977,
+		.marker_ok = 2740,
+		.marker_rejected = 2,
 		.types = { .b = 936, .e = 936, .s = 16, .f = 16, .c = 836 },
-		.first_ns = 69739347047000ull, .last_ns = 69744347233000ull,
+		.first_ns = 69739347047000ull,
+		.last_ns = 69744347233000ull,
 	};
 
 	expect_capture(&w);
@@ -191,10 +220,17 @@ Test(corpus, parses_every_line_of_the_flyme_capture)
 {
 	static const struct capture_expect w = {
 		.file = "flyme-launcher-scroll-2019.ftrace.txt",
-		.lines = 99987, .markers = 10444, .sched = 89531, .skip = 12, .invalid = 0,
-		.extras = 50156, .marker_ok = 10441, .marker_rejected = 3,
+		.lines = 99987,
+		.markers = 10444,
+		.sched = 89531,
+		.skip = 12,
+		.invalid = 0,
+		.extras = 50156,
+		.marker_ok = 10441,
+		.marker_rejected = 3,
 		.types = { .b = 4690, .e = 4840, .s = 36, .f = 36, .c = 839 },
-		.first_ns = 958955762532000ull, .last_ns = 958958374946000ull,
+		.first_ns = 958955762532000ull,
+		.last_ns = 958958374946000ull,
 	};
 
 	expect_capture(&w);
@@ -204,10 +240,17 @@ Test(corpus, parses_every_line_of_the_miui_capture)
 {
 	static const struct capture_expect w = {
 		.file = "miui-launcher-2021.ftrace.txt",
-		.lines = 190680, .markers = 51107, .sched = 139561, .skip = 12, .invalid = 0,
-		.extras = 149722, .marker_ok = 51104, .marker_rejected = 3,
+		.lines = 190680,
+		.markers = 51107,
+		.sched = 139561,
+		.skip = 12,
+		.invalid = 0,
+		.extras = 149722,
+		.marker_ok = 51104,
+		.marker_rejected = 3,
 		.types = { .b = 20553, .e = 20553, .s = 13, .f = 13, .c = 9972 },
-		.first_ns = 28304424846000ull, .last_ns = 28308073844000ull,
+		.first_ns = 28304424846000ull,
+		.last_ns = 28308073844000ull,
 	};
 
 	expect_capture(&w);
@@ -217,7 +260,10 @@ Test(corpus, parses_every_line_of_the_miui_capture)
 Test(corpus, finds_the_antutu_animator_names_with_their_cookies)
 {
 	static const char names[][24] = {
-		"animator", "animator:alpha", "animator:scaleX", "animator:scaleY",
+		"animator",
+		"animator:alpha",
+		"animator:scaleX",
+		"animator:scaleY",
 	};
 	struct capture *c = capture__open(TRACES "antutu-2018.systrace.html");
 	size_t per_name[4] = { 0 }, i;

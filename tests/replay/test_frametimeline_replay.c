@@ -189,8 +189,7 @@ struct vsync_mark {
 };
 
 /* The doFrame (or onVsync) starts of the capture, in time order; returns how many. */
-static size_t vsync_marks(struct capture *c, const char *prefix, struct vsync_mark *out,
-			  size_t max)
+static size_t vsync_marks(struct capture *c, const char *prefix, struct vsync_mark *out, size_t max)
 {
 	struct capture_line l;
 	struct marker m;

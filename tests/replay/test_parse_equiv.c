@@ -56,8 +56,7 @@ static size_t check(const char *line, size_t len)
 }
 
 /* Every line of path through check, and what also each line does to it. */
-static size_t each_line(const char *path, size_t (*fn)(const char *, size_t, size_t),
-			size_t *lines)
+static size_t each_line(const char *path, size_t (*fn)(const char *, size_t, size_t), size_t *lines)
 {
 	FILE *f = fopen(path, "r");
 	char *line = NULL;
@@ -113,10 +112,8 @@ static size_t replaced(const char *line, size_t len, size_t n)
 }
 
 static const char *const text_captures[] = {
-	"antutu-2018.ftrace.txt",
-	"flyme-launcher-scroll-2019.ftrace.txt",
-	"miui-launcher-2021.ftrace.txt",
-	"perfetto-example-30s.atrace-payloads.txt",
+	"antutu-2018.ftrace.txt",	 "flyme-launcher-scroll-2019.ftrace.txt",
+	"miui-launcher-2021.ftrace.txt", "perfetto-example-30s.atrace-payloads.txt",
 	"antutu-2018.systrace.html",
 };
 

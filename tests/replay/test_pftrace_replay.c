@@ -164,7 +164,11 @@ Test(pftrace_replay, survives_byte_flips_anywhere_in_the_trace)
  */
 Test(pftrace_replay, loses_at_most_one_packet_to_a_flipped_byte)
 {
-	static const struct { size_t at; long lost; uint64_t bytes; } cases[] = {
+	static const struct {
+		size_t at;
+		long lost;
+		uint64_t bytes;
+	} cases[] = {
 		{ 134284, 0, 189 },
 		{ 360315, 69, 3025 },
 	};

@@ -163,12 +163,16 @@ static void write_vsyncs(char *path, size_t len, int before)
 	cr_assert_not_null(f);
 	fprintf(f, "# tracer: nop\n#\n");
 	for (int i = 0; i < before + 60; i++, ts += 0.016667) {
-		fprintf(f, "  surfaceflinger-500 (  500) [000] .... %.6f: tracing_mark_write: "
-			   "C|500|VSYNC-app|%d\n", ts, i % 2);
+		fprintf(f,
+			"  surfaceflinger-500 (  500) [000] .... %.6f: tracing_mark_write: "
+			"C|500|VSYNC-app|%d\n",
+			ts, i % 2);
 		if (i < before)
 			continue;
-		fprintf(f, "   com.ex.app-700 (  700) [001] .... %.6f: tracing_mark_write: "
-			   "B|700|Choreographer#doFrame\n", ts + 0.0001);
+		fprintf(f,
+			"   com.ex.app-700 (  700) [001] .... %.6f: tracing_mark_write: "
+			"B|700|Choreographer#doFrame\n",
+			ts + 0.0001);
 		fprintf(f, "   com.ex.app-700 (  700) [001] .... %.6f: tracing_mark_write: E|700\n",
 			ts + ((i - before) % 7 ? 0.004 : 0.030));
 	}

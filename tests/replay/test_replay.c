@@ -45,12 +45,13 @@ static int on_summary(void *ctx, const struct summary *sum)
 	return 0;
 }
 
-static const struct sink_ops recording = { .anim_end = on_end, .summary = on_summary,
+static const struct sink_ops recording = { .anim_end = on_end,
+					   .summary = on_summary,
 					   .finding = on_finding };
 
 /* Replays file with --pid pids or --proc names (NULL: unused) into s; returns replay_run's. */
-static int replay(const char *file, const char *pids, const char *names, struct seen *s,
-		  char *msg, size_t msglen)
+static int replay(const char *file, const char *pids, const char *names, struct seen *s, char *msg,
+		  size_t msglen)
 {
 	struct procfilter *f = procfilter__new();
 	struct engine *e = engine__new(NULL, (struct sink){ &recording, s });
@@ -117,10 +118,12 @@ Test(replay, antutu_systrace_html_by_pid_and_by_name_gives_the_same_16)
 	char msg[256];
 
 	cr_assert_eq(replay(TRACES "antutu-2018.systrace.html", "24675", NULL, &by_pid, msg,
-			    sizeof(msg)), 0, "%s", msg);
+			    sizeof(msg)),
+		     0, "%s", msg);
 	assert_antutu(&by_pid);
 	cr_assert_eq(replay(TRACES "antutu-2018.systrace.html", NULL, "tutu.ABenchMark", &by_name,
-			    msg, sizeof(msg)), 0, "%s", msg);
+			    msg, sizeof(msg)),
+		     0, "%s", msg);
 	assert_antutu(&by_name);
 	for (int i = 0; i < 16; i++) {
 		cr_assert_eq(by_pid.ends[i].id, by_name.ends[i].id);
@@ -135,7 +138,8 @@ Test(replay, flyme_by_pid_has_4_animators_three_between_160_and_220_ms)
 	char msg[256];
 
 	cr_assert_eq(replay(TRACES "flyme-launcher-scroll-2019.ftrace.txt", "27619", NULL, &s, msg,
-			    sizeof(msg)), 0, "%s", msg);
+			    sizeof(msg)),
+		     0, "%s", msg);
 	cr_assert_eq(s.n, 4);
 	for (int i = 0; i < 4; i++) {
 		uint64_t d = s.ends[i].end_ns - s.ends[i].start_ns;
@@ -152,7 +156,8 @@ Test(replay, flyme_by_package_name_matches_its_15_character_comm)
 	char msg[256];
 
 	cr_assert_eq(replay(TRACES "flyme-launcher-scroll-2019.ftrace.txt", NULL,
-			    "com.meizu.flyme.launcher", &s, msg, sizeof(msg)), 0, "%s", msg);
+			    "com.meizu.flyme.launcher", &s, msg, sizeof(msg)),
+		     0, "%s", msg);
 	cr_assert_eq(s.n, 4);
 	cr_assert_str_eq(s.ends[0].process, ".flyme.launcher");
 }
@@ -163,7 +168,8 @@ Test(replay, a_name_no_process_has_lists_the_ones_the_capture_names)
 	char msg[768];
 
 	cr_assert_eq(replay(TRACES "antutu-2018.ftrace.txt", NULL, "com.example.absent", &s, msg,
-			    sizeof(msg)), -ESRCH);
+			    sizeof(msg)),
+		     -ESRCH);
 	cr_assert(strstr(msg, "no process in the capture matches --proc"), "%s", msg);
 	cr_assert(strstr(msg, "tutu.ABenchMark (24675)"), "%s", msg);
 	cr_assert_eq(s.n, 0);

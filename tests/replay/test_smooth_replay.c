@@ -215,9 +215,10 @@ static void check(const char *file, const struct doframes *d, uint64_t expect_ns
 	cr_assert_eq(long_not_janky, 0, "pid %d: %d of %d frames over their budget not janky",
 		     d->pid, long_not_janky, long_frames);
 	cr_assert_geq(ps->janky_frames, (uint64_t)late_count(d, ps->refresh_period_ns),
-		     "pid %d: %llu janky frames, the parser counts %d doFrames over %llu ns",
-		     d->pid, (unsigned long long)ps->janky_frames,
-		     late_count(d, ps->refresh_period_ns), (unsigned long long)ps->refresh_period_ns);
+		      "pid %d: %llu janky frames, the parser counts %d doFrames over %llu ns",
+		      d->pid, (unsigned long long)ps->janky_frames,
+		      late_count(d, ps->refresh_period_ns),
+		      (unsigned long long)ps->refresh_period_ns);
 }
 
 static const struct doframes *find(const struct parsed *p, int pid)

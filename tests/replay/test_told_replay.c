@@ -48,9 +48,10 @@ static char *write_capture(void)
 	fputs("# tracer: nop\n", f);
 	fputs(MYAPP "1.000000: cpu_idle: state=1 cpu_id=0\n", f);
 	for (unsigned i = 0; i < n; i++)
-		fprintf(f, "  a-10  (   10) [001] .... %u.%06u: sched_wakeup: comm=t%u pid=%u "
-			   "prio=120 target_cpu=001\n", 2 + i / 1000000, i % 1000000, 100000 + i,
-			100000 + i);
+		fprintf(f,
+			"  a-10  (   10) [001] .... %u.%06u: sched_wakeup: comm=t%u pid=%u "
+			"prio=120 target_cpu=001\n",
+			2 + i / 1000000, i % 1000000, 100000 + i, 100000 + i);
 	fputs(MYAPP "3.000000: cpu_idle: state=1 cpu_id=0\n", f);
 	fputs(MYAPP "3.000001: tracing_mark_write: B|100|Choreographer#doFrame 1\n", f);
 	fputs(MYAPP "3.000002: tracing_mark_write: E|100\n", f);

@@ -55,7 +55,10 @@ static int on_summary(void *ctx, const struct summary *s)
 }
 
 static const struct sink_ops ops = {
-	.frame = on_frame, .jank = on_jank, .anim_end = on_end, .summary = on_summary,
+	.frame = on_frame,
+	.jank = on_jank,
+	.anim_end = on_end,
+	.summary = on_summary,
 };
 
 static void replay_pixel(void)

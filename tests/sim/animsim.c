@@ -65,14 +65,14 @@ struct opts {
 	char go[PATH_MAX]; /* --go: wait for this file before the first frame */
 	long start_delay_ms, linger_ms, frames;
 	long fps, props_per_frame, flood;
-	long late_frames; /* --hwui-late-frames: load the fixtures in the child after N frames */
+	long late_frames;  /* --hwui-late-frames: load the fixtures in the child after N frames */
 	bool no_vsync_ids; /* --no-vsync-ids: Android 11 markers (doFrame and DrawFrame, no id) */
 	bool tags_off; /* --tags-off: its VIEW tag is off, so libcutils writes no marker at all */
-	bool vsync_tokens; /* --vsync-ids tokens: FrameTimeline tokens, onVsync before doFrame */
-	long vsync_seed;   /* --vsync-seed: how the tokens rise (deterministic for a seed) */
+	bool vsync_tokens;   /* --vsync-ids tokens: FrameTimeline tokens, onVsync before doFrame */
+	long vsync_seed;     /* --vsync-seed: how the tokens rise (deterministic for a seed) */
 	bool surfaceflinger; /* --surfaceflinger: a third child writes VSYNC-app toggles */
 	char gate[PATH_MAX]; /* --late-gate DIR: load once DIR/load exists, play once DIR/go does */
-	bool wrong_layout; /* --wrong-layout: config's animators laid out as another Android's */
+	bool wrong_layout;   /* --wrong-layout: config's animators laid out as another Android's */
 };
 
 /*
@@ -81,10 +81,10 @@ struct opts {
  */
 struct anim_def {
 	const char *name;
-	uint32_t cookie_index; /* cookie = role's base + index */
-	int start_frame;       /* 0: never starts (cancel during the start delay) */
-	int end_frame;         /* 0: never ends (left running) */
-	const char *end_kind;  /* how it ends: "complete", "cancel", "end" or NULL */
+	uint32_t cookie_index;	  /* cookie = role's base + index */
+	int start_frame;	  /* 0: never starts (cancel during the start delay) */
+	int end_frame;		  /* 0: never ends (left running) */
+	const char *end_kind;	  /* how it ends: "complete", "cancel", "end" or NULL */
 	enum art_call start_call; /* which ValueAnimator.start overload starts it */
 	int call_frame; /* > 0: start() runs in this earlier frame (a start delay until S) */
 };
@@ -132,7 +132,7 @@ struct scenario {
 	const struct skip_def *skips;
 	int n_skips;
 	int slow_frame; /* > 0: this frame's traversal holds 2.4 periods in nested slices */
-	bool refresh; /* who redraws: display lists re-recorded and vsync requests (refresh_*) */
+	bool refresh;	/* who redraws: display lists re-recorded and vsync requests (refresh_*) */
 	/* The animators are Java objects in a heap laid out as ART would (sim_heap.h), configured
 	 * as sim_heap_config says; targets: the node of each one's target. */
 	bool heap;
@@ -338,8 +338,8 @@ static const struct scenario scenarios[] = {
 	  .skips = jank_skips, .n_skips = ARRAY_LEN(jank_skips), .slow_frame = JANK_SLOW_FRAME },
 	{ "refresh", refresh_anims, ARRAY_LEN(refresh_anims), refresh_tracks,
 	  ARRAY_LEN(refresh_tracks), .refresh = true },
-	{ "config", config_anims, ARRAY_LEN(config_anims), config_tracks,
-	  ARRAY_LEN(config_tracks), .heap = true, .targets = config_targets },
+	{ "config", config_anims, ARRAY_LEN(config_anims), config_tracks, ARRAY_LEN(config_tracks),
+	  .heap = true, .targets = config_targets },
 	/* No scripted animators: physics_frame() runs everything (see there). */
 	{ "physics", .anims = NULL },
 	{ "listeners", listeners_anims, ARRAY_LEN(listeners_anims), listeners_tracks,
@@ -356,7 +356,8 @@ static const struct scenario scenarios[] = {
 	/* No scripted animators: sim_dyn.c runs DynamicAnimations through the ART fixture. */
 	{ "dyn", .anims = NULL },
 	{ "writers", writers_anims, ARRAY_LEN(writers_anims), writers_tracks,
-	  ARRAY_LEN(writers_tracks), writers_pokes, ARRAY_LEN(writers_pokes), .animate_value = true },
+	  ARRAY_LEN(writers_tracks), writers_pokes, ARRAY_LEN(writers_pokes),
+	  .animate_value = true },
 	{ "cuj", cuj_anims, ARRAY_LEN(cuj_anims), cuj_tracks, ARRAY_LEN(cuj_tracks),
 	  .cuj = "SHADE_EXPAND_COLLAPSE", .cuj_begin = 2, .cuj_end = 14, .handler_frame = 12,
 	  .handler_pct = 120 },
@@ -436,17 +437,17 @@ struct app {
 	int marker_fd, expect_fd;
 	bool expect_failed;
 	int64_t node[NODE_MAX];
-	const char *cls[NODE_MAX]; /* the class each node was made with (Java, dotted) */
+	const char *cls[NODE_MAX];    /* the class each node was made with (Java, dotted) */
 	int64_t filler[FILLER_NODES]; /* --props-per-frame nodes, created only when asked */
-	bool quiet; /* cyclic scenario: no per-call expect lines, totals only */
+	bool quiet;		      /* cyclic scenario: no per-call expect lines, totals only */
 	long n_markers, n_starts, n_ends, n_changes; /* for the totals line */
 	uint32_t art_obj[MAX_ANIMS]; /* the animators as ART objects, hash = cookie */
-	uint64_t frame_ns; /* CLOCK_MONOTONIC right before this frame's doFrame B marker */
-	uint64_t slot_ns;  /* CLOCK_MONOTONIC of this frame's vsync slot (play) */
+	uint64_t frame_ns;    /* CLOCK_MONOTONIC right before this frame's doFrame B marker */
+	uint64_t slot_ns;     /* CLOCK_MONOTONIC of this frame's vsync slot (play) */
 	struct physics *phys; /* --scenario physics only */
 	struct sim_dyn *dyn;  /* --scenario dyn only (sim_dyn.h) */
 	int started[MAX_ANIMS], ended[MAX_ANIMS]; /* frame numbers, 0 when it did not happen */
-	int64_t start_called_ns[MAX_ANIMS]; /* CLOCK_MONOTONIC of a delayed start() call */
+	int64_t start_called_ns[MAX_ANIMS];	  /* CLOCK_MONOTONIC of a delayed start() call */
 	struct render_thread rt;
 	struct sim_env env; /* the findings scenarios (sim_findings.c) */
 	void *script;	    /* their state, NULL for the other scenarios */
@@ -528,8 +529,9 @@ static uint64_t mix64(uint64_t x)
  */
 static long token_step(const struct app *app, long slot)
 {
-	return 3 + (long)(mix64((uint64_t)app->opts->vsync_seed * 0x100000001b3ull ^
-				(uint64_t)slot) % 10);
+	return 3 +
+	       (long)(mix64((uint64_t)app->opts->vsync_seed * 0x100000001b3ull ^ (uint64_t)slot) %
+		      10);
 }
 
 /* The vsync id of a vsync slot (1: the first frame's; <= 0: the --hwui-late-frames). */
@@ -727,8 +729,8 @@ static void run_filler(struct app *app, int frame)
 	for (int k = 0; k < app->opts->props_per_frame; k++) {
 		int prop = k % HWUI_PROP_COUNT;
 		int64_t node = app->filler[k / HWUI_PROP_COUNT];
-		float v = prop == HWUI_ALPHA ? (float)(frame % 100 + 1) / 128.0f
-					     : (float)frame + (float)k / 4.0f;
+		float v = prop == HWUI_ALPHA ? (float)(frame % 100 + 1) / 128.0f :
+					       (float)frame + (float)k / 4.0f;
 
 		app->n_changes += m->set[prop](node, v);
 	}
@@ -933,9 +935,10 @@ static void redraw(struct app *app, int frame)
 	if (!app->sc->refresh || !app->hwui || node < 0)
 		return;
 	app->hwui->finish_recording(0x7c000000 + frame, app->node[node]);
-	expect_line(app, "{\"type\":\"redraw\",\"pid\":%d,\"role\":\"%s\",\"frame\":%d,"
-		    "\"node\":\"0x%" PRIx64 "\",\"node_name\":\"%s\"}", app->tgid,
-		    role_name[app->role], frame, (uint64_t)app->node[node],
+	expect_line(app,
+		    "{\"type\":\"redraw\",\"pid\":%d,\"role\":\"%s\",\"frame\":%d,"
+		    "\"node\":\"0x%" PRIx64 "\",\"node_name\":\"%s\"}",
+		    app->tgid, role_name[app->role], frame, (uint64_t)app->node[node],
 		    strrchr(node_class[node], '.') + 1);
 }
 
@@ -1015,8 +1018,11 @@ static int physics_setup(struct app *app)
 			return -errno;
 	}
 	ph->spring = (struct sim_spring_state){ sqrt((double)PHYS_SPRING_STIFFNESS),
-						PHYS_SPRING_DAMPING, value_th,
-						value_th * (1000.0 / 16), PHYS_SPRING_TO, 0 };
+						PHYS_SPRING_DAMPING,
+						value_th,
+						value_th * (1000.0 / 16),
+						PHYS_SPRING_TO,
+						0 };
 	ph->fling = (struct sim_fling_state){ PHYS_FLING_FRICTION * -4.2f,
 					      (SIM_PIXELS * 0.75f) * (1000.0f / 16.0f), -FLT_MAX,
 					      FLT_MAX, PHYS_FLING_V0 };
@@ -1058,16 +1064,16 @@ static void physics_expect(struct app *app)
 		     ph->sp.end_frame, 0, ph->sp.x, params);
 	snprintf(params, sizeof(params), ",\"friction_scalar\":%.9g,\"start_velocity\":%.9g",
 		 (double)PHYS_FLING_FRICTION, (double)PHYS_FLING_V0);
-	physics_line(app, "fling", PN_FLING, HWUI_TRANSLATION_X, PHYS_START_FRAME,
-		     ph->fl.end_frame, 0, ph->fl.x, params);
+	physics_line(app, "fling", PN_FLING, HWUI_TRANSLATION_X, PHYS_START_FRAME, ph->fl.end_frame,
+		     0, ph->fl.x, params);
 	snprintf(params, sizeof(params),
 		 ",\"animator\":\"animator:alpha\",\"cookie\":%" PRId32
 		 ",\"interpolator\":\"FastOutSlowIn\",\"duration_ms\":%d",
 		 (int32_t)(cookie_base[app->role] + PHYS_FADE_COOKIE), PHYS_FADE_MS);
-	physics_line(app, "interpolated", PN_FADE, HWUI_ALPHA, PHYS_START_FRAME,
-		     ph->fade_end_frame, 1, 0, params);
-	physics_line(app, "jump", PN_FLING, HWUI_SCALE_X, PHYS_JUMP_FRAME, PHYS_JUMP_FRAME, 1,
-		     0.5f, "");
+	physics_line(app, "interpolated", PN_FADE, HWUI_ALPHA, PHYS_START_FRAME, ph->fade_end_frame,
+		     1, 0, params);
+	physics_line(app, "jump", PN_FLING, HWUI_SCALE_X, PHYS_JUMP_FRAME, PHYS_JUMP_FRAME, 1, 0.5f,
+		     "");
 }
 
 static void await_gate(struct app *app, const char *name);
@@ -1085,10 +1091,15 @@ static void dyn_gate(void *app, const char *name)
 /* --scenario dyn: its runs (sim_dyn.c), on the ART fixture's DynamicAnimation methods. */
 static int dyn_setup(struct app *app)
 {
-	struct sim_dyn_host h = { .app = app, .hwui = app->hwui, .art_path = app->opts->art,
-				  .tgid = app->tgid, .pkg = app->pkg,
-				  .role = role_name[app->role], .line = dyn_line,
-				  .gate = dyn_gate, .n_changes = &app->n_changes };
+	struct sim_dyn_host h = { .app = app,
+				  .hwui = app->hwui,
+				  .art_path = app->opts->art,
+				  .tgid = app->tgid,
+				  .pkg = app->pkg,
+				  .role = role_name[app->role],
+				  .line = dyn_line,
+				  .gate = dyn_gate,
+				  .n_changes = &app->n_changes };
 
 	app->dyn = sim_dyn_new(&h);
 	return app->dyn ? 0 : -errno;
@@ -1115,7 +1126,8 @@ static void reallocate(struct app *app, int frame)
 		app->cls[r->node] = r->cls;
 		expect_line(app,
 			    "{\"type\":\"node\",\"pid\":%d,\"process\":\"%s\",\"role\":\"%s\","
-			    "\"frame\":%d,\"node\":\"0x%" PRIx64 "\",\"old_node\":\"0x%" PRIx64 "\","
+			    "\"frame\":%d,\"node\":\"0x%" PRIx64 "\",\"old_node\":\"0x%" PRIx64
+			    "\","
 			    "\"node_name\":\"%s\",\"unique_id\":%" PRId64 "}",
 			    app->tgid, app->pkg, role_name[app->role], frame,
 			    (uint64_t)app->node[r->node], (uint64_t)old, strrchr(r->cls, '.') + 1,
@@ -1155,7 +1167,8 @@ static void cuj_end(struct app *app, int frame)
 	for (int i = 0; i < sc->n_anims; i++) /* the animators that ran inside it */
 		n += sc->anims[i].start_frame && sc->anims[i].start_frame <= sc->cuj_end &&
 		     (!sc->anims[i].end_frame || sc->anims[i].end_frame >= sc->cuj_begin);
-	expect_line(app, "{\"type\":\"cuj\",\"pid\":%d,\"role\":\"%s\",\"name\":\"%s\","
+	expect_line(app,
+		    "{\"type\":\"cuj\",\"pid\":%d,\"role\":\"%s\",\"name\":\"%s\","
 		    "\"cookie\":%ld,\"begin_frame\":%d,\"end_frame\":%d,\"frames\":%d,"
 		    "\"animators\":%d}",
 		    app->tgid, role_name[app->role], sc->cuj, vsync_of(app, sc->cuj_begin),
@@ -1183,10 +1196,11 @@ static void before_frame(struct app *app, int frame)
 	trace_begin(app, CUJ_HANDLER);
 	sleep_ms(ms);
 	trace_end(app);
-	expect_line(app, "{\"type\":\"handler\",\"pid\":%d,\"role\":\"%s\",\"frame\":%d,"
+	expect_line(app,
+		    "{\"type\":\"handler\",\"pid\":%d,\"role\":\"%s\",\"frame\":%d,"
 		    "\"vsync\":%ld,\"name\":\"%s\",\"duration_ms\":%ld,\"measured_ns\":%lld}",
-		    app->tgid, role_name[app->role], frame, vsync_of(app, frame), CUJ_HANDLER,
-		    ms, (long long)(mono_ns() - t0));
+		    app->tgid, role_name[app->role], frame, vsync_of(app, frame), CUJ_HANDLER, ms,
+		    (long long)(mono_ns() - t0));
 }
 
 static void do_frame(struct app *app, int frame)
@@ -1199,17 +1213,20 @@ static void do_frame(struct app *app, int frame)
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	app->frame_ns = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
 	if (frame == app->sc->handler_frame) /* how late its doFrame starts after its vsync slot */
-		expect_line(app, "{\"type\":\"late_start\",\"pid\":%d,\"frame\":%d,\"vsync\":%ld,"
-			    "\"late_ns\":%lld}", app->tgid, frame, vsync_of(app, frame),
+		expect_line(app,
+			    "{\"type\":\"late_start\",\"pid\":%d,\"frame\":%d,\"vsync\":%ld,"
+			    "\"late_ns\":%lld}",
+			    app->tgid, frame, vsync_of(app, frame),
 			    (long long)(app->frame_ns - app->slot_ns));
 	if (app->opts->no_vsync_ids)
 		marker(app, "B|%d|Choreographer#doFrame", app->tgid);
 	else
 		marker(app, "B|%d|Choreographer#doFrame %ld", app->tgid, vsync_of(app, frame));
 	if (!app->quiet && !app->opts->no_vsync_ids)
-		expect_line(app, "{\"type\":\"frame\",\"pid\":%d,\"role\":\"%s\",\"frame\":%d,"
-			    "\"vsync\":%ld}", app->tgid, role_name[app->role], frame,
-			    vsync_of(app, frame));
+		expect_line(app,
+			    "{\"type\":\"frame\",\"pid\":%d,\"role\":\"%s\",\"frame\":%d,"
+			    "\"vsync\":%ld}",
+			    app->tgid, role_name[app->role], frame, vsync_of(app, frame));
 	trace_begin(app, "input");
 	cuj_begin(app, frame);
 	if (app->script)
@@ -1399,7 +1416,8 @@ static int sim_heap_objects(struct app *app)
 		app->art_obj[i] = sim_heap__animator(h, &c, cookie);
 		if (!app->art_obj[i])
 			break;
-		expect_line(app, "{\"type\":\"config\",\"pid\":%d,\"role\":\"%s\","
+		expect_line(app,
+			    "{\"type\":\"config\",\"pid\":%d,\"role\":\"%s\","
 			    "\"cookie\":%" PRIu32 ",\"target_node\":\"0x%" PRIx64 "\"}",
 			    app->tgid, role_name[app->role], cookie, c.target_node);
 	}
@@ -1440,8 +1458,15 @@ static int script_setup(struct app *app)
 {
 	int err;
 
-	app->env = (struct sim_env){ app, marker, expect_line, app->hwui, app->art, app->tgid,
-				     app->pkg, role_name[app->role], cookie_base[app->role] };
+	app->env = (struct sim_env){ app,
+				     marker,
+				     expect_line,
+				     app->hwui,
+				     app->art,
+				     app->tgid,
+				     app->pkg,
+				     role_name[app->role],
+				     cookie_base[app->role] };
 	if (!app->hwui) {
 		fprintf(stderr, "animsim: %s: scenario %s needs libhwui\n", app->pkg,
 			app->sc->name);
@@ -1627,8 +1652,7 @@ static int run_surfaceflinger(struct app *app, const struct argv_area *area)
 
 /* ---- the parent: zygote ---- */
 
-static pid_t spawn(struct app *proto, const char *pkg, enum role role,
-		   const struct argv_area *area)
+static pid_t spawn(struct app *proto, const char *pkg, enum role role, const struct argv_area *area)
 {
 	pid_t pid = fork();
 
@@ -1716,16 +1740,17 @@ static int ensure_argv_room(int argc, char **argv, size_t need)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: animsim --name PKG [--decoy PKG2] [--start-delay-ms N] "
-		   "[--linger-ms N] [--expect FILE]\n"
-		   "               [--frames N] [--hwui PATH|none] [--art PATH|none]\n"
-		   "               [--scenario basic|idle|soak|jank|refresh|physics|listeners|realloc\n"
-		   "                |cuj|flicker|replace|fight|springs|leak|clean|writers\n"
-		   "                |dyn|config]\n"
-		   "               [--fps N] [--props-per-frame N] [--flood N] [--go FILE]\n"
-		   "               [--hwui-late-frames N [--late-gate DIR]] [--no-vsync-ids]\n"
-		   "               [--tags-off] [--vsync-ids counter|tokens] [--vsync-seed N]\n"
-		   "               [--surfaceflinger] [--scenario config [--wrong-layout]]\n");
+	fprintf(f,
+		"usage: animsim --name PKG [--decoy PKG2] [--start-delay-ms N] "
+		"[--linger-ms N] [--expect FILE]\n"
+		"               [--frames N] [--hwui PATH|none] [--art PATH|none]\n"
+		"               [--scenario basic|idle|soak|jank|refresh|physics|listeners|realloc\n"
+		"                |cuj|flicker|replace|fight|springs|leak|clean|writers\n"
+		"                |dyn|config]\n"
+		"               [--fps N] [--props-per-frame N] [--flood N] [--go FILE]\n"
+		"               [--hwui-late-frames N [--late-gate DIR]] [--no-vsync-ids]\n"
+		"               [--tags-off] [--vsync-ids counter|tokens] [--vsync-seed N]\n"
+		"               [--surfaceflinger] [--scenario config [--wrong-layout]]\n");
 }
 
 /* Names go into markers and JSON unescaped, as app package names can be. */
@@ -1758,33 +1783,59 @@ static int parse_long(long *dst, const char *src, long min, long max)
 static int parse_opt(struct opts *o, int c, const char *arg)
 {
 	switch (c) {
-	case 'n': return copy_name(o->name, arg);
-	case 'd': return copy_name(o->decoy, arg);
-	case 's': return parse_long(&o->start_delay_ms, arg, 0, 3600000);
-	case 'l': return parse_long(&o->linger_ms, arg, 0, 3600000);
-	case 'e': return copy_str(o->expect, sizeof(o->expect), arg);
-	case 'f': return parse_long(&o->frames, arg, 0, 1000000);
-	case 'w': return copy_str(o->hwui, sizeof(o->hwui), arg);
-	case 'a': return copy_str(o->art, sizeof(o->art), arg);
-	case 'c': return copy_str(o->scenario, sizeof(o->scenario), arg);
-	case 'r': return parse_long(&o->fps, arg, 1, 1000);
-	case 'k': return parse_long(&o->props_per_frame, arg, 0, FILLER_MAX);
-	case 'o': return parse_long(&o->flood, arg, 0, 1000000000);
-	case 'L': return parse_long(&o->late_frames, arg, 0, 1000000);
-	case 'G': return copy_str(o->gate, sizeof(o->gate), arg);
-	case 'V': o->no_vsync_ids = true; return 0;
-	case 'T': o->tags_off = true; return 0;
-	case 'g': return copy_str(o->go, sizeof(o->go), arg);
+	case 'n':
+		return copy_name(o->name, arg);
+	case 'd':
+		return copy_name(o->decoy, arg);
+	case 's':
+		return parse_long(&o->start_delay_ms, arg, 0, 3600000);
+	case 'l':
+		return parse_long(&o->linger_ms, arg, 0, 3600000);
+	case 'e':
+		return copy_str(o->expect, sizeof(o->expect), arg);
+	case 'f':
+		return parse_long(&o->frames, arg, 0, 1000000);
+	case 'w':
+		return copy_str(o->hwui, sizeof(o->hwui), arg);
+	case 'a':
+		return copy_str(o->art, sizeof(o->art), arg);
+	case 'c':
+		return copy_str(o->scenario, sizeof(o->scenario), arg);
+	case 'r':
+		return parse_long(&o->fps, arg, 1, 1000);
+	case 'k':
+		return parse_long(&o->props_per_frame, arg, 0, FILLER_MAX);
+	case 'o':
+		return parse_long(&o->flood, arg, 0, 1000000000);
+	case 'L':
+		return parse_long(&o->late_frames, arg, 0, 1000000);
+	case 'G':
+		return copy_str(o->gate, sizeof(o->gate), arg);
+	case 'V':
+		o->no_vsync_ids = true;
+		return 0;
+	case 'T':
+		o->tags_off = true;
+		return 0;
+	case 'g':
+		return copy_str(o->go, sizeof(o->go), arg);
 	case 'I':
 		if (strcmp(arg, "tokens") && strcmp(arg, "counter"))
 			return -EINVAL;
 		o->vsync_tokens = !strcmp(arg, "tokens");
 		return 0;
-	case 'S': return parse_long(&o->vsync_seed, arg, 0, LONG_MAX);
-	case 'F': o->surfaceflinger = true; return 0;
-	case 'W': o->wrong_layout = true; return 0;
-	case 'p': return 0;
-	default: return -EINVAL;
+	case 'S':
+		return parse_long(&o->vsync_seed, arg, 0, LONG_MAX);
+	case 'F':
+		o->surfaceflinger = true;
+		return 0;
+	case 'W':
+		o->wrong_layout = true;
+		return 0;
+	case 'p':
+		return 0;
+	default:
+		return -EINVAL;
 	}
 }
 
@@ -1818,8 +1869,12 @@ static int parse_opts(struct opts *o, int argc, char **argv)
 	};
 	int c;
 
-	*o = (struct opts){ .start_delay_ms = -1, .linger_ms = 0, .frames = 24, .fps = 60,
-			    .vsync_seed = 1, .vsync_tokens = true };
+	*o = (struct opts){ .start_delay_ms = -1,
+			    .linger_ms = 0,
+			    .frames = 24,
+			    .fps = 60,
+			    .vsync_seed = 1,
+			    .vsync_tokens = true };
 	snprintf(o->scenario, sizeof(o->scenario), "basic");
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		if (c == 'h') {

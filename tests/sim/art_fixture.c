@@ -40,22 +40,22 @@ void panel_flip(uint32_t obj) __asm__("com.example.anim.NotificationPanel.flip")
 
 /* ---- framework methods (quick ABI: ArtMethod* in rdi/x0, this in esi/w1) ---- */
 
-static METHOD void va_start(const struct art_method *m, uint32_t self)
-	__asm__("android.animation.ValueAnimator.start");
+static METHOD void va_start(const struct art_method *m,
+			    uint32_t self) __asm__("android.animation.ValueAnimator.start");
 static void va_start(const struct art_method *m, uint32_t self)
 {
 	last_seen[0] = self + m->dex_method_index;
 }
 
-static METHOD void va_cancel(const struct art_method *m, uint32_t self)
-	__asm__("android.animation.ValueAnimator.cancel");
+static METHOD void va_cancel(const struct art_method *m,
+			     uint32_t self) __asm__("android.animation.ValueAnimator.cancel");
 static void va_cancel(const struct art_method *m, uint32_t self)
 {
 	last_seen[1] = self ^ m->dex_method_index;
 }
 
-static METHOD void va_end(const struct art_method *m, uint32_t self)
-	__asm__("android.animation.ValueAnimator.end");
+static METHOD void va_end(const struct art_method *m,
+			  uint32_t self) __asm__("android.animation.ValueAnimator.end");
 static void va_end(const struct art_method *m, uint32_t self)
 {
 	last_seen[2] = self - m->dex_method_index;
@@ -115,8 +115,8 @@ static void panel_stop(uint32_t obj)
 	__asm__ volatile("" ::: "memory");
 }
 
-static METHOD void panel_collapse(uint32_t obj)
-	__asm__("com.example.anim.NotificationPanel.collapse");
+static METHOD void
+panel_collapse(uint32_t obj) __asm__("com.example.anim.NotificationPanel.collapse");
 static void panel_collapse(uint32_t obj)
 {
 	panel_stop(obj);
@@ -141,9 +141,10 @@ static void scale_finish(uint32_t obj)
 static struct art_method m_oa_start = { 2, 1, 105, 5 };
 static struct art_method m_auto_cancel = { 3, 0, 106, 6 };
 
-static METHOD void auto_cancel_based_on(const struct art_method *m, uint32_t self, uint32_t old,
-					art_update_fn cancelled, void *ctx)
-	__asm__("android.animation.AnimationHandler.autoCancelBasedOn");
+static METHOD void
+auto_cancel_based_on(const struct art_method *m, uint32_t self, uint32_t old,
+		     art_update_fn cancelled,
+		     void *ctx) __asm__("android.animation.AnimationHandler.autoCancelBasedOn");
 static void auto_cancel_based_on(const struct art_method *m, uint32_t self, uint32_t old,
 				 art_update_fn cancelled, void *ctx)
 {
@@ -155,8 +156,8 @@ static void auto_cancel_based_on(const struct art_method *m, uint32_t self, uint
 }
 
 static METHOD void oa_start(const struct art_method *m, uint32_t self, uint32_t old,
-			    art_update_fn cancelled, void *ctx)
-	__asm__("android.animation.ObjectAnimator.start");
+			    art_update_fn cancelled,
+			    void *ctx) __asm__("android.animation.ObjectAnimator.start");
 static void oa_start(const struct art_method *m, uint32_t self, uint32_t old,
 		     art_update_fn cancelled, void *ctx)
 {
@@ -166,8 +167,8 @@ static void oa_start(const struct art_method *m, uint32_t self, uint32_t old,
 	__asm__ volatile("" ::: "memory");
 }
 
-static METHOD void tile_toggle(uint32_t obj, uint32_t old, art_update_fn cancelled, void *ctx)
-	__asm__("com.example.anim.QuickSettings.toggle");
+static METHOD void tile_toggle(uint32_t obj, uint32_t old, art_update_fn cancelled,
+			       void *ctx) __asm__("com.example.anim.QuickSettings.toggle");
 static void tile_toggle(uint32_t obj, uint32_t old, art_update_fn cancelled, void *ctx)
 {
 	oa_start(&m_oa_start, obj, old, cancelled, ctx);
@@ -182,24 +183,24 @@ static void tile_toggle(uint32_t obj, uint32_t old, art_update_fn cancelled, voi
  * ViewPropertyAnimator.java: start() -> startAnimation() -> ValueAnimator.start()) ----
  */
 
-static METHOD void va_start_without_pulsing(uint32_t child)
-	__asm__("android.animation.ValueAnimator.startWithoutPulsing");
+static METHOD void va_start_without_pulsing(uint32_t child) __asm__(
+	"android.animation.ValueAnimator.startWithoutPulsing");
 static void va_start_without_pulsing(uint32_t child)
 {
 	va_start(&m_start, child);
 	__asm__ volatile("" ::: "memory");
 }
 
-static METHOD void set_handle_events(uint32_t child)
-	__asm__("android.animation.AnimatorSet.handleAnimationEvents");
+static METHOD void
+set_handle_events(uint32_t child) __asm__("android.animation.AnimatorSet.handleAnimationEvents");
 static void set_handle_events(uint32_t child)
 {
 	va_start_without_pulsing(child);
 	__asm__ volatile("" ::: "memory");
 }
 
-static METHOD void set_start_animation(uint32_t child)
-	__asm__("android.animation.AnimatorSet.startAnimation");
+static METHOD void
+set_start_animation(uint32_t child) __asm__("android.animation.AnimatorSet.startAnimation");
 static void set_start_animation(uint32_t child)
 {
 	set_handle_events(child);
@@ -213,31 +214,32 @@ static void set_start(uint32_t child)
 	__asm__ volatile("" ::: "memory");
 }
 
-static METHOD void shade_expand(uint32_t child)
-	__asm__("com.example.anim.ShadeController.animateExpand");
+static METHOD void
+shade_expand(uint32_t child) __asm__("com.example.anim.ShadeController.animateExpand");
 static void shade_expand(uint32_t child)
 {
 	set_start(child);
 	__asm__ volatile("" ::: "memory");
 }
 
-static METHOD void set_do_frame(uint32_t child)
-	__asm__("android.animation.AnimatorSet.doAnimationFrame");
+static METHOD void
+set_do_frame(uint32_t child) __asm__("android.animation.AnimatorSet.doAnimationFrame");
 static void set_do_frame(uint32_t child)
 {
 	set_handle_events(child);
 	__asm__ volatile("" ::: "memory");
 }
 
-static METHOD void handler_do_frame(uint32_t child)
-	__asm__("android.animation.AnimationHandler.doAnimationFrame");
+static METHOD void
+handler_do_frame(uint32_t child) __asm__("android.animation.AnimationHandler.doAnimationFrame");
 static void handler_do_frame(uint32_t child)
 {
 	set_do_frame(child);
 	__asm__ volatile("" ::: "memory");
 }
 
-static METHOD void choreo_callbacks(uint32_t child) __asm__("android.view.Choreographer.doCallbacks");
+static METHOD void
+choreo_callbacks(uint32_t child) __asm__("android.view.Choreographer.doCallbacks");
 static void choreo_callbacks(uint32_t child)
 {
 	handler_do_frame(child);
@@ -251,8 +253,8 @@ static void choreo_frame(uint32_t child)
 	__asm__ volatile("" ::: "memory");
 }
 
-static METHOD void vpa_start_animation(uint32_t obj)
-	__asm__("android.view.ViewPropertyAnimator.startAnimation");
+static METHOD void
+vpa_start_animation(uint32_t obj) __asm__("android.view.ViewPropertyAnimator.startAnimation");
 static void vpa_start_animation(uint32_t obj)
 {
 	va_start(&m_start, obj);
@@ -277,16 +279,17 @@ static void toast_show(uint32_t obj)
 
 typedef void (*vsync_native)(void *env, void *clazz, int64_t receiver);
 
-static METHOD void schedule_vsync_locked(vsync_native fn, int64_t receiver)
-	__asm__("android.view.Choreographer.scheduleVsyncLocked");
+static METHOD void
+schedule_vsync_locked(vsync_native fn,
+		      int64_t receiver) __asm__("android.view.Choreographer.scheduleVsyncLocked");
 static void schedule_vsync_locked(vsync_native fn, int64_t receiver)
 {
 	fn(NULL, NULL, receiver);
 	__asm__ volatile("" ::: "memory");
 }
 
-static METHOD void meter_level_changed(vsync_native fn, int64_t receiver)
-	__asm__("com.example.battery.BatteryMeterView.onLevelChanged");
+static METHOD void meter_level_changed(vsync_native fn, int64_t receiver) __asm__(
+	"com.example.battery.BatteryMeterView.onLevelChanged");
 static void meter_level_changed(vsync_native fn, int64_t receiver)
 {
 	schedule_vsync_locked(fn, receiver);

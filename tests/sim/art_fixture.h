@@ -17,10 +17,10 @@
 #define ART_LOCK_WORD_OFF 4
 
 enum art_call {
-	ART_CALL_START = 0,	/* ValueAnimator.start() */
-	ART_CALL_START_BOOL,	/* ValueAnimator.start(boolean): the overload, same name */
-	ART_CALL_CANCEL,	/* ValueAnimator.cancel() */
-	ART_CALL_END,		/* ValueAnimator.end() */
+	ART_CALL_START = 0,  /* ValueAnimator.start() */
+	ART_CALL_START_BOOL, /* ValueAnimator.start(boolean): the overload, same name */
+	ART_CALL_CANCEL,     /* ValueAnimator.cancel() */
+	ART_CALL_END,	     /* ValueAnimator.end() */
 	/* ValueAnimator.start() of an AnimatorSet's child, through AnimatorSet's frames (API 26+):
 	 * at once from AnimatorSet.start (an app caller of its own), or in a later frame from
 	 * AnimatorSet.doAnimationFrame (AnimationHandler, Choreographer) */

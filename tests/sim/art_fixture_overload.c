@@ -21,8 +21,8 @@ static struct art_method_bool m_start_bool = { 1, 2, 103, 3 };
 static volatile uint32_t seen;
 
 /* Quick ABI: ArtMethod* first, this second, then the boolean. */
-static METHOD void va_start_bool(const struct art_method_bool *m, uint32_t self, int backwards)
-	__asm__("android.animation.ValueAnimator.start");
+static METHOD void va_start_bool(const struct art_method_bool *m, uint32_t self,
+				 int backwards) __asm__("android.animation.ValueAnimator.start");
 static void va_start_bool(const struct art_method_bool *m, uint32_t self, int backwards)
 {
 	seen = self + m->method_index + (uint32_t)backwards;
@@ -36,8 +36,8 @@ static void panel_reverse(uint32_t obj)
 }
 
 /* Hidden, not static: the table in art_fixture.c calls it (no extra frame in between). */
-__attribute__((noinline, visibility("hidden"))) void panel_flip(uint32_t obj)
-	__asm__("com.example.anim.NotificationPanel.flip");
+__attribute__((noinline, visibility("hidden"))) void
+panel_flip(uint32_t obj) __asm__("com.example.anim.NotificationPanel.flip");
 void panel_flip(uint32_t obj)
 {
 	panel_reverse(obj);

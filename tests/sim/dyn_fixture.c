@@ -44,8 +44,9 @@ static struct dyn_obj *obj_of(uint32_t self)
 }
 
 /* private void endAnimationInternal(boolean canceled) */
-static METHOD void dyn_end(const struct art_method *m, uint32_t self, uint32_t canceled)
-	__asm__(DYN_PKG "DynamicAnimation.endAnimationInternal");
+static METHOD void dyn_end(const struct art_method *m, uint32_t self,
+			   uint32_t canceled) __asm__(DYN_PKG
+						      "DynamicAnimation.endAnimationInternal");
 static void dyn_end(const struct art_method *m, uint32_t self, uint32_t canceled)
 {
 	obj_of(self)->running = 0;
@@ -55,8 +56,8 @@ static void dyn_end(const struct art_method *m, uint32_t self, uint32_t canceled
 }
 
 /* public void start(): startAnimationInternal when not running */
-static METHOD void dyn_start(const struct art_method *m, uint32_t self)
-	__asm__(DYN_PKG "DynamicAnimation.start");
+static METHOD void dyn_start(const struct art_method *m,
+			     uint32_t self) __asm__(DYN_PKG "DynamicAnimation.start");
 static void dyn_start(const struct art_method *m, uint32_t self)
 {
 	if (!obj_of(self)->running)
@@ -65,8 +66,8 @@ static void dyn_start(const struct art_method *m, uint32_t self)
 }
 
 /* SpringAnimation.start(): sanityCheck, thresholds, super.start() */
-static METHOD void spring_start(const struct art_method *m, uint32_t self)
-	__asm__(DYN_PKG "SpringAnimation.start");
+static METHOD void spring_start(const struct art_method *m,
+				uint32_t self) __asm__(DYN_PKG "SpringAnimation.start");
 static void spring_start(const struct art_method *m, uint32_t self)
 {
 	seen[2] = self + m->method_index;
@@ -75,8 +76,8 @@ static void spring_start(const struct art_method *m, uint32_t self)
 }
 
 /* SpringAnimation.skipToEnd(): when running, the next frame ends at the final position */
-static METHOD void spring_skip(const struct art_method *m, uint32_t self)
-	__asm__(DYN_PKG "SpringAnimation.skipToEnd");
+static METHOD void spring_skip(const struct art_method *m,
+			       uint32_t self) __asm__(DYN_PKG "SpringAnimation.skipToEnd");
 static void spring_skip(const struct art_method *m, uint32_t self)
 {
 	if (obj_of(self)->running)
@@ -90,8 +91,8 @@ static void skip_to_end(uint32_t obj)
 }
 
 /* public void cancel(): endAnimationInternal(true) when running */
-static METHOD void dyn_cancel(const struct art_method *m, uint32_t self)
-	__asm__(DYN_PKG "DynamicAnimation.cancel");
+static METHOD void dyn_cancel(const struct art_method *m,
+			      uint32_t self) __asm__(DYN_PKG "DynamicAnimation.cancel");
 static void dyn_cancel(const struct art_method *m, uint32_t self)
 {
 	if (obj_of(self)->running)
@@ -102,8 +103,8 @@ static void dyn_cancel(const struct art_method *m, uint32_t self)
 
 /* public boolean doAnimationFrame(long frameTime) */
 static METHOD uint32_t dyn_frame(const struct art_method *m, uint32_t self, int64_t frame_ms,
-				 dyn_step_fn step, void *ctx)
-	__asm__(DYN_PKG "DynamicAnimation.doAnimationFrame");
+				 dyn_step_fn step,
+				 void *ctx) __asm__(DYN_PKG "DynamicAnimation.doAnimationFrame");
 static uint32_t dyn_frame(const struct art_method *m, uint32_t self, int64_t frame_ms,
 			  dyn_step_fn step, void *ctx)
 {
@@ -145,8 +146,8 @@ static void fling(uint32_t obj)
 	__asm__ volatile("" ::: "memory");
 }
 
-static METHOD void retarget(uint32_t old, uint32_t next)
-	__asm__("com.example.dock.DockView.retarget");
+static METHOD void retarget(uint32_t old,
+			    uint32_t next) __asm__("com.example.dock.DockView.retarget");
 static void retarget(uint32_t old, uint32_t next)
 {
 	dyn_cancel(&m_cancel, old);
@@ -207,7 +208,8 @@ static const struct dyn_fixture_methods methods = {
 	.retarget = retarget,
 	.skip = skip_to_end,
 	.frame = animation_frame,
-	.start_stack = { "com.example.dock.DockView.snapTo", "com.example.dock.DockView.onRelease" },
+	.start_stack = { "com.example.dock.DockView.snapTo",
+			 "com.example.dock.DockView.onRelease" },
 	.fling_stack = { "com.example.dock.DockView.fling" },
 	.retarget_stack = { "com.example.dock.DockView.retarget" },
 };

@@ -42,9 +42,11 @@ struct _JNIEnv {
 typedef _JNIEnv JNIEnv;
 
 static_assert(offsetof(hwui_jni_functions, GetStringUTFChars) ==
-		      HWUI_JNI_GET_STRING_UTF_CHARS * sizeof(void *), "JNI index");
+		      HWUI_JNI_GET_STRING_UTF_CHARS * sizeof(void *),
+	      "JNI index");
 static_assert(offsetof(hwui_jni_functions, ReleaseStringUTFChars) ==
-		      HWUI_JNI_RELEASE_STRING_UTF_CHARS * sizeof(void *), "JNI index");
+		      HWUI_JNI_RELEASE_STRING_UTF_CHARS * sizeof(void *),
+	      "JNI index");
 
 /*
  * libc++ without exceptions aborts when out of memory; so does this one. GCC keeps the
@@ -136,7 +138,9 @@ static int64_t generate_id()
 }
 
 struct RenderNodeFixture {
-	RenderNodeFixture() : mUniqueId(generate_id()) {}
+	RenderNodeFixture() : mUniqueId(generate_id())
+	{
+	}
 
 	/* RenderNode.h's setName: keep the part after the last '.'. */
 	void setName(const char *name)
@@ -246,15 +250,15 @@ JNI_NATIVE static float android_view_RenderNode_getAlpha(jlong renderNodePtr)
 	return to_node(renderNodePtr)->alpha;
 }
 
-#define FLOAT_PROPERTY(Name, field)                                                        \
-	JNI_NATIVE static jboolean android_view_RenderNode_set##Name(jlong renderNodePtr,  \
-								      float value)          \
-	{                                                                                  \
-		return rp_set(to_node(renderNodePtr)->field, value);                       \
-	}                                                                                  \
-	JNI_NATIVE static float android_view_RenderNode_get##Name(jlong renderNodePtr)     \
-	{                                                                                  \
-		return to_node(renderNodePtr)->field;                                      \
+#define FLOAT_PROPERTY(Name, field)                                                       \
+	JNI_NATIVE static jboolean android_view_RenderNode_set##Name(jlong renderNodePtr, \
+								     float value)         \
+	{                                                                                 \
+		return rp_set(to_node(renderNodePtr)->field, value);                      \
+	}                                                                                 \
+	JNI_NATIVE static float android_view_RenderNode_get##Name(jlong renderNodePtr)    \
+	{                                                                                 \
+		return to_node(renderNodePtr)->field;                                     \
 	}
 
 FLOAT_PROPERTY(TranslationX, translationX)
@@ -312,7 +316,9 @@ static void release_utf_chars(void *, void *, const char *)
 }
 
 static const struct hwui_jni_functions c_string_jni = {
-	{ NULL }, utf_chars, release_utf_chars,
+	{ NULL },
+	utf_chars,
+	release_utf_chars,
 };
 
 } // namespace android

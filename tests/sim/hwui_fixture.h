@@ -81,7 +81,7 @@ struct hwui_fixture_methods {
 	hwui_getter get[HWUI_PROP_COUNT];
 	int64_t (*create_node)(const char *class_name);
 	void (*free_node)(int64_t node);
-	hwui_create create;		/* the JNI native itself, for a caller with its own JNIEnv */
+	hwui_create create; /* the JNI native itself, for a caller with its own JNIEnv */
 	hwui_unique_id unique_id;
 	/* void android_view_DisplayListCanvas_finishRecording(jlong canvasPtr,
 	 * jlong renderNodePtr): Android 12+ (CriticalNative), the node gets its new list */

@@ -20,8 +20,7 @@ namespace android {
 
 static volatile jlong gPendingReceiver; /* what DisplayEventDispatcher::scheduleVsync marks */
 
-__attribute__((noinline, used)) static void nativeScheduleVsync(JNIEnv *, jclass,
-								 jlong receiverPtr)
+__attribute__((noinline, used)) static void nativeScheduleVsync(JNIEnv *, jclass, jlong receiverPtr)
 {
 	gPendingReceiver = receiverPtr;
 }

@@ -37,7 +37,7 @@ struct run {
 	int start_frame, end_frame;
 	long last_ms;
 	bool running, cancelled;
-	bool read;  /* a Java object of the heap: its configuration is readable */
+	bool read;	     /* a Java object of the heap: its configuration is readable */
 	bool no_start_value; /* started without setStartValue (animateToFinalPosition's way) */
 	uint64_t start_call_ns, end_ns;
 	const char *caller, *end_caller;
@@ -74,8 +74,8 @@ static bool step(void *ctx, long dt_ms)
 	bool done = false;
 
 	if (dt_ms > 0)
-		done = r->fling ? sim_fling_frame(&r->fl, dt_ms, &r->x)
-				: sim_spring_frame(&r->sp, dt_ms, &r->x);
+		done = r->fling ? sim_fling_frame(&r->fl, dt_ms, &r->x) :
+				  sim_spring_frame(&r->sp, dt_ms, &r->x);
 	set(r);
 	return done;
 }
@@ -90,13 +90,12 @@ static void configure(struct run *r, float from)
 						  (SIM_PIXELS * 0.75f) * (1000.0f / 16.0f),
 						  -FLT_MAX, FLT_MAX, r->v0 };
 	else
-		r->sp = (struct sim_spring_state){ sqrt((double)r->stiffness), r->damping,
-						   value_th, value_th * (1000.0 / 16), r->to,
-						   r->v0 };
+		r->sp = (struct sim_spring_state){ sqrt((double)r->stiffness), r->damping, value_th,
+						   value_th * (1000.0 / 16),   r->to,	   r->v0 };
 }
 
-static int make_run(struct sim_dyn *d, int i, const struct dyn_fixture_methods *m,
-		    const char *cls, enum hwui_prop prop, int start_frame)
+static int make_run(struct sim_dyn *d, int i, const struct dyn_fixture_methods *m, const char *cls,
+		    enum hwui_prop prop, int start_frame)
 {
 	struct run *r = &d->r[i];
 
@@ -125,16 +124,20 @@ struct sim_dyn *sim_dyn_new(const struct sim_dyn_host *h)
 		errno = ENOENT;
 		return NULL;
 	}
-	e = e ? e : make_run(d, R_FW_SPRING, d->fw, "com.example.dock.DockView",
-			     HWUI_TRANSLATION_X, FW_START_FRAME);
-	e = e ? e : make_run(d, R_AX_SPRING, NULL, "com.example.dock.PanelView",
-			     HWUI_TRANSLATION_Y, AX_START_FRAME);
+	e = e ? e :
+		make_run(d, R_FW_SPRING, d->fw, "com.example.dock.DockView", HWUI_TRANSLATION_X,
+			 FW_START_FRAME);
+	e = e ? e :
+		make_run(d, R_AX_SPRING, NULL, "com.example.dock.PanelView", HWUI_TRANSLATION_Y,
+			 AX_START_FRAME);
 	d->r[R_AX_NEXT] = d->r[R_AX_SPRING]; /* the same view and property, started later */
 	d->r[R_AX_NEXT].start_frame = AX_RETARGET_FRAME;
-	e = e ? e : make_run(d, R_AX_FLING, NULL, "com.example.dock.ShelfView",
-			     HWUI_TRANSLATION_X, AX_START_FRAME);
-	e = e ? e : make_run(d, R_UNCOMPILED, NULL, "com.example.dock.BadgeView",
-			     HWUI_TRANSLATION_Y, FW_START_FRAME);
+	e = e ? e :
+		make_run(d, R_AX_FLING, NULL, "com.example.dock.ShelfView", HWUI_TRANSLATION_X,
+			 AX_START_FRAME);
+	e = e ? e :
+		make_run(d, R_UNCOMPILED, NULL, "com.example.dock.BadgeView", HWUI_TRANSLATION_Y,
+			 FW_START_FRAME);
 	if (e) {
 		sim_dyn_free(d);
 		errno = -e;
@@ -186,11 +189,16 @@ int sim_dyn_load(struct sim_dyn *d)
  */
 static uint32_t heap_object(struct run *r)
 {
-	struct sim_dyn_cfg c = { .androidx = r->m == r->d->ax, .fling = r->fling,
-				 .start_value_set = !r->no_start_value, .value = r->from,
-				 .velocity = r->v0, .min_visible_change = 1,
-				 .stiffness = r->stiffness, .damping_ratio = r->damping,
-				 .final_position = r->to, .friction_scalar = r->friction };
+	struct sim_dyn_cfg c = { .androidx = r->m == r->d->ax,
+				 .fling = r->fling,
+				 .start_value_set = !r->no_start_value,
+				 .value = r->from,
+				 .velocity = r->v0,
+				 .min_visible_change = 1,
+				 .stiffness = r->stiffness,
+				 .damping_ratio = r->damping,
+				 .final_position = r->to,
+				 .friction_scalar = r->friction };
 
 	if (!r->d->heap || !r->m)
 		return 0;
@@ -293,10 +301,14 @@ static void expect(struct sim_dyn *d, int i)
 		 "\"caller\":\"%s\",\"end_caller\":\"%s\",\"replaces_run\":%d,"
 		 "\"read\":%s,\"start_value_set\":%s}",
 		 d->h.tgid, d->h.role, i, r->fling ? "Fling" : "Spring",
-		 !r->m ? "" : r->m->pkg[0] == 'a' ? "androidx" : "framework", (uint64_t)r->node,
-		 strrchr(r->cls, '.') + 1, d->h.hwui->name[r->prop], r->start_call_ns,
-		 r->start_frame, r->end_frame, r->end_ns,
-		 r->cancelled ? "cancel" : r->end_frame ? "complete" : "running",
+		 !r->m		     ? "" :
+		 r->m->pkg[0] == 'a' ? "androidx" :
+				       "framework",
+		 (uint64_t)r->node, strrchr(r->cls, '.') + 1, d->h.hwui->name[r->prop],
+		 r->start_call_ns, r->start_frame, r->end_frame, r->end_ns,
+		 r->cancelled ? "cancel" :
+		 r->end_frame ? "complete" :
+				"running",
 		 (double)r->from, (double)r->x, (double)r->stiffness, (double)r->damping,
 		 (double)r->to, (double)r->v0, (double)r->friction, r->caller ? r->caller : "",
 		 r->end_caller ? r->end_caller : "", i == R_AX_NEXT ? R_AX_SPRING : -1,

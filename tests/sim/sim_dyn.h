@@ -24,9 +24,9 @@ struct sim_dyn_host {
 	const char *art_path; /* the boot oat holding the framework's copy */
 	int tgid;
 	const char *pkg, *role;
-	void (*line)(void *app, const char *json);  /* one expect line */
-	void (*gate)(void *app, const char *name);  /* waits for the late gate's file */
-	long *n_changes;                            /* setter calls that changed a value */
+	void (*line)(void *app, const char *json); /* one expect line */
+	void (*gate)(void *app, const char *name); /* waits for the late gate's file */
+	long *n_changes;			   /* setter calls that changed a value */
 };
 
 struct sim_dyn;

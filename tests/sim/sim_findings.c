@@ -43,7 +43,7 @@ struct sa_def {
 	enum hwui_prop prop;
 	float from, to; /* from NAN: ofFloat(target, prop, to), from the target's value */
 	long duration_ms;
-	sim_interp_fn interp; /* NULL: LinearInterpolator */
+	sim_interp_fn interp;	/* NULL: LinearInterpolator */
 	bool infinite, reverse; /* setRepeatCount(INFINITE), setRepeatMode(REVERSE) */
 	int start_frame;
 	int replaces; /* > 0: its ObjectAnimator.start() auto-cancels animator replaces - 1 */
@@ -86,8 +86,8 @@ struct sc_def {
 	struct sf_def findings[SF_MAX];
 };
 
-#define OBJ(nm, ck, nd, pr, f, t, ms) .name = nm, .cookie = ck, .node = nd, .prop = pr, \
-	.from = f, .to = t, .duration_ms = ms
+#define OBJ(nm, ck, nd, pr, f, t, ms) \
+	.name = nm, .cookie = ck, .node = nd, .prop = pr, .from = f, .to = t, .duration_ms = ms
 
 static const struct sc_def scripts[] = {
 	/* Started and cancelled in one click (alpha 0 on a visible view, then nothing); a
@@ -95,14 +95,14 @@ static const struct sc_def scripts[] = {
 	 * a completed scaleX and a rotation cancelled after six frames are no flicker. */
 	{ .name = "flicker",
 	  .cls = { "com.android.systemui.statusbar.notification.row.NotificationRow",
-	    "com.android.systemui.scrim.ScrimView" },
+		   "com.android.systemui.scrim.ScrimView" },
 	  .anims = { { OBJ("animator:alpha", 1, 0, HWUI_ALPHA, 0, 1, 300), .start_frame = 3,
-	      .stop_frame = 3, .stop = STOP_CANCEL },
-	    { OBJ("animator:translationY", 2, 1, HWUI_TRANSLATION_Y, 50, 0, 300),
-	      .start_frame = 6, .stop_frame = 7, .stop = STOP_CANCEL },
-	    { OBJ("animator:scaleX", 3, 1, HWUI_SCALE_X, 1, 0.5f, 200), .start_frame = 10 },
-	    { OBJ("animator:rotation", 4, 0, HWUI_ROTATION, 0, 90, 500), .start_frame = 10,
-	      .stop_frame = 16, .stop = STOP_CANCEL } },
+		       .stop_frame = 3, .stop = STOP_CANCEL },
+		     { OBJ("animator:translationY", 2, 1, HWUI_TRANSLATION_Y, 50, 0, 300),
+		       .start_frame = 6, .stop_frame = 7, .stop = STOP_CANCEL },
+		     { OBJ("animator:scaleX", 3, 1, HWUI_SCALE_X, 1, 0.5f, 200), .start_frame = 10 },
+		     { OBJ("animator:rotation", 4, 0, HWUI_ROTATION, 0, 90, 500), .start_frame = 10,
+		       .stop_frame = 16, .stop = STOP_CANCEL } },
 	  .findings = { { "flicker", { 1 }, .node = 0, .prop = HWUI_ALPHA },
 			{ "flicker", { 2 }, .node = 1, .prop = HWUI_TRANSLATION_Y } } },
 	/* A tile's fade-out replaced by a fade-in of the same view and property (auto-cancel);
@@ -111,19 +111,19 @@ static const struct sc_def scripts[] = {
 	  .cls = { "com.android.systemui.qs.tileimpl.QSTileView",
 		   "com.android.systemui.scrim.ScrimView" },
 	  .anims = { { OBJ("animator:alpha", 1, 0, HWUI_ALPHA, 1, 0, 500), .start_frame = 2 },
-	    { OBJ("animator:alpha", 2, 0, HWUI_ALPHA, NAN, 1, 200), .start_frame = 10,
-	      .replaces = 1 },
-	    { OBJ("animator:scaleX", 3, 1, HWUI_SCALE_X, 1, 0.8f, 300), .start_frame = 4,
-	      .stop_frame = 12, .stop = STOP_CANCEL },
-	    { OBJ("animator:translationX", 4, 1, HWUI_TRANSLATION_X, 0, 40, 200),
-	      .start_frame = 12 } },
+		     { OBJ("animator:alpha", 2, 0, HWUI_ALPHA, NAN, 1, 200), .start_frame = 10,
+		       .replaces = 1 },
+		     { OBJ("animator:scaleX", 3, 1, HWUI_SCALE_X, 1, 0.8f, 300), .start_frame = 4,
+		       .stop_frame = 12, .stop = STOP_CANCEL },
+		     { OBJ("animator:translationX", 4, 1, HWUI_TRANSLATION_X, 0, 40, 200),
+		       .start_frame = 12 } },
 	  .findings = { { "replaced", { 1, 2 }, .node = 0, .prop = HWUI_ALPHA } } },
 	/* An ObjectAnimator and a ValueAnimator's update listener set one alpha in the same
 	 * frames; in one of them code that is no animator sets it too. */
 	{ .name = "fight",
 	  .cls = { "com.android.systemui.statusbar.notification.row.NotificationRow" },
 	  .anims = { { OBJ("animator:alpha", 1, 0, HWUI_ALPHA, 1, 0, 400), .start_frame = 2 },
-	    { OBJ("animator", 2, 0, HWUI_ALPHA, 0.2f, 0.8f, 200), .start_frame = 6 } },
+		     { OBJ("animator", 2, 0, HWUI_ALPHA, 0.2f, 0.8f, 200), .start_frame = 6 } },
 	  .pokes = { { 10, 0, HWUI_ALPHA, 0.5f } }, /* a touch handler's setAlpha */
 	  .findings = { { "conflict", { 1, 2 }, .node = 0, .prop = HWUI_ALPHA },
 			{ "conflict", { 1, 2 }, .code = true, .node = 0, .prop = HWUI_ALPHA } } },
@@ -131,42 +131,48 @@ static const struct sc_def scripts[] = {
 	 * with the same damping: only the first oscillates long. */
 	{ .name = "springs",
 	  .cls = { "com.android.systemui.shade.NotificationPanelView",
-	    "com.android.systemui.statusbar.phone.KeyguardBottomArea" },
+		   "com.android.systemui.statusbar.phone.KeyguardBottomArea" },
 	  .springs = { { 0, HWUI_TRANSLATION_Y, 50, 0.2f, 0, 100, 2 },
 		       { 1, HWUI_TRANSLATION_X, 1500, 0.2f, 0, 100, 2 } },
-	  .findings = { { "slow_spring", { 1 }, .unmarked = true, .node = 0,
+	  .findings = { { "slow_spring",
+			  { 1 },
+			  .unmarked = true,
+			  .node = 0,
 			  .prop = HWUI_TRANSLATION_Y } } },
 	/* Still running when tracing stops: an INFINITE RESTART spin, an INFINITE REVERSE
 	 * pulse whose period is no whole number of frames, a paused slide, and a 20 s scale
 	 * that still moves (neither). */
 	{ .name = "leak",
-	  .cls = { "com.android.systemui.util.LoadingSpinner", "com.android.systemui.statusbar.PulsingDot",
-	    "com.android.systemui.media.MediaScrollView" },
+	  .cls = { "com.android.systemui.util.LoadingSpinner",
+		   "com.android.systemui.statusbar.PulsingDot",
+		   "com.android.systemui.media.MediaScrollView" },
 	  .anims = { { OBJ("animator:rotation", 1, 0, HWUI_ROTATION, 0, 360, 600), .infinite = true,
-	      .start_frame = 2 },
-	    { OBJ("animator:alpha", 2, 1, HWUI_ALPHA, 0.2f, 1, 430), .interp = sim_accel_decel,
-	      .infinite = true, .reverse = true, .start_frame = 3 },
-	    { OBJ("animator:translationX", 3, 2, HWUI_TRANSLATION_X, 0, 200, 1000),
-	      .start_frame = 2, .stop_frame = 12, .stop = STOP_PAUSE },
-	    { OBJ("animator:scaleY", 4, 2, HWUI_SCALE_Y, 1, 1.2f, 20000), .start_frame = 4 } },
+		       .start_frame = 2 },
+		     { OBJ("animator:alpha", 2, 1, HWUI_ALPHA, 0.2f, 1, 430),
+		       .interp = sim_accel_decel, .infinite = true, .reverse = true,
+		       .start_frame = 3 },
+		     { OBJ("animator:translationX", 3, 2, HWUI_TRANSLATION_X, 0, 200, 1000),
+		       .start_frame = 2, .stop_frame = 12, .stop = STOP_PAUSE },
+		     { OBJ("animator:scaleY", 4, 2, HWUI_SCALE_Y, 1, 1.2f, 20000),
+		       .start_frame = 4 } },
 	  .findings = { { "repeating", { 1 }, .node = 0, .prop = HWUI_ROTATION },
 			{ "repeating", { 2 }, .node = 1, .prop = HWUI_ALPHA },
 			{ "stalled", { 3 }, .node = 2, .prop = HWUI_TRANSLATION_X } } },
 	/* Nothing wrong: a 0 -> 1 fade of a view at alpha 1, a FastOutSlowIn slide. */
 	{ .name = "clean",
 	  .cls = { "com.android.systemui.statusbar.notification.row.NotificationRow",
-	    "com.android.systemui.qs.QSPanel" },
+		   "com.android.systemui.qs.QSPanel" },
 	  .anims = { { OBJ("animator:alpha", 1, 0, HWUI_ALPHA, 0, 1, 300), .start_frame = 2 },
-	    { OBJ("animator:translationY", 2, 1, HWUI_TRANSLATION_Y, 0, -120, 300),
-	      .interp = sim_fast_out_slow_in, .start_frame = 4 } } },
+		     { OBJ("animator:translationY", 2, 1, HWUI_TRANSLATION_Y, 0, -120, 300),
+		       .interp = sim_fast_out_slow_in, .start_frame = 4 } } },
 };
 
 #define N_SCRIPTS ((int)(sizeof(scripts) / sizeof(scripts[0])))
 
 struct sa_run {
-	uint32_t obj; /* the ART object (0 without the ART fixture) */
+	uint32_t obj;	    /* the ART object (0 without the ART fixture) */
 	int started, ended; /* frames, 0 when it did not happen */
-	const char *end; /* complete, cancel, end */
+	const char *end;    /* complete, cancel, end */
 	bool running, paused;
 	float from;
 	long start_ms; /* mStartTime: -1 until its first animation frame */
@@ -239,8 +245,7 @@ static void s_marker(const struct sim_env *env, struct state *s, int i, int fram
 	s->run[i].running = true;
 }
 
-static void f_marker(const struct sim_env *env, struct state *s, int i, int frame,
-		     const char *how)
+static void f_marker(const struct sim_env *env, struct state *s, int i, int frame, const char *how)
 {
 	env->marker(env->app, "F|%d|%s|%" PRIu32, env->tgid, s->sc->anims[i].name,
 		    env->cookie_base + s->sc->anims[i].cookie);
@@ -347,7 +352,7 @@ static void spring_frame(const struct sim_env *env, struct state *s, int k, int 
 		double value_th = SIM_PIXELS * 0.75;
 
 		r->st = (struct sim_spring_state){ sqrt((double)d->stiffness), d->damping, value_th,
-						   value_th * (1000.0 / 16), d->to, 0 };
+						   value_th * (1000.0 / 16),   d->to,	   0 };
 		r->x = d->from;
 		r->started = frame;
 	} else if (sim_spring_frame(&r->st, ms - r->last_ms, &r->x)) {
@@ -404,7 +409,7 @@ void sim_findings_frame(const struct sim_env *env, void *state, int frame, enum 
 	for (int k = 0; phase == SIM_INPUT && k < SP_MAX; k++)
 		if (sc->pokes[k].frame == frame)
 			env->hwui->set[sc->pokes[k].prop](s->node[sc->pokes[k].node],
-							   sc->pokes[k].value);
+							  sc->pokes[k].value);
 	if (phase != SIM_ANIMATION)
 		return;
 	for (int i = 0; i < n_anims(sc); i++)
@@ -451,9 +456,9 @@ static void expect_springs(const struct sim_env *env, const struct state *s)
 			  "\"to\":%.9g,\"stiffness\":%.9g,\"damping_ratio\":%.9g,"
 			  "\"start_velocity\":0}",
 			  env->tgid, env->pkg, env->role, (uint64_t)s->node[d->node],
-			  simple(s->sc->cls[d->node]), env->hwui->name[d->prop], s->spring[k].started,
-			  s->spring[k].ended, (double)d->from, (double)s->spring[k].x,
-			  (double)d->stiffness, (double)d->damping);
+			  simple(s->sc->cls[d->node]), env->hwui->name[d->prop],
+			  s->spring[k].started, s->spring[k].ended, (double)d->from,
+			  (double)s->spring[k].x, (double)d->stiffness, (double)d->damping);
 	}
 }
 
@@ -466,11 +471,11 @@ static void expect_findings(const struct sim_env *env, const struct state *s)
 		size_t len = 0;
 
 		for (int j = 0; j < 2 && f->ids[j]; j++)
-			len += (size_t)snprintf(ids + len, sizeof(ids) - len, "%s%" PRIu32,
-						j ? "," : "",
-						f->unmarked ? (uint32_t)f->ids[j] - 1 :
-							      env->cookie_base +
-								      s->sc->anims[f->ids[j] - 1].cookie);
+			len += (size_t)snprintf(
+				ids + len, sizeof(ids) - len, "%s%" PRIu32, j ? "," : "",
+				f->unmarked ?
+					(uint32_t)f->ids[j] - 1 :
+					env->cookie_base + s->sc->anims[f->ids[j] - 1].cookie);
 		env->line(env->app,
 			  "{\"type\":\"finding\",\"pid\":%d,\"role\":\"%s\",\"kind\":\"%s\","
 			  "\"ids\":[%s],\"unmarked\":%s,\"code\":%s,\"node\":\"0x%" PRIx64 "\","

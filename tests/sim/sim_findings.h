@@ -23,7 +23,7 @@ struct sim_env {
 	void (*marker)(struct app *app, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 	void (*line)(struct app *app, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 	const struct hwui_fixture_methods *hwui; /* never NULL: the scripts need setters */
-	const struct art_fixture_methods *art;   /* NULL with --art none */
+	const struct art_fixture_methods *art;	 /* NULL with --art none */
 	int tgid;
 	const char *pkg, *role;
 	uint32_t cookie_base;

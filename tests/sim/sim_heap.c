@@ -27,11 +27,11 @@ struct sim_field {
 
 struct sim_class {
 	char desc[96];
-	int dex;             /* which of the dexes defines it */
-	uint32_t size;       /* the end of its last field */
+	int dex;       /* which of the dexes defines it */
+	uint32_t size; /* the end of its last field */
 	int n_fields;
 	struct sim_field *fields;
-	uint32_t obj;        /* its java.lang.Class object, made on first use */
+	uint32_t obj; /* its java.lang.Class object, made on first use */
 };
 
 struct sim_heap {
@@ -51,10 +51,17 @@ struct sim_heap {
 static uint32_t type_size(const char *t)
 {
 	switch (t[0]) {
-	case 'J': case 'D': return 8;
-	case 'C': case 'S': return 2;
-	case 'Z': case 'B': return 1;
-	default: return 4;
+	case 'J':
+	case 'D':
+		return 8;
+	case 'C':
+	case 'S':
+		return 2;
+	case 'Z':
+	case 'B':
+		return 1;
+	default:
+		return 4;
 	}
 }
 
@@ -173,8 +180,8 @@ static void put(struct sim_heap *h, uint32_t addr, const void *v, size_t n)
 }
 
 /* Sets field name (declared by desc's class or inherited: the offsets files list both). */
-static int set(struct sim_heap *h, uint32_t obj, const char *desc, const char *name,
-	       const void *v, size_t n)
+static int set(struct sim_heap *h, uint32_t obj, const char *desc, const char *name, const void *v,
+	       size_t n)
 {
 	struct sim_class *c = find_class(h, desc);
 
@@ -189,8 +196,7 @@ static int set(struct sim_heap *h, uint32_t obj, const char *desc, const char *n
 	return -ENOENT;
 }
 
-static int set_ref(struct sim_heap *h, uint32_t obj, const char *desc, const char *name,
-		   uint32_t v)
+static int set_ref(struct sim_heap *h, uint32_t obj, const char *desc, const char *name, uint32_t v)
 {
 	return set(h, obj, desc, name, &v, 4);
 }
@@ -341,8 +347,8 @@ void sim_heap__free(struct sim_heap *h)
 /* Keyframe$FloatKeyframe or $IntKeyframe holding v at fraction. */
 static uint32_t keyframe(struct sim_heap *h, enum sim_value_type t, double v, float fraction)
 {
-	const char *desc = t == SIM_FLOAT ? "Landroid/animation/Keyframe$FloatKeyframe;"
-					  : "Landroid/animation/Keyframe$IntKeyframe;";
+	const char *desc = t == SIM_FLOAT ? "Landroid/animation/Keyframe$FloatKeyframe;" :
+					    "Landroid/animation/Keyframe$IntKeyframe;";
 	uint32_t kf = object(h, desc);
 	uint8_t yes = 1;
 	float f = (float)v;
@@ -359,10 +365,10 @@ static uint32_t keyframe(struct sim_heap *h, enum sim_value_type t, double v, fl
 static uint32_t holder(struct sim_heap *h, const struct sim_anim_cfg *c, int i)
 {
 	bool fl = c->values[i].type == SIM_FLOAT;
-	const char *pd = fl ? "Landroid/animation/PropertyValuesHolder$FloatPropertyValuesHolder;"
-			    : "Landroid/animation/PropertyValuesHolder$IntPropertyValuesHolder;";
-	const char *sd = fl ? "Landroid/animation/FloatKeyframeSet;"
-			    : "Landroid/animation/IntKeyframeSet;";
+	const char *pd = fl ? "Landroid/animation/PropertyValuesHolder$FloatPropertyValuesHolder;" :
+			      "Landroid/animation/PropertyValuesHolder$IntPropertyValuesHolder;";
+	const char *sd = fl ? "Landroid/animation/FloatKeyframeSet;" :
+			      "Landroid/animation/IntKeyframeSet;";
 	uint32_t p = object(h, pd), set_ = object(h, sd);
 	uint32_t k0 = keyframe(h, c->values[i].type, c->values[i].from, 0);
 	uint32_t k1 = keyframe(h, c->values[i].type, c->values[i].to, 1);
@@ -371,7 +377,8 @@ static uint32_t holder(struct sim_heap *h, const struct sim_anim_cfg *c, int i)
 
 	if (!p || !set_ || !k0 || !k1 || (c->values[i].property && !name))
 		return 0;
-	if (set_ref(h, set_, sd, "mFirstKeyframe", k0) || set_ref(h, set_, sd, "mLastKeyframe", k1) ||
+	if (set_ref(h, set_, sd, "mFirstKeyframe", k0) ||
+	    set_ref(h, set_, sd, "mLastKeyframe", k1) ||
 	    set(h, set_, sd, "mNumKeyframes", &two, 4) || set_ref(h, p, pd, "mKeyframes", set_) ||
 	    set_ref(h, p, pd, "mPropertyName", name))
 		return 0;
@@ -428,8 +435,8 @@ static int target(struct sim_heap *h, const struct sim_anim_cfg *c, uint32_t a)
 
 uint32_t sim_heap__animator(struct sim_heap *h, const struct sim_anim_cfg *c, uint32_t cookie)
 {
-	const char *ad = c->object_animator ? "Landroid/animation/ObjectAnimator;"
-					    : "Landroid/animation/ValueAnimator;";
+	const char *ad = c->object_animator ? "Landroid/animation/ObjectAnimator;" :
+					      "Landroid/animation/ValueAnimator;";
 	const char *va = "Landroid/animation/ValueAnimator;";
 	uint32_t a = object(h, ad), lock = LOCK_HASH | cookie, ip = 0;
 	int err;
@@ -483,8 +490,8 @@ int sim_heap__add_dex(struct sim_heap *h, const char *dir, const char *name, con
 
 static const char *dyn_pkg(const struct sim_dyn_cfg *c)
 {
-	return c->androidx ? "Landroidx/dynamicanimation/animation/"
-			   : "Lcom/android/internal/dynamicanimation/animation/";
+	return c->androidx ? "Landroidx/dynamicanimation/animation/" :
+			     "Lcom/android/internal/dynamicanimation/animation/";
 }
 
 /* desc := "L<pkg>name;" */
@@ -523,7 +530,8 @@ static int dyn_fling(struct sim_heap *h, const struct sim_dyn_cfg *c, uint32_t a
 	if (!f)
 		return -errno;
 	return set(h, f, df, "mFriction", &friction, 4) ?:
-	       set_ref(h, a, dyn_class(c, "FlingAnimation", fa, sizeof(fa)), "mFlingForce", f);
+		       set_ref(h, a, dyn_class(c, "FlingAnimation", fa, sizeof(fa)), "mFlingForce",
+			       f);
 }
 
 uint32_t sim_heap__dyn(struct sim_heap *h, const struct sim_dyn_cfg *c)
@@ -651,19 +659,36 @@ struct sim_heap *sim_heap_open(bool wrong_layout)
  * started 100 ms late; a colour (ObjectAnimator.ofArgb); a ValueAnimator of two holders.
  */
 static const struct sim_anim_cfg configs[] = {
-	{ .object_animator = true, .duration_ms = 300, .repeat_count = -1, .repeat_mode = 2,
-	  .interpolator = ADI, .n_values = 1, .values = { { "alpha", SIM_FLOAT, 1, 0 } },
+	{ .object_animator = true,
+	  .duration_ms = 300,
+	  .repeat_count = -1,
+	  .repeat_mode = 2,
+	  .interpolator = ADI,
+	  .n_values = 1,
+	  .values = { { "alpha", SIM_FLOAT, 1, 0 } },
 	  .property_name = "alpha" },
-	{ .object_animator = true, .duration_ms = 200, .start_delay_ms = 100, .repeat_mode = 1,
-	  .interpolator = PATHI, .n_values = 1,
-	  .values = { { "translationX", SIM_FLOAT, 0, 120 } }, .property_name = "translationX" },
-	{ .object_animator = true, .duration_ms = 150, .repeat_mode = 1, .interpolator = ADI,
+	{ .object_animator = true,
+	  .duration_ms = 200,
+	  .start_delay_ms = 100,
+	  .repeat_mode = 1,
+	  .interpolator = PATHI,
+	  .n_values = 1,
+	  .values = { { "translationX", SIM_FLOAT, 0, 120 } },
+	  .property_name = "translationX" },
+	{ .object_animator = true,
+	  .duration_ms = 150,
+	  .repeat_mode = 1,
+	  .interpolator = ADI,
 	  .n_values = 1,
 	  .values = { { "backgroundColor", SIM_ARGB, (double)(int32_t)0xffff0000u,
 			(double)(int32_t)0xff0000ffu } },
 	  .property_name = "backgroundColor" },
-	{ .duration_ms = 250, .repeat_count = 2, .repeat_mode = 1, .interpolator = PATHI,
-	  .n_values = 2, .values = { { "x", SIM_FLOAT, -40.5, 100 }, { "level", SIM_INT, 3, 50 } } },
+	{ .duration_ms = 250,
+	  .repeat_count = 2,
+	  .repeat_mode = 1,
+	  .interpolator = PATHI,
+	  .n_values = 2,
+	  .values = { { "x", SIM_FLOAT, -40.5, 100 }, { "level", SIM_INT, 3, 50 } } },
 };
 
 const struct sim_anim_cfg *sim_heap_config(int i)

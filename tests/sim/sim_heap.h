@@ -23,10 +23,10 @@ enum sim_value_type { SIM_FLOAT = 0, SIM_INT, SIM_ARGB };
 
 /* What one animator was configured with. */
 struct sim_anim_cfg {
-	bool object_animator;   /* ObjectAnimator (target, property name) or ValueAnimator */
+	bool object_animator; /* ObjectAnimator (target, property name) or ValueAnimator */
 	int64_t duration_ms, start_delay_ms;
 	int32_t repeat_count, repeat_mode; /* -1 INFINITE; 1 RESTART, 2 REVERSE */
-	const char *interpolator; /* a descriptor of the fixtures, NULL: none */
+	const char *interpolator;	   /* a descriptor of the fixtures, NULL: none */
 	int n_values;
 	struct {
 		const char *property; /* NULL: an unnamed holder (ValueAnimator.ofFloat) */
@@ -34,7 +34,7 @@ struct sim_anim_cfg {
 		double from, to;
 	} values[SIM_HEAP_VALUES];
 	const char *property_name; /* ObjectAnimator.mPropertyName */
-	uint64_t target_node;      /* the native RenderNode of its target View (0: no target) */
+	uint64_t target_node;	   /* the native RenderNode of its target View (0: no target) */
 };
 
 struct sim_heap;
@@ -58,13 +58,13 @@ uint32_t sim_heap__animator(struct sim_heap *h, const struct sim_anim_cfg *c, ui
 
 /* What one DynamicAnimation (the framework's copy) was configured with before its start(). */
 struct sim_dyn_cfg {
-	bool androidx;            /* androidx's classes (an app dex: sim_heap__add_dex) */
-	bool fling;               /* FlingAnimation, else SpringAnimation */
-	bool start_value_set;     /* setStartValue(value) was called */
+	bool androidx;	      /* androidx's classes (an app dex: sim_heap__add_dex) */
+	bool fling;	      /* FlingAnimation, else SpringAnimation */
+	bool start_value_set; /* setStartValue(value) was called */
 	float value, velocity, min_visible_change;
-	bool no_spring;           /* SpringAnimation.mSpring null */
+	bool no_spring;					 /* SpringAnimation.mSpring null */
 	double stiffness, damping_ratio, final_position; /* SpringForce (natural freq: sqrt) */
-	float friction_scalar;    /* DragForce.mFriction = -4.2 * it */
+	float friction_scalar;				 /* DragForce.mFriction = -4.2 * it */
 };
 
 /* A SpringAnimation or FlingAnimation (the framework copy, or androidx's) configured as c (no

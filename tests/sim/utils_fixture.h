@@ -17,14 +17,19 @@ namespace android {
 typedef int32_t status_t;
 
 class String8 {
-public:
-	String8() : mString(nullptr) {}
+      public:
+	String8() : mString(nullptr)
+	{
+	}
 	UTILS_API ~String8();
 	/* Mangles to _ZN7android7String85setToEPKc, like the real one. 0 or -ENOMEM. */
 	UTILS_API status_t setTo(const char *other);
-	const char *string() const { return mString; }
+	const char *string() const
+	{
+		return mString;
+	}
 
-private:
+      private:
 	String8(const String8 &) = delete;
 	String8 &operator=(const String8 &) = delete;
 

@@ -79,7 +79,8 @@ static void on_frame_props(struct run *r, json_object *o)
 
 	if (!json_object_object_get_ex(o, "sets", &sets))
 		return;
-	json_object_object_foreach(sets, key, val) {
+	json_object_object_foreach(sets, key, val)
+	{
 		(void)key;
 		r->prop_sets += json_object_get_int64(val);
 	}
@@ -214,11 +215,13 @@ static void check_counts(struct run *r)
 	long long want_markers = num(totals, "markers");
 
 	printf("animtrace: %lld frames, %lld starts, %lld ends (+%lld by exit, %lld running), "
-	       "%lld property sets, %lld markers, %lld drops\n", r->frames, r->starts, r->ends,
-	       r->exit_ends, r->running, r->prop_sets, r->markers, r->drops);
+	       "%lld property sets, %lld markers, %lld drops\n",
+	       r->frames, r->starts, r->ends, r->exit_ends, r->running, r->prop_sets, r->markers,
+	       r->drops);
 	printf("simulator: %lld frames, %lld starts, %lld ends, %lld property changes, "
-	       "%lld markers\n", num(totals, "frames"), num(totals, "starts"),
-	       num(totals, "ends"), num(totals, "prop_changes"), want_markers);
+	       "%lld markers\n",
+	       num(totals, "frames"), num(totals, "starts"), num(totals, "ends"),
+	       num(totals, "prop_changes"), want_markers);
 	if (r->drops != 0)
 		fail(r, "drops", r->drops, 0);
 	if (r->markers != want_markers)

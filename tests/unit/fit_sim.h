@@ -152,8 +152,8 @@ static inline size_t sim_spring(const struct sim_spring *p, struct sim_clock *c,
 				struct fit_sample *out, size_t cap)
 {
 	double value_th = fabs((double)(p->min_visible * 0.75f));
-	struct sim_spring_state s = { sqrt((double)p->stiffness), p->damping, value_th,
-				      value_th * (1000.0 / 16), p->final_pos, p->start_velocity };
+	struct sim_spring_state s = { sqrt((double)p->stiffness), p->damping,	value_th,
+				      value_th * (1000.0 / 16),	  p->final_pos, p->start_velocity };
 
 	return sim_dynamic(c, p->start, sim_spring_frame, &s, out, cap);
 }

@@ -61,7 +61,8 @@ static void hanging(const char *prog)
 	fputs("#!/bin/sh\n"
 	      "(while :; do sleep 1; done) &\n"
 	      "printf partial\n"
-	      "wait\n", f);
+	      "wait\n",
+	      f);
 	cr_assert_eq(fclose(f), 0);
 	cr_assert_eq(chmod(path, 0755), 0);
 }

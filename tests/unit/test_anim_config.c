@@ -75,16 +75,24 @@ static void mark(uint64_t ts, char type, const char *name, int64_t cookie)
 static struct anim_config seed_config(void)
 {
 	struct anim_config c = {
-		.known = true, .has_duration = true, .has_start_delay = true, .has_repeat = true,
-		.duration_ms = 300, .start_delay_ms = 100, .repeat_count = AT_REPEAT_INFINITE,
-		.repeat_mode = REPEAT_REVERSE, .interpolator = "AccelerateDecelerate",
-		.has_values = true, .n_values = 1,
+		.known = true,
+		.has_duration = true,
+		.has_start_delay = true,
+		.has_repeat = true,
+		.duration_ms = 300,
+		.start_delay_ms = 100,
+		.repeat_count = AT_REPEAT_INFINITE,
+		.repeat_mode = REPEAT_REVERSE,
+		.interpolator = "AccelerateDecelerate",
+		.has_values = true,
+		.n_values = 1,
 		.target_class = "com.android.systemui.statusbar.NotificationRow",
 		.target_node = NODE,
 	};
 
-	c.values[0] = (struct config_value){ .property = "alpha", .type = CONFIG_FLOAT,
-					     .has_range = true, .from = 1, .to = 0 };
+	c.values[0] = (struct config_value){
+		.property = "alpha", .type = CONFIG_FLOAT, .has_range = true, .from = 1, .to = 0
+	};
 	return c;
 }
 
@@ -119,10 +127,17 @@ Test(config_box, the_begin_box_says_what_start_was_asked_as_the_seed_does)
 
 Test(config_box, two_holders_an_unnamed_one_and_a_colour_read_as_configured)
 {
-	struct anim_config c = { .known = true, .has_duration = true, .duration_ms = 250,
-				 .has_start_delay = true, .has_repeat = true, .repeat_count = 2,
-				 .repeat_mode = REPEAT_RESTART, .interpolator = "PathInterpolator",
-				 .has_values = true, .n_values = 3, .values_left_out = 1 };
+	struct anim_config c = { .known = true,
+				 .has_duration = true,
+				 .duration_ms = 250,
+				 .has_start_delay = true,
+				 .has_repeat = true,
+				 .repeat_count = 2,
+				 .repeat_mode = REPEAT_RESTART,
+				 .interpolator = "PathInterpolator",
+				 .has_values = true,
+				 .n_values = 3,
+				 .values_left_out = 1 };
 
 	c.values[0] = (struct config_value){ "", CONFIG_FLOAT, true, 0, 100.5 };
 	c.values[1] = (struct config_value){ "level", CONFIG_INT, true, -3, 12 };
@@ -131,9 +146,11 @@ Test(config_box, two_holders_an_unnamed_one_and_a_colour_read_as_configured)
 	start(43, &c, "animator");
 	fflush(out);
 	cr_assert(strstr(buf, "│ Properties: ?: 0 → 100.5, level: -3 → 12, backgroundColor: "
-			      "0xffff0000 → 0x7f00ff00, 1 more\n"), "%s", buf);
+			      "0xffff0000 → 0x7f00ff00, 1 more\n"),
+		  "%s", buf);
 	cr_assert(strstr(buf, "│ Duration:   250ms (repeat: 2, RESTART)\n"
-			      "│ Interpolator: PathInterpolator\n"), "%s", buf);
+			      "│ Interpolator: PathInterpolator\n"),
+		  "%s", buf);
 	cr_assert_null(strstr(buf, "StartDelay"), "no delay configured: %s", buf);
 	cr_assert_null(strstr(buf, "Target"), "a ValueAnimator has no target: %s", buf);
 }
@@ -164,7 +181,8 @@ Test(config_box, a_config_waits_for_the_s_of_its_own_cookie_only)
 	mark(1002 * MS, 'S', "animator:alpha", 41);
 	fflush(out);
 	cr_assert(strstr(buf, "│ ID:         41\n│ Type:       ObjectAnimator\n│ Target:     "
-			      "NotificationRow@3f2c (exact)\n"), "%s", buf);
+			      "NotificationRow@3f2c (exact)\n"),
+		  "%s", buf);
 }
 
 Test(config_box, an_unknown_config_prints_what_it_printed_before)
@@ -207,8 +225,11 @@ Test(config_json, animator_start_and_end_carry_the_config_with_null_where_unknow
 
 Test(config_json, each_value_the_reader_could_not_tell_is_null)
 {
-	struct anim_config c = { .known = true, .has_duration = true, .duration_ms = 200,
-				 .has_values = true, .n_values = 1 };
+	struct anim_config c = { .known = true,
+				 .has_duration = true,
+				 .duration_ms = 200,
+				 .has_values = true,
+				 .n_values = 1 };
 
 	c.values[0] = (struct config_value){ "", CONFIG_ARGB, false, 0, 0 };
 	start(42, &c, "animator");
@@ -217,14 +238,15 @@ Test(config_json, each_value_the_reader_could_not_tell_is_null)
 			      "\"repeat_count\":null,\"repeat_mode\":null,\"interpolator\":null,"
 			      "\"values\":[{\"property\":null,\"type\":\"argb\",\"from\":null,"
 			      "\"to\":null}],\"values_left_out\":0,\"target_class\":null,"
-			      "\"target_node\":null}}\n"), "%s", buf);
+			      "\"target_node\":null}}\n"),
+		  "%s", buf);
 	c.has_values = false;
-	c.values[0] = (struct config_value){ "x", CONFIG_ARGB, true, (double)(int32_t)0xff00ff00u,
-					     0x10 };
+	c.values[0] =
+		(struct config_value){ "x", CONFIG_ARGB, true, (double)(int32_t)0xff00ff00u, 0x10 };
 	engine__anim_config(eng, 2000 * MS, PID, 43, &c);
 	c = (struct anim_config){ .known = true, .has_values = true, .n_values = 1 };
-	c.values[0] = (struct config_value){ "x", CONFIG_ARGB, true, (double)(int32_t)0xff00ff00u,
-					     0x10 };
+	c.values[0] =
+		(struct config_value){ "x", CONFIG_ARGB, true, (double)(int32_t)0xff00ff00u, 0x10 };
 	engine__anim_config(eng, 2000 * MS, PID, 44, &c);
 	mark(2001 * MS, 'S', "animator", 43);
 	mark(2002 * MS, 'S', "animator", 44);
@@ -232,7 +254,8 @@ Test(config_json, each_value_the_reader_could_not_tell_is_null)
 	cr_assert(strstr(buf, "\"interpolator\":null,\"values\":null,\"values_left_out\":null,"),
 		  "%s", buf);
 	cr_assert(strstr(buf, "\"values\":[{\"property\":\"x\",\"type\":\"argb\","
-			      "\"from\":\"0xff00ff00\",\"to\":\"0x00000010\"}]"), "%s", buf);
+			      "\"from\":\"0xff00ff00\",\"to\":\"0x00000010\"}]"),
+		  "%s", buf);
 }
 
 Test(config_json, an_f_without_s_takes_its_config_along)
@@ -249,16 +272,24 @@ Test(config_json, an_f_without_s_takes_its_config_along)
 	/* consumed: a later S of the cookie has none */
 	mark(2000 * MS, 'S', "animator:alpha", 42);
 	fflush(out);
-	cr_assert(strstr(buf, "\"restarts\":0,\"started_by\":null,\"set_caller\":null,\"start_delay_ns\":null,\"config\":null}"), "%s",
-		  buf);
+	cr_assert(
+		strstr(buf,
+		       "\"restarts\":0,\"started_by\":null,\"set_caller\":null,\"start_delay_ns\":null,\"config\":null}"),
+		"%s", buf);
 }
 
 /* The End box of a, ended 312.4 ms after its S, whose values fitted as fitted. */
 static void end_box(const char *configured, const char *fitted)
 {
-	struct anim a = { .id = 42, .name = "animator:alpha", .kind = ANIM_OBJECT, .pid = PID,
-			  .start_ns = 1000 * MS, .end_ns = 1312400000ull, .reason = END_COMPLETE,
-			  .interpolator = fitted, .interp_rms = 0.0042 };
+	struct anim a = { .id = 42,
+			  .name = "animator:alpha",
+			  .kind = ANIM_OBJECT,
+			  .pid = PID,
+			  .start_ns = 1000 * MS,
+			  .end_ns = 1312400000ull,
+			  .reason = END_COMPLETE,
+			  .interpolator = fitted,
+			  .interp_rms = 0.0042 };
 	struct sink s = sink_box__sink(box);
 
 	a.config = seed_config();
@@ -278,24 +309,34 @@ Test(config_box, a_fitted_curve_that_is_not_the_configured_one_is_said_plainly)
 Test(config_box, a_fitted_curve_that_is_the_configured_one_agrees)
 {
 	end_box("AccelerateDecelerate", "AccelerateDecelerate");
-	cr_assert(strstr(buf, "│ Interpolator: AccelerateDecelerate configured, AccelerateDecelerate "
-			      "fitted (rms 0.0042): as configured\n"), "%s", buf);
+	cr_assert(strstr(buf,
+			 "│ Interpolator: AccelerateDecelerate configured, AccelerateDecelerate "
+			 "fitted (rms 0.0042): as configured\n"),
+		  "%s", buf);
 	cr_assert(strstr(buf, "│ Duration:   300ms (repeat: INFINITE, REVERSE) configured, "
-			      "312.4 ms measured\n"), "%s", buf);
+			      "312.4 ms measured\n"),
+		  "%s", buf);
 }
 
 Test(config_box, a_path_interpolator_is_set_beside_the_fit_without_a_verdict)
 {
 	end_box("PathInterpolator", "FastOutSlowIn");
 	cr_assert(strstr(buf, "│ Interpolator: PathInterpolator configured, FastOutSlowIn fitted "
-			      "(rms 0.0042)\n"), "%s", buf);
+			      "(rms 0.0042)\n"),
+		  "%s", buf);
 }
 
 Test(config_box, an_inferred_target_the_configuration_names_is_exact)
 {
-	struct anim a = { .id = 42, .name = "animator:alpha", .kind = ANIM_OBJECT, .pid = PID,
-			  .start_ns = 1000 * MS, .end_ns = 1300 * MS, .reason = END_COMPLETE,
-			  .target_node = NODE, .target_name = "NotificationRow",
+	struct anim a = { .id = 42,
+			  .name = "animator:alpha",
+			  .kind = ANIM_OBJECT,
+			  .pid = PID,
+			  .start_ns = 1000 * MS,
+			  .end_ns = 1300 * MS,
+			  .reason = END_COMPLETE,
+			  .target_node = NODE,
+			  .target_name = "NotificationRow",
 			  .target_inferred = true };
 	struct sink s = sink_box__sink(box);
 

@@ -75,9 +75,15 @@ static void world_free(struct world *w)
 
 /* The seed's fade: alpha 1 -> 0, 300 ms, INFINITE REVERSE, 100 ms late, on a View's node. */
 static const struct sim_anim_cfg fade = {
-	.object_animator = true, .duration_ms = 300, .start_delay_ms = 100, .repeat_count = -1,
-	.repeat_mode = 2, .interpolator = "Landroid/view/animation/AccelerateDecelerateInterpolator;",
-	.n_values = 1, .values = { { "alpha", SIM_FLOAT, 1, 0 } }, .property_name = "alpha",
+	.object_animator = true,
+	.duration_ms = 300,
+	.start_delay_ms = 100,
+	.repeat_count = -1,
+	.repeat_mode = 2,
+	.interpolator = "Landroid/view/animation/AccelerateDecelerateInterpolator;",
+	.n_values = 1,
+	.values = { { "alpha", SIM_FLOAT, 1, 0 } },
+	.property_name = "alpha",
 	.target_node = 0x7b0a3f2c40ull,
 };
 
@@ -130,15 +136,22 @@ Test(animconfig, the_seed_fade_reads_exactly_on_android_10)
 Test(animconfig, two_holders_ints_and_a_colour_and_a_path_interpolator)
 {
 	struct sim_anim_cfg two = {
-		.duration_ms = 450, .repeat_count = 3, .repeat_mode = 1,
-		.interpolator = "Landroid/view/animation/PathInterpolator;", .n_values = 2,
+		.duration_ms = 450,
+		.repeat_count = 3,
+		.repeat_mode = 1,
+		.interpolator = "Landroid/view/animation/PathInterpolator;",
+		.n_values = 2,
 		.values = { { NULL, SIM_FLOAT, -12.5, 80.25 }, { "level", SIM_INT, -3, 1200 } },
 	};
 	struct sim_anim_cfg colour = {
-		.object_animator = true, .duration_ms = 0, .repeat_mode = 1, .n_values = 1,
+		.object_animator = true,
+		.duration_ms = 0,
+		.repeat_mode = 1,
+		.n_values = 1,
 		.values = { { "backgroundColor", SIM_ARGB, (double)(int32_t)0xffff0000u,
 			      0x7f00ff00 } },
-		.property_name = "backgroundColor", .target_node = 0x5500a0b8ull,
+		.property_name = "backgroundColor",
+		.target_node = 0x5500a0b8ull,
 	};
 	struct world w;
 	struct anim_config c;

@@ -486,8 +486,11 @@ Test(animname, a_name_too_long_for_the_buffer_is_cut_at_a_utf8_boundary)
 
 static struct anim_config alpha_config(void)
 {
-	struct anim_config c = { .known = true, .has_duration = true, .duration_ms = 300,
-				 .has_values = true, .n_values = 1 };
+	struct anim_config c = { .known = true,
+				 .has_duration = true,
+				 .duration_ms = 300,
+				 .has_values = true,
+				 .n_values = 1 };
 
 	snprintf(c.interpolator, sizeof(c.interpolator), "AccelerateDecelerate");
 	snprintf(c.values[0].property, sizeof(c.values[0].property), "alpha");
@@ -502,8 +505,9 @@ static struct anim_config alpha_config(void)
 
 Test(animname, at_start_a_configured_animator_is_named_as_the_seed_printed_it)
 {
-	struct anim a = { .id = 42, .kind = ANIM_OBJECT, .n_props = 1, .pid = 4242,
-			  .start_ns = 1000 };
+	struct anim a = {
+		.id = 42, .kind = ANIM_OBJECT, .n_props = 1, .pid = 4242, .start_ns = 1000
+	};
 	struct animname n;
 
 	snprintf(a.props[0], sizeof(a.props[0]), "alpha");
@@ -513,8 +517,9 @@ Test(animname, at_start_a_configured_animator_is_named_as_the_seed_printed_it)
 	 * only the "Interpolator" suffix, as box_config prints it */
 	cr_assert_str_eq(fmt(&n, ANIMNAME_PIPE),
 			 "Anim|42|Obj|Button@3f2c|alpha:1->0|AccelerateDecelerate|300ms");
-	cr_assert_str_eq(fmt(&n, ANIMNAME_ATRACE), "Anim" BAR "42" BAR "Obj" BAR "Button@3f2c" BAR
-			 "alpha:1->0" BAR "AccelerateDecelerate" BAR "300ms");
+	cr_assert_str_eq(fmt(&n, ANIMNAME_ATRACE),
+			 "Anim" BAR "42" BAR "Obj" BAR "Button@3f2c" BAR "alpha:1->0" BAR
+			 "AccelerateDecelerate" BAR "300ms");
 	a.config.known = false; /* the same animator without configuration: only the marker */
 	animname_from_anim(&n, &a);
 	cr_assert_str_eq(fmt(&n, ANIMNAME_PIPE), "Anim|42|Obj|?|alpha:?->?|?|?");
@@ -530,27 +535,31 @@ Test(animname, at_its_end_the_configuration_wins_over_what_was_measured)
 	animname_from_anim(&n, &a);
 	/* the View has a name: the node's label stays (its class is the View's own) */
 	cr_assert_str_eq(fmt(&n, ANIMNAME_PIPE), "Anim|168950273|Obj|NotificationRow@80e0|"
-			 "alpha:1->0|AccelerateDecelerate|300ms");
+						 "alpha:1->0|AccelerateDecelerate|300ms");
 	/* a node without a name takes the configured class, at the node the animator moved */
 	a.target_name[0] = '\0';
 	a.config.target_node = 0;
 	animname_from_anim(&n, &a);
 	cr_assert_str_eq(fmt(&n, ANIMNAME_PIPE), "Anim|168950273|Obj|Button@80e0|"
-			 "alpha:1->0|AccelerateDecelerate|300ms");
+						 "alpha:1->0|AccelerateDecelerate|300ms");
 	/* what the configuration does not know is measured */
 	a.config.has_duration = false;
 	a.config.interpolator[0] = '\0';
 	a.config.values[0].has_range = false;
 	animname_from_anim(&n, &a);
 	cr_assert_str_eq(fmt(&n, ANIMNAME_PIPE), "Anim|168950273|Obj|Button@80e0|"
-			 "alpha:0.9->0.25|FastOutSlowIn|283.333ms");
+						 "alpha:0.9->0.25|FastOutSlowIn|283.333ms");
 }
 
 Test(animname, configured_ints_colours_and_unnamed_holders_come_back_exactly)
 {
 	struct anim a = { .id = 43, .kind = ANIM_VALUE, .pid = 4242, .start_ns = 1000 };
-	struct anim_config c = { .known = true, .has_duration = true, .duration_ms = 200,
-				 .has_values = true, .n_values = 3, .values_left_out = 2 };
+	struct anim_config c = { .known = true,
+				 .has_duration = true,
+				 .duration_ms = 200,
+				 .has_values = true,
+				 .n_values = 3,
+				 .values_left_out = 2 };
 	struct animname n;
 	const char *s;
 
@@ -563,7 +572,7 @@ Test(animname, configured_ints_colours_and_unnamed_holders_come_back_exactly)
 	animname_from_anim(&n, &a);
 	s = fmt(&n, ANIMNAME_PIPE);
 	cr_assert_str_eq(s, "Anim|43|Val|?|?:0->1,backgroundColor:0xff00ff00->0x0000ff00,"
-			 "scrollY:16777217->-3,+2|Linear|200ms");
+			    "scrollY:16777217->-3,+2|Linear|200ms");
 	n = parse_all(s);
 	cr_assert_eq(n.n_props, 3);
 	cr_assert_eq(n.props_left_out, 2);
@@ -572,7 +581,8 @@ Test(animname, configured_ints_colours_and_unnamed_holders_come_back_exactly)
 	cr_assert_eq(n.props[2].from.v, 16777217);
 	cr_assert_str_eq(n.interp, "Linear");
 	cr_assert_eq(n.duration_ns, 200000000ULL);
-	cr_assert_str_eq(fmt(&n, ANIMNAME_PIPE), "Anim|43|Val|?|?:0->1,backgroundColor:0xff00ff00"
+	cr_assert_str_eq(fmt(&n, ANIMNAME_PIPE),
+			 "Anim|43|Val|?|?:0->1,backgroundColor:0xff00ff00"
 			 "->0x0000ff00,scrollY:16777217->-3,+2|Linear|200ms");
 }
 
@@ -580,11 +590,21 @@ Test(animname, configured_ints_colours_and_unnamed_holders_come_back_exactly)
 
 static struct dyn_anim dyn(enum dyn_kind kind)
 {
-	struct dyn_anim d = { .id = 105, .kind = kind, .ended = true, .reason = END_COMPLETE,
-			      .pid = 4242, .tid = 4242, .start_ns = 5000000000ULL,
-			      .end_ns = 5733333333ULL, .frames = 44, .has_target = true,
-			      .node = NODE, .prop = PROP_TRANSLATION_Y, .from = 0.0f,
-			      .to = -99.5f, .fitted = true };
+	struct dyn_anim d = { .id = 105,
+			      .kind = kind,
+			      .ended = true,
+			      .reason = END_COMPLETE,
+			      .pid = 4242,
+			      .tid = 4242,
+			      .start_ns = 5000000000ULL,
+			      .end_ns = 5733333333ULL,
+			      .frames = 44,
+			      .has_target = true,
+			      .node = NODE,
+			      .prop = PROP_TRANSLATION_Y,
+			      .from = 0.0f,
+			      .to = -99.5f,
+			      .fitted = true };
 
 	snprintf(d.node_name, sizeof(d.node_name), "NotifRow");
 	d.fit.kind = kind == DYN_FLING ? FIT_FLING : FIT_SPRING;
@@ -603,14 +623,18 @@ Test(animname, a_followed_spring_is_named_from_the_heap_or_else_from_its_fit)
 	animname_from_dyn(&n, &d); /* fitted; from -> to as written */
 	cr_assert_str_eq(fmt(&n, ANIMNAME_PIPE),
 			 "Spring|105|NotifRow@80e0|translationY|s=199.987,d=0.80012|0->-99.5");
-	d.config = (struct dyn_config){ .has_spring = true, .has_state = true, .has_value = true,
-					.stiffness = 200, .damping_ratio = 0.8f,
-					.final_position = -100, .value = 0 };
+	d.config = (struct dyn_config){ .has_spring = true,
+					.has_state = true,
+					.has_value = true,
+					.stiffness = 200,
+					.damping_ratio = 0.8f,
+					.final_position = -100,
+					.value = 0 };
 	animname_from_dyn(&n, &d); /* the seed's own example (5.3, seed 十二) */
 	cr_assert_str_eq(fmt(&n, ANIMNAME_PIPE),
 			 "Spring|105|NotifRow@80e0|translationY|s=200,d=0.8|0->-100");
 	cr_assert_str_eq(fmt(&n, ANIMNAME_ATRACE), "Spring" BAR "105" BAR "NotifRow@80e0" BAR
-			 "translationY" BAR "s=200,d=0.8" BAR "0->-100");
+						   "translationY" BAR "s=200,d=0.8" BAR "0->-100");
 	/* a start value read but not set (animateToFinalPosition: start() reads the view): the
 	 * written from */
 	d.config.value = 42;
@@ -643,8 +667,9 @@ Test(animname, a_followed_fling_and_a_dynamic_animation_of_no_known_kind)
 	cr_assert_str_eq(fmt(&n, ANIMNAME_PIPE),
 			 "Fling|105|NotifRow@80e0|translationX|f=1.1|v0=-2345.68");
 	/* DragForce keeps -4.2f * the scalar; getFriction() gives the scalar back */
-	d.config = (struct dyn_config){ .has_fling = true, .has_state = true,
-					.friction = -4.2f * 0.75f, .velocity = -2000 };
+	d.config = (struct dyn_config){
+		.has_fling = true, .has_state = true, .friction = -4.2f * 0.75f, .velocity = -2000
+	};
 	animname_from_dyn(&n, &d);
 	cr_assert_str_eq(fmt(&n, ANIMNAME_PIPE),
 			 "Fling|105|NotifRow@80e0|translationX|f=0.75|v0=-2000");

@@ -21,13 +21,14 @@ Test(art, the_12L_oat_resolves_getDurationScale_through_its_MiniDebugInfo)
 {
 	struct art_addr a[4];
 
-	cr_assert_eq(art_find_method(OAT_12L, "android.animation.ValueAnimator.getDurationScale",
-				     a, 4), 1);
+	cr_assert_eq(art_find_method(OAT_12L, "android.animation.ValueAnimator.getDurationScale", a,
+				     4),
+		     1);
 	cr_assert_eq(a[0].vaddr, 0x9d7f0);
 	/* The R E PT_LOAD maps vaddr 0x4c000 from file offset 0x4c000 (readelf -lW). */
 	cr_assert_eq(a[0].offset, 0x9d7f0);
-	cr_assert_eq(art_find_method(OAT_12L, "android.animation.ValueAnimator.noSuchMethod", a,
-				     4), 0);
+	cr_assert_eq(art_find_method(OAT_12L, "android.animation.ValueAnimator.noSuchMethod", a, 4),
+		     0);
 }
 
 Test(art, the_12L_oat_did_not_compile_start_cancel_end_or_animate_value)
@@ -128,17 +129,20 @@ Test(art, maps_find_the_framework_oat_wherever_ART_put_it)
 	char root[] = "/tmp/at-art-XXXXXX", path[512];
 
 	cr_assert_not_null(mkdtemp(root));
-	fake_maps(root, 20, "70000000-70100000 r--p 00000000 fd:01 9 "
-			     "/system/framework/arm64/boot.oat\n"
-			     "70100000-70200000 r-xp 0004c000 fd:01 10 "
-			     "/system/framework/arm64/boot-framework.oat\n");
-	fake_maps(root, 21, "70100000-70200000 r-xp 0004c000 fd:05 10 /data/misc/apexdata/"
-			     "com.android.art/dalvik-cache/arm64/boot-framework.oat\n");
-	fake_maps(root, 22, "70000000-70100000 r--p 00000000 fd:01 9 "
-			     "/system/framework/arm64/boot.oat\n"
-			     "70100000-70200000 r-xp 00000000 fd:01 11 "
-			     "/data/app/myboot-framework.oat\n"
-			     "7f4000-7f5000 rw-p 00000000 00:00 0 [anon:boot-framework.oat]\n");
+	fake_maps(root, 20,
+		  "70000000-70100000 r--p 00000000 fd:01 9 "
+		  "/system/framework/arm64/boot.oat\n"
+		  "70100000-70200000 r-xp 0004c000 fd:01 10 "
+		  "/system/framework/arm64/boot-framework.oat\n");
+	fake_maps(root, 21,
+		  "70100000-70200000 r-xp 0004c000 fd:05 10 /data/misc/apexdata/"
+		  "com.android.art/dalvik-cache/arm64/boot-framework.oat\n");
+	fake_maps(root, 22,
+		  "70000000-70100000 r--p 00000000 fd:01 9 "
+		  "/system/framework/arm64/boot.oat\n"
+		  "70100000-70200000 r-xp 00000000 fd:01 11 "
+		  "/data/app/myboot-framework.oat\n"
+		  "7f4000-7f5000 rw-p 00000000 00:00 0 [anon:boot-framework.oat]\n");
 	cr_assert_eq(art_find_oat(root, 20, path, sizeof(path)), 0);
 	cr_assert_str_eq(path, "/system/framework/arm64/boot-framework.oat");
 	cr_assert_eq(art_find_oat(root, 21, path, sizeof(path)), 0);
@@ -154,19 +158,20 @@ Test(art, maps_give_the_boot_framework_oat_and_the_apps_own_compiled_code_once_e
 	char root[] = "/tmp/at-art-XXXXXX", paths[2][ART_PATH_MAX];
 
 	cr_assert_not_null(mkdtemp(root));
-	fake_maps(root, 30, "70000000-70100000 r--p 00000000 fd:01 9 "
-			     "/system/framework/arm64/boot.oat\n"
-			     "70100000-70200000 r-xp 0004c000 fd:01 10 "
-			     "/system/framework/arm64/boot-framework.oat\n"
-			     "70200000-70300000 r-xp 0004c000 fd:01 12 "
-			     "/system/framework/arm64/boot-core-libart.oat\n"
-			     "71000000-71100000 r--p 00000000 fd:05 20 "
-			     "/data/app/~~x==/com.example.app-y==/oat/arm64/base.odex\n"
-			     "71100000-71200000 r-xp 00001000 fd:05 20 "
-			     "/data/app/~~x==/com.example.app-y==/oat/arm64/base.odex\n"
-			     "72000000-72100000 r-xp 00001000 fd:01 21 "
-			     "/system_ext/priv-app/SystemUIGoogle/oat/arm64/SystemUIGoogle.odex\n"
-			     "7f4000-7f5000 rw-p 00000000 00:00 0 [anon:base.odex]\n");
+	fake_maps(root, 30,
+		  "70000000-70100000 r--p 00000000 fd:01 9 "
+		  "/system/framework/arm64/boot.oat\n"
+		  "70100000-70200000 r-xp 0004c000 fd:01 10 "
+		  "/system/framework/arm64/boot-framework.oat\n"
+		  "70200000-70300000 r-xp 0004c000 fd:01 12 "
+		  "/system/framework/arm64/boot-core-libart.oat\n"
+		  "71000000-71100000 r--p 00000000 fd:05 20 "
+		  "/data/app/~~x==/com.example.app-y==/oat/arm64/base.odex\n"
+		  "71100000-71200000 r-xp 00001000 fd:05 20 "
+		  "/data/app/~~x==/com.example.app-y==/oat/arm64/base.odex\n"
+		  "72000000-72100000 r-xp 00001000 fd:01 21 "
+		  "/system_ext/priv-app/SystemUIGoogle/oat/arm64/SystemUIGoogle.odex\n"
+		  "7f4000-7f5000 rw-p 00000000 00:00 0 [anon:base.odex]\n");
 	cr_assert_eq(art_find_oats(root, 30, paths, 2), 3, "three files, two kept: max + 1");
 	cr_assert_str_eq(paths[0], "/system/framework/arm64/boot-framework.oat");
 	cr_assert_str_eq(paths[1], "/data/app/~~x==/com.example.app-y==/oat/arm64/base.odex");
@@ -191,11 +196,14 @@ Test(art, method_kinds_and_names_are_what_the_engine_and_the_user_see)
 
 Test(art, dynamic_animation_rows_name_the_framework_copy_and_say_their_roles)
 {
-	cr_assert_str_eq(art_method_name(AT_ART_DYN_END), "com.android.internal.dynamicanimation."
+	cr_assert_str_eq(art_method_name(AT_ART_DYN_END),
+			 "com.android.internal.dynamicanimation."
 			 "animation.DynamicAnimation.endAnimationInternal");
-	cr_assert_str_eq(art_method_name(AT_ART_DYN_SKIP),
-			 "com.android.internal.dynamicanimation.animation.SpringAnimation.skipToEnd");
-	cr_assert_str_eq(art_method_name(AT_ART_DYN_FRAME), "com.android.internal."
+	cr_assert_str_eq(
+		art_method_name(AT_ART_DYN_SKIP),
+		"com.android.internal.dynamicanimation.animation.SpringAnimation.skipToEnd");
+	cr_assert_str_eq(art_method_name(AT_ART_DYN_FRAME),
+			 "com.android.internal."
 			 "dynamicanimation.animation.DynamicAnimation.doAnimationFrame");
 	cr_assert_str_eq(art_method_kind(AT_ART_SPRING_START), "spring");
 	cr_assert_str_eq(art_method_kind(AT_ART_DYN_END), "end-internal");

@@ -77,22 +77,38 @@ Test(artlayout, value_animator_of_android14_beta1_worked_by_hand)
 		const char *name;
 		uint32_t off;
 	} want[] = {
-		{ "mConstantState", 8 },	 { "mListeners", 12 },
-		{ "mPauseListeners", 16 },	 { "mChangingConfigurations", 20 },
-		{ "mPaused", 24 },		 { "mAnimationHandler", 28 },
-		{ "mInterpolator", 32 },	 { "mUpdateListeners", 36 },
-		{ "mValues", 40 },		 { "mValuesMap", 44 },
-		{ "mDuration", 48 },		 { "mFirstFrameTime", 56 },
-		{ "mLastFrameTime", 64 },	 { "mPauseTime", 72 },
-		{ "mStartDelay", 80 },		 { "mStartTime", 88 },
-		{ "mRepeatCount", 96 },		 { "mRepeatMode", 100 },
-		{ "mCurrentFraction", 104 },	 { "mDurationScale", 108 },
-		{ "mOverallFraction", 112 },	 { "mSeekFraction", 116 },
-		{ "mAnimationEndRequested", 25 }, { "mInitialized", 26 },
-		{ "mResumed", 27 },		 { "mReversing", 120 },
-		{ "mRunning", 121 },		 { "mSelfPulse", 122 },
-		{ "mStartListenersCalled", 123 }, { "mStartTimeCommitted", 124 },
-		{ "mStarted", 125 },		 { "mSuppressSelfPulseRequested", 126 },
+		{ "mConstantState", 8 },
+		{ "mListeners", 12 },
+		{ "mPauseListeners", 16 },
+		{ "mChangingConfigurations", 20 },
+		{ "mPaused", 24 },
+		{ "mAnimationHandler", 28 },
+		{ "mInterpolator", 32 },
+		{ "mUpdateListeners", 36 },
+		{ "mValues", 40 },
+		{ "mValuesMap", 44 },
+		{ "mDuration", 48 },
+		{ "mFirstFrameTime", 56 },
+		{ "mLastFrameTime", 64 },
+		{ "mPauseTime", 72 },
+		{ "mStartDelay", 80 },
+		{ "mStartTime", 88 },
+		{ "mRepeatCount", 96 },
+		{ "mRepeatMode", 100 },
+		{ "mCurrentFraction", 104 },
+		{ "mDurationScale", 108 },
+		{ "mOverallFraction", 112 },
+		{ "mSeekFraction", 116 },
+		{ "mAnimationEndRequested", 25 },
+		{ "mInitialized", 26 },
+		{ "mResumed", 27 },
+		{ "mReversing", 120 },
+		{ "mRunning", 121 },
+		{ "mSelfPulse", 122 },
+		{ "mStartListenersCalled", 123 },
+		{ "mStartTimeCommitted", 124 },
+		{ "mStarted", 125 },
+		{ "mSuppressSelfPulseRequested", 126 },
 	};
 
 	cr_assert_eq(size_of(l, ANIMATOR), 25);
@@ -195,7 +211,10 @@ struct mirror_check {
 	size_t off;
 };
 
-#define M(st, cls, member, java) { cls, java, offsetof(struct st, member) }
+#define M(st, cls, member, java)                       \
+	{                                              \
+		cls, java, offsetof(struct st, member) \
+	}
 #define CLASS "Ljava/lang/Class;"
 #define STRING "Ljava/lang/String;"
 #define REFERENCE "Ljava/lang/ref/Reference;"

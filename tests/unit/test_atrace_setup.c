@@ -247,7 +247,7 @@ Test(atrace_setup, proc_names_are_appended_to_the_app_list_and_restored)
 				   "setprop debug.atrace.app_number 4\n"
 				   "setprop " FLAGS " 0x100a\n" POKE);
 	cr_assert_str_eq(atrace_setup__status(s), "atrace: enableflags 0x1002 -> 0x100a; "
-						    "3 apps added to debug.atrace.app_*");
+						  "3 apps added to debug.atrace.app_*");
 
 	cr_assert_eq(atrace_setup__restore(s), 0);
 	cr_assert_str_eq(writes(), "setprop " FLAGS " 0x1002\n"
@@ -362,7 +362,8 @@ Test(atrace_setup, reassert_restores_flags_it_did_not_change_at_start)
 	cr_assert_str_eq(get(FLAGS), "0x1008");
 	cr_assert_eq(atrace_setup__restore(s), 0);
 	cr_assert_str_eq(get(FLAGS), "0x1008", "the value from before we started");
-	cr_assert_str_eq(writes(), "setprop " FLAGS " 0x1008\n" POKE "setprop " FLAGS " 0x1008\n" POKE);
+	cr_assert_str_eq(writes(),
+			 "setprop " FLAGS " 0x1008\n" POKE "setprop " FLAGS " 0x1008\n" POKE);
 	atrace_setup__free(s);
 }
 
@@ -377,7 +378,7 @@ Test(atrace_setup, a_failing_setprop_undoes_what_start_wrote)
 	cr_assert_eq(atrace_setup__state(s), ATRACE_SETUP_FAILED);
 	cr_assert_not(atrace_setup__active(s));
 	cr_assert_str_eq(atrace_setup__status(s), "atrace: could not set tracing properties "
-						    "(Input/output error); changes undone");
+						  "(Input/output error); changes undone");
 	cr_assert_str_eq(writes(), "setprop debug.atrace.app_0 com.foo\n"
 				   "setprop debug.atrace.app_number 1\n"
 				   "setprop " FLAGS " 0x100a\n"
@@ -504,8 +505,8 @@ Test(atrace_setup, the_previous_values_are_on_disk_while_active_and_gone_after_r
 	cr_assert_not(atrace_setup__unsaved(s));
 	/* Restore order: the flags first, the app list last. */
 	cr_assert_str_eq(props_of(state_of(getpid())), "prop " FLAGS " 0x1002\n"
-			 "prop debug.atrace.app_number \n"
-			 "prop debug.atrace.app_0 \n");
+						       "prop debug.atrace.app_number \n"
+						       "prop debug.atrace.app_0 \n");
 	cr_assert(!strncmp(state_of(getpid()), "animtrace-atrace-state 1\npid ", 29));
 	cr_assert_eq(atrace_setup__restore(s), 0);
 	cr_assert_str_eq(state_of(getpid()), "", "removed once restored");
@@ -570,21 +571,25 @@ Test(atrace_setup, what_a_killed_run_left_is_restored_first_and_said_in_one_line
 	writes();
 
 	s = started(apps, 1);
-	cr_assert_str_eq(writes(), "setprop " FLAGS " 0x1002\n"
-				   "setprop debug.atrace.app_number \n"
-				   "setprop debug.atrace.app_0 \n" POKE
-				   "setprop debug.atrace.app_0 com.foo\n"
-				   "setprop debug.atrace.app_number 1\n"
-				   "setprop " FLAGS " 0x100a\n" POKE);
+	cr_assert_str_eq(writes(),
+			 "setprop " FLAGS " 0x1002\n"
+			 "setprop debug.atrace.app_number \n"
+			 "setprop debug.atrace.app_0 \n" POKE "setprop debug.atrace.app_0 com.foo\n"
+			 "setprop debug.atrace.app_number 1\n"
+			 "setprop " FLAGS " 0x100a\n" POKE);
 	cr_assert_str_eq(state_of(child), "", "the stale file is gone");
 	cr_assert_not_null(atrace_setup__recovered(s));
 	cr_assert_null(strchr(atrace_setup__recovered(s), '\n'));
 	cr_assert(strstr(atrace_setup__recovered(s), "atrace: run ") &&
-		  strstr(atrace_setup__recovered(s), " ended without restoring the tracing "
-			 "properties: " FLAGS "=0x1002, debug.atrace.app_number=, "
-			 "debug.atrace.app_0=: restored first"), "%s", atrace_setup__recovered(s));
-	cr_assert_str_eq(atrace_setup__status(s), "atrace: enableflags 0x1002 -> 0x100a; 1 app "
-			 "added to debug.atrace.app_*", "the baseline is the restored one");
+			  strstr(atrace_setup__recovered(s),
+				 " ended without restoring the tracing "
+				 "properties: " FLAGS "=0x1002, debug.atrace.app_number=, "
+				 "debug.atrace.app_0=: restored first"),
+		  "%s", atrace_setup__recovered(s));
+	cr_assert_str_eq(atrace_setup__status(s),
+			 "atrace: enableflags 0x1002 -> 0x100a; 1 app "
+			 "added to debug.atrace.app_*",
+			 "the baseline is the restored one");
 	atrace_setup__free(s);
 	cr_assert_str_eq(get(FLAGS), "0x1002");
 	cr_assert_str_eq(get("debug.atrace.app_number"), "");
@@ -627,13 +632,13 @@ Test(atrace_setup, a_state_file_from_before_a_reboot_is_removed_not_restored)
 	struct atrace_setup *s;
 
 	put(FLAGS, "0x1008");
-	plant(999999999, "1", "00000000-0000-0000-0000-000000000000",
-	      "prop " FLAGS " 0x1002\n");
+	plant(999999999, "1", "00000000-0000-0000-0000-000000000000", "prop " FLAGS " 0x1002\n");
 	s = started(NULL, 0);
 	cr_assert_str_eq(writes(), "", "a reboot reset the properties: nothing to undo");
 	cr_assert_str_eq(state_of(999999999), "");
 	cr_assert(strstr(atrace_setup__recovered(s), "left by run 999999999 before the last "
-			 "reboot"), "%s", atrace_setup__recovered(s));
+						     "reboot"),
+		  "%s", atrace_setup__recovered(s));
 	atrace_setup__free(s);
 }
 
@@ -666,7 +671,8 @@ Test(atrace_setup, a_state_that_cannot_be_saved_is_said_and_tracing_goes_on)
 	put(FLAGS, "0x2");
 	s = started(NULL, 0);
 	cr_assert(atrace_setup__unsaved(s));
-	cr_assert_str_eq(atrace_setup__status(s), "atrace: enableflags 0x2 -> 0x100a; previous "
+	cr_assert_str_eq(atrace_setup__status(s),
+			 "atrace: enableflags 0x2 -> 0x100a; previous "
 			 "values not saved in /nonexistent/dir (No such file or directory): a "
 			 "killed run leaves them changed");
 	atrace_setup__free(s);
@@ -685,6 +691,7 @@ Test(atrace_setup, flags_with_the_view_tag_only_get_the_app_tag)
 	cr_assert_str_eq(atrace_setup__status(s), "atrace: enableflags 0xa -> 0x100a");
 	cr_assert_eq(atrace_setup__restore(s), 0);
 	cr_assert_str_eq(get(FLAGS), "0xa");
-	cr_assert_str_eq(writes(), "setprop " FLAGS " 0x100a\n" POKE "setprop " FLAGS " 0xa\n" POKE);
+	cr_assert_str_eq(writes(),
+			 "setprop " FLAGS " 0x100a\n" POKE "setprop " FLAGS " 0xa\n" POKE);
 	atrace_setup__free(s);
 }

@@ -41,8 +41,8 @@ static void cap_expect_strv(struct strv v, const char *want)
 		  v.p ? v.p : "", v.len, want);
 }
 
-static void cap_expect_task(const struct cap_parsed *p, uint64_t ts_ns, int32_t tgid,
-			    int32_t tid, const char *comm)
+static void cap_expect_task(const struct cap_parsed *p, uint64_t ts_ns, int32_t tgid, int32_t tid,
+			    const char *comm)
 {
 	cr_assert_eq(p->l.ts_ns, ts_ns, "ts_ns %llu", (unsigned long long)p->l.ts_ns);
 	cr_assert_eq(p->l.tgid, tgid, "tgid %d", p->l.tgid);
@@ -99,8 +99,8 @@ Test(capture_line, parses_lines_without_a_flags_column)
 
 Test(capture_line, parses_nine_decimal_timestamps_exactly)
 {
-	cap_expect_marker("comm-12 [000] .... 123.456789123: print: E|12", 123456789123ull, -1,
-			  12, "comm", "E|12");
+	cap_expect_marker("comm-12 [000] .... 123.456789123: print: E|12", 123456789123ull, -1, 12,
+			  "comm", "E|12");
 	cap_expect_marker("comm-12 [000] .... 18446744073.709551615: print: E|12",
 			  18446744073709551615ull, -1, 12, "comm", "E|12");
 }
@@ -142,10 +142,10 @@ Test(capture_line, hands_clock_sync_lines_over_as_markers_for_marker_parse_to_re
 
 Test(capture_line, learns_both_names_from_a_sched_switch_with_a_dashed_tgid)
 {
-	struct cap_parsed p = cap_parse(
-		"          <idle>-0     (-----) [001] d..3 69739.347126: sched_switch: "
-		"prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> "
-		"next_comm=ksoftirqd/1 next_pid=15 next_prio=120");
+	struct cap_parsed p =
+		cap_parse("          <idle>-0     (-----) [001] d..3 69739.347126: sched_switch: "
+			  "prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> "
+			  "next_comm=ksoftirqd/1 next_pid=15 next_prio=120");
 
 	cr_assert_eq(p.rc, CAPTURE_SCHED);
 	cap_expect_task(&p, 69739347126000ull, -1, 0, "<idle>");
@@ -160,10 +160,10 @@ Test(capture_line, learns_both_names_from_a_sched_switch_with_a_dashed_tgid)
 
 Test(capture_line, learns_names_with_spaces_from_a_sched_switch)
 {
-	struct cap_parsed p = cap_parse(
-		"    Job.Worker 1-3871  ( 3346) [005] d..2 28306.085354: sched_switch: "
-		"prev_comm=Job.Worker 1 prev_pid=3871 prev_prio=120 prev_state=S ==> "
-		"next_comm=Job.Worker 0 next_pid=3870 next_prio=120");
+	struct cap_parsed p =
+		cap_parse("    Job.Worker 1-3871  ( 3346) [005] d..2 28306.085354: sched_switch: "
+			  "prev_comm=Job.Worker 1 prev_pid=3871 prev_prio=120 prev_state=S ==> "
+			  "next_comm=Job.Worker 0 next_pid=3870 next_prio=120");
 
 	cr_assert_eq(p.rc, CAPTURE_SCHED);
 	cap_expect_task(&p, 28306085354000ull, 3346, 3871, "Job.Worker 1");
@@ -227,8 +227,14 @@ Test(capture_line, reports_other_events_as_sched_lines_without_extras)
 Test(capture_line, skips_comments_headers_and_blank_lines)
 {
 	static const char skips[][64] = {
-		"# tracer: nop", "#", "#           TASK-PID    TGID   CPU#  ||||    TIMESTAMP",
-		"", "  ", "\t", "\r", "   # indented comment",
+		"# tracer: nop",
+		"#",
+		"#           TASK-PID    TGID   CPU#  ||||    TIMESTAMP",
+		"",
+		"  ",
+		"\t",
+		"\r",
+		"   # indented comment",
 	};
 	size_t i;
 
@@ -348,8 +354,10 @@ Test(capture_file, reads_every_ftrace_block_in_order)
 		"<script class=\"trace-data\" type=\"application/text\"># tracer: nop\n"
 		"b-2 [000] 2.000001: print: E|2</script>";
 	static const char *const want[] = {
-		"# tracer: nop", "a-1 [000] 1.000001: print: B|1|x",
-		"# tracer: nop", "b-2 [000] 2.000001: print: E|2",
+		"# tracer: nop",
+		"a-1 [000] 1.000001: print: B|1|x",
+		"# tracer: nop",
+		"b-2 [000] 2.000001: print: E|2",
 	};
 	char *path = write_temp(html, strlen(html));
 	struct capture *c = capture__open(path);
@@ -378,7 +386,9 @@ Test(capture_file, reads_plain_text_with_crlf_and_no_final_newline)
 {
 	static const char text[] = "# tracer: nop\r\n\na-1 [000] 1.000001: print: B|1|x";
 	static const char *const want[] = {
-		"# tracer: nop", "", "a-1 [000] 1.000001: print: B|1|x",
+		"# tracer: nop",
+		"",
+		"a-1 [000] 1.000001: print: B|1|x",
 	};
 	char *path = write_temp(text, strlen(text));
 	struct capture *c = capture__open(path);
@@ -429,19 +439,18 @@ Test(capture_file, rejects_gzip_data_with_eprotonosupport)
  * "RenderThread") and one bundle with three prints out of time order, the last one
  * NUL-padded.
  */
-static const char pb_trace[] =
-	"\x0a\x2b\x12\x29\x0a\x13\x08\x0a\x1a\x0f\x63\x6f\x6d\x2e\x65\x78"
-	"\x61\x6d\x70\x6c\x65\x2e\x61\x70\x70\x12\x12\x08\x0b\x12\x0c\x52"
-	"\x65\x6e\x64\x65\x72\x54\x68\x72\x65\x61\x64\x18\x0a\x0a\x58\x0a"
-	"\x56\x08\x00\x12\x1a\x08\xc8\x01\x10\x0b\x1a\x13\x12\x11\x53\x7c"
-	"\x31\x30\x7c\x61\x6e\x69\x6d\x61\x74\x6f\x72\x7c\x34\x32\x0a\x12"
-	"\x25\x08\x64\x10\x0a\x1a\x1f\x12\x1d\x42\x7c\x31\x30\x7c\x43\x68"
-	"\x6f\x72\x65\x6f\x67\x72\x61\x70\x68\x65\x72\x23\x64\x6f\x46\x72"
-	"\x61\x6d\x65\x20\x31\x0a\x12\x0f\x08\xac\x02\x10\x0c\x1a\x08\x12"
-	"\x06\x45\x7c\x31\x30\x0a\x00";
+static const char pb_trace[] = "\x0a\x2b\x12\x29\x0a\x13\x08\x0a\x1a\x0f\x63\x6f\x6d\x2e\x65\x78"
+			       "\x61\x6d\x70\x6c\x65\x2e\x61\x70\x70\x12\x12\x08\x0b\x12\x0c\x52"
+			       "\x65\x6e\x64\x65\x72\x54\x68\x72\x65\x61\x64\x18\x0a\x0a\x58\x0a"
+			       "\x56\x08\x00\x12\x1a\x08\xc8\x01\x10\x0b\x1a\x13\x12\x11\x53\x7c"
+			       "\x31\x30\x7c\x61\x6e\x69\x6d\x61\x74\x6f\x72\x7c\x34\x32\x0a\x12"
+			       "\x25\x08\x64\x10\x0a\x1a\x1f\x12\x1d\x42\x7c\x31\x30\x7c\x43\x68"
+			       "\x6f\x72\x65\x6f\x67\x72\x61\x70\x68\x65\x72\x23\x64\x6f\x46\x72"
+			       "\x61\x6d\x65\x20\x31\x0a\x12\x0f\x08\xac\x02\x10\x0c\x1a\x08\x12"
+			       "\x06\x45\x7c\x31\x30\x0a\x00";
 
-static void expect_event(struct capture *c, int kind, uint64_t ts_ns, int32_t tgid,
-			 int32_t tid, const char *comm, const char *payload)
+static void expect_event(struct capture *c, int kind, uint64_t ts_ns, int32_t tgid, int32_t tid,
+			 const char *comm, const char *payload)
 {
 	struct capture_line l;
 

@@ -14,8 +14,8 @@
 #define FIX BUILD_DIR "/fixtures/dex/"
 
 static const char *const fixture_dexes[] = {
-	"android10/core",	  "android10/framework",   "android10/framework2",
-	"android14b1/core",	  "android14b1/framework", "android14b1/framework2",
+	"android10/core",   "android10/framework",   "android10/framework2",
+	"android14b1/core", "android14b1/framework", "android14b1/framework2",
 	"gaps/core",
 };
 
@@ -323,8 +323,20 @@ Test(dex, descriptor_syntax)
 			       "La;",
 			       "Landroid/animation/Keyframe$FloatKeyframe;",
 			       "[Ljava/lang/Object;" };
-	const char *bad[] = { "", "V", "X", "II", "L;", "Ljava/lang/String", "Ljava//a;", "L/a;",
-			      "La/;", "La;b", "Ljava.lang.String;", "[", "[V", "La b;" };
+	const char *bad[] = { "",
+			      "V",
+			      "X",
+			      "II",
+			      "L;",
+			      "Ljava/lang/String",
+			      "Ljava//a;",
+			      "L/a;",
+			      "La/;",
+			      "La;b",
+			      "Ljava.lang.String;",
+			      "[",
+			      "[V",
+			      "La b;" };
 
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
 		cr_assert(dex_descriptor_valid(good[i]), "%s", good[i]);

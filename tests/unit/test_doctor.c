@@ -172,8 +172,9 @@ static const struct doctor_probes fake_probes = {
 	.getprop = fake_getprop,
 };
 
-#define ALL_CONFIG "CONFIG_BPF_SYSCALL=y\nCONFIG_DEBUG_INFO_BTF=y\nCONFIG_UPROBE_EVENTS=y\n" \
-		   "CONFIG_BPF_EVENTS=y\nCONFIG_FTRACE_SYSCALLS=y\n"
+#define ALL_CONFIG                                                                \
+	"CONFIG_BPF_SYSCALL=y\nCONFIG_DEBUG_INFO_BTF=y\nCONFIG_UPROBE_EVENTS=y\n" \
+	"CONFIG_BPF_EVENTS=y\nCONFIG_FTRACE_SYSCALLS=y\n"
 
 /* A rooted GKI device where everything works, tracefs mounted, SELinux absent. */
 static void healthy_device(void)
@@ -252,28 +253,28 @@ Test(doctor, a_healthy_rooted_device_prints_every_check_ok_and_passes)
 	int rc;
 	char *out = run(&o, &rc);
 
-	cr_assert_str_eq(out,
-		"root                   ok       euid 0\n"
-		"SELinux                ok       absent\n"
-		"kernel                 ok       6.1.75-android14\n"
-		"BTF                    ok       /sys/kernel/btf/vmlinux\n"
-		"CONFIG_BPF_SYSCALL     ok       =y\n"
-		"CONFIG_DEBUG_INFO_BTF  ok       =y\n"
-		"CONFIG_UPROBE_EVENTS   ok       =y\n"
-		"CONFIG_BPF_EVENTS      ok       =y\n"
-		"CONFIG_FTRACE_SYSCALLS ok       =y\n"
-		"ring buffer            ok       BPF_MAP_TYPE_RINGBUF\n"
-		"uprobes                ok       perf event type 7\n"
-		"raw_syscalls           ok       raw_syscalls:sys_enter\n"
-		"tracefs                ok       /sys/kernel/tracing/trace_marker\n"
-		"annotations            ok       /sys/kernel/tracing/trace_marker writable "
-		"(--annotate)\n"
-		"debug.atrace           skip     not Android (no getprop on PATH)\n"
-		"target process         skip     no --proc or --pid given\n"
-		"RenderNode setters     skip     no target process\n"
-		"ART methods            skip     no target process\n"
-		"\n"
-		"live tracing should work (0 warnings)\n");
+	cr_assert_str_eq(
+		out, "root                   ok       euid 0\n"
+		     "SELinux                ok       absent\n"
+		     "kernel                 ok       6.1.75-android14\n"
+		     "BTF                    ok       /sys/kernel/btf/vmlinux\n"
+		     "CONFIG_BPF_SYSCALL     ok       =y\n"
+		     "CONFIG_DEBUG_INFO_BTF  ok       =y\n"
+		     "CONFIG_UPROBE_EVENTS   ok       =y\n"
+		     "CONFIG_BPF_EVENTS      ok       =y\n"
+		     "CONFIG_FTRACE_SYSCALLS ok       =y\n"
+		     "ring buffer            ok       BPF_MAP_TYPE_RINGBUF\n"
+		     "uprobes                ok       perf event type 7\n"
+		     "raw_syscalls           ok       raw_syscalls:sys_enter\n"
+		     "tracefs                ok       /sys/kernel/tracing/trace_marker\n"
+		     "annotations            ok       /sys/kernel/tracing/trace_marker writable "
+		     "(--annotate)\n"
+		     "debug.atrace           skip     not Android (no getprop on PATH)\n"
+		     "target process         skip     no --proc or --pid given\n"
+		     "RenderNode setters     skip     no target process\n"
+		     "ART methods            skip     no target process\n"
+		     "\n"
+		     "live tracing should work (0 warnings)\n");
 	cr_assert_eq(rc, 0);
 	free(out);
 }
@@ -288,8 +289,9 @@ Test(doctor, without_proc_config_the_boot_config_of_the_release_is_read)
 	fake("/boot/config-6.1.75-android14", "CONFIG_BPF_SYSCALL=m\n", 0);
 	out = run(&o, &rc);
 	assert_line(out, "CONFIG_BPF_SYSCALL     ok       =m");
-	assert_line(out, "CONFIG_BPF_EVENTS      missing  not set in /boot/config-6.1.75-android14: "
-			 "needed for BPF programs on tracepoints and uprobes");
+	assert_line(out,
+		    "CONFIG_BPF_EVENTS      missing  not set in /boot/config-6.1.75-android14: "
+		    "needed for BPF programs on tracepoints and uprobes");
 	cr_assert_eq(rc, 0, "config options only warn:\n%s", out);
 	free(out);
 }
@@ -328,12 +330,14 @@ Test(doctor, a_config_without_uprobe_events_says_what_is_missing)
 	int rc;
 	char *out;
 
-	fake("/data/config.gz", "CONFIG_BPF_SYSCALL=y\n"
-				"CONFIG_DEBUG_INFO_BTF=y\n"
-				"# CONFIG_UPROBE_EVENTS is not set\n"
-				"# CONFIG_UPROBES is not set\n"
-				"CONFIG_BPF_EVENTS=y\n"
-				"CONFIG_FTRACE_SYSCALLS=m\n", 0);
+	fake("/data/config.gz",
+	     "CONFIG_BPF_SYSCALL=y\n"
+	     "CONFIG_DEBUG_INFO_BTF=y\n"
+	     "# CONFIG_UPROBE_EVENTS is not set\n"
+	     "# CONFIG_UPROBES is not set\n"
+	     "CONFIG_BPF_EVENTS=y\n"
+	     "CONFIG_FTRACE_SYSCALLS=m\n",
+	     0);
 	out = run(&o, &rc);
 	cr_assert_eq(rc, 0, "config options only warn:\n%s", out);
 	assert_line(out, "CONFIG_BPF_SYSCALL     ok       =y");
@@ -447,7 +451,8 @@ Test(doctor, as_root_an_unmounted_tracefs_is_not_blocking_because_animtrace_moun
 	out = run(&o, &rc);
 	assert_line(out, "raw_syscalls           skip     tracefs is not mounted: checked once it "
 			 "is (see tracefs)");
-	assert_line(out, "tracefs                ok       not mounted: animtrace mounts it at start");
+	assert_line(out,
+		    "tracefs                ok       not mounted: animtrace mounts it at start");
 	cr_assert(strstr(out, "\nlive tracing should work (0 warnings)\n"), "%s", out);
 	cr_assert_eq(rc, 0, "%s", out);
 	free(out);
@@ -462,11 +467,13 @@ Test(doctor, not_root_an_unmounted_tracefs_is_missing)
 	dev.euid = 2000;
 	dev.files[3].path[0] = dev.files[4].path[0] = '\0';
 	out = run(&o, &rc);
-	assert_line(out, "root                   missing  euid 2000: run as root (su -c on a rooted "
-			 "device, adb root on userdebug)");
+	assert_line(out,
+		    "root                   missing  euid 2000: run as root (su -c on a rooted "
+		    "device, adb root on userdebug)");
 	assert_line(out, "ring buffer            skip     needs root to probe");
-	assert_line(out, "tracefs                missing  not mounted: as root, animtrace mounts it "
-			 "at start (or mount -t tracefs nodev /sys/kernel/tracing)");
+	assert_line(out,
+		    "tracefs                missing  not mounted: as root, animtrace mounts it "
+		    "at start (or mount -t tracefs nodev /sys/kernel/tracing)");
 	cr_assert(strstr(out, "\nlive tracing will not work: fix root, tracefs\n"), "%s", out);
 	cr_assert_eq(rc, 1);
 	free(out);
@@ -583,16 +590,19 @@ Test(doctor, a_state_file_a_killed_run_left_is_shown_and_only_then)
 	cr_assert_null(strstr(out, "atrace state"), "%s", out);
 	free(out);
 	/* pid 999999999 cannot exist (pid_max is at most 2^22). */
-	n = snprintf(text, sizeof(text), "animtrace-atrace-state 1\npid 999999999\nstart 1\n"
+	n = snprintf(text, sizeof(text),
+		     "animtrace-atrace-state 1\npid 999999999\nstart 1\n"
 		     "boot %s\nprop debug.atrace.tags.enableflags 0x1002\n"
-		     "prop debug.atrace.app_0 \n", boot);
+		     "prop debug.atrace.app_0 \n",
+		     boot);
 	put_file("animtrace-atrace.999999999.state", text, (size_t)n);
 	out = run(&o, &rc);
 	cr_assert(strstr(out, "\natrace state           warn     /"), "%s", out);
 	cr_assert(strstr(out, "/animtrace-atrace.999999999.state: run 999999999 ended (killed?) "
-			 "with the tracing properties changed; they were "
-			 "debug.atrace.tags.enableflags=0x1002, debug.atrace.app_0=: the next "
-			 "animtrace run restores them first\n"), "%s", out);
+			      "with the tracing properties changed; they were "
+			      "debug.atrace.tags.enableflags=0x1002, debug.atrace.app_0=: the next "
+			      "animtrace run restores them first\n"),
+		  "%s", out);
 	cr_assert_eq(rc, 0, "a warning, not a failure");
 	free(out);
 }
@@ -639,8 +649,7 @@ Test(doctor, the_system_probes_read_plain_and_gzipped_files_and_report_errno)
 }
 
 /* <tmp>/proc/<pid>/{cmdline,comm,maps}; maps lists the given files. */
-static void fake_process(int pid, const char *cmdline, size_t len, const char *lib,
-			 const char *oat)
+static void fake_process(int pid, const char *cmdline, size_t len, const char *lib, const char *oat)
 {
 	char name[64], maps[2 * PATH_MAX + 200];
 	int n;
@@ -694,11 +703,12 @@ Test(doctor, a_fake_sim_process_has_all_ten_setters_and_no_compiled_valueanimato
 	out = run(&o, &rc);
 	snprintf(want[0], sizeof(want[0]),
 		 "target process         ok       com.example.sim: pid 4242");
-	snprintf(want[1], sizeof(want[1]),
-		 "RenderNode setters     ok       10/10 properties in %s", lib);
+	snprintf(want[1], sizeof(want[1]), "RenderNode setters     ok       10/10 properties in %s",
+		 lib);
 	snprintf(want[2], sizeof(want[2]),
 		 "ART methods            warn     ValueAnimator start, cancel, end not compiled "
-		 "in %s (boot profile): cancel and end are inferred", oat);
+		 "in %s (boot profile): cancel and end are inferred",
+		 oat);
 	for (int i = 0; i < 3; i++)
 		assert_line(out, want[i]);
 	cr_assert_eq(rc, 0, "%s", out);

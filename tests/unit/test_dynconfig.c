@@ -83,8 +83,13 @@ static uint32_t make(const struct sim_dyn_cfg *c)
 
 /* SystemUI's dock: a spring of stiffness 1500, ratio 0.75 to 300 px, from a set start value. */
 static const struct sim_dyn_cfg spring = {
-	.start_value_set = true, .value = -40.5f, .velocity = 1234.5f, .min_visible_change = 1,
-	.stiffness = 1500, .damping_ratio = 0.75, .final_position = 300,
+	.start_value_set = true,
+	.value = -40.5f,
+	.velocity = 1234.5f,
+	.min_visible_change = 1,
+	.stiffness = 1500,
+	.damping_ratio = 0.75,
+	.final_position = 300,
 };
 
 Test(dynconfig, a_spring_reads_exactly_stiffness_from_the_natural_frequency)
@@ -104,7 +109,9 @@ Test(dynconfig, a_spring_reads_exactly_stiffness_from_the_natural_frequency)
 
 Test(dynconfig, a_fling_reads_its_friction_as_dragforce_keeps_it)
 {
-	struct sim_dyn_cfg f = { .fling = true, .velocity = -1800, .min_visible_change = 0.1f,
+	struct sim_dyn_cfg f = { .fling = true,
+				 .velocity = -1800,
+				 .min_visible_change = 0.1f,
 				 .friction_scalar = 1.5f };
 	struct dyn_config c;
 
@@ -133,8 +140,9 @@ Test(dynconfig, a_spring_without_its_force_or_final_position_is_unknown_not_wron
 /* Each value AOSP's setters refuse is refused here: the read fails whole, with why. */
 Test(dynconfig, values_the_setters_refuse_fail_the_read_with_a_reason)
 {
-	struct sim_dyn_cfg bad[4] = { spring, spring, spring,
-				      { .fling = true, .min_visible_change = 1 } };
+	struct sim_dyn_cfg bad[4] = {
+		spring, spring, spring, { .fling = true, .min_visible_change = 1 }
+	};
 	const char *says[4] = { "mDampingRatio", "mMinVisibleChange", "mNaturalFreq", "mFriction" };
 	struct dyn_config c;
 
@@ -169,8 +177,11 @@ Test(dynconfig, an_object_of_another_class_is_no_dynamicanimation)
  */
 Test(dynconfig, androidx_springs_are_read_from_the_dex_their_class_names)
 {
-	struct sim_dyn_cfg s = spring, f = { .androidx = true, .fling = true, .velocity = 900,
-					     .min_visible_change = 1.0f / 256, .friction_scalar = 2 };
+	struct sim_dyn_cfg s = spring, f = { .androidx = true,
+					     .fling = true,
+					     .velocity = 900,
+					     .min_visible_change = 1.0f / 256,
+					     .friction_scalar = 2 };
 	struct dyn_config c;
 
 	cr_assert_eq(sim_heap__add_dex(sim, FIX, "app", FIX "app.dex"), 0);

@@ -604,10 +604,12 @@ Test(elfsym, android9_runtime_names_the_function_at_an_address_from_minidebuginf
 	struct elfsym_hit h;
 
 	cr_assert_eq(elfsym__find_addr(s, 0x102eb4, &h), 0);
-	cr_assert_str_eq(h.name, "_ZN7androidL30android_view_RenderNode_createEP7_JNIEnvP8_jobjectP8_jstring");
+	cr_assert_str_eq(
+		h.name,
+		"_ZN7androidL30android_view_RenderNode_createEP7_JNIEnvP8_jobjectP8_jstring");
 	cr_assert_eq(h.table, ELFSYM_DEBUGDATA);
 	cr_assert_eq(elfsym__find_addr(s, 0x102eb8, &h), -ENOENT); /* inside it */
-	cr_assert_eq(elfsym__find_addr(s, 0xa4d18, &h), -ENOENT); /* a PLT stub */
+	cr_assert_eq(elfsym__find_addr(s, 0xa4d18, &h), -ENOENT);  /* a PLT stub */
 	elfsym__free(s);
 }
 
@@ -694,10 +696,11 @@ Test(elfsym, aps2_groups_by_info_offset_delta_and_addend_decode_like_bionic)
 	/* 5 relocations from 0x1000: a group of 3 sharing info 0x403 and delta 8 with addends
 	 * +16 each, then 2 with their own deltas, infos and no addend. */
 	static const uint8_t t[] = {
-		'A', 'P', 'S', '2', 5, 0x80, 0x20,	/* count 5, offset 0x1000 */
-		3, 0x0b, 8, 0x83, 0x08,			/* size 3, info|delta|has addend, info 0x403 */
-		16, 16, 16,				/* addends */
-		2, 0, 4, 0x81, 0x08, 0x7c, 0x82, 0x08,	/* deltas 4 and -4, infos 0x401, 0x402 */
+		'A',  'P',  'S', '2',  5,    0x80, 0x20, /* count 5, offset 0x1000 */
+		3,    0x0b, 8,	 0x83, 0x08, /* size 3, info|delta|has addend, info 0x403 */
+		16,   16,   16,		     /* addends */
+		2,    0,    4,	 0x81, 0x08, 0x7c, 0x82,
+		0x08, /* deltas 4 and -4, infos 0x401, 0x402 */
 	};
 	struct rel_stats st = { 0 };
 
@@ -722,8 +725,8 @@ Test(elfsym, aps2_rejects_bad_magic_truncation_empty_or_oversized_groups_and_hug
 	static const uint8_t empty_group[] = { 'A', 'P', 'S', '2', 1, 0, 0, 0 };
 	static const uint8_t big_group[] = { 'A', 'P', 'S', '2', 2, 0, 3, 3, 8, 1 };
 	static const uint8_t huge[] = { 'A', 'P', 'S', '2', 0x80, 0x80, 0x80, 0x10, 0, 1, 3, 8, 1 };
-	static const uint8_t long_num[] = { 'A', 'P', 'S', '2', 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-					    0xff, 0xff, 0xff, 0xff, 0x01, 0 };
+	static const uint8_t long_num[] = { 'A',  'P',	'S',  '2',  0xff, 0xff, 0xff, 0xff,
+					    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 0 };
 	static const uint8_t none[] = { 'A', 'P', 'S', '2', 0, 0 };
 	struct rel_stats st = { 0 };
 

@@ -468,7 +468,8 @@ Test(attrib, an_inferred_target_lists_every_node_that_fits_with_its_frames)
 		B((uint64_t)f * 16 * MS, "Choreographer#doFrame");
 		set((uint64_t)f * 16 * MS + 1, NODE_A, "Row", PROP_ALPHA, 1.0f - 0.25f * (float)f);
 		if (f > 1)
-			set((uint64_t)f * 16 * MS + 2, NODE_C, "Icon", PROP_ALPHA, 0.25f * (float)f);
+			set((uint64_t)f * 16 * MS + 2, NODE_C, "Icon", PROP_ALPHA,
+			    0.25f * (float)f);
 		set((uint64_t)f * 16 * MS + 3, NODE_B, "Scrim", PROP_SCALE_X, 0.5f); /* no alpha */
 		E((uint64_t)f * 16 * MS + 4);
 	}

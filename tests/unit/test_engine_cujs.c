@@ -63,7 +63,9 @@ static int on_animation_end(void *ctx, const struct animation *a)
 	return 0;
 }
 
-static const struct sink_ops ops = { .cuj = on_cuj, .frame = on_frame, .summary = on_summary,
+static const struct sink_ops ops = { .cuj = on_cuj,
+				     .frame = on_frame,
+				     .summary = on_summary,
 				     .animation_end = on_animation_end };
 
 static void setup(void)

@@ -23,8 +23,8 @@ static struct {
 	struct dyn_anim starts[MAX], ends[MAX];
 	int n_starts, n_ends, n_unmarked, n_summaries;
 	uint64_t animations[FIT_OTHER + 1]; /* the summary's */
-	int n_writes;                   /* writes of NODE's translationX in frame_props */
-	struct prop_write writes[MAX];  /* the first MAX of them */
+	int n_writes;			    /* writes of NODE's translationX in frame_props */
+	struct prop_write writes[MAX];	    /* the first MAX of them */
 } rec;
 static struct engine *eng;
 
@@ -164,8 +164,7 @@ Test(dyn, a_spring_to_its_rest_has_its_start_stack_target_fit_and_no_unmarked_co
 	call(4990 * MS + 1000, DYN_CALL_START, SPRING_A, 0);
 	n = spring_run(SPRING_A, 0, 200, &rested);
 	cr_assert(rested);
-	call(5000 * MS + (uint64_t)llround((n - 1) * 1e9 / 60) + 350000, DYN_CALL_END, SPRING_A,
-	     0);
+	call(5000 * MS + (uint64_t)llround((n - 1) * 1e9 / 60) + 350000, DYN_CALL_END, SPRING_A, 0);
 	engine__finish(eng, 9000 * MS, 0, 0);
 
 	cr_assert_eq(rec.n_starts, 1);
@@ -215,7 +214,8 @@ Test(dyn, a_spring_cancelled_by_the_next_says_cancel_its_caller_and_is_replaced)
 {
 	bool rested;
 	static const char stack_cancel[2][AT_FRAME_NAME] = {
-		"com.example.dock.DockView.retarget", "com.example.dock.DockView.onTouchEvent",
+		"com.example.dock.DockView.retarget",
+		"com.example.dock.DockView.onTouchEvent",
 	};
 
 	call(4990 * MS, DYN_CALL_SPRING_START, SPRING_A, 0);
@@ -293,8 +293,9 @@ Test(dyn, a_fling_is_named_by_its_fit_and_a_run_seen_first_in_a_frame_still_coun
 
 Test(dyn, what_the_heap_reader_gives_first_is_kept_beside_the_fit)
 {
-	struct dyn_config c = { .has_spring = true, .stiffness = 200, .damping_ratio = 0.5,
-				.final_position = 300 };
+	struct dyn_config c = {
+		.has_spring = true, .stiffness = 200, .damping_ratio = 0.5, .final_position = 300
+	};
 	struct dyn_config later = c;
 	bool rested;
 

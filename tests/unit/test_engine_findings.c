@@ -49,7 +49,8 @@ static int on_summary(void *ctx, const struct summary *s)
 	return 0;
 }
 
-static const struct sink_ops ops = { .finding = on_finding, .anim_end = on_end,
+static const struct sink_ops ops = { .finding = on_finding,
+				     .anim_end = on_end,
 				     .summary = on_summary };
 
 static void setup(void)
@@ -332,8 +333,10 @@ Test(findings, running_at_the_end_with_a_repeating_curve_is_repeating)
 	}
 	engine__finish(eng, 700 * MS, 0, 0);
 	cr_assert_eq(n_fnd, 1);
-	assert_repeating(0, 7, "animator:rotation 7 on Row@51c0 still runs after 0.7 s and its "
-			       "rotation repeats every ", 96, " ms: an INFINITE repeat");
+	assert_repeating(0, 7,
+			 "animator:rotation 7 on Row@51c0 still runs after 0.7 s and its "
+			 "rotation repeats every ",
+			 96, " ms: an INFINITE repeat");
 	cr_assert_str_eq(order, "fs");
 }
 
@@ -358,8 +361,10 @@ Test(findings, running_at_the_end_with_no_change_for_half_a_second_is_stalled)
 
 Test(findings, a_configured_infinite_repeat_running_at_the_end_is_repeating_not_stalled)
 {
-	struct anim_config c = { .known = true, .has_repeat = true,
-				 .repeat_count = AT_REPEAT_INFINITE, .repeat_mode = REPEAT_REVERSE };
+	struct anim_config c = { .known = true,
+				 .has_repeat = true,
+				 .repeat_count = AT_REPEAT_INFINITE,
+				 .repeat_mode = REPEAT_REVERSE };
 
 	engine__anim_config(eng, 15 * MS, PID, 7, &c);
 	for (int f = 1; f <= 60; f++) {
@@ -397,8 +402,13 @@ static void spring_ended(double settle_ms, double zeta, double k)
 {
 	struct findings fs = { 0 };
 	struct emit out = { .sink = { &ops, NULL } };
-	struct animation a = { .id = 3, .ended = true, .kind = FIT_SPRING, .pid = PID,
-			       .node = NODE_A, .n_props = 1, .start_ns = 1000 * MS,
+	struct animation a = { .id = 3,
+			       .ended = true,
+			       .kind = FIT_SPRING,
+			       .pid = PID,
+			       .node = NODE_A,
+			       .n_props = 1,
+			       .start_ns = 1000 * MS,
 			       .duration_ns = 2500 * MS };
 
 	snprintf(a.node_name, sizeof(a.node_name), "Row");
@@ -487,7 +497,8 @@ Test(findings, an_f_without_s_between_the_f_and_the_s_is_no_replacement)
 			mark(t + 2 * MS, 'S', "animator:alpha", 7);
 		if (f == 3) {
 			mark(t + 2 * MS + 10000, 'F', "animator:alpha", 7);
-			mark(t + 2 * MS + 15000, 'F', "animator:alpha", 9); /* cancel before start */
+			mark(t + 2 * MS + 15000, 'F', "animator:alpha",
+			     9); /* cancel before start */
 			mark(t + 2 * MS + 20000, 'S', "animator:alpha", 8);
 		}
 		set(t + 4 * MS, PROP_ALPHA, f < 3 ? 1.0f - 0.25f * f : 0.25f * f);
@@ -578,8 +589,10 @@ Test(findings, a_reverse_repeat_whose_period_is_no_whole_number_of_frames_is_rep
 	}
 	engine__finish(eng, 2100 * MS, 0, 0);
 	cr_assert_eq(n_fnd, 1);
-	assert_repeating(0, 7, "animator:alpha 7 on Row@51c0 still runs after 2.1 s and its alpha "
-			       "repeats every ", 860, " ms: an INFINITE repeat");
+	assert_repeating(0, 7,
+			 "animator:alpha 7 on Row@51c0 still runs after 2.1 s and its alpha "
+			 "repeats every ",
+			 860, " ms: an INFINITE repeat");
 }
 
 /* A move over 10 frames, then the same value written for 50 (a listener that keeps setting
@@ -679,7 +692,8 @@ Test(findings, infinite_repeats_of_any_period_mode_and_length_are_repeating)
 					if (f == 1)
 						mark(t + 2 * MS, 'S', "animator:alpha", 7);
 					set(t + 4 * MS, PROP_ALPHA,
-					    repeat_value((f - 1) * 16, durations[d], reverse, ease) /
+					    repeat_value((f - 1) * 16, durations[d], reverse,
+							 ease) /
 						    100.0f);
 					frame_close(t);
 				}

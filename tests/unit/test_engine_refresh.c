@@ -65,7 +65,10 @@ static int on_summary(void *ctx, const struct summary *s)
 }
 
 static const struct sink_ops ops = {
-	.frame = on_frame, .anim_end = on_end, .summary = on_summary, .refresh_storm = on_storm,
+	.frame = on_frame,
+	.anim_end = on_end,
+	.summary = on_summary,
+	.refresh_storm = on_storm,
 };
 
 static void setup(void)
@@ -82,7 +85,8 @@ static void teardown(void)
 
 TestSuite(redraw, .init = setup, .fini = teardown);
 
-static void mk(uint64_t ts, uint32_t tid, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void mk(uint64_t ts, uint32_t tid, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 static void mk(uint64_t ts, uint32_t tid, const char *fmt, ...)
 {
 	char buf[256];
@@ -100,7 +104,7 @@ static void mk(uint64_t ts, uint32_t tid, const char *fmt, ...)
  * nodes given (0 ends the list), each frame asks for the next vsync when vsync is set. */
 static void frame(uint64_t t, bool alpha, bool vsync, uint64_t n1, uint64_t n2)
 {
-	static const char (*none)[AT_FRAME_NAME] = NULL;
+	static const char(*none)[AT_FRAME_NAME] = NULL;
 
 	mk(t, UI, "B|%d|Choreographer#doFrame", PID);
 	if (alpha)

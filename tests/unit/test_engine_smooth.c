@@ -60,7 +60,10 @@ static int on_summary(void *ctx, const struct summary *s)
 }
 
 static const struct sink_ops ops = {
-	.frame = on_frame, .jank = on_jank, .anim_end = on_end, .summary = on_summary,
+	.frame = on_frame,
+	.jank = on_jank,
+	.anim_end = on_end,
+	.summary = on_summary,
 };
 
 static struct engine *eng;
@@ -83,7 +86,8 @@ TestSuite(smooth, .init = setup, .fini = teardown);
 #define UI 50
 #define RT 51
 
-static void mk(uint64_t ts, uint32_t tid, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void mk(uint64_t ts, uint32_t tid, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 static void mk(uint64_t ts, uint32_t tid, const char *fmt, ...)
 {
 	char buf[256];

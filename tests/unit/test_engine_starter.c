@@ -63,7 +63,7 @@ static const struct anim *start(uint64_t ts, const char *name, uint32_t cookie,
 	for (; frames[n]; n++)
 		snprintf(stack[n], sizeof(stack[n]), "%s", frames[n]);
 	engine__art_call_stack(eng, ts, PID, PID, ART_CALL_START, true, cookie,
-			       (const char (*)[AT_FRAME_NAME])stack, n);
+			       (const char(*)[AT_FRAME_NAME])stack, n);
 	mark(ts, 'S', name, cookie);
 	cr_assert_gt(n_starts, 0);
 	return &starts[n_starts - 1];
@@ -73,15 +73,20 @@ static const struct anim *start(uint64_t ts, const char *name, uint32_t cookie,
  * handleAnimationEvents -> (ValueAnimator.startWithoutPulsing, left out by the unwinder) */
 static const char *const at_once[] = {
 	"android.animation.AnimatorSet.handleAnimationEvents",
-	"android.animation.AnimatorSet.startAnimation", "android.animation.AnimatorSet.start",
-	"android.animation.AnimatorSet.start", "com.example.Shade.expand",
-	"com.example.Shade.onClick", NULL,
+	"android.animation.AnimatorSet.startAnimation",
+	"android.animation.AnimatorSet.start",
+	"android.animation.AnimatorSet.start",
+	"com.example.Shade.expand",
+	"com.example.Shade.onClick",
+	NULL,
 };
 
 static const char *const later[] = {
 	"android.animation.AnimatorSet.handleAnimationEvents",
-	"android.animation.AnimatorSet.doAnimationFrame", "android.view.Choreographer.doCallbacks",
-	"android.view.Choreographer.doFrame", NULL,
+	"android.animation.AnimatorSet.doAnimationFrame",
+	"android.view.Choreographer.doCallbacks",
+	"android.view.Choreographer.doFrame",
+	NULL,
 };
 
 static void frame(uint64_t ts)
@@ -118,7 +123,9 @@ Test(starter, a_child_started_in_a_later_frame_inherits_the_caller_of_its_runnin
 Test(starter, with_two_sets_running_a_later_child_says_it_cannot_tell_which)
 {
 	static const char *const other[] = {
-		"android.animation.AnimatorSet.start", "com.example.Toast.show", NULL,
+		"android.animation.AnimatorSet.start",
+		"com.example.Toast.show",
+		NULL,
 	};
 	const struct anim *c;
 
@@ -148,7 +155,9 @@ Test(starter, view_property_animator_start_animation_makes_a_view_property_anima
 {
 	static const char *const vpa[] = {
 		"android.view.ViewPropertyAnimator.startAnimation",
-		"android.view.ViewPropertyAnimator.start", "com.example.Toast.show", NULL,
+		"android.view.ViewPropertyAnimator.start",
+		"com.example.Toast.show",
+		NULL,
 	};
 	const struct anim *a = start(1 * MS, "animator", 5, vpa);
 
@@ -175,7 +184,9 @@ Test(starter, sets_beyond_the_cap_forget_the_least_recently_used)
 		snprintf(callers[i], sizeof(callers[i]), "com.example.C%d.go", i);
 		frames[1] = callers[i];
 		cr_assert_str_eq(start((uint64_t)(i + 1) * MS, "animator:alpha", (uint32_t)(10 + i),
-				       frames)->set_caller, callers[i]);
+				       frames)
+					 ->set_caller,
+				 callers[i]);
 	}
 	frame(100 * MS);
 	/* all of them run: the later child cannot tell, and only CAP_STARTER_SETS are kept */

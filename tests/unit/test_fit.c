@@ -200,8 +200,8 @@ static size_t fling_case(int k, bool bounded, struct sim_fling *f, struct fit_bo
 	float reach, bound;
 	struct sim_clock c = sim_clock_at(rates[k / 6], 1, 0, seed);
 
-	*f = (struct sim_fling){ scalars[k / 2 % 3], 100, fling_v0[k % 2], -FLT_MAX, FLT_MAX,
-				 SIM_PIXELS };
+	*f = (struct sim_fling){ scalars[k / 2 % 3], 100,     fling_v0[k % 2],
+				 -FLT_MAX,	     FLT_MAX, SIM_PIXELS };
 	*b = (struct fit_bounds){ -FLT_MAX, FLT_MAX };
 	reach = f->start_velocity / (4.2f * f->scalar);
 	bound = 100 + 0.6f * reach;
@@ -270,8 +270,8 @@ struct interp_case {
 static const struct interp_case interp_cases[] = { { 60, 300 }, { 120, 250 } };
 
 /* Both entry points name interpolator i over case ic; *worst: the rms of each. */
-static void check_interpolator(size_t i, const struct interp_case *ic, double lat_ms,
-			       uint64_t seed, double worst[2])
+static void check_interpolator(size_t i, const struct interp_case *ic, double lat_ms, uint64_t seed,
+			       double worst[2])
 {
 	struct sim_clock c = sim_clock_at(ic->hz, 1, lat_ms, seed);
 	struct sim_markers mk = { 0 };
@@ -301,7 +301,8 @@ static void check_interpolators(double lat_ms, uint64_t seed)
 		check_interpolator(k / 3 % SIM_N_INTERPS, &interp_cases[k / (3 * SIM_N_INTERPS)],
 				   lat_ms, seed + k, worst);
 	cr_log_info("interpolators, lag %.1f ms: worst rms of the right curve %.4f (fit_run), "
-		    "%.4f (fit_interpolator)", lat_ms, worst[0], worst[1]);
+		    "%.4f (fit_interpolator)",
+		    lat_ms, worst[0], worst[1]);
 }
 
 Test(fit, every_framework_interpolator_is_named_by_fit_run_and_by_fit_interpolator)
@@ -322,8 +323,9 @@ static size_t paused_run(double hz, int move, int hold, uint64_t seed)
 
 	for (int i = 0; i < 2 * move + hold + 1; i++) {
 		uint64_t f, t;
-		double u = i < move ? (double)i / move :
-			   i < move + hold ? 1 : 1 + (double)(i - move - hold) / move;
+		double u = i < move	   ? (double)i / move :
+			   i < move + hold ? 1 :
+					     1 + (double)(i - move - hold) / move;
 
 		sim_frame(&c, i, &f, &t);
 		run[n++] = (struct fit_sample){ t, 150 * u };
@@ -369,8 +371,9 @@ static void count_springs(unsigned cm[3][4], double lat, uint64_t seed)
 	static const float v0[] = { 0, 2000, -1500 };
 
 	for (int k = 0; k < 144; k++) {
-		struct sim_spring sp = { stiffnesses[k / 3 % 4], dampings[k / 12 % 4], 0, 300,
-					 v0[k % 3], SIM_PIXELS };
+		struct sim_spring sp = {
+			stiffnesses[k / 3 % 4], dampings[k / 12 % 4], 0, 300, v0[k % 3], SIM_PIXELS
+		};
 		struct sim_clock c = sim_clock_at(rates[k / 48], 1, lat, seed + k);
 		size_t n = sim_spring(&sp, &c, run, SIM_MAX);
 		struct fit_result r;
@@ -389,8 +392,8 @@ static void count_flings_and_animators(unsigned cm[3][4], double lat, uint64_t s
 	static const float v0[] = { 2000, -3000, 800 };
 
 	for (int k = 0; k < 27; k++) {
-		struct sim_fling f = { scalars[k / 3 % 3], 100, v0[k % 3], -FLT_MAX, FLT_MAX,
-				       SIM_PIXELS };
+		struct sim_fling f = { scalars[k / 3 % 3], 100,	    v0[k % 3],
+				       -FLT_MAX,	   FLT_MAX, SIM_PIXELS };
 		struct sim_clock c = sim_clock_at(rates[k / 9], 1, lat, seed + k);
 		size_t n = sim_fling(&f, &c, run, SIM_MAX);
 		struct fit_result r;
@@ -419,9 +422,9 @@ Test(fit, the_confusion_matrix_is_diagonal_with_and_without_doframe_lag)
 		count_flings_and_animators(cm, lat, 1501 + 1000 * lat);
 		cr_log_info("lag %d ms, rows spring/fling/interpolated, columns as fitted "
 			    "spring/fling/interpolated/other: "
-			    "%u %u %u %u | %u %u %u %u | %u %u %u %u", lat, cm[0][0], cm[0][1],
-			    cm[0][2], cm[0][3], cm[1][0], cm[1][1], cm[1][2], cm[1][3], cm[2][0],
-			    cm[2][1], cm[2][2], cm[2][3]);
+			    "%u %u %u %u | %u %u %u %u | %u %u %u %u",
+			    lat, cm[0][0], cm[0][1], cm[0][2], cm[0][3], cm[1][0], cm[1][1],
+			    cm[1][2], cm[1][3], cm[2][0], cm[2][1], cm[2][2], cm[2][3]);
 		for (int t = 0; t < 3; t++) {
 			for (int k = 0; k < 4; k++)
 				cr_assert(k == t || cm[t][k] == 0, "lag %d ms: row %d as %s: %u",
@@ -460,8 +463,9 @@ Test(fit, a_linear_ramp_is_linear_never_a_spring_or_a_fling)
 
 Test(fit, bad_input_is_rejected_with_einval)
 {
-	struct fit_sample s[4] = { { 1000000000, 0 }, { 1016000000, 1 }, { 1033000000, 2 },
-				   { 1050000000, 3 } };
+	struct fit_sample s[4] = {
+		{ 1000000000, 0 }, { 1016000000, 1 }, { 1033000000, 2 }, { 1050000000, 3 }
+	};
 	struct fit_result r;
 	const char *name;
 

@@ -36,8 +36,7 @@ Test(frametimeline, names_jank_types_as_trace_processor_does)
 	expect_jank(FT_JANK_APP_RESYNCED_JITTER, "App Resynced Jitter");
 	expect_jank(FT_JANK_DISPLAY_NOT_ON, "Display not ON");
 	expect_jank(FT_JANK_DISPLAY_MODE_CHANGE_IN_PROGRESS, "ModeChange in progress");
-	expect_jank(FT_JANK_DISPLAY_POWER_MODE_CHANGE_IN_PROGRESS,
-		    "PowerModeChange in progress");
+	expect_jank(FT_JANK_DISPLAY_POWER_MODE_CHANGE_IN_PROGRESS, "PowerModeChange in progress");
 }
 
 Test(frametimeline, joins_several_reasons_in_trace_processors_order)
@@ -80,11 +79,11 @@ Test(frametimeline, truncates_the_joined_string_like_snprintf)
 
 Test(frametimeline, names_present_types_short_and_as_trace_processor_does)
 {
-	static const char *const shorts[] = { "unspecified", "on_time", "late", "early",
-					      "dropped", "unknown" };
+	static const char *const shorts[] = { "unspecified", "on_time", "late",
+					      "early",	     "dropped", "unknown" };
 	static const char *const perfetto[] = { "Unspecified Present", "On-time Present",
-						"Late Present", "Early Present", "Dropped Frame",
-						"Unknown Present" };
+						"Late Present",	       "Early Present",
+						"Dropped Frame",       "Unknown Present" };
 
 	for (unsigned i = 0; i < 6; i++) {
 		cr_assert_str_eq(ft_present_name(i), shorts[i]);

@@ -54,8 +54,7 @@ static void fake_root(void)
 	char root[PATH_MAX * 2], p[PATH_MAX * 3], fw[PATH_MAX], *real;
 
 	snprintf(root, sizeof(root), "%s/root", dir);
-	snprintf(p, sizeof(p), "%.1000s%.1000s/heaproot/system/framework/framework.jar", root,
-		 exe);
+	snprintf(p, sizeof(p), "%.1000s%.1000s/heaproot/system/framework/framework.jar", root, exe);
 	snprintf(fw, sizeof(fw), "%s/framework.jar", FIX);
 	real = realpath(fw, NULL);
 	cr_assert_not_null(real, "%s: %s", fw, strerror(errno));
@@ -118,9 +117,11 @@ TestSuite(heaplive, .init = setup, .fini = teardown);
 /* BOOTCLASSPATH and ANDROID_ROOT as sim_heap_env sets them, in environ's form. */
 static size_t boot_env(char *env, size_t cap)
 {
-	int n = snprintf(env, cap, "PATH=/nonexistent%cBOOTCLASSPATH=%s/heaproot/apex/"
+	int n = snprintf(env, cap,
+			 "PATH=/nonexistent%cBOOTCLASSPATH=%s/heaproot/apex/"
 			 "com.android.art/javalib/core-oj.jar:%s/heaproot/system/framework/"
-			 "framework.jar%cANDROID_ROOT=%s/heaproot/system%c", 0, exe, exe, 0, exe, 0);
+			 "framework.jar%cANDROID_ROOT=%s/heaproot/system%c",
+			 0, exe, exe, 0, exe, 0);
 
 	return (size_t)n;
 }
@@ -128,10 +129,15 @@ static size_t boot_env(char *env, size_t cap)
 Test(heaplive, reads_this_process_and_a_fork_of_it_through_their_files)
 {
 	static const struct sim_anim_cfg slide = {
-		.object_animator = true, .duration_ms = 450, .start_delay_ms = 50,
-		.repeat_count = 1, .repeat_mode = 2,
-		.interpolator = "Landroid/view/animation/LinearInterpolator;", .n_values = 1,
-		.values = { { "translationY", SIM_FLOAT, 0, -96 } }, .property_name = "translationY",
+		.object_animator = true,
+		.duration_ms = 450,
+		.start_delay_ms = 50,
+		.repeat_count = 1,
+		.repeat_mode = 2,
+		.interpolator = "Landroid/view/animation/LinearInterpolator;",
+		.n_values = 1,
+		.values = { { "translationY", SIM_FLOAT, 0, -96 } },
+		.property_name = "translationY",
 		.target_node = 0x7c00112230ull,
 	};
 	struct sim_heap *h = sim_heap_open(false);
@@ -164,8 +170,9 @@ Test(heaplive, reads_this_process_and_a_fork_of_it_through_their_files)
 		pid_t pid = i ? child : getpid();
 
 		/* the probe's copy: the first 64 bytes, the rest read from the process */
-		cr_assert_eq(heaplive__read(hl, (uint32_t)pid, a, (const void *)(uintptr_t)a, 64, &c,
-					    &why), 0, "pid %d: %s", (int)pid, why);
+		cr_assert_eq(heaplive__read(hl, (uint32_t)pid, a, (const void *)(uintptr_t)a, 64,
+					    &c, &why),
+			     0, "pid %d: %s", (int)pid, why);
 		cr_assert_eq(c.duration_ms, 450);
 		cr_assert_eq(c.start_delay_ms, 50);
 		cr_assert_eq(c.repeat_count, 1);
@@ -187,7 +194,9 @@ Test(heaplive, reads_this_process_and_a_fork_of_it_through_their_files)
 Test(heaplive, the_copy_at_start_wins_over_a_later_memory)
 {
 	static const struct sim_anim_cfg fade = {
-		.duration_ms = 300, .repeat_mode = 1, .n_values = 1,
+		.duration_ms = 300,
+		.repeat_mode = 1,
+		.n_values = 1,
 		.values = { { "alpha", SIM_FLOAT, 1, 0 } },
 	};
 	struct sim_heap *h = sim_heap_open(false);
@@ -232,10 +241,12 @@ Test(heaplive, a_process_without_a_boot_class_path_says_why_once_then_stays_off)
 
 	fake_pid(getpid(), env, (size_t)n);
 	cr_assert_eq(heaplive__read(hl, (uint32_t)getpid(), 0x12c00010, head, sizeof(head), &c,
-				    &why), -ENOENT);
+				    &why),
+		     -ENOENT);
 	cr_assert_str_eq(why, "no dex file on its BOOTCLASSPATH (unset or empty)");
 	cr_assert_eq(heaplive__read(hl, (uint32_t)getpid(), 0x12c00010, head, sizeof(head), &c,
-				    &why), -EAGAIN, "off, said once");
+				    &why),
+		     -EAGAIN, "off, said once");
 	heaplive__free(hl);
 }
 
@@ -246,8 +257,13 @@ Test(heaplive, a_process_without_a_boot_class_path_says_why_once_then_stays_off)
 Test(heaplive, a_spring_reads_through_the_same_reader_and_a_bad_one_turns_it_off)
 {
 	static const struct sim_dyn_cfg spring = {
-		.start_value_set = true, .value = 12, .velocity = -300, .min_visible_change = 0.1f,
-		.stiffness = 10000, .damping_ratio = 1, .final_position = 0,
+		.start_value_set = true,
+		.value = 12,
+		.velocity = -300,
+		.min_visible_change = 0.1f,
+		.stiffness = 10000,
+		.damping_ratio = 1,
+		.final_position = 0,
 	};
 	struct sim_dyn_cfg bad = spring;
 	static const struct sim_anim_cfg fade = { .duration_ms = 300, .repeat_mode = 1 };
@@ -267,8 +283,8 @@ Test(heaplive, a_spring_reads_through_the_same_reader_and_a_bad_one_turns_it_off
 	cr_assert(a && b && v);
 	fake_pid(getpid(), env, boot_env(env, sizeof(env)));
 	memcpy(head, (const void *)(uintptr_t)a, sizeof(head));
-	cr_assert_eq(heaplive__read_dyn(hl, (uint32_t)getpid(), a, head, sizeof(head), &c, &why),
-		     0, "%s", why);
+	cr_assert_eq(heaplive__read_dyn(hl, (uint32_t)getpid(), a, head, sizeof(head), &c, &why), 0,
+		     "%s", why);
 	cr_assert(c.has_spring && c.has_value);
 	cr_assert_eq(c.stiffness, 10000); /* sqrt(10^4) = 100 exactly, squared back exactly */
 	cr_assert_eq(c.damping_ratio, 1);

@@ -174,7 +174,8 @@ Test(hwui, offsets_are_parsed_whole_and_each_bad_one_says_why)
 	char why[160];
 
 	cr_assert_eq(hwui_parse_offsets("alpha=0x4c,scaleX=108,elevation=0xffff", off, why,
-					sizeof(why)), 0);
+					sizeof(why)),
+		     0);
 	cr_assert_eq(off[AT_PROP_ALPHA], 0x4c);
 	cr_assert_eq(off[AT_PROP_SCALE_X], 108);
 	cr_assert_eq(off[AT_PROP_ELEVATION], 0xffff);
@@ -192,7 +193,8 @@ Test(hwui, a_library_without_any_setter_fails_without_per_property_warnings)
 	struct warnings w = { 0 };
 
 	cr_assert_eq(hwui_resolve(TESTDATA "/android/android9-arm64-libcutils.so", NULL, &lib,
-				  collect, &w), -ENODATA);
+				  collect, &w),
+		     -ENODATA);
 	cr_assert_eq(w.n, 0, "%s", w.last);
 	cr_assert_eq(hwui_resolve("/nonexistent/libhwui.so", NULL, &lib, NULL, NULL), -ENOENT);
 }
@@ -218,11 +220,14 @@ Test(hwui, maps_prefer_libhwui_and_fall_back_to_libandroid_runtime)
 	char root[] = "/tmp/at-hwui-XXXXXX", path[512];
 
 	cr_assert_not_null(mkdtemp(root));
-	fake_maps(root, 10, "7f0000-7f1000 r-xp 00000000 fd:01 12 /system/lib64/libandroid_runtime.so\n"
-			     "7f2000-7f3000 r-xp 00000000 fd:01 13 /system/lib64/libhwui.so\n");
-	fake_maps(root, 11, "7f0000-7f1000 r-xp 00000000 fd:01 12 /system/lib64/libandroid_runtime.so\n"
-			     "7f4000-7f5000 rw-p 00000000 00:00 0 [heap]\n");
-	fake_maps(root, 12, "7f0000-7f1000 r-xp 00000000 fd:01 12 /system/lib64/libnotthehwui.so.1\n");
+	fake_maps(root, 10,
+		  "7f0000-7f1000 r-xp 00000000 fd:01 12 /system/lib64/libandroid_runtime.so\n"
+		  "7f2000-7f3000 r-xp 00000000 fd:01 13 /system/lib64/libhwui.so\n");
+	fake_maps(root, 11,
+		  "7f0000-7f1000 r-xp 00000000 fd:01 12 /system/lib64/libandroid_runtime.so\n"
+		  "7f4000-7f5000 rw-p 00000000 00:00 0 [heap]\n");
+	fake_maps(root, 12,
+		  "7f0000-7f1000 r-xp 00000000 fd:01 12 /system/lib64/libnotthehwui.so.1\n");
 	cr_assert_eq(hwui_find_library(root, 10, path, sizeof(path)), 0);
 	cr_assert_str_eq(path, "/system/lib64/libhwui.so");
 	cr_assert_eq(hwui_find_library(root, 11, path, sizeof(path)), 0);
@@ -255,8 +260,8 @@ Test(hwui, the_x86_64_fixtures_give_the_name_and_id_offsets_their_source_defines
 {
 	/* The stripped library (create and setTo@plt known only from MiniDebugInfo and
 	 * .rela.plt), its unstripped twin, the .plt.sec build and the -fno-plt build. */
-	static const char *const libs[] = { "libhwui.so", "libhwui.unstripped.so",
-					    "libhwui-ibt.so", "libhwui-noplt.so" };
+	static const char *const libs[] = { "libhwui.so", "libhwui.unstripped.so", "libhwui-ibt.so",
+					    "libhwui-noplt.so" };
 
 	for (size_t i = 0; i < sizeof(libs) / sizeof(libs[0]); i++) {
 		char path[256];
@@ -357,7 +362,8 @@ Test(hwui, libraries_without_create_or_unreadable_ones_say_why_the_name_is_unkno
 	struct hwui_lib lib;
 
 	cr_assert_eq(hwui_resolve(TESTDATA "/android/android9-arm64-libcutils.so", NULL, &lib, NULL,
-				  NULL), -ENODATA);
+				  NULL),
+		     -ENODATA);
 	cr_assert_eq(lib.node.name_err, -ESRCH);
 	cr_assert_str_eq(hwui_name_strerror(-ESRCH), "no android_view_RenderNode_create symbol");
 	cr_assert_eq(lib.node.uniqueid_err, -ENOENT);
@@ -379,8 +385,9 @@ static const char *arm64_path(char *buf, size_t size, const char *file)
 	const char *dir = getenv("HWUI_ARM64_DIR");
 
 	if (!dir || !*dir)
-		cr_assert_fail("HWUI_ARM64_DIR is not set: run this suite with `make hwui-arm64-test`, "
-			 "which builds the arm64 fixtures");
+		cr_assert_fail(
+			"HWUI_ARM64_DIR is not set: run this suite with `make hwui-arm64-test`, "
+			"which builds the arm64 fixtures");
 	snprintf(buf, size, "%s/%s", dir, file);
 	return buf;
 }
@@ -419,7 +426,8 @@ Test(hwui_arm64, the_arm64_create_without_the_string8_call_gives_enoent)
 	struct hwui_lib lib;
 
 	cr_assert_eq(hwui_resolve(arm64_path(path, sizeof(path), "libhwui-noname.so"), NULL, &lib,
-				  NULL, NULL), 0);
+				  NULL, NULL),
+		     0);
 	cr_assert_eq(lib.node.name_err, -ENOENT);
 	cr_assert_eq(lib.node.uniqueid_off, HWUI_OFF_UNIQUE_ID);
 }
@@ -432,8 +440,9 @@ Test(hwui, android9_runtime_gives_set_display_list_and_native_schedule_vsync_wit
 
 	cr_assert_eq(hwui_resolve(ANDROID9_RUNTIME, NULL, &lib, NULL, NULL), 0);
 	cr_assert_eq(lib.redraw.err, 0);
-	cr_assert_str_eq(lib.redraw.name,
-			 "_ZN7androidL38android_view_RenderNode_setDisplayListEP7_JNIEnvP8_jobjectll");
+	cr_assert_str_eq(
+		lib.redraw.name,
+		"_ZN7androidL38android_view_RenderNode_setDisplayListEP7_JNIEnvP8_jobjectll");
 	cr_assert_eq(lib.redraw.vaddr, 0x10310c);
 	cr_assert_eq(lib.redraw.offset, 0x10310c - 0x35000); /* 0xce10c */
 	cr_assert_eq(lib.redraw.node_arg, 3, "JNIEnv*, jobject, then the node");

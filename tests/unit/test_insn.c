@@ -204,7 +204,7 @@ Test(insn, arm64_setter_store_offset_is_found_among_other_instructions)
 
 Test(insn, arm64_setter_without_one_consistent_store_is_rejected)
 {
-	uint32_t none[] = { 0xbd01fc01, A64_RET };		 /* str s1 only */
+	uint32_t none[] = { 0xbd01fc01, A64_RET };	      /* str s1 only */
 	uint32_t two[] = { 0xbd01f400, 0xbd01f800, A64_RET }; /* #500 and #504 */
 	uint32_t same[] = { 0xbd01f400, 0xbd01f400, A64_RET };
 	uint8_t buf[32];
@@ -267,10 +267,10 @@ Test(insn, x86_64_mov_rax_from_rdi_plus_disp_then_ret_is_a_64_bit_getter)
 
 Test(insn, x86_64_64_bit_getter_rejects_32_bit_moves_other_registers_and_truncation)
 {
-	uint8_t mov32[] = { 0x8b, 0x47, 0x20, 0xc3 };		/* mov eax, [rdi+0x20] */
-	uint8_t rcx[] = { 0x48, 0x8b, 0x4f, 0x20, 0xc3 };	/* mov rcx, [rdi+0x20] */
-	uint8_t rsi[] = { 0x48, 0x8b, 0x46, 0x20, 0xc3 };	/* mov rax, [rsi+0x20] */
-	uint8_t neg[] = { 0x48, 0x8b, 0x47, 0xf8, 0xc3 };	/* mov rax, [rdi-8] */
+	uint8_t mov32[] = { 0x8b, 0x47, 0x20, 0xc3 };	  /* mov eax, [rdi+0x20] */
+	uint8_t rcx[] = { 0x48, 0x8b, 0x4f, 0x20, 0xc3 }; /* mov rcx, [rdi+0x20] */
+	uint8_t rsi[] = { 0x48, 0x8b, 0x46, 0x20, 0xc3 }; /* mov rax, [rsi+0x20] */
+	uint8_t neg[] = { 0x48, 0x8b, 0x47, 0xf8, 0xc3 }; /* mov rax, [rdi-8] */
 	uint8_t ok[] = { 0x48, 0x8b, 0x87, 0x10, 0x01, 0, 0, 0xc3 };
 	uint32_t off;
 
@@ -279,7 +279,8 @@ Test(insn, x86_64_64_bit_getter_rejects_32_bit_moves_other_registers_and_truncat
 	cr_assert_eq(insn_getter64_offset(EM_X86_64, rsi, sizeof(rsi), &off), -ENOTSUP);
 	cr_assert_eq(insn_getter64_offset(EM_X86_64, neg, sizeof(neg), &off), -ENOTSUP);
 	for (size_t len = 0; len < sizeof(ok); len++)
-		cr_assert_eq(insn_getter64_offset(EM_X86_64, ok, len, &off), -ENOTSUP, "len %zu", len);
+		cr_assert_eq(insn_getter64_offset(EM_X86_64, ok, len, &off), -ENOTSUP, "len %zu",
+			     len);
 	cr_assert_eq(insn_getter64_offset(EM_ARM, ok, sizeof(ok), &off), -ENOTSUP);
 	cr_assert_eq(insn_getter64_offset(EM_X86_64, NULL, 8, &off), -ENOTSUP);
 }
@@ -398,8 +399,8 @@ Test(insn, arm64_mov_x0_x19_then_bl_is_offset_0_and_lsl_12_immediates_are_scaled
 Test(insn, arm64_stack_addresses_and_clobbered_registers_are_not_call_results)
 {
 	/* bl; mov x9, x0; bl; add x0, sp, #16; bl; add x0, x9, #8; bl; mov x29, sp-ish */
-	uint32_t w[] = { 0x94000010, 0xaa0003e9, 0x94000010, 0x910043e0, 0x94000010,
-			 0x91002120, 0x94000010 };
+	uint32_t w[] = { 0x94000010, 0xaa0003e9, 0x94000010, 0x910043e0,
+			 0x94000010, 0x91002120, 0x94000010 };
 	struct calls cs = a64_calls(w, 7, 0x3000);
 
 	cr_assert_eq(cs.n, 4);
@@ -413,8 +414,8 @@ Test(insn, arm64_loads_into_the_base_register_end_its_value_but_stores_from_it_d
 {
 	/* bl; mov x19, x0; str x19, [sp, #8]; stp x19, x20, [sp, #16]; str q0, [x19, #32];
 	 * ldr x20, [x19]; add x0, x19, #0x28; bl; ldr x19, [sp]; add x0, x19, #8; bl */
-	uint32_t w[] = { 0x94000010, 0xaa0003f3, 0xf90007f3, 0xa90153f3, 0x3d800a60,
-			 0xf9400274, 0x9100a260, 0x94000010, 0xf94003f3, 0x91002260, 0x94000010 };
+	uint32_t w[] = { 0x94000010, 0xaa0003f3, 0xf90007f3, 0xa90153f3, 0x3d800a60, 0xf9400274,
+			 0x9100a260, 0x94000010, 0xf94003f3, 0x91002260, 0x94000010 };
 	struct calls cs = a64_calls(w, 11, 0x4000);
 
 	cr_assert_eq(cs.n, 3);
@@ -426,10 +427,10 @@ Test(insn, arm64_loads_into_the_base_register_end_its_value_but_stores_from_it_d
 Test(insn, x86_64_lea_rdi_rbx_0x18_then_call_rel32_reports_the_call_result_base)
 {
 	static const uint8_t c[] = {
-		0xe8, 0x10, 0x00, 0x00, 0x00,	/* call +0x10 */
-		0x48, 0x89, 0xc3,		/* mov rbx, rax */
-		0x48, 0x8d, 0x7b, 0x18,		/* lea rdi, [rbx+0x18] */
-		0xe8, 0xf0, 0xff, 0xff, 0xff,	/* call -0x10 */
+		0xe8, 0x10, 0x00, 0x00, 0x00, /* call +0x10 */
+		0x48, 0x89, 0xc3,	      /* mov rbx, rax */
+		0x48, 0x8d, 0x7b, 0x18,	      /* lea rdi, [rbx+0x18] */
+		0xe8, 0xf0, 0xff, 0xff, 0xff, /* call -0x10 */
 	};
 	struct calls cs = x64_calls(c, sizeof(c), 0x1000);
 
@@ -447,7 +448,7 @@ Test(insn, x86_64_lea_rdi_r12_0x100_through_a_sib_byte_and_mov_r12_rax)
 		0x49, 0x89, 0xc4,				/* mov r12, rax */
 		0x66, 0x0f, 0xef, 0xc0,				/* pxor xmm0, xmm0 */
 		0x41, 0x0f, 0x11, 0x44, 0x24, 0x08,		/* movups [r12+8], xmm0 */
-		0x49, 0x8d, 0xbc, 0x24, 0x00, 0x01, 0x00, 0x00,	/* lea rdi, [r12+0x100] */
+		0x49, 0x8d, 0xbc, 0x24, 0x00, 0x01, 0x00, 0x00, /* lea rdi, [r12+0x100] */
 		0xe8, 0x00, 0x00, 0x00, 0x00,			/* call +0 */
 	};
 	struct calls cs = x64_calls(c, sizeof(c), 0x2000);
@@ -469,12 +470,12 @@ Test(insn, x86_64_the_fixtures_create_sequence_keeps_rbx_through_stores_and_call
 	 * movq [rbx+0x28], 0; test r12,r12; mov rax,[rbp]; call *0x548(rax);
 	 * lea rdi,[rbx+0x28]; lea rsi,[rax+1]; cmove rsi,r13; call */
 	static const uint8_t c[] = {
-		0xe8, 0x00, 0x00, 0x00, 0x00, 0x66, 0x0f, 0xef, 0xc0, 0x48, 0x89, 0xc3, 0x48, 0xb8,
-		0x64, 0x4e, 0x72, 0x65, 0x64, 0x6e, 0x65, 0x52, 0x48, 0x89, 0x03, 0xf0, 0x48, 0x0f,
-		0xc1, 0x05, 0x10, 0x2c, 0x00, 0x00, 0x48, 0xc7, 0x43, 0x28, 0x00, 0x00, 0x00, 0x00,
-		0x4d, 0x85, 0xe4, 0x48, 0x8b, 0x45, 0x00, 0xff, 0x90, 0x48, 0x05, 0x00, 0x00, 0x48,
-		0x8d, 0x7b, 0x28, 0x48, 0x8d, 0x70, 0x01, 0x49, 0x0f, 0x44, 0xf5, 0xe8, 0x00, 0x00,
-		0x00, 0x00,
+		0xe8, 0x00, 0x00, 0x00, 0x00, 0x66, 0x0f, 0xef, 0xc0, 0x48, 0x89, 0xc3,
+		0x48, 0xb8, 0x64, 0x4e, 0x72, 0x65, 0x64, 0x6e, 0x65, 0x52, 0x48, 0x89,
+		0x03, 0xf0, 0x48, 0x0f, 0xc1, 0x05, 0x10, 0x2c, 0x00, 0x00, 0x48, 0xc7,
+		0x43, 0x28, 0x00, 0x00, 0x00, 0x00, 0x4d, 0x85, 0xe4, 0x48, 0x8b, 0x45,
+		0x00, 0xff, 0x90, 0x48, 0x05, 0x00, 0x00, 0x48, 0x8d, 0x7b, 0x28, 0x48,
+		0x8d, 0x70, 0x01, 0x49, 0x0f, 0x44, 0xf5, 0xe8, 0x00, 0x00, 0x00, 0x00,
 	};
 	struct calls cs = x64_calls(c, sizeof(c), 0x1400);
 
@@ -489,13 +490,13 @@ Test(insn, x86_64_the_fixtures_create_sequence_keeps_rbx_through_stores_and_call
 Test(insn, x86_64_rsp_bases_and_overwritten_registers_are_not_call_results)
 {
 	static const uint8_t c[] = {
-		0xe8, 0x00, 0x00, 0x00, 0x00,	/* call */
-		0x48, 0x89, 0xc3,		/* mov rbx, rax */
-		0x48, 0x8d, 0x7c, 0x24, 0x10,	/* lea rdi, [rsp+0x10] */
-		0xe8, 0x00, 0x00, 0x00, 0x00,	/* call */
-		0x8b, 0x1b,			/* mov ebx, [rbx] */
-		0x48, 0x8d, 0x7b, 0x08,		/* lea rdi, [rbx+8] */
-		0xe8, 0x00, 0x00, 0x00, 0x00,	/* call */
+		0xe8, 0x00, 0x00, 0x00, 0x00, /* call */
+		0x48, 0x89, 0xc3,	      /* mov rbx, rax */
+		0x48, 0x8d, 0x7c, 0x24, 0x10, /* lea rdi, [rsp+0x10] */
+		0xe8, 0x00, 0x00, 0x00, 0x00, /* call */
+		0x8b, 0x1b,		      /* mov ebx, [rbx] */
+		0x48, 0x8d, 0x7b, 0x08,	      /* lea rdi, [rbx+8] */
+		0xe8, 0x00, 0x00, 0x00, 0x00, /* call */
 	};
 	struct calls cs = x64_calls(c, sizeof(c), 0);
 
@@ -509,9 +510,9 @@ Test(insn, x86_64_rsp_bases_and_overwritten_registers_are_not_call_results)
 Test(insn, x86_64_scan_stops_at_an_instruction_it_cannot_size)
 {
 	static const uint8_t c[] = {
-		0xe8, 0x00, 0x00, 0x00, 0x00,		/* call */
-		0xc5, 0xf8, 0x77,			/* vzeroupper (VEX): not decoded */
-		0xe8, 0x00, 0x00, 0x00, 0x00,		/* call, never reported */
+		0xe8, 0x00, 0x00, 0x00, 0x00, /* call */
+		0xc5, 0xf8, 0x77,	      /* vzeroupper (VEX): not decoded */
+		0xe8, 0x00, 0x00, 0x00, 0x00, /* call, never reported */
 	};
 	struct calls cs = x64_calls(c, sizeof(c), 0);
 
@@ -568,8 +569,8 @@ Test(insn, arm64_plt_stub_with_a_negative_page_or_mismatched_slot_is_handled)
 Test(insn, x86_64_plt_stubs_with_and_without_endbr64_and_bnd_give_the_got_slot)
 {
 	static const uint8_t plain[] = { 0xff, 0x25, 0xe2, 0x2f, 0x00, 0x00, 0x68, 0, 0, 0, 0 };
-	static const uint8_t sec[] = { 0xf3, 0x0f, 0x1e, 0xfa, 0xf2, 0xff, 0x25, 0x10, 0x00,
-				       0x00, 0x00, 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+	static const uint8_t sec[] = { 0xf3, 0x0f, 0x1e, 0xfa, 0xf2, 0xff, 0x25, 0x10,
+				       0x00, 0x00, 0x00, 0x0f, 0x1f, 0x44, 0x00, 0x00 };
 	static const uint8_t other[] = { 0xf3, 0x0f, 0x1e, 0xfa, 0x68, 0x00, 0x00, 0x00, 0x00 };
 	uint64_t slot = 0;
 
@@ -587,20 +588,21 @@ Test(insn, x86_64_plt_stubs_with_and_without_endbr64_and_bnd_give_the_got_slot)
 /* gcc -O2 of the fixture's rp_set (objdump -d build/x86/sim/libhwui.unstripped.so), at 0x1210:
  * ucomiss 0x50(%rdi),%xmm0; jp 1220; mov $0,%eax; jne 1220; ret; xchg %ax,%ax;
  * 1220: movss %xmm0,0x50(%rdi); mov $1,%eax; ret */
-static const uint8_t x64_set_tx[] = { 0x0f, 0x2e, 0x47, 0x50, 0x7a, 0x0a, 0xb8, 0, 0, 0, 0,
-				      0x75, 0x03, 0xc3, 0x66, 0x90, 0xf3, 0x0f, 0x11, 0x47, 0x50,
-				      0xb8, 1, 0, 0, 0, 0xc3 };
+static const uint8_t x64_set_tx[] = { 0x0f, 0x2e, 0x47, 0x50, 0x7a, 0x0a, 0xb8, 0,    0,
+				      0,    0,	  0x75, 0x03, 0xc3, 0x66, 0x90, 0xf3, 0x0f,
+				      0x11, 0x47, 0x50, 0xb8, 1,    0,	  0,	0,    0xc3 };
 
 Test(insn, x86_64_rp_set_setter_stores_its_field_after_the_compare)
 {
 	uint64_t at = 0;
 
-	cr_assert_eq(insn_setter_store(EM_X86_64, x64_set_tx, sizeof(x64_set_tx), 0x1210, 0x50,
-				       &at), 0);
+	cr_assert_eq(
+		insn_setter_store(EM_X86_64, x64_set_tx, sizeof(x64_set_tx), 0x1210, 0x50, &at), 0);
 	cr_assert_eq(at, 0x1220);
 	/* another field: no store to it */
 	cr_assert_eq(insn_setter_store(EM_X86_64, x64_set_tx, sizeof(x64_set_tx), 0x1210, 0x54,
-				       &at), -ENOENT);
+				       &at),
+		     -ENOENT);
 	cr_assert_eq(insn_setter_store(EM_ARM, x64_set_tx, sizeof(x64_set_tx), 0x1210, 0x50, &at),
 		     -ENOTSUP);
 }
@@ -618,12 +620,12 @@ static int x64_patched(size_t at, const uint8_t *insn, size_t n, size_t len)
 
 Test(insn, x86_64_setters_that_call_leave_or_lose_the_node_are_refused)
 {
-	static const uint8_t call[] = { 0xe8, 0, 0, 0, 0 };	  /* call (the mov $1,%eax) */
+	static const uint8_t call[] = { 0xe8, 0, 0, 0, 0 }; /* call (the mov $1,%eax) */
 	static const uint8_t syscall[] = { 0x0f, 0x05, 0x90, 0x90, 0x90 };
-	static const uint8_t jmp_out[] = { 0xe9, 0, 1, 0, 0 };	  /* jmp +0x100 */
-	static const uint8_t jmp_in[] = { 0xe9, 0, 0, 0, 0 };	  /* jmp to the next ret */
-	static const uint8_t vex[] = { 0xc5, 0xfa, 0x11, 0x47, 0x50 }; /* vmovss: not decoded */
-	static const uint8_t movd[] = { 0x66, 0x0f, 0x7e, 0x47, 0x50 }; /* movd %xmm0,0x50(%rdi) */
+	static const uint8_t jmp_out[] = { 0xe9, 0, 1, 0, 0 };		 /* jmp +0x100 */
+	static const uint8_t jmp_in[] = { 0xe9, 0, 0, 0, 0 };		 /* jmp to the next ret */
+	static const uint8_t vex[] = { 0xc5, 0xfa, 0x11, 0x47, 0x50 };	 /* vmovss: not decoded */
+	static const uint8_t movd[] = { 0x66, 0x0f, 0x7e, 0x47, 0x50 };	 /* movd %xmm0,0x50(%rdi) */
 	static const uint8_t mov32[] = { 0x89, 0x47, 0x50, 0x90, 0x90 }; /* mov %eax,0x50(%rdi) */
 	static const uint8_t mov64[] = { 0x48, 0x89, 0x47, 0x50, 0x90 }; /* 8 bytes: not a float */
 
@@ -637,17 +639,19 @@ Test(insn, x86_64_setters_that_call_leave_or_lose_the_node_are_refused)
 	cr_assert_eq(x64_patched(16, mov64, sizeof(mov64), sizeof(x64_set_tx)), -ENOENT);
 	/* the node's register rewritten before the store: no store through the node */
 	cr_assert_eq(x64_patched(6, (const uint8_t[]){ 0x48, 0x89, 0xf7, 0x90, 0x90 }, 5,
-				 sizeof(x64_set_tx)), -ENOENT);
+				 sizeof(x64_set_tx)),
+		     -ENOENT);
 	/* rdi copied to rsi first, the store through rsi: the node still */
 	cr_assert_eq(x64_patched(6, (const uint8_t[]){ 0x48, 0x89, 0xfe, 0x90, 0x90 }, 5,
-				 sizeof(x64_set_tx)), 0);
+				 sizeof(x64_set_tx)),
+		     0);
 }
 
 /* Android 9 setAlpha (aarch64-linux-gnu-objdump -d, 0x1036e0, 84 bytes). */
 static const uint32_t a64_set_alpha[] = {
 	0xb00007c8, 0xbd44bd02, 0xb00007c8, 0xbd44c103, 0xbd41f404, 0x1e2e1001, 0x1e222000,
 	0x1e20ac21, 0x1e232000, 0x1e2703e0, 0x1e219c00, 0x1e202080, 0x540000e0, 0xb9402008,
-	0xbd01f400, 0x32130108, 0xb9002008, 0x320003e0, A64_RET, 0x2a1f03e0, A64_RET,
+	0xbd01f400, 0x32130108, 0xb9002008, 0x320003e0, A64_RET,    0x2a1f03e0, A64_RET,
 };
 #define A64_SET_ALPHA_N (sizeof(a64_set_alpha) / sizeof(a64_set_alpha[0]))
 
@@ -679,8 +683,8 @@ Test(insn, arm64_android9_set_alpha_stores_the_field_at_0x103718)
  * dd8: mov w0,#1; str s0,[x1,#80]; ret */
 Test(insn, arm64_gcc_setter_stores_through_a_copy_of_the_node)
 {
-	uint32_t w[] = { 0xbd405001, 0xaa0003e1, 0x52800000, 0x1e202020, 0x54000041, A64_RET,
-			 0x52800020, 0xbd005020, A64_RET };
+	uint32_t w[] = { 0xbd405001, 0xaa0003e1, 0x52800000, 0x1e202020, 0x54000041,
+			 A64_RET,    0x52800020, 0xbd005020, A64_RET };
 	uint8_t buf[sizeof(w)];
 	uint64_t at = 0;
 
@@ -694,16 +698,16 @@ Test(insn, arm64_setters_that_call_leave_or_lose_the_node_are_refused)
 {
 	uint64_t at;
 
-	cr_assert_eq(a64_patched(15, 0x94000010, 500, &at), -EXDEV);	/* bl */
-	cr_assert_eq(a64_patched(15, 0xd63f0100, 500, &at), -EXDEV);	/* blr x8 */
-	cr_assert_eq(a64_patched(15, 0xd61f0100, 500, &at), -EXDEV);	/* br x8 */
-	cr_assert_eq(a64_patched(15, 0xd4000001, 500, &at), -EXDEV);	/* svc #0 */
-	cr_assert_eq(a64_patched(15, 0x14000100, 500, &at), -EXDEV);	/* b out (+0x400) */
-	cr_assert_eq(a64_patched(12, 0x54001000, 500, &at), -EXDEV);	/* b.eq out */
-	cr_assert_eq(a64_patched(15, 0x14000002, 500, &at), 0);		/* b to the ret */
-	cr_assert_eq(a64_patched(13, 0xaa0103e0, 500, &at), -ENOENT);	/* mov x0, x1 first */
+	cr_assert_eq(a64_patched(15, 0x94000010, 500, &at), -EXDEV);  /* bl */
+	cr_assert_eq(a64_patched(15, 0xd63f0100, 500, &at), -EXDEV);  /* blr x8 */
+	cr_assert_eq(a64_patched(15, 0xd61f0100, 500, &at), -EXDEV);  /* br x8 */
+	cr_assert_eq(a64_patched(15, 0xd4000001, 500, &at), -EXDEV);  /* svc #0 */
+	cr_assert_eq(a64_patched(15, 0x14000100, 500, &at), -EXDEV);  /* b out (+0x400) */
+	cr_assert_eq(a64_patched(12, 0x54001000, 500, &at), -EXDEV);  /* b.eq out */
+	cr_assert_eq(a64_patched(15, 0x14000002, 500, &at), 0);	      /* b to the ret */
+	cr_assert_eq(a64_patched(13, 0xaa0103e0, 500, &at), -ENOENT); /* mov x0, x1 first */
 	/* mov x0, x1 after the store, not before a ret: a branch back could store through it */
 	cr_assert_eq(a64_patched(15, 0xaa0103e0, 500, &at), -ENOTSUP);
-	cr_assert_eq(a64_patched(14, 0xb901f400, 500, &at), 0);	/* str w0, [x0, #500] */
-	cr_assert_eq(a64_patched(14, 0xbd01f420, 500, &at), -ENOENT);	/* str s0, [x1, #500] */
+	cr_assert_eq(a64_patched(14, 0xb901f400, 500, &at), 0);	      /* str w0, [x0, #500] */
+	cr_assert_eq(a64_patched(14, 0xbd01f420, 500, &at), -ENOENT); /* str s0, [x1, #500] */
 }

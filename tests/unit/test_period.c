@@ -100,7 +100,7 @@ Test(period, a_rate_that_is_not_standard_is_kept_to_the_bucket)
 	period__free(r);
 	r = period__new();
 	for (int i = 0; i < 20; i++)
-		period__add(r, 25000000); /* 40 Hz: no standard rate */
+		period__add(r, 25000000);		 /* 40 Hz: no standard rate */
 	cr_assert_eq(period__period(r, NULL), 25025000); /* the centre of its 50 us bucket */
 }
 
@@ -125,7 +125,7 @@ Test(period, the_grid_follows_the_lower_envelope_of_starts)
 	uint64_t t = 1000 * MS;
 
 	cr_assert_eq(period__grid_floor(&g, P, t + MS), t + MS); /* the first start: the grid */
-	cr_assert_eq(period__grid_floor(&g, P, t + P + 3 * MS), t + P + MS); /* late 2 ms */
+	cr_assert_eq(period__grid_floor(&g, P, t + P + 3 * MS), t + P + MS);	     /* late 2 ms */
 	cr_assert_eq(period__grid_floor(&g, P, t + 2 * P + 8 * MS), t + 2 * P + MS); /* late 7 */
 	/* earlier in the period than the grid: the grid moves to it, late starts never did */
 	cr_assert_eq(period__grid_floor(&g, P, t + 3 * P + MS / 2), t + 3 * P + MS / 2);

@@ -93,8 +93,8 @@ Test(pftrace_timeline, decodes_every_field_of_an_actual_surface_frame_start)
 	w_varint(&m, 13 << 3 | 5); /* present_delay_millis = 1.0f, a fixed32: skipped */
 	memcpy(m.b + m.len, "\x00\x00\x80\x3f", 4);
 	m.len += 4;
-	w_uint(&m, 99, 7);           /* unknown varint */
-	w_str(&m, 100, "unknown");  /* unknown bytes */
+	w_uint(&m, 99, 7);	   /* unknown varint */
+	w_str(&m, 100, "unknown"); /* unknown bytes */
 	ev = w_event(FT_ACTUAL_SURFACE, &m);
 	decode_ok(&ev, &e);
 	cr_assert_eq(e.kind, FT_ACTUAL_SURFACE);
@@ -209,8 +209,8 @@ Test(pftrace_timeline, skips_known_fields_of_an_unexpected_wire_type)
 	w_uint(&m, 2, 10);
 	w_uint(&m, 3, 11);
 	w_uint(&m, 4, 2348);
-	w_uint(&m, 5, 42);       /* layer_name as a varint */
-	w_str(&m, 6, "late");    /* present_type as bytes */
+	w_uint(&m, 5, 42);    /* layer_name as a varint */
+	w_str(&m, 6, "late"); /* present_type as bytes */
 	ev = w_event(FT_ACTUAL_SURFACE, &m);
 	decode_ok(&ev, &e);
 	cr_assert_eq(e.layer.len, 0);
@@ -233,10 +233,12 @@ Test(pftrace_timeline, takes_the_last_event_of_the_oneof)
 
 Test(pftrace_timeline, rejects_events_without_a_field_trace_processor_requires)
 {
-	static const struct { unsigned kind, skip; } cases[] = {
+	static const struct {
+		unsigned kind, skip;
+	} cases[] = {
 		{ FT_EXPECTED_DISPLAY, 1 }, { FT_EXPECTED_DISPLAY, 2 }, { FT_EXPECTED_DISPLAY, 3 },
-		{ FT_ACTUAL_DISPLAY, 1 },   { FT_ACTUAL_DISPLAY, 3 },   { FT_EXPECTED_SURFACE, 3 },
-		{ FT_EXPECTED_SURFACE, 4 }, { FT_ACTUAL_SURFACE, 2 },   { FT_ACTUAL_SURFACE, 3 },
+		{ FT_ACTUAL_DISPLAY, 1 },   { FT_ACTUAL_DISPLAY, 3 },	{ FT_EXPECTED_SURFACE, 3 },
+		{ FT_EXPECTED_SURFACE, 4 }, { FT_ACTUAL_SURFACE, 2 },	{ FT_ACTUAL_SURFACE, 3 },
 		{ FT_FRAME_END, 1 },
 	};
 	struct ft_event e;
@@ -263,8 +265,8 @@ Test(pftrace_timeline, says_enomsg_for_a_message_without_an_event)
 	struct ft_event e;
 
 	cr_assert_eq(pftrace_timeline_decode(m.b, 0, &e), -ENOMSG);
-	w_uint(&m, 1, 3);   /* the right number, the wrong wire type */
-	w_str(&m, 6, "x");  /* a field after frame_end */
+	w_uint(&m, 1, 3);  /* the right number, the wrong wire type */
+	w_str(&m, 6, "x"); /* a field after frame_end */
 	cr_assert_eq(pftrace_timeline_decode(m.b, m.len, &e), -ENOMSG);
 }
 
@@ -414,8 +416,8 @@ static uint8_t *many_starts(size_t n, const int64_t *ends, size_t n_ends, size_t
 	*len = 0;
 	for (size_t i = 0; i < n + n_ends; i++) {
 		pkt.len = 0;
-		ev = i < n ? display_start(FT_EXPECTED_DISPLAY, (int64_t)i, 1000 + (int64_t)i)
-			   : frame_end(ends[i - n]);
+		ev = i < n ? display_start(FT_EXPECTED_DISPLAY, (int64_t)i, 1000 + (int64_t)i) :
+			     frame_end(ends[i - n]);
 		w_tl_packet(&pkt, 100 + i, 0, &ev);
 		cr_assert_leq(pkt.len, 64);
 		memcpy(buf + *len, pkt.b, pkt.len);
@@ -461,7 +463,7 @@ Test(pftrace_timeline, counts_damaged_events_and_bad_timestamps_and_reads_on)
 	w_tl_packet(&trace, 10, 0, &bad);
 	w_tl_packet(&trace, 11, 0, &nothing);
 	w_tl_packet(&trace, (uint64_t)INT64_MAX, 0, &ok); /* IsBadTimestamp */
-	w_tl_packet(&trace, (uint64_t)-5, 0, &ok);        /* negative */
+	w_tl_packet(&trace, (uint64_t)-5, 0, &ok);	  /* negative */
 	w_tl_packet(&trace, 12, 0, &ok);
 	t = pftrace__new(trace.b, trace.len);
 	cr_assert_not_null(t);

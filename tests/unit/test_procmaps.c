@@ -14,11 +14,12 @@ static char root[] = "/tmp/at-procmaps-XXXXXX";
 static void setup(void)
 {
 	cr_assert_not_null(mkdtemp(root));
-	fake_maps(root, 42, "5000-6000 r-xp 00000000 fd:01 7 /system/lib64/libnotlibhwui.so\n"
-	      "7000-8000 rw-p 00000000 00:00 0 [anon:libhwui.so]\n"
-	      "9000-a000 r--p 00000000 fd:01 8 /data/misc/apexdata/x/boot-framework.oat\n"
-	      "b000-c000 r-xp 00000000 fd:01 9 /system/lib64/libhwui.so\n"
-	      "d000-e000 r-xp 00001000 fd:01 9 /system/lib64/libhwui.so\n");
+	fake_maps(root, 42,
+		  "5000-6000 r-xp 00000000 fd:01 7 /system/lib64/libnotlibhwui.so\n"
+		  "7000-8000 rw-p 00000000 00:00 0 [anon:libhwui.so]\n"
+		  "9000-a000 r--p 00000000 fd:01 8 /data/misc/apexdata/x/boot-framework.oat\n"
+		  "b000-c000 r-xp 00000000 fd:01 9 /system/lib64/libhwui.so\n"
+		  "d000-e000 r-xp 00001000 fd:01 9 /system/lib64/libhwui.so\n");
 }
 
 static void teardown(void)

@@ -199,8 +199,8 @@ static int parse_args(struct procfilter *f, int argc, char **args)
 
 	cr_assert_lt(argc, 8);
 	memcpy(argv + 1, args, (size_t)argc * sizeof(*argv));
-	return argp_parse(&argp, argc + 1, argv, ARGP_NO_EXIT | ARGP_NO_ERRS | ARGP_NO_HELP,
-			  NULL, f);
+	return argp_parse(&argp, argc + 1, argv, ARGP_NO_EXIT | ARGP_NO_ERRS | ARGP_NO_HELP, NULL,
+			  f);
 }
 
 Test(procfilter, parse_opt_adds_proc_names_and_pids_on_any_command_line)
@@ -343,7 +343,7 @@ static void make_proc(void)
 	put_file(102, "cmdline", CMD("com.foobar\0"));
 	put_file(103, "cmdline", "", 0);
 	put_file(103, "comm", CMD("kworker/0:1\n"));
-	put_file(104, "comm", CMD("gone\n")); /* exited: no cmdline any more */
+	put_file(104, "comm", CMD("gone\n"));	     /* exited: no cmdline any more */
 	put_file(105, "cmdline", CMD("com.foo:bg")); /* renamed without a NUL */
 	snprintf(path, sizeof(path), "%s/self", proc_root);
 	mkdir(path, 0755);
@@ -730,8 +730,7 @@ Test(procsel_live, with_no_filter_every_process_is_named_from_proc_and_nothing_i
 
 /* ---- the selection, replay: what a capture shows ------------------------------------- */
 
-static void thread(struct procsel *s, uint32_t tid, uint32_t tgid, const char *comm,
-		   bool replace)
+static void thread(struct procsel *s, uint32_t tid, uint32_t tgid, const char *comm, bool replace)
 {
 	procsel__thread(s, tid, tgid, comm, comm ? strlen(comm) : 0, replace);
 }

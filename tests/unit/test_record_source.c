@@ -19,12 +19,22 @@
 #define NODE_B 0x710001a2bull /* the unmarked animation's */
 #define NODE_C 0x710003c40ull /* redrawn with nothing running: the storm */
 
-enum { R_ANIM_START, R_ANIM_END, R_ANIM_TARGET, R_FRAME, R_FRAME_PROPS, R_JANK, R_STORM,
-       R_ANIMATION_START, R_ANIMATION_END, R_COUNT };
+enum {
+	R_ANIM_START,
+	R_ANIM_END,
+	R_ANIM_TARGET,
+	R_FRAME,
+	R_FRAME_PROPS,
+	R_JANK,
+	R_STORM,
+	R_ANIMATION_START,
+	R_ANIMATION_END,
+	R_COUNT
+};
 
 static const char *const names[R_COUNT] = {
-	"anim_start", "anim_end", "anim_target", "frame", "frame_props", "jank",
-	"refresh_storm", "animation_start", "animation_end",
+	"anim_start", "anim_end",      "anim_target",	  "frame",	   "frame_props",
+	"jank",	      "refresh_storm", "animation_start", "animation_end",
 };
 
 static struct engine *eng;
@@ -40,10 +50,10 @@ static int check(int kind, uint64_t src)
 }
 
 /* One callback per record type: kind, parameter, record. */
-#define CHECK_CB(fn, kind, type)                                                       \
-	static int fn(void *ctx, const type *rec)                                      \
-	{                                                                              \
-		return check(kind, rec->src_ts_ns);                                    \
+#define CHECK_CB(fn, kind, type)                    \
+	static int fn(void *ctx, const type *rec)   \
+	{                                           \
+		return check(kind, rec->src_ts_ns); \
 	}
 CHECK_CB(on_anim_start, R_ANIM_START, struct anim)
 CHECK_CB(on_anim_end, R_ANIM_END, struct anim)
@@ -56,9 +66,14 @@ CHECK_CB(on_animation_start, R_ANIMATION_START, struct animation)
 CHECK_CB(on_animation_end, R_ANIMATION_END, struct animation)
 
 static const struct sink_ops ops = {
-	.anim_start = on_anim_start, .anim_end = on_anim_end, .anim_target = on_anim_target,
-	.frame = on_frame, .frame_props = on_frame_props, .jank = on_jank,
-	.refresh_storm = on_storm, .animation_start = on_animation_start,
+	.anim_start = on_anim_start,
+	.anim_end = on_anim_end,
+	.anim_target = on_anim_target,
+	.frame = on_frame,
+	.frame_props = on_frame_props,
+	.jank = on_jank,
+	.refresh_storm = on_storm,
+	.animation_start = on_animation_start,
 	.animation_end = on_animation_end,
 };
 
@@ -92,7 +107,7 @@ static uint64_t frame_t(int f)
  */
 static void frame(int f, bool late)
 {
-	static const char (*none)[AT_FRAME_NAME] = NULL;
+	static const char(*none)[AT_FRAME_NAME] = NULL;
 	uint64_t t = frame_t(f);
 	float x = (float)f;
 

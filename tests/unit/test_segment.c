@@ -76,18 +76,27 @@ static void feed(struct segment *s, const struct track *t, int n_tracks, int fra
 		for (int k = 0; k < n_tracks; k++) {
 			if (isnan(t[k].v[f - 1]))
 				continue;
-			c[n++] = (struct seg_change){ .node = t[k].node, .node_name = "ScrimView",
-						      .prop = t[k].prop, .has_before = true,
-						      .before = cur[k], .value = t[k].v[f - 1],
+			c[n++] = (struct seg_change){ .node = t[k].node,
+						      .node_name = "ScrimView",
+						      .prop = t[k].prop,
+						      .has_before = true,
+						      .before = cur[k],
+						      .value = t[k].v[f - 1],
 						      .explained = t[k].explained };
 			cur[k] = t[k].v[f - 1];
 		}
 		rec.seq = (uint64_t)f;
-		cr_assert_eq(segment__frame(s, &(struct seg_frame){
-				     .pid = 100, .tid = 100, .process = "com.example", .seq = f,
-				     .missed = f < 16 ? missed[f] : 0,
-				     .start_ns = T0 + f * PERIOD, .dur_ns = 2000000,
-				     .budget_ns = PERIOD, .n = n, .changes = c }),
+		cr_assert_eq(segment__frame(s,
+					    &(struct seg_frame){ .pid = 100,
+								 .tid = 100,
+								 .process = "com.example",
+								 .seq = f,
+								 .missed = f < 16 ? missed[f] : 0,
+								 .start_ns = T0 + f * PERIOD,
+								 .dur_ns = 2000000,
+								 .budget_ns = PERIOD,
+								 .n = n,
+								 .changes = c }),
 			     0);
 	}
 }
@@ -325,7 +334,8 @@ Test(segment, a_run_longer_than_the_sample_cap_keeps_its_first_and_last_values)
 	cr_assert_eq(rec.end[0].props[0].to, 297);
 	cr_assert(rec.end[0].props[0].fitted);
 	cr_assert_eq(rec.end[0].props[0].fit.final_value, 297, "the last sample is kept");
-	cr_assert_eq(rec.end[0].props[0].fit.start_value, 1, "and the first (frame 1: no frame before it)");
+	cr_assert_eq(rec.end[0].props[0].fit.start_value, 1,
+		     "and the first (frame 1: no frame before it)");
 	segment__free(s);
 }
 
@@ -336,12 +346,16 @@ Test(segment, runs_beyond_the_cap_are_counted_not_followed)
 
 	for (int f = 1; f <= 2; f++) {
 		for (int i = 0; i < CAP_SEG_RUNS + 5; i++)
-			c[i] = (struct seg_change){ .node = 0x1000 + i, .prop = PROP_ALPHA,
-						    .has_before = true, .before = (float)f,
+			c[i] = (struct seg_change){ .node = 0x1000 + i,
+						    .prop = PROP_ALPHA,
+						    .has_before = true,
+						    .before = (float)f,
 						    .value = (float)f + 1 };
-		segment__frame(s, &(struct seg_frame){ .pid = 1, .seq = f,
+		segment__frame(s, &(struct seg_frame){ .pid = 1,
+						       .seq = f,
 						       .start_ns = T0 + f * PERIOD,
-						       .n = CAP_SEG_RUNS + 5, .changes = c });
+						       .n = CAP_SEG_RUNS + 5,
+						       .changes = c });
 	}
 	cr_assert_eq(segment__evicted(s), 10, "5 turned away in each frame");
 	segment__free(s);

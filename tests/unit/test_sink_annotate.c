@@ -146,8 +146,8 @@ Test(sink_annotate, an_animator_end_is_an_instant_with_its_whole_name_and_its_en
 	a.interpolator = "FastOutSlowIn";
 	n = annotate_fmt_end(buf, sizeof(buf), &a);
 	cr_assert_str_eq(buf, "N|4242|animtrace|Anim" BAR "168950273" BAR "Obj" BAR
-			      "RenderNode@80e0" BAR "alpha:1->0" BAR "FastOutSlowIn" BAR "283.333ms"
-			      BAR "end complete 18 frames 2 dropped");
+			      "RenderNode@80e0" BAR "alpha:1->0" BAR "FastOutSlowIn" BAR
+			      "283.333ms" BAR "end complete 18 frames 2 dropped");
 	m = parsed(buf, n);
 	cr_assert_eq(m.type, MARKER_INSTANT_TRACK);
 	cr_assert(strv_eq(m.track, "animtrace"));
@@ -168,24 +168,30 @@ Test(sink_annotate, an_animator_end_is_an_instant_with_its_whole_name_and_its_en
 
 Test(sink_annotate, a_value_animator_without_target_and_a_negative_cookie)
 {
-	struct anim a = { .id = (uint64_t)-42, .kind = ANIM_VALUE, .pid = TGID, .start_ns = 1,
-			  .end_ns = 1 + 5000000, .reason = END_CANCEL, .frames = 1 };
+	struct anim a = { .id = (uint64_t)-42,
+			  .kind = ANIM_VALUE,
+			  .pid = TGID,
+			  .start_ns = 1,
+			  .end_ns = 1 + 5000000,
+			  .reason = END_CANCEL,
+			  .frames = 1 };
 	struct anim s = started(a);
 	char buf[ANNOTATE_MARKER_MAX];
 
 	parsed(buf, annotate_fmt_start(buf, sizeof(buf), &s));
-	cr_assert_str_eq(buf, "G|4242|animtrace|Anim" BAR "-42" BAR "Val" BAR "?" BAR "?" BAR "?"
-			      BAR "?|-42");
+	cr_assert_str_eq(buf, "G|4242|animtrace|Anim" BAR "-42" BAR "Val" BAR "?" BAR "?" BAR
+			      "?" BAR "?|-42");
 	parsed(buf, annotate_fmt_end(buf, sizeof(buf), &a));
-	cr_assert_str_eq(buf, "N|4242|animtrace|Anim" BAR "-42" BAR "Val" BAR "?" BAR "?" BAR "?"
-			      BAR "5ms" BAR "end cancel 1 frames 0 dropped");
+	cr_assert_str_eq(buf, "N|4242|animtrace|Anim" BAR "-42" BAR "Val" BAR "?" BAR "?" BAR
+			      "?" BAR "5ms" BAR "end cancel 1 frames 0 dropped");
 	parsed(buf, annotate_fmt_close(buf, sizeof(buf), &a));
 	cr_assert_str_eq(buf, "H|4242|animtrace|-42");
 }
 
 Test(sink_annotate, a_counter_is_V_node_property_with_the_scaled_value)
 {
-	struct node_props np = { .node = NODE, .set_mask = 1u << PROP_ALPHA | 1u << PROP_TRANSLATION_Y };
+	struct node_props np = { .node = NODE,
+				 .set_mask = 1u << PROP_ALPHA | 1u << PROP_TRANSLATION_Y };
 	char buf[ANNOTATE_MARKER_MAX];
 	struct marker m;
 
@@ -214,9 +220,9 @@ Test(sink_annotate, names_with_bars_and_newlines_are_escaped_and_come_back_whole
 	a.target_node = NODE;
 	snprintf(a.target_name, sizeof(a.target_name), "Row|x\n");
 	m = parsed(buf, annotate_fmt_start(buf, sizeof(buf), &a));
-	cr_assert_str_eq(buf, "G|4242|animtrace|Anim" BAR "168950273" BAR "Obj" BAR
-			      "Row%7Cx%0A@80e0" BAR "al%7Cpha%0A:?->?,alpha:1->0" BAR "?" BAR
-			      "?|168950273");
+	cr_assert_str_eq(buf,
+			 "G|4242|animtrace|Anim" BAR "168950273" BAR "Obj" BAR "Row%7Cx%0A@80e0" BAR
+			 "al%7Cpha%0A:?->?,alpha:1->0" BAR "?" BAR "?|168950273");
 	cr_assert(strv_eq(m.track, "animtrace"));
 	cr_assert_eq(m.value, COOKIE);
 	nm = seed_name(&m);
@@ -230,15 +236,26 @@ Test(sink_annotate, names_with_bars_and_newlines_are_escaped_and_come_back_whole
 
 static struct animation spring(void)
 {
-	struct animation a = { .id = 3, .ended = true, .kind = FIT_SPRING, .reason = END_COMPLETE,
-			       .pid = TGID, .tid = TGID, .node = NODE, .n_props = 1,
-			       .start_ns = 5000000000ULL, .duration_ns = 733333333ULL,
+	struct animation a = { .id = 3,
+			       .ended = true,
+			       .kind = FIT_SPRING,
+			       .reason = END_COMPLETE,
+			       .pid = TGID,
+			       .tid = TGID,
+			       .node = NODE,
+			       .n_props = 1,
+			       .start_ns = 5000000000ULL,
+			       .duration_ns = 733333333ULL,
 			       .frames = 44 };
 
 	snprintf(a.node_name, sizeof(a.node_name), "ImageView");
-	a.props[0] = (struct animation_prop){ .prop = PROP_TRANSLATION_Y, .from = 0.0f,
-					      .to = -100.0f, .frames = 44, .fitted = true };
-	a.props[0].fit = (struct fit_result){ .kind = FIT_SPRING, .stiffness = 199.98734,
+	a.props[0] = (struct animation_prop){ .prop = PROP_TRANSLATION_Y,
+					      .from = 0.0f,
+					      .to = -100.0f,
+					      .frames = 44,
+					      .fitted = true };
+	a.props[0].fit = (struct fit_result){ .kind = FIT_SPRING,
+					      .stiffness = 199.98734,
 					      .damping_ratio = 0.8 };
 	return a;
 }
@@ -254,8 +271,8 @@ Test(sink_annotate, a_spring_and_a_fling_are_slices_of_their_own_cookies_named_a
 	st.kind = FIT_OTHER;
 	st.props[0].fitted = false;
 	m = parsed(buf, annotate_fmt_animation_start(buf, sizeof(buf), &st));
-	cr_assert_str_eq(buf, "G|4242|animtrace|Anim" BAR "3" BAR "Unmarked" BAR "ImageView@80e0"
-			      BAR "translationY:0->?" BAR "?" BAR "?|4294967299");
+	cr_assert_str_eq(buf, "G|4242|animtrace|Anim" BAR "3" BAR "Unmarked" BAR
+			      "ImageView@80e0" BAR "translationY:0->?" BAR "?" BAR "?|4294967299");
 	cr_assert_eq(m.value, ANNOTATE_ANIMATION_COOKIE + 3);
 	m = parsed(buf, annotate_fmt_animation_end(buf, sizeof(buf), &a));
 	cr_assert_str_eq(buf, "N|4242|animtrace|Spring" BAR "3" BAR "ImageView@80e0" BAR
@@ -278,8 +295,12 @@ Test(sink_annotate, a_spring_and_a_fling_are_slices_of_their_own_cookies_named_a
 
 Test(sink_annotate, a_long_name_is_cut_at_a_utf8_boundary_to_fit_1024_bytes)
 {
-	struct jank j = { .kind = JANK_LATE, .pid = TGID, .frame_seq = 7, .duration_ns = 20100000,
-			  .ui.n = AT_CHAIN_MAX, .render.n = AT_CHAIN_MAX };
+	struct jank j = { .kind = JANK_LATE,
+			  .pid = TGID,
+			  .frame_seq = 7,
+			  .duration_ns = 20100000,
+			  .ui.n = AT_CHAIN_MAX,
+			  .render.n = AT_CHAIN_MAX };
 	char buf[ANNOTATE_MARKER_MAX], small[40];
 	size_t n;
 
@@ -358,7 +379,9 @@ static struct sink wired(struct sink_fanout **fo, struct sink_annotate *a, struc
 }
 
 static const struct sink_ops seen_ops = {
-	.anim_start = seen_start, .anim_end = seen_end, .frame_props = seen_props,
+	.anim_start = seen_start,
+	.anim_end = seen_end,
+	.frame_props = seen_props,
 	.summary = seen_summary,
 };
 
@@ -389,8 +412,9 @@ static void feed(struct sink s)
 {
 	struct anim a = alpha_anim();
 	struct node_props np = { .node = NODE, .set_mask = 1u << PROP_ALPHA };
-	struct frame_props fp = { .pid = TGID, .tid = TGID, .in_frame = true, .n_nodes = 1,
-				  .nodes = &np };
+	struct frame_props fp = {
+		.pid = TGID, .tid = TGID, .in_frame = true, .n_nodes = 1, .nodes = &np
+	};
 	struct summary sum = { 0 };
 
 	snprintf(np.node_name, sizeof(np.node_name), "RenderNode@80e0");
@@ -413,8 +437,8 @@ static const char *const fed_lines[] = {
 	"|168950273",
 	"C|4242|V" BAR "RenderNode@80e0" BAR "alpha|1000",
 	"C|4242|V" BAR "RenderNode@80e0" BAR "alpha|500",
-	"N|4242|animtrace|Anim" BAR "168950273" BAR "Obj" BAR "RenderNode@80e0" BAR "alpha:1->0"
-	BAR "?" BAR "283.333ms" BAR "end complete 18 frames 0 dropped",
+	"N|4242|animtrace|Anim" BAR "168950273" BAR "Obj" BAR "RenderNode@80e0" BAR "alpha:1->0" BAR
+	"?" BAR "283.333ms" BAR "end complete 18 frames 0 dropped",
 	"H|4242|animtrace|168950273",
 };
 
@@ -431,8 +455,8 @@ static int replay_lines(const char *path, struct seen *out)
 		struct marker m = parsed(line, strlen(line));
 
 		cr_assert_lt(n, (int)(sizeof(fed_lines) / sizeof(fed_lines[0])));
-		cr_assert_eq(strncmp(line, fed_lines[n], strlen(fed_lines[n])), 0, "line %d: %s",
-			     n, line);
+		cr_assert_eq(strncmp(line, fed_lines[n], strlen(fed_lines[n])), 0, "line %d: %s", n,
+			     line);
 		engine__marker(e, 1000 + n, TGID, 99, "animtrace", &m);
 		n++;
 	}
@@ -591,20 +615,28 @@ Test(sink_annotate, counters_of_earlier_builds_replay_as_annotations)
 
 Test(sink_annotate, a_followed_spring_is_a_slice_on_the_track_perfetto_reads_back)
 {
-	struct dyn_anim d = { .id = 7, .kind = DYN_SPRING, .pid = TGID, .tid = TGID,
-			      .start_ns = 1000, .has_target = true, .node = NODE,
+	struct dyn_anim d = { .id = 7,
+			      .kind = DYN_SPRING,
+			      .pid = TGID,
+			      .tid = TGID,
+			      .start_ns = 1000,
+			      .has_target = true,
+			      .node = NODE,
 			      .prop = PROP_TRANSLATION_Y };
 	char buf[ANNOTATE_MARKER_MAX];
 	struct marker m;
 	struct animname n;
 
 	snprintf(d.node_name, sizeof(d.node_name), "NotifRow");
-	d.config = (struct dyn_config){ .has_spring = true, .has_state = true, .has_value = true,
-					.stiffness = 200, .damping_ratio = 0.8f,
+	d.config = (struct dyn_config){ .has_spring = true,
+					.has_state = true,
+					.has_value = true,
+					.stiffness = 200,
+					.damping_ratio = 0.8f,
 					.final_position = -100 };
 	annotate_fmt_dyn_start(buf, sizeof(buf), &d);
 	cr_assert_str_eq(buf, "G|4242|animtrace|Spring" BAR "7" BAR "NotifRow@80e0" BAR
-			 "translationY" BAR "s=200,d=0.8" BAR "0->-100|8589934599");
+			      "translationY" BAR "s=200,d=0.8" BAR "0->-100|8589934599");
 	m = parsed(buf, strlen(buf));
 	cr_assert_eq(m.value, ANNOTATE_DYN_COOKIE + 7);
 	n = seed_name(&m);
@@ -617,8 +649,8 @@ Test(sink_annotate, a_followed_spring_is_a_slice_on_the_track_perfetto_reads_bac
 	d.end_ns = 2000;
 	annotate_fmt_dyn_end(buf, sizeof(buf), &d);
 	cr_assert_str_eq(buf, "N|4242|animtrace|Spring" BAR "7" BAR "NotifRow@80e0" BAR
-			 "translationY" BAR "s=200,d=0.8" BAR "0->-100" BAR
-			 "end cancel 12 frames probed");
+			      "translationY" BAR "s=200,d=0.8" BAR "0->-100" BAR
+			      "end cancel 12 frames probed");
 	m = parsed(buf, strlen(buf));
 	cr_assert_eq(seed_name(&m).kind, ANIMNAME_SPRING);
 	annotate_fmt_dyn_close(buf, sizeof(buf), &d);
@@ -629,7 +661,10 @@ Test(sink_annotate, a_followed_spring_is_a_slice_on_the_track_perfetto_reads_bac
 
 Test(sink_annotate, a_finding_is_an_instant_on_the_track_perfetto_keeps_whole)
 {
-	struct finding f = { .kind = FINDING_REPLACED, .pid = TGID, .ts_ns = 1000, .n_ids = 2,
+	struct finding f = { .kind = FINDING_REPLACED,
+			     .pid = TGID,
+			     .ts_ns = 1000,
+			     .n_ids = 2,
 			     .ids = { 168950273, 168950274 } };
 	char buf[ANNOTATE_MARKER_MAX];
 	struct marker m;
@@ -638,7 +673,7 @@ Test(sink_annotate, a_finding_is_an_instant_on_the_track_perfetto_keeps_whole)
 	snprintf(f.text, sizeof(f.text), "#168950273 (alpha|x) was cancelled by #168950274");
 	annotate_fmt_finding(buf, sizeof(buf), &f);
 	cr_assert_str_eq(buf, "N|4242|animtrace|finding: replaced #168950273,#168950274: "
-			 "#168950273 (alpha/x) was cancelled by #168950274");
+			      "#168950273 (alpha/x) was cancelled by #168950274");
 	m = parsed(buf, strlen(buf));
 	cr_assert_eq(m.type, MARKER_INSTANT_TRACK);
 	cr_assert_eq(pf_parse(buf, strlen(buf), &p), PF_SUCCESS);
@@ -647,12 +682,13 @@ Test(sink_annotate, a_finding_is_an_instant_on_the_track_perfetto_keeps_whole)
 		  !memcmp(p.track.p, AT_ANNOT_TRACK, p.track.len));
 	cr_assert(p.name.len == strlen(buf) - strlen("N|4242|animtrace|") &&
 		  !memcmp(p.name.p, "finding: replaced", 17));
-	f = (struct finding){ .kind = FINDING_SLOW_SPRING, .pid = TGID, .unmarked = true,
-			      .n_ids = 1, .ids = { 3 } };
+	f = (struct finding){
+		.kind = FINDING_SLOW_SPRING, .pid = TGID, .unmarked = true, .n_ids = 1, .ids = { 3 }
+	};
 	snprintf(f.text, sizeof(f.text), "settles in 2778 ms");
 	annotate_fmt_finding(buf, sizeof(buf), &f);
 	cr_assert_str_eq(buf, "N|4242|animtrace|finding: slow_spring animation #3: settles in "
-			 "2778 ms");
+			      "2778 ms");
 	parsed(buf, strlen(buf));
 }
 
@@ -691,15 +727,19 @@ Test(sink_annotate, a_configured_animator_starts_with_its_configured_name)
 	struct animname n;
 	struct marker m;
 
-	a.config = (struct anim_config){ .known = true, .has_duration = true, .duration_ms = 300,
-					 .has_values = true, .n_values = 1,
+	a.config = (struct anim_config){ .known = true,
+					 .has_duration = true,
+					 .duration_ms = 300,
+					 .has_values = true,
+					 .n_values = 1,
 					 .target_node = 0x7b00a1c03f2cULL };
 	snprintf(a.config.interpolator, sizeof(a.config.interpolator), "AccelerateDecelerate");
 	snprintf(a.config.target_class, sizeof(a.config.target_class), "android.widget.Button");
 	a.config.values[0] = (struct config_value){ "alpha", CONFIG_FLOAT, true, 1, 0 };
 	annotate_fmt_start(buf, sizeof(buf), &a);
-	cr_assert_str_eq(buf, "G|4242|animtrace|Anim" BAR "168950273" BAR "Obj" BAR "Button@3f2c"
-			 BAR "alpha:1->0" BAR "AccelerateDecelerate" BAR "300ms|168950273");
+	cr_assert_str_eq(buf,
+			 "G|4242|animtrace|Anim" BAR "168950273" BAR "Obj" BAR "Button@3f2c" BAR
+			 "alpha:1->0" BAR "AccelerateDecelerate" BAR "300ms|168950273");
 	m = parsed(buf, strlen(buf));
 	n = seed_name(&m);
 	cr_assert_str_eq(n.interp, "AccelerateDecelerate");

@@ -37,13 +37,20 @@ static struct anim box_anim(uint64_t id, const char *name, uint32_t pid, const c
 static void box_props(struct sink s, bool in_frame)
 {
 	struct node_props nodes[2] = {
-		{ .node = 0x7b0a51c0, .node_name = "NotificationRow",
+		{ .node = 0x7b0a51c0,
+		  .node_name = "NotificationRow",
 		  .set_mask = 1u << PROP_ALPHA | 1u << PROP_TRANSLATION_Y },
 		{ .node = 0x7b0a9e08, .set_mask = 1u << PROP_SCALE_X | 1u << PROP_ROTATION },
 	};
-	struct frame_props fp = { .pid = 1234, .tid = 1234, .process = "com.example.anim",
-				  .ts_ns = 12400 * MS_NS, .frame_seq = 12, .vsync_id = 3456,
-				  .in_frame = true, .n_nodes = 2, .nodes = nodes };
+	struct frame_props fp = { .pid = 1234,
+				  .tid = 1234,
+				  .process = "com.example.anim",
+				  .ts_ns = 12400 * MS_NS,
+				  .frame_seq = 12,
+				  .vsync_id = 3456,
+				  .in_frame = true,
+				  .n_nodes = 2,
+				  .nodes = nodes };
 
 	snprintf(nodes[1].node_name, sizeof(nodes[1].node_name), "RenderNode@9e08");
 	nodes[0].values[PROP_ALPHA] = 0.75f;
@@ -58,8 +65,12 @@ static void box_props(struct sink s, bool in_frame)
 	nodes[1].values[PROP_ROTATION] = -0.0004f;
 	nodes[1].sets[PROP_ROTATION] = 1;
 	if (!in_frame) {
-		fp = (struct frame_props){ .pid = 1234, .tid = 1240, .process = "com.example.anim",
-					   .ts_ns = 12420 * MS_NS, .vsync_id = -1, .n_nodes = 1,
+		fp = (struct frame_props){ .pid = 1234,
+					   .tid = 1240,
+					   .process = "com.example.anim",
+					   .ts_ns = 12420 * MS_NS,
+					   .vsync_id = -1,
+					   .n_nodes = 1,
 					   .nodes = &nodes[1] };
 	}
 	s.ops->frame_props(s.ctx, &fp);
@@ -70,50 +81,100 @@ static void box_scenario(struct sink s)
 {
 	struct anim a = box_anim(44292905, "animator:alpha", 1234, "com.example.anim");
 	struct anim b = box_anim(7, "animator", 1234, "com.example.anim");
-	struct anim c = box_anim(99, "animator:translationX,translationY", 1234,
-				 "com.example.anim");
+	struct anim c =
+		box_anim(99, "animator:translationX,translationY", 1234, "com.example.anim");
 	struct anim d = box_anim(8, "animator", 1300, "");
 	struct anim r = box_anim(5, "animator:scaleX", 1234, "com.example.anim");
 	const uint64_t ids[] = { 44292905, 7 };
-	struct frame f1 = { .pid = 1234, .tid = 1234, .process = "com.example.anim", .seq = 12,
-			    .vsync_id = 3456, .start_ns = 12400 * MS_NS, .dur_ns = 16700000,
-			    .n_anims = 2, .anim_ids = ids };
-	struct frame f2 = { .pid = 1234, .tid = 1234, .process = "com.example.anim", .seq = 13,
-			    .vsync_id = -1, .start_ns = 12417 * MS_NS, .dur_ns = 4049999 };
+	struct frame f1 = { .pid = 1234,
+			    .tid = 1234,
+			    .process = "com.example.anim",
+			    .seq = 12,
+			    .vsync_id = 3456,
+			    .start_ns = 12400 * MS_NS,
+			    .dur_ns = 16700000,
+			    .n_anims = 2,
+			    .anim_ids = ids };
+	struct frame f2 = { .pid = 1234,
+			    .tid = 1234,
+			    .process = "com.example.anim",
+			    .seq = 13,
+			    .vsync_id = -1,
+			    .start_ns = 12417 * MS_NS,
+			    .dur_ns = 4049999 };
 	struct name_stat names[] = {
-		{ .name = "animator", .count = 2, .cancels = 1, .total_ns = 300 * MS_NS,
-		  .max_ns = 300 * MS_NS, .median_ns = 300 * MS_NS, .frames = 3 },
-		{ .name = "animator:alpha", .count = 1, .total_ns = 300 * MS_NS,
-		  .max_ns = 300 * MS_NS, .median_ns = 300 * MS_NS, .frames = 18 },
+		{ .name = "animator",
+		  .count = 2,
+		  .cancels = 1,
+		  .total_ns = 300 * MS_NS,
+		  .max_ns = 300 * MS_NS,
+		  .median_ns = 300 * MS_NS,
+		  .frames = 3 },
+		{ .name = "animator:alpha",
+		  .count = 1,
+		  .total_ns = 300 * MS_NS,
+		  .max_ns = 300 * MS_NS,
+		  .median_ns = 300 * MS_NS,
+		  .frames = 18 },
 		{ .name = "animator:scaleX", .count = 1, .running = 1, .frames = 60 },
-		{ .name = "animator:translationX,translationY", .count = 1, .total_ns = 200000,
-		  .max_ns = 200000, .median_ns = 200000 },
+		{ .name = "animator:translationX,translationY",
+		  .count = 1,
+		  .total_ns = 200000,
+		  .max_ns = 200000,
+		  .median_ns = 200000 },
 	};
 	struct frame lf[2] = { f1, f2 };
 	struct anim longest[3];
-	struct jank jk = { .kind = JANK_LATE, .pid = 1234, .tid = 1234,
-			   .process = "com.example.anim", .frame_seq = 12, .vsync_id = 3456,
-			   .ts_ns = 12400 * MS_NS, .duration_ns = 16700000, .budget_ns = 11111111,
-			   .n_anims = 2, .anim_ids = ids,
-			   .ui = { 2, { { "Choreographer#doFrame 3456", 16700000 },
-					{ "traversal", 5000000 } } },
+	struct jank jk = { .kind = JANK_LATE,
+			   .pid = 1234,
+			   .tid = 1234,
+			   .process = "com.example.anim",
+			   .frame_seq = 12,
+			   .vsync_id = 3456,
+			   .ts_ns = 12400 * MS_NS,
+			   .duration_ns = 16700000,
+			   .budget_ns = 11111111,
+			   .n_anims = 2,
+			   .anim_ids = ids,
+			   .ui = { 2,
+				   { { "Choreographer#doFrame 3456", 16700000 },
+				     { "traversal", 5000000 } } },
 			   .render = { 1, { { "DrawFrames 3456", 6200000 } } },
-			   .vsync_ns = 12398 * MS_NS, .start_delay_ns = 2 * MS_NS,
+			   .vsync_ns = 12398 * MS_NS,
+			   .start_delay_ns = 2 * MS_NS,
 			   .deadline_ns = 12398 * MS_NS + 11111111,
 			   .start = { 1, { { "addRootView", 2500000 } } },
 			   .timeline = { true, 2, 64, "TX - com.example.anim#0" } };
-	struct proc_stat ps = { .pid = 1234, .process = "com.example.anim",
-				.refresh_period_ns = 11111111, .refresh_source = "vsync",
-				.frames = 2, .janky_frames = 1, .frames_dropped = 2, .n_worst = 1,
+	struct proc_stat ps = { .pid = 1234,
+				.process = "com.example.anim",
+				.refresh_period_ns = 11111111,
+				.refresh_source = "vsync",
+				.frames = 2,
+				.janky_frames = 1,
+				.frames_dropped = 2,
+				.n_worst = 1,
 				.timeline_agree = 1,
 				.worst = { { 44292905, "animator:alpha", 18, 2, 1 } } };
-	struct summary sum = { .first_ns = 12 * S_NS, .last_ns = 15 * S_NS, .anims_started = 4,
-			       .anims_ended = 4, .frames = 2, .markers = 1000,
-			       .markers_rejected = 3, .n_names = 4, .names = names,
-			       .n_longest = 3, .longest = longest, .n_running = 1,
-			       .running = &r, .n_longest_frames = 2, .longest_frames = lf,
-			       .prop_frames = 16, .prop_sets = 43, .prop_sets_max = 5,
-			       .n_procs = 1, .procs = &ps };
+	struct summary sum = { .first_ns = 12 * S_NS,
+			       .last_ns = 15 * S_NS,
+			       .anims_started = 4,
+			       .anims_ended = 4,
+			       .frames = 2,
+			       .markers = 1000,
+			       .markers_rejected = 3,
+			       .n_names = 4,
+			       .names = names,
+			       .n_longest = 3,
+			       .longest = longest,
+			       .n_running = 1,
+			       .running = &r,
+			       .n_longest_frames = 2,
+			       .longest_frames = lf,
+			       .prop_frames = 16,
+			       .prop_sets = 43,
+			       .prop_sets_max = 5,
+			       .n_procs = 1,
+			       .procs = &ps };
 	/* alpha 1 -> 0 over its frames, with the "fighting" 0.5 of a frame in the middle. */
 	static const float curve[] = { 0.94f, 0.88f, 0.5f, 0.76f, 0.59f, 0.41f, 0.24f, 0.06f, 0 };
 
@@ -174,12 +235,16 @@ static void box_scenario(struct sink s)
 	c.changes[0] = (struct prop_change){ PROP_TRANSLATION_Y, 0.0f, -100.0f };
 	c.series[0].n = 1; /* one value: a flat curve */
 	c.series[0].v[0] = -100.0f;
-	struct finding fc = { .kind = FINDING_FLICKER, .pid = c.pid, .ts_ns = c.end_ns, .n_ids = 1,
+	struct finding fc = { .kind = FINDING_FLICKER,
+			      .pid = c.pid,
+			      .ts_ns = c.end_ns,
+			      .n_ids = 1,
 			      .ids = { c.id } };
-	snprintf(fc.text, sizeof(fc.text), "%s %llu ended by cancel() or end() before its second "
+	snprintf(fc.text, sizeof(fc.text),
+		 "%s %llu ended by cancel() or end() before its second "
 		 "frame with values (1): started by thread %u (no stack) | ended by thread %u "
-		 "(no stack), 0.2 ms later", c.name, (unsigned long long)c.id, c.start_tid,
-		 c.end_tid);
+		 "(no stack), 0.2 ms later",
+		 c.name, (unsigned long long)c.id, c.start_tid, c.end_tid);
 	s.ops->finding(s.ctx, &fc);
 	s.ops->anim_end(s.ctx, &c);
 	d.start_ns = 13200 * MS_NS;
@@ -193,10 +258,15 @@ static void box_scenario(struct sink s)
 	r.start_ns = 14 * S_NS;
 	r.frames = 60;
 	r.reason = END_RUNNING_AT_EXIT;
-	struct finding fr = { .kind = FINDING_STALLED, .pid = r.pid, .ts_ns = 15 * S_NS,
-			      .n_ids = 1, .ids = { r.id } };
-	snprintf(fr.text, sizeof(fr.text), "%s %llu still runs after 1.0 s with no value change "
-		 "for the last 1.0 s: paused or leaked", r.name, (unsigned long long)r.id);
+	struct finding fr = { .kind = FINDING_STALLED,
+			      .pid = r.pid,
+			      .ts_ns = 15 * S_NS,
+			      .n_ids = 1,
+			      .ids = { r.id } };
+	snprintf(fr.text, sizeof(fr.text),
+		 "%s %llu still runs after 1.0 s with no value change "
+		 "for the last 1.0 s: paused or leaked",
+		 r.name, (unsigned long long)r.id);
 	s.ops->finding(s.ctx, &fr);
 	struct finding ranked[2] = { fc, fr };
 	sum.findings_by_kind[FINDING_FLICKER] = 1;
@@ -371,14 +441,26 @@ static char *box_run(void (*fn)(struct sink s), bool frames)
 /* A fling that ran to its end, its start stack, its fit: the seed tracer's End box. */
 static void dyn_fling(struct sink s)
 {
-	struct dyn_anim a = { .id = 7, .kind = DYN_FLING, .pid = 10, .tid = 10, .obj = 0x12c4,
-			      .start_ns = 5000000000ull, .ended = true, .reason = END_COMPLETE,
-			      .end_ns = 5400000000ull, .frames = 24, .has_target = true,
-			      .node = 0x7b0a51c0, .prop = PROP_TRANSLATION_Y, .from = 0, .to = 480,
+	struct dyn_anim a = { .id = 7,
+			      .kind = DYN_FLING,
+			      .pid = 10,
+			      .tid = 10,
+			      .obj = 0x12c4,
+			      .start_ns = 5000000000ull,
+			      .ended = true,
+			      .reason = END_COMPLETE,
+			      .end_ns = 5400000000ull,
+			      .frames = 24,
+			      .has_target = true,
+			      .node = 0x7b0a51c0,
+			      .prop = PROP_TRANSLATION_Y,
+			      .from = 0,
+			      .to = 480,
 			      .fitted = true };
 
-	a.fit = (struct fit_result){ .kind = FIT_FLING, .friction_scalar = 1.5,
-				     .start_velocity = 2000, .rms = 0.1 };
+	a.fit = (struct fit_result){
+		.kind = FIT_FLING, .friction_scalar = 1.5, .start_velocity = 2000, .rms = 0.1
+	};
 	snprintf(a.node_name, sizeof(a.node_name), "ListView");
 	snprintf(a.start_stack[0], AT_FRAME_NAME, "com.example.list.Scroller.fling");
 	a.n_start_stack = 1;
@@ -402,17 +484,33 @@ Test(sink_box, a_fling_end_box_says_its_reason_target_and_fitted_friction)
  * in the same unit (the friction scalar, as setFriction takes it). */
 static void dyn_fling_read(struct sink s)
 {
-	struct dyn_anim a = { .id = 8, .kind = DYN_FLING, .pid = 10, .tid = 10, .obj = 0x12c4,
-			      .start_ns = 5000000000ull, .ended = true, .reason = END_COMPLETE,
-			      .end_ns = 5400000000ull, .frames = 24, .has_target = true,
-			      .node = 0x7b0a51c0, .prop = PROP_TRANSLATION_Y, .from = 0, .to = 480,
+	struct dyn_anim a = { .id = 8,
+			      .kind = DYN_FLING,
+			      .pid = 10,
+			      .tid = 10,
+			      .obj = 0x12c4,
+			      .start_ns = 5000000000ull,
+			      .ended = true,
+			      .reason = END_COMPLETE,
+			      .end_ns = 5400000000ull,
+			      .frames = 24,
+			      .has_target = true,
+			      .node = 0x7b0a51c0,
+			      .prop = PROP_TRANSLATION_Y,
+			      .from = 0,
+			      .to = 480,
 			      .fitted = true };
 
-	a.fit = (struct fit_result){ .kind = FIT_FLING, .friction_scalar = 1.49,
-				     .start_velocity = 2010, .rms = 0.1 };
-	a.config = (struct dyn_config){ .has_fling = true, .has_state = true, .has_value = true,
-					.friction = 1.5f * DYN_DEFAULT_FRICTION, .value = -3,
-					.velocity = 2000, .min_visible_change = 1 };
+	a.fit = (struct fit_result){
+		.kind = FIT_FLING, .friction_scalar = 1.49, .start_velocity = 2010, .rms = 0.1
+	};
+	a.config = (struct dyn_config){ .has_fling = true,
+					.has_state = true,
+					.has_value = true,
+					.friction = 1.5f * DYN_DEFAULT_FRICTION,
+					.value = -3,
+					.velocity = 2000,
+					.min_visible_change = 1 };
 	s.ops->dyn_end(s.ctx, &a);
 }
 
@@ -443,10 +541,20 @@ static void two_pid_scenario(struct sink s)
 {
 	struct node_props a = one_node(0x1234abcd, "Row\033", PROP_ALPHA, 0.5f, 1);
 	struct node_props b = one_node(0x5678, "", PROP_TRANSLATION_X, -12.3456f, 3);
-	struct frame_props fa = { .pid = 1, .tid = 1, .frame_seq = 4, .vsync_id = -1,
-				  .in_frame = true, .n_nodes = 1, .nodes = &a };
-	struct frame_props fb = { .pid = 2, .tid = 2, .frame_seq = 9, .vsync_id = -1,
-				  .in_frame = true, .n_nodes = 1, .nodes = &b };
+	struct frame_props fa = { .pid = 1,
+				  .tid = 1,
+				  .frame_seq = 4,
+				  .vsync_id = -1,
+				  .in_frame = true,
+				  .n_nodes = 1,
+				  .nodes = &a };
+	struct frame_props fb = { .pid = 2,
+				  .tid = 2,
+				  .frame_seq = 9,
+				  .vsync_id = -1,
+				  .in_frame = true,
+				  .n_nodes = 1,
+				  .nodes = &b };
 	struct frame f1 = { .pid = 1, .tid = 1, .seq = 4, .vsync_id = -1, .dur_ns = MS_NS };
 	struct frame f2 = { .pid = 2, .tid = 2, .seq = 9, .vsync_id = -1, .dur_ns = MS_NS };
 	struct summary sum = { 0 };
@@ -524,12 +632,13 @@ Test(sink_box, the_curve_marks_the_points_whose_frames_others_also_wrote)
 	char *got = spark_render_shared(v, 5, true, 1u << 1 | 1u << 2, 3);
 
 	cr_assert_not_null(strstr(got, "│ alpha: 1 → 0  █▆▅▃▁\n"
-					"│                ^^   others also wrote it in 3 frames\n"
-					"└──\n"), "%s", got);
+				       "│                ^^   others also wrote it in 3 frames\n"
+				       "└──\n"),
+			   "%s", got);
 	free(got);
 	got = spark_render_shared(v, 5, false, 1u << 4, 1);
 	cr_assert_not_null(strstr(got, "| alpha: 1 -> 0  ^=-._\n"
-					"|                    ^ others also wrote it in 1 frame\n"),
+				       "|                    ^ others also wrote it in 1 frame\n"),
 			   "%s", got);
 	free(got);
 }
@@ -669,9 +778,10 @@ Test(sink_box, the_engine_gives_the_end_box_one_point_per_frame_of_the_target)
 				       "│ Properties: alpha: 0.7 → 1\n"),
 			   "%s", got);
 	/* frame 1 wrote alpha twice: one ObjectAnimator never does, so others wrote too */
-	cr_assert_not_null(strstr(got, "│ alpha: 0.7 → 1  ▁▁▁▁████\n"
-				       "│                 ^        others also wrote it in 1 frame\n└──\n"),
-			   "%s", got);
+	cr_assert_not_null(
+		strstr(got, "│ alpha: 0.7 → 1  ▁▁▁▁████\n"
+			    "│                 ^        others also wrote it in 1 frame\n└──\n"),
+		"%s", got);
 	free(got);
 }
 
@@ -697,24 +807,25 @@ Test(sink_box, the_engine_summary_counts_frames_longest_frames_and_property_sets
 	cr_assert_not_null(strstr(got, "│ Frames:     8\n"
 				       "│ Prop sets:  10 in 8 frames (avg 1.3, max 2 per frame)\n"),
 			   "%s", got);
-	cr_assert_not_null(strstr(got, "│ animator:alpha       1       0       0       8 "),
-			   "%s", got);
-	cr_assert_not_null(strstr(got, "│ Longest frames:\n"
-				       "│   1. 1.008 ms  frame 8 vsync 1008  app (pid 10, tid 10)  "
-				       "start 1.112000 s\n"
-				       "│   2. 1.007 ms  frame 7 vsync 1007  app (pid 10, tid 10)  "
-				       "start 1.096000 s\n"
-				       "│   3. 1.006 ms  frame 6 vsync 1006  app (pid 10, tid 10)  "
-				       "start 1.080000 s\n│\n"
-				       "│ Smoothness per process:\n"
-				       "│   app (pid 10): 60.0 Hz (assumed), 8 frames, 0 late, 0 dropped\n"
-				       "│\n"
-				       "│ Findings:   1 conflict\n"
-				       "│   1. conflict (pid 10): alpha of Row@51c0 written 2 times in one "
-				       "frame by animator 77 and another writer (code or an animator no "
-				       "probe names): they fight\n"
-				       "└──\n"),
-			   "%s", got);
+	cr_assert_not_null(strstr(got, "│ animator:alpha       1       0       0       8 "), "%s",
+			   got);
+	cr_assert_not_null(
+		strstr(got, "│ Longest frames:\n"
+			    "│   1. 1.008 ms  frame 8 vsync 1008  app (pid 10, tid 10)  "
+			    "start 1.112000 s\n"
+			    "│   2. 1.007 ms  frame 7 vsync 1007  app (pid 10, tid 10)  "
+			    "start 1.096000 s\n"
+			    "│   3. 1.006 ms  frame 6 vsync 1006  app (pid 10, tid 10)  "
+			    "start 1.080000 s\n│\n"
+			    "│ Smoothness per process:\n"
+			    "│   app (pid 10): 60.0 Hz (assumed), 8 frames, 0 late, 0 dropped\n"
+			    "│\n"
+			    "│ Findings:   1 conflict\n"
+			    "│   1. conflict (pid 10): alpha of Row@51c0 written 2 times in one "
+			    "frame by animator 77 and another writer (code or an animator no "
+			    "probe names): they fight\n"
+			    "└──\n"),
+		"%s", got);
 	free(got);
 }
 
@@ -742,7 +853,8 @@ Test(sink_box, call_stacks_follow_the_begin_and_end_boxes_innermost_first)
 	cr_assert(strstr(out, "│ Start:      1.000000 s\n"
 			      "│ CallStack:    com.example.PanelAnimator.play\n"
 			      "│               com.example.Panel.expand\n"
-			      "└──\n"), "%s", out);
+			      "└──\n"),
+		  "%s", out);
 	cr_assert(strstr(out, "│ EndCallStack: com.example.Panel.collapse\n└──\n"), "%s", out);
 	free(out);
 }
@@ -812,28 +924,38 @@ static void fits_scenario(struct sink s)
 	s.ops->anim_start(s.ctx, &v);
 }
 
-Test(sink_box, several_nodes_that_fit_an_inferred_target_are_listed_and_the_type_says_who_started_it)
+Test(sink_box,
+     several_nodes_that_fit_an_inferred_target_are_listed_and_the_type_says_who_started_it)
 {
 	char *got = box_run(fits_scenario, false);
 
-	cr_assert_not_null(strstr(got, "│ ID:         4\n"
-				       "│ Type:       ObjectAnimator in an AnimatorSet\n"
-				       "│ Set by:     com.example.Shade.expand\n"
-				       "│ Target:     NotificationRow@51c0 (inferred: one of 3 nodes that fit)\n"
-				       "│ Fits:       NotificationRow@51c0 (12 frames)\n"
-				       "│             QSPanel@c000 (12 frames)\n"
-				       "│             RenderNode@d000 (3 frames)\n"
-				       "│ Properties: alpha\n"), "%s", got);
-	cr_assert_not_null(strstr(got, "│ Set by:     unknown (started in a later frame while 2 sets "
-				       "ran)\n"
-				       "│ Target:     NotificationRow@51c0 (inferred: one of 3+ nodes that "
-				       "fit)\n"), "%s", got);
+	cr_assert_not_null(
+		strstr(got,
+		       "│ ID:         4\n"
+		       "│ Type:       ObjectAnimator in an AnimatorSet\n"
+		       "│ Set by:     com.example.Shade.expand\n"
+		       "│ Target:     NotificationRow@51c0 (inferred: one of 3 nodes that fit)\n"
+		       "│ Fits:       NotificationRow@51c0 (12 frames)\n"
+		       "│             QSPanel@c000 (12 frames)\n"
+		       "│             RenderNode@d000 (3 frames)\n"
+		       "│ Properties: alpha\n"),
+		"%s", got);
+	cr_assert_not_null(
+		strstr(got, "│ Set by:     unknown (started in a later frame while 2 sets "
+			    "ran)\n"
+			    "│ Target:     NotificationRow@51c0 (inferred: one of 3+ nodes that "
+			    "fit)\n"),
+		"%s", got);
 	cr_assert_not_null(strstr(got, "│             RenderNode@d000 (3 frames)\n"
-				       "│             and more, not listed\n"), "%s", got);
-	cr_assert_not_null(strstr(got, "│ Set by:     unknown (started in a later frame; no set seen "
-				       "running)\n"), "%s", got);
+				       "│             and more, not listed\n"),
+			   "%s", got);
+	cr_assert_not_null(strstr(got,
+				  "│ Set by:     unknown (started in a later frame; no set seen "
+				  "running)\n"),
+			   "%s", got);
 	cr_assert_not_null(strstr(got, "│ ID:         5\n"
 				       "│ Type:       ViewPropertyAnimator\n"
-				       "│ Process:"), "%s", got);
+				       "│ Process:"),
+			   "%s", got);
 	free(got);
 }

@@ -26,7 +26,7 @@ enum cb_id {
 #define CB_ID(cb, type) CB_##cb,
 	AT_SINK_OPS(CB_ID)
 #undef CB_ID
-	CB_COUNT
+		CB_COUNT
 };
 
 static const char *const cb_names[CB_COUNT] = {
@@ -61,54 +61,101 @@ static void samples_init(struct samples *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->ids[0] = 168950273;
-	s->anim = (struct anim){ .id = 168950273, .kind = ANIM_OBJECT, .n_props = 1, .pid = PID,
-				 .start_tid = PID, .end_tid = PID, .start_ns = 1000000000,
-				 .end_ns = 1283333333, .frames = 18, .reason = END_COMPLETE };
+	s->anim = (struct anim){ .id = 168950273,
+				 .kind = ANIM_OBJECT,
+				 .n_props = 1,
+				 .pid = PID,
+				 .start_tid = PID,
+				 .end_tid = PID,
+				 .start_ns = 1000000000,
+				 .end_ns = 1283333333,
+				 .frames = 18,
+				 .reason = END_COMPLETE };
 	snprintf(s->anim.name, sizeof(s->anim.name), "animator:alpha");
 	snprintf(s->anim.props[0], sizeof(s->anim.props[0]), "alpha");
 	snprintf(s->anim.process, sizeof(s->anim.process), "com.example");
-	s->frame = (struct frame){ .pid = PID, .tid = PID, .seq = 1, .vsync_id = 1000,
-				   .start_ns = 1000000000, .dur_ns = 8000000, .n_anims = 1,
-				   .anim_ids = s->ids, .budget_ns = 16666667 };
+	s->frame = (struct frame){ .pid = PID,
+				   .tid = PID,
+				   .seq = 1,
+				   .vsync_id = 1000,
+				   .start_ns = 1000000000,
+				   .dur_ns = 8000000,
+				   .n_anims = 1,
+				   .anim_ids = s->ids,
+				   .budget_ns = 16666667 };
 	s->np = (struct node_props){ .node = NODE, .set_mask = 1u << PROP_ALPHA };
 	s->np.values[PROP_ALPHA] = 0.5f;
 	s->np.sets[PROP_ALPHA] = 1;
 	snprintf(s->np.node_name, sizeof(s->np.node_name), "NotificationRow");
-	s->fp = (struct frame_props){ .pid = PID, .tid = PID, .ts_ns = 1000000000, .vsync_id = -1,
-				      .n_nodes = 1, .nodes = &s->np };
-	s->jank = (struct jank){ .kind = JANK_LATE, .pid = PID, .tid = PID, .frame_seq = 1,
-				 .vsync_id = 1000, .ts_ns = 1000000000, .duration_ns = 30000000,
-				 .budget_ns = 16666667, .n_anims = 1, .anim_ids = s->ids };
-	s->storm = (struct refresh_storm){ .pid = PID, .node = NODE, .node_frames = 30,
-					   .n_views = 1, .frames = 30, .vsync_requests = 30,
-					   .first_ns = 1000000000, .duration_ns = 500000000 };
+	s->fp = (struct frame_props){ .pid = PID,
+				      .tid = PID,
+				      .ts_ns = 1000000000,
+				      .vsync_id = -1,
+				      .n_nodes = 1,
+				      .nodes = &s->np };
+	s->jank = (struct jank){ .kind = JANK_LATE,
+				 .pid = PID,
+				 .tid = PID,
+				 .frame_seq = 1,
+				 .vsync_id = 1000,
+				 .ts_ns = 1000000000,
+				 .duration_ns = 30000000,
+				 .budget_ns = 16666667,
+				 .n_anims = 1,
+				 .anim_ids = s->ids };
+	s->storm = (struct refresh_storm){ .pid = PID,
+					   .node = NODE,
+					   .node_frames = 30,
+					   .n_views = 1,
+					   .frames = 30,
+					   .vsync_requests = 30,
+					   .first_ns = 1000000000,
+					   .duration_ns = 500000000 };
 	snprintf(s->storm.node_name, sizeof(s->storm.node_name), "ScrimView");
-	s->animation = (struct animation){ .id = 1, .ended = true, .kind = FIT_SPRING,
-					   .reason = END_COMPLETE, .pid = PID, .tid = PID,
-					   .node = NODE, .n_props = 1, .start_ns = 1000000000,
-					   .duration_ns = 300000000, .frames = 18 };
-	s->animation.props[0] = (struct animation_prop){ .prop = PROP_TRANSLATION_X, .to = 100,
-							 .frames = 18 };
-	s->annotation = (struct annotation){ .pid = PID, .tid = 7, .ts_ns = 1000000000,
-					     .type = 'N' };
+	s->animation = (struct animation){ .id = 1,
+					   .ended = true,
+					   .kind = FIT_SPRING,
+					   .reason = END_COMPLETE,
+					   .pid = PID,
+					   .tid = PID,
+					   .node = NODE,
+					   .n_props = 1,
+					   .start_ns = 1000000000,
+					   .duration_ns = 300000000,
+					   .frames = 18 };
+	s->animation.props[0] =
+		(struct animation_prop){ .prop = PROP_TRANSLATION_X, .to = 100, .frames = 18 };
+	s->annotation =
+		(struct annotation){ .pid = PID, .tid = 7, .ts_ns = 1000000000, .type = 'N' };
 	snprintf(s->annotation.name, sizeof(s->annotation.name), "Anim 1 end");
-	s->cuj = (struct cuj){ .pid = PID, .tid = PID, .cookie = 1000, .begin_ns = 1000000000,
-			       .end_ns = 1300000000, .ended = true, .frames = 18, .n_anims = 1,
+	s->cuj = (struct cuj){ .pid = PID,
+			       .tid = PID,
+			       .cookie = 1000,
+			       .begin_ns = 1000000000,
+			       .end_ns = 1300000000,
+			       .ended = true,
+			       .frames = 18,
+			       .n_anims = 1,
 			       .anim_ids = s->ids };
 	snprintf(s->cuj.name, sizeof(s->cuj.name), "SHADE_EXPAND_COLLAPSE");
-	s->finding = (struct finding){ .kind = FINDING_FLICKER, .pid = PID, .ts_ns = 1000000000,
-				       .n_ids = 1, .ids = { 168950273 } };
+	s->finding = (struct finding){ .kind = FINDING_FLICKER,
+				       .pid = PID,
+				       .ts_ns = 1000000000,
+				       .n_ids = 1,
+				       .ids = { 168950273 } };
 	snprintf(s->finding.text, sizeof(s->finding.text), "a flicker");
-	s->dyn = (struct dyn_anim){ .id = 1, .kind = DYN_SPRING, .pid = PID, .tid = PID,
-				    .start_ns = 1000000000 };
+	s->dyn = (struct dyn_anim){
+		.id = 1, .kind = DYN_SPRING, .pid = PID, .tid = PID, .start_ns = 1000000000
+	};
 	/* one animator still running at exit: --annotate closes its slice then */
-	s->summary = (struct summary){ .first_ns = 1000000000, .last_ns = 2000000000,
-				       .n_running = 1, .running = &s->anim };
+	s->summary = (struct summary){
+		.first_ns = 1000000000, .last_ns = 2000000000, .n_running = 1, .running = &s->anim
+	};
 	snprintf(s->note, sizeof(s->note), "a note");
 }
 
 /* The sample for a callback's record type (the types of AT_SINK_OPS). */
-#define SAMPLE(s, type)                                                                \
+#define SAMPLE(s, type) \
 	_Generic((type)0, const struct anim *: &(s)->anim, const struct frame *: &(s)->frame, \
 		 const struct summary *: &(s)->summary, struct summary *: &(s)->summary, \
 		 const struct frame_props *: &(s)->fp, const char *: (s)->note,        \
@@ -121,10 +168,10 @@ static void samples_init(struct samples *s)
 static int call(struct sink s, enum cb_id id, struct samples *smp)
 {
 	switch (id) {
-#define CB_CALL(cb, type)                                                              \
-	case CB_##cb:                                                                  \
+#define CB_CALL(cb, type) \
+	case CB_##cb:     \
 		return s.ops->cb ? s.ops->cb(s.ctx, SAMPLE(smp, type)) : 0;
-	AT_SINK_OPS(CB_CALL)
+		AT_SINK_OPS(CB_CALL)
 #undef CB_CALL
 	default:
 		cr_assert_fail("no callback %d", id);
@@ -140,14 +187,14 @@ struct counter {
 	int ret; /* what every callback returns */
 };
 
-#define COUNT_CB(cb, type)                                                             \
-	static int count_##cb(void *ctx, type rec)                                     \
-	{                                                                              \
-		struct counter *c = ctx;                                               \
-                                                                                       \
-		c->n[CB_##cb]++;                                                       \
-		c->last[CB_##cb] = rec;                                                \
-		return c->ret;                                                         \
+#define COUNT_CB(cb, type)                         \
+	static int count_##cb(void *ctx, type rec) \
+	{                                          \
+		struct counter *c = ctx;           \
+                                                   \
+		c->n[CB_##cb]++;                   \
+		c->last[CB_##cb] = rec;            \
+		return c->ret;                     \
 	}
 AT_SINK_OPS(COUNT_CB)
 #undef COUNT_CB
@@ -175,21 +222,56 @@ static const char *const real_names[N_REAL] = { "box", "json", "trace", "annotat
  * (--frames); the trace names the process at its first record (anim_start, first here).
  */
 static const bool writes[N_REAL][CB_COUNT] = {
-	[BOX] = { [CB_anim_start] = 1, [CB_anim_end] = 1, [CB_frame] = 1, [CB_summary] = 1,
-		  [CB_frame_props] = 1, [CB_note] = 1, [CB_jank] = 1, [CB_refresh_storm] = 1,
-		  [CB_animation_start] = 1, [CB_animation_end] = 1, [CB_anim_target] = 1,
-		  [CB_cuj] = 1, [CB_dyn_start] = 1, [CB_dyn_end] = 1 },
-	[JSON] = { [CB_anim_start] = 1, [CB_anim_end] = 1, [CB_frame] = 1, [CB_summary] = 1,
-		   [CB_frame_props] = 1, [CB_note] = 1, [CB_jank] = 1, [CB_refresh_storm] = 1,
-		   [CB_animation_start] = 1, [CB_animation_end] = 1, [CB_annotation] = 1,
-		   [CB_anim_target] = 1, [CB_cuj] = 1, [CB_finding] = 1, [CB_dyn_start] = 1,
+	[BOX] = { [CB_anim_start] = 1,
+		  [CB_anim_end] = 1,
+		  [CB_frame] = 1,
+		  [CB_summary] = 1,
+		  [CB_frame_props] = 1,
+		  [CB_note] = 1,
+		  [CB_jank] = 1,
+		  [CB_refresh_storm] = 1,
+		  [CB_animation_start] = 1,
+		  [CB_animation_end] = 1,
+		  [CB_anim_target] = 1,
+		  [CB_cuj] = 1,
+		  [CB_dyn_start] = 1,
+		  [CB_dyn_end] = 1 },
+	[JSON] = { [CB_anim_start] = 1,
+		   [CB_anim_end] = 1,
+		   [CB_frame] = 1,
+		   [CB_summary] = 1,
+		   [CB_frame_props] = 1,
+		   [CB_note] = 1,
+		   [CB_jank] = 1,
+		   [CB_refresh_storm] = 1,
+		   [CB_animation_start] = 1,
+		   [CB_animation_end] = 1,
+		   [CB_annotation] = 1,
+		   [CB_anim_target] = 1,
+		   [CB_cuj] = 1,
+		   [CB_finding] = 1,
+		   [CB_dyn_start] = 1,
 		   [CB_dyn_end] = 1 },
-	[TRACE] = { [CB_anim_start] = 1, [CB_anim_end] = 1, [CB_frame] = 1, [CB_frame_props] = 1,
-		    [CB_note] = 1, [CB_jank] = 1, [CB_refresh_storm] = 1,
-		    [CB_animation_end] = 1, [CB_cuj] = 1, [CB_finding] = 1, [CB_dyn_end] = 1 },
-	[ANNOTATE] = { [CB_anim_start] = 1, [CB_anim_end] = 1, [CB_frame_props] = 1,
-		       [CB_jank] = 1, [CB_animation_start] = 1, [CB_animation_end] = 1,
-		       [CB_summary_fill] = 1, [CB_finding] = 1, [CB_dyn_start] = 1,
+	[TRACE] = { [CB_anim_start] = 1,
+		    [CB_anim_end] = 1,
+		    [CB_frame] = 1,
+		    [CB_frame_props] = 1,
+		    [CB_note] = 1,
+		    [CB_jank] = 1,
+		    [CB_refresh_storm] = 1,
+		    [CB_animation_end] = 1,
+		    [CB_cuj] = 1,
+		    [CB_finding] = 1,
+		    [CB_dyn_end] = 1 },
+	[ANNOTATE] = { [CB_anim_start] = 1,
+		       [CB_anim_end] = 1,
+		       [CB_frame_props] = 1,
+		       [CB_jank] = 1,
+		       [CB_animation_start] = 1,
+		       [CB_animation_end] = 1,
+		       [CB_summary_fill] = 1,
+		       [CB_finding] = 1,
+		       [CB_dyn_start] = 1,
 		       [CB_dyn_end] = 1 },
 };
 
@@ -292,8 +374,8 @@ static void check_combination(unsigned int mask)
 			before[r] = mask & (1u << r) ? real_size(&o, r) : 0;
 		cr_assert_eq(call(sink_fanout__sink(fo), id, &smp), 0, "%s", cb_names[id]);
 		for (int c = 0; c < n_cnt; c++) {
-			cr_assert_eq(cnt[c].n[id], 1, "sinks 0x%x: %s did not reach slot %d",
-				     mask, cb_names[id], 2 * c);
+			cr_assert_eq(cnt[c].n[id], 1, "sinks 0x%x: %s did not reach slot %d", mask,
+				     cb_names[id], 2 * c);
 			cr_assert_not_null(cnt[c].last[id]);
 		}
 		for (int c = 1; c < n_cnt; c++)

@@ -31,20 +31,28 @@ static struct anim json_anim(uint64_t id, const char *name, const char *prop, ui
 }
 
 static const float prop_values[] = { 1 - 1 / 17.0f, -100.0f * 4 / 17, 1.0f / 3, 1e-7f,
-				      -3.4028235e38f };
+				     -3.4028235e38f };
 
 /* One frame of two nodes: alpha written twice on the first, odd floats on the second. */
 static void json_props(struct sink s)
 {
 	struct node_props nodes[2] = {
-		{ .node = 0x7b0a51c0, .node_name = "NotificationRow",
+		{ .node = 0x7b0a51c0,
+		  .node_name = "NotificationRow",
 		  .set_mask = 1u << PROP_ALPHA | 1u << PROP_TRANSLATION_Y },
-		{ .node = 0xb400007b0a9e08, .node_name = "RenderNode@9e08",
+		{ .node = 0xb400007b0a9e08,
+		  .node_name = "RenderNode@9e08",
 		  .set_mask = 1u << PROP_SCALE_X | 1u << PROP_ROTATION_Y | 1u << PROP_ELEVATION },
 	};
-	struct frame_props fp = { .pid = 1234, .tid = 1234, .process = "com.example.anim",
-				  .ts_ns = 12400 * MS_NS, .frame_seq = 12, .vsync_id = 3456,
-				  .in_frame = true, .n_nodes = 2, .nodes = nodes };
+	struct frame_props fp = { .pid = 1234,
+				  .tid = 1234,
+				  .process = "com.example.anim",
+				  .ts_ns = 12400 * MS_NS,
+				  .frame_seq = 12,
+				  .vsync_id = 3456,
+				  .in_frame = true,
+				  .n_nodes = 2,
+				  .nodes = nodes };
 
 	nodes[0].values[PROP_ALPHA] = prop_values[0];
 	nodes[0].sets[PROP_ALPHA] = 2;
@@ -63,8 +71,12 @@ static void json_props(struct sink s)
 	nodes[1].values[PROP_ELEVATION] = prop_values[4];
 	nodes[1].sets[PROP_ELEVATION] = 3;
 	s.ops->frame_props(s.ctx, &fp);
-	fp = (struct frame_props){ .pid = 1234, .tid = 1240, .ts_ns = 12420 * MS_NS,
-				   .vsync_id = -1, .n_nodes = 1, .nodes = nodes };
+	fp = (struct frame_props){ .pid = 1234,
+				   .tid = 1240,
+				   .ts_ns = 12420 * MS_NS,
+				   .vsync_id = -1,
+				   .n_nodes = 1,
+				   .nodes = nodes };
 	s.ops->frame_props(s.ctx, &fp);
 }
 
@@ -74,26 +86,56 @@ static void json_scenario(struct sink s)
 	struct anim b = json_anim(7, "animator", NULL, 1234);
 	struct anim r = json_anim(5, "animator:scaleX", "scaleX", 1234);
 	const uint64_t ids[] = { 44292905, 7 };
-	struct frame f1 = { .pid = 1234, .tid = 1234, .process = "com.example.anim", .seq = 12,
-			    .vsync_id = 3456, .start_ns = 12400 * MS_NS, .dur_ns = 16700000,
-			    .n_anims = 2, .anim_ids = ids, .vsync_ns = 12398 * MS_NS,
-			    .start_delay_ns = 2 * MS_NS, .deadline_ns = 12398 * MS_NS + 11111111,
+	struct frame f1 = { .pid = 1234,
+			    .tid = 1234,
+			    .process = "com.example.anim",
+			    .seq = 12,
+			    .vsync_id = 3456,
+			    .start_ns = 12400 * MS_NS,
+			    .dur_ns = 16700000,
+			    .n_anims = 2,
+			    .anim_ids = ids,
+			    .vsync_ns = 12398 * MS_NS,
+			    .start_delay_ns = 2 * MS_NS,
+			    .deadline_ns = 12398 * MS_NS + 11111111,
 			    .timeline = { true, 2, 64 | 128, "TX - com.example.anim#0" } };
-	struct frame f2 = { .pid = 1234, .tid = 1234, .seq = 13, .vsync_id = -1,
-			    .start_ns = 12417 * MS_NS, .dur_ns = 4049999 };
+	struct frame f2 = { .pid = 1234,
+			    .tid = 1234,
+			    .seq = 13,
+			    .vsync_id = -1,
+			    .start_ns = 12417 * MS_NS,
+			    .dur_ns = 4049999 };
 	struct name_stat names[] = {
-		{ .name = "animator:alpha", .count = 1, .total_ns = 300 * MS_NS,
-		  .max_ns = 300 * MS_NS, .median_ns = 300 * MS_NS, .frames = 18 },
+		{ .name = "animator:alpha",
+		  .count = 1,
+		  .total_ns = 300 * MS_NS,
+		  .max_ns = 300 * MS_NS,
+		  .median_ns = 300 * MS_NS,
+		  .frames = 18 },
 		{ .name = "animator", .count = 1, .cancels = 1 },
 		{ .name = "animator:scaleX", .count = 1, .running = 1, .frames = 60 },
 	};
 	struct frame lf[2];
-	struct summary sum = { .first_ns = 12 * S_NS, .last_ns = 15 * S_NS, .anims_started = 2,
-			       .anims_ended = 2, .frames = 2, .markers = 1000,
-			       .markers_rejected = 3, .n_names = 3, .names = names,
-			       .n_longest = 1, .longest = &a, .n_running = 1, .running = &r,
-			       .n_longest_frames = 2, .longest_frames = lf, .prop_frames = 1,
-			       .prop_sets = 9, .prop_sets_max = 9, .drops = 4, .truncated = 1 };
+	struct summary sum = { .first_ns = 12 * S_NS,
+			       .last_ns = 15 * S_NS,
+			       .anims_started = 2,
+			       .anims_ended = 2,
+			       .frames = 2,
+			       .markers = 1000,
+			       .markers_rejected = 3,
+			       .n_names = 3,
+			       .names = names,
+			       .n_longest = 1,
+			       .longest = &a,
+			       .n_running = 1,
+			       .running = &r,
+			       .n_longest_frames = 2,
+			       .longest_frames = lf,
+			       .prop_frames = 1,
+			       .prop_sets = 9,
+			       .prop_sets_max = 9,
+			       .drops = 4,
+			       .truncated = 1 };
 
 	a.start_ns = 12345678901ull;
 	s.ops->anim_start(s.ctx, &a);
@@ -120,11 +162,18 @@ static void json_scenario(struct sink s)
 	r.start_ns = 14 * S_NS;
 	r.frames = 60;
 	r.reason = END_RUNNING_AT_EXIT;
-	struct finding fd = { .kind = FINDING_STALLED, .pid = 1234, .process = "com.example.anim",
-			      .ts_ns = 15 * S_NS, .n_ids = 1, .ids = { 5 }, .node = 0x7b0a51c0,
-			      .node_name = "NotificationRow", .has_prop = true,
+	struct finding fd = { .kind = FINDING_STALLED,
+			      .pid = 1234,
+			      .process = "com.example.anim",
+			      .ts_ns = 15 * S_NS,
+			      .n_ids = 1,
+			      .ids = { 5 },
+			      .node = 0x7b0a51c0,
+			      .node_name = "NotificationRow",
+			      .has_prop = true,
 			      .prop = PROP_SCALE_X };
-	snprintf(fd.text, sizeof(fd.text), "animator:scaleX 5 still runs after 1.0 s with no "
+	snprintf(fd.text, sizeof(fd.text),
+		 "animator:scaleX 5 still runs after 1.0 s with no "
 		 "value change for the last 0.9 s: paused or leaked");
 	s.ops->finding(s.ctx, &fd);
 	sum.findings_by_kind[FINDING_STALLED] = 1;
@@ -159,20 +208,33 @@ static char *json_render(void (*fn)(struct sink s))
  * only when setStartValue gave it, the fling's friction in both units. */
 static void dyn_config_scenario(struct sink s)
 {
-	struct dyn_anim a = { .id = 4, .kind = DYN_SPRING, .pid = 10, .tid = 10, .obj = 0x12c40020,
-			      .start_ns = 5 * S_NS, .ended = true, .reason = END_COMPLETE,
+	struct dyn_anim a = { .id = 4,
+			      .kind = DYN_SPRING,
+			      .pid = 10,
+			      .tid = 10,
+			      .obj = 0x12c40020,
+			      .start_ns = 5 * S_NS,
+			      .ended = true,
+			      .reason = END_COMPLETE,
 			      .end_ns = 6 * S_NS };
 
-	a.config = (struct dyn_config){ .has_spring = true, .has_state = true,
-					.stiffness = 1500.0000000000002, .damping_ratio = 0.75,
-					.final_position = 300, .velocity = -12.5,
+	a.config = (struct dyn_config){ .has_spring = true,
+					.has_state = true,
+					.stiffness = 1500.0000000000002,
+					.damping_ratio = 0.75,
+					.final_position = 300,
+					.velocity = -12.5,
 					.min_visible_change = 1 };
 	cr_assert_eq(s.ops->dyn_end(s.ctx, &a), 0);
 	a.id = 5;
 	a.kind = DYN_FLING;
-	a.config = (struct dyn_config){ .has_fling = true, .has_state = true, .has_value = true,
-					.friction = 2 * DYN_DEFAULT_FRICTION, .value = 0.1f,
-					.velocity = 900, .min_visible_change = 0.00390625 };
+	a.config = (struct dyn_config){ .has_fling = true,
+					.has_state = true,
+					.has_value = true,
+					.friction = 2 * DYN_DEFAULT_FRICTION,
+					.value = 0.1f,
+					.velocity = 900,
+					.min_visible_change = 0.00390625 };
 	cr_assert_eq(s.ops->dyn_end(s.ctx, &a), 0);
 }
 
@@ -183,19 +245,26 @@ Test(sink_json, a_read_configuration_keeps_every_digit_beside_the_fit)
 	cr_assert_not_null(strstr(buf, ",\"config\":{\"source\":\"heap\","
 				       "\"stiffness\":1500.0000000000002,\"damping_ratio\":0.75,"
 				       "\"final_position\":300,\"velocity\":-12.5,"
-				       "\"min_visible_change\":1}"), "%s", buf);
+				       "\"min_visible_change\":1}"),
+			   "%s", buf);
 	cr_assert_not_null(strstr(buf, ",\"config\":{\"source\":\"heap\","
 				       "\"friction\":-8.3999996185302734,\"friction_scalar\":2,"
 				       "\"value\":0.10000000149011612,\"velocity\":900,"
-				       "\"min_visible_change\":0.00390625}"), "%s", buf);
+				       "\"min_visible_change\":0.00390625}"),
+			   "%s", buf);
 	free(buf);
 }
 
 /* A cancelled spring with its fit, its target and both stacks. */
 static void dyn_scenario(struct sink s)
 {
-	struct dyn_anim a = { .id = 3, .kind = DYN_SPRING, .pid = 10, .tid = 10,
-			      .obj = 0x12c40010, .start_ns = 5 * S_NS, .replaces = 2 };
+	struct dyn_anim a = { .id = 3,
+			      .kind = DYN_SPRING,
+			      .pid = 10,
+			      .tid = 10,
+			      .obj = 0x12c40010,
+			      .start_ns = 5 * S_NS,
+			      .replaces = 2 };
 
 	snprintf(a.process, sizeof(a.process), "com.example.dock");
 	snprintf(a.start_stack[0], AT_FRAME_NAME, "com.example.dock.DockView.snapTo");
@@ -214,8 +283,11 @@ static void dyn_scenario(struct sink s)
 	a.from = 0;
 	a.to = 250.5f;
 	a.fitted = true;
-	a.fit = (struct fit_result){ .kind = FIT_SPRING, .stiffness = 200, .damping_ratio = 0.5,
-				     .final_position = 300, .rms = 0.25 };
+	a.fit = (struct fit_result){ .kind = FIT_SPRING,
+				     .stiffness = 200,
+				     .damping_ratio = 0.5,
+				     .final_position = 300,
+				     .rms = 0.25 };
 	snprintf(a.end_stack[0], AT_FRAME_NAME, "com.example.dock.DockView.retarget");
 	a.n_end_stack = 1;
 	cr_assert_eq(s.ops->dyn_end(s.ctx, &a), 0);
@@ -225,7 +297,8 @@ Test(sink_json, a_dynamic_animation_has_a_start_and_an_end_line_with_its_keys_in
 {
 	char *buf = json_render(dyn_scenario);
 
-	cr_assert_str_eq(buf,
+	cr_assert_str_eq(
+		buf,
 		"{\"type\":\"dyn_start\",\"ts_ns\":5000000000,\"pid\":10,\"tid\":10,"
 		"\"process\":\"com.example.dock\",\"id\":3,\"kind\":\"Spring\",\"obj\":\"0x12c40010\","
 		"\"start_ns\":5000000000,\"replaces\":2,"
@@ -328,8 +401,9 @@ Test(sink_json, every_line_parses_with_the_contract_fields)
 	get(o[9], "text");
 	cr_assert_str_eq(json_object_get_string(get(o[10], "type")), "summary");
 	cr_assert_eq(json_object_array_length(get(o[10], "names")), 3);
-	cr_assert_str_eq(json_object_get_string(get(json_object_array_get_idx(get(o[10],
-		"running"), 0), "reason")), "running_at_exit");
+	cr_assert_str_eq(json_object_get_string(get(
+				 json_object_array_get_idx(get(o[10], "running"), 0), "reason")),
+			 "running_at_exit");
 	cr_assert_eq(json_object_get_int64(get(o[10], "drops")), 4);
 	cr_assert_eq(json_object_get_int64(get(get(o[10], "findings_by_kind"), "stalled")), 1);
 	cr_assert_eq(json_object_array_length(get(o[10], "findings")), 1);
@@ -345,10 +419,12 @@ Test(sink_json, the_summary_lists_frames_per_name_longest_frames_and_property_se
 	int n = parse_lines(text, o, 16);
 
 	sum = o[n - 1];
-	cr_assert_eq(json_object_get_int64(get(json_object_array_get_idx(get(sum, "names"), 0),
-					       "frames")), 18);
-	cr_assert_eq(json_object_get_int64(get(json_object_array_get_idx(get(sum, "names"), 2),
-					       "frames")), 60);
+	cr_assert_eq(json_object_get_int64(
+			     get(json_object_array_get_idx(get(sum, "names"), 0), "frames")),
+		     18);
+	cr_assert_eq(json_object_get_int64(
+			     get(json_object_array_get_idx(get(sum, "names"), 2), "frames")),
+		     60);
 	lf = get(sum, "longest_frames");
 	cr_assert_eq(json_object_array_length(lf), 2);
 	cr_assert_eq(json_object_get_int64(get(json_object_array_get_idx(lf, 0), "seq")), 12);
@@ -437,7 +513,8 @@ Test(sink_json, animator_end_carries_the_target_and_its_changes)
 
 static void nonfinite_scenario(struct sink s)
 {
-	struct node_props np = { .node = 0x10, .node_name = "V",
+	struct node_props np = { .node = 0x10,
+				 .node_name = "V",
 				 .set_mask = 1u << PROP_TRANSLATION_X | 1u << PROP_SCALE_Y };
 	struct frame_props fp = { .pid = 1, .tid = 1, .vsync_id = -1, .n_nodes = 1, .nodes = &np };
 
@@ -502,9 +579,10 @@ static void nasty_scenario(struct sink s)
 
 	/* quote, backslash, newline, ESC, DEL, é, €, U+1F600, then invalid: lone continuation,
 	 * overlong '/', a surrogate, a truncated 3-byte sequence at the end */
-	snprintf(a.name, sizeof(a.name), "animator:a\"b\\c\nd\033e\x7f"
-					 "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"
-					 "|\x80|\xc0\xaf|\xed\xa0\x80|\xe2\x82");
+	snprintf(a.name, sizeof(a.name),
+		 "animator:a\"b\\c\nd\033e\x7f"
+		 "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"
+		 "|\x80|\xc0\xaf|\xed\xa0\x80|\xe2\x82");
 	snprintf(a.process, sizeof(a.process), "tab\there");
 	a.start_ns = 1;
 	s.ops->anim_start(s.ctx, &a);
@@ -515,13 +593,15 @@ Test(sink_json, nasty_names_are_escaped_per_rfc_8259)
 	char *text = json_render(nasty_scenario);
 	struct json_object *o[2];
 
-	cr_assert_str_eq(text, "{\"type\":\"animator_start\",\"ts_ns\":1,\"pid\":2,\"tid\":2,"
-			       "\"process\":\"tab\\u0009here\",\"id\":1,"
-			       "\"name\":\"animator:a\\\"b\\\\c\\u000ad\\u001be\x7f"
-			       "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"
-			       "|\\ufffd|\\ufffd\\ufffd|\\ufffd\\ufffd\\ufffd|\\ufffd\\ufffd\","
-			       "\"kind\":\"ObjectAnimator\",\"properties\":[\"p\\\"q\"],"
-			       "\"restarts\":0,\"started_by\":null,\"set_caller\":null,\"start_delay_ns\":null,\"config\":null}\n");
+	cr_assert_str_eq(
+		text,
+		"{\"type\":\"animator_start\",\"ts_ns\":1,\"pid\":2,\"tid\":2,"
+		"\"process\":\"tab\\u0009here\",\"id\":1,"
+		"\"name\":\"animator:a\\\"b\\\\c\\u000ad\\u001be\x7f"
+		"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"
+		"|\\ufffd|\\ufffd\\ufffd|\\ufffd\\ufffd\\ufffd|\\ufffd\\ufffd\","
+		"\"kind\":\"ObjectAnimator\",\"properties\":[\"p\\\"q\"],"
+		"\"restarts\":0,\"started_by\":null,\"set_caller\":null,\"start_delay_ns\":null,\"config\":null}\n");
 	cr_assert_eq(parse_lines(text, o, 2), 1);
 	cr_assert_str_eq(json_object_get_string(get(o[0], "process")), "tab\there");
 	json_object_put(o[0]);
@@ -592,13 +672,16 @@ Test(sink_json, the_starter_and_the_sets_caller_follow_the_identity)
 {
 	char *out = json_render(starters_json);
 
-	cr_assert(strstr(out, "\"id\":7,\"name\":\"animator:alpha\",\"kind\":\"ObjectAnimator\","
-			      "\"properties\":[\"alpha\"],\"restarts\":0,\"started_by\":\"AnimatorSet\","
-			      "\"set_caller\":\"com.example.Shade.expand\","), "%s", out);
+	cr_assert(strstr(out,
+			 "\"id\":7,\"name\":\"animator:alpha\",\"kind\":\"ObjectAnimator\","
+			 "\"properties\":[\"alpha\"],\"restarts\":0,\"started_by\":\"AnimatorSet\","
+			 "\"set_caller\":\"com.example.Shade.expand\","),
+		  "%s", out);
 	cr_assert(strstr(out, "\"started_by\":\"AnimatorSet\",\"set_caller\":null,"), "%s", out);
 	cr_assert(strstr(out, "\"id\":8,\"name\":\"animator\",\"kind\":\"ValueAnimator\","
 			      "\"properties\":[],\"restarts\":0,"
-			      "\"started_by\":\"ViewPropertyAnimator\",\"set_caller\":null,"), "%s", out);
+			      "\"started_by\":\"ViewPropertyAnimator\",\"set_caller\":null,"),
+		  "%s", out);
 	free(out);
 }
 
@@ -606,12 +689,19 @@ Test(sink_json, call_stacks_are_string_arrays_and_absent_when_unknown)
 {
 	char *out = json_render(stacks_json);
 
-	cr_assert(strstr(out, "\"restarts\":0,\"started_by\":null,\"set_caller\":null,\"start_delay_ns\":null,\"config\":null,\"start_stack\":[\"com.example.A.play\","
-			      "\"com.example.\\\"B\\\".run\"]}\n"), "%s", out);
-	cr_assert(strstr(out, "\"start_stack\":[\"com.example.A.play\",\"com.example.\\\"B\\\".run\"],"
-			      "\"end_stack\":[\"com.example.C.stop\"]}\n"), "%s", out);
-	cr_assert(strstr(out, "\"restarts\":0,\"started_by\":null,\"set_caller\":null,\"start_delay_ns\":null,\"config\":null}\n"),
-		  "the third record has no stack: %s", out);
+	cr_assert(
+		strstr(out,
+		       "\"restarts\":0,\"started_by\":null,\"set_caller\":null,\"start_delay_ns\":null,\"config\":null,\"start_stack\":[\"com.example.A.play\","
+		       "\"com.example.\\\"B\\\".run\"]}\n"),
+		"%s", out);
+	cr_assert(strstr(out,
+			 "\"start_stack\":[\"com.example.A.play\",\"com.example.\\\"B\\\".run\"],"
+			 "\"end_stack\":[\"com.example.C.stop\"]}\n"),
+		  "%s", out);
+	cr_assert(
+		strstr(out,
+		       "\"restarts\":0,\"started_by\":null,\"set_caller\":null,\"start_delay_ns\":null,\"config\":null}\n"),
+		"the third record has no stack: %s", out);
 	free(out);
 }
 
@@ -649,8 +739,12 @@ Test(sink_json, writes_a_negative_cookie_as_a_signed_id)
 
 static void names_summary(struct sink s)
 {
-	struct summary sum = { .node_names = { .live = true, .named = 12, .no_offset = 3,
-					       .unreadable = 2, .not_class = 1, .gone = 4,
+	struct summary sum = { .node_names = { .live = true,
+					       .named = 12,
+					       .no_offset = 3,
+					       .unreadable = 2,
+					       .not_class = 1,
+					       .gone = 4,
 					       .evicted = 5 },
 			       .evicted = { .node_names = 5 } };
 
@@ -663,7 +757,8 @@ Test(sink_json, a_live_summary_says_how_its_nodes_were_named_and_a_replay_says_n
 
 	cr_assert_not_null(strstr(live, ",\"node_names\":5,"), "%s", live);
 	cr_assert_not_null(strstr(live, ",\"node_names\":{\"named\":12,\"no_offset\":3,"
-					"\"unreadable\":2,\"not_class\":1,\"gone\":4},"), "%s", live);
+					"\"unreadable\":2,\"not_class\":1,\"gone\":4},"),
+			   "%s", live);
 	cr_assert_null(strstr(replay, "\"node_names\":{"), "%s", replay);
 	free(live);
 	free(replay);
@@ -689,10 +784,12 @@ Test(sink_json, an_inferred_target_lists_the_nodes_that_fit)
 {
 	char *out = json_render(fits_json);
 
-	cr_assert(strstr(out, "\"target_source\":\"inferred\",\"target_fits\":["
-			      "{\"node\":\"0x51c0\",\"node_name\":\"Row@51c0\",\"node_class\":\"Row\","
-			      "\"frames\":12},{\"node\":\"0xc000\",\"node_name\":\"RenderNode@c000\","
-			      "\"node_class\":null,\"frames\":3}],\"target_fits_more\":false,"
-			      "\"changes\":{}"), "%s", out);
+	cr_assert(strstr(out,
+			 "\"target_source\":\"inferred\",\"target_fits\":["
+			 "{\"node\":\"0x51c0\",\"node_name\":\"Row@51c0\",\"node_class\":\"Row\","
+			 "\"frames\":12},{\"node\":\"0xc000\",\"node_name\":\"RenderNode@c000\","
+			 "\"node_class\":null,\"frames\":3}],\"target_fits_more\":false,"
+			 "\"changes\":{}"),
+		  "%s", out);
 	free(out);
 }

@@ -45,10 +45,18 @@ static char *st_close(struct st_out *o)
 static struct anim st_anim(void)
 {
 	struct anim a = {
-		.id = 44292905, .kind = ANIM_OBJECT, .n_props = 1, .pid = 24675,
-		.start_tid = 24675, .end_tid = 24680, .start_ns = 69739902489000ull,
-		.end_ns = 69740314489123ull, .frames = 25, .restarts = 1,
-		.reason = END_ENDED, .reason_source = REASON_INFERRED,
+		.id = 44292905,
+		.kind = ANIM_OBJECT,
+		.n_props = 1,
+		.pid = 24675,
+		.start_tid = 24675,
+		.end_tid = 24680,
+		.start_ns = 69739902489000ull,
+		.end_ns = 69740314489123ull,
+		.frames = 25,
+		.restarts = 1,
+		.reason = END_ENDED,
+		.reason_source = REASON_INFERRED,
 	};
 
 	strcpy(a.name, "animator:alpha");
@@ -62,8 +70,13 @@ static const uint64_t st_ids[] = { 44292905 };
 static struct frame st_frame(void)
 {
 	struct frame f = {
-		.pid = 24675, .tid = 24675, .seq = 7, .vsync_id = 1234567,
-		.start_ns = 69739910000001ull, .dur_ns = 12345678, .n_anims = 1,
+		.pid = 24675,
+		.tid = 24675,
+		.seq = 7,
+		.vsync_id = 1234567,
+		.start_ns = 69739910000001ull,
+		.dur_ns = 12345678,
+		.n_anims = 1,
 		.anim_ids = st_ids,
 	};
 
@@ -80,8 +93,14 @@ static void st_play(struct st_out *o)
 	struct frame f = st_frame();
 	struct node_props np = { .node = 0x7f00, .set_mask = 1u << PROP_ALPHA };
 	struct frame_props fp = {
-		.pid = 24675, .tid = 24675, .ts_ns = 69739910000001ull, .frame_seq = 7,
-		.vsync_id = 1234567, .in_frame = true, .n_nodes = 1, .nodes = &np,
+		.pid = 24675,
+		.tid = 24675,
+		.ts_ns = 69739910000001ull,
+		.frame_seq = 7,
+		.vsync_id = 1234567,
+		.in_frame = true,
+		.n_nodes = 1,
+		.nodes = &np,
 	};
 
 	strcpy(np.node_name, "ImageView");
@@ -224,8 +243,8 @@ Test(sink_trace, marks_an_animator_cancelled_before_start_with_an_instant)
 	o.s.ops->anim_end(o.s.ctx, &a);
 	got = st_close(&o);
 	cr_assert(strstr(got, "{\"ph\":\"i\",\"name\":\"Anim|44292905|Obj|?|alpha:?->?|?|?\","
-			 "\"cat\":\"animator\",\"s\":\"t\",\"pid\":24675,"
-			 "\"tid\":24680,\"ts\":69740314489.123,"),
+			      "\"cat\":\"animator\",\"s\":\"t\",\"pid\":24675,"
+			      "\"tid\":24680,\"ts\":69740314489.123,"),
 		  "%s", got);
 	cr_assert(strstr(got, "\"reason\":\"cancel_before_start\""), "%s", got);
 	cr_assert_null(strstr(got, "\"ph\":\"b\""));
@@ -236,9 +255,17 @@ Test(sink_trace, marks_an_animator_cancelled_before_start_with_an_instant)
 Test(sink_trace, writes_a_cuj_as_an_async_slice)
 {
 	static const uint64_t ids[] = { 7, 8 };
-	struct cuj c = { .pid = 24675, .tid = 24675, .cookie = 1011, .begin_ns = 1000000000,
-			 .end_ns = 1216666667, .ended = true, .frames = 13, .janky_frames = 1,
-			 .frames_dropped = 2, .n_anims = 2, .anim_ids = ids };
+	struct cuj c = { .pid = 24675,
+			 .tid = 24675,
+			 .cookie = 1011,
+			 .begin_ns = 1000000000,
+			 .end_ns = 1216666667,
+			 .ended = true,
+			 .frames = 13,
+			 .janky_frames = 1,
+			 .frames_dropped = 2,
+			 .n_anims = 2,
+			 .anim_ids = ids };
 	struct st_out o;
 	char *got;
 
@@ -248,13 +275,14 @@ Test(sink_trace, writes_a_cuj_as_an_async_slice)
 	cr_assert_eq(o.s.ops->cuj(o.s.ctx, &c), 0);
 	got = st_close(&o);
 	cr_assert(strstr(got, "{\"ph\":\"b\",\"name\":\"CUJ|SHADE_EXPAND_COLLAPSE\","
-			 "\"cat\":\"cuj\",\"id\":\"0x3f3\",\"pid\":24675,\"tid\":24675,"
-			 "\"ts\":1000000.000,"
-			 "\"args\":{\"frames\":13,\"janky_frames\":1,\"frames_dropped\":2,"
-			 "\"animators\":2,\"animations\":0,\"ended\":true}}"), "%s", got);
+			      "\"cat\":\"cuj\",\"id\":\"0x3f3\",\"pid\":24675,\"tid\":24675,"
+			      "\"ts\":1000000.000,"
+			      "\"args\":{\"frames\":13,\"janky_frames\":1,\"frames_dropped\":2,"
+			      "\"animators\":2,\"animations\":0,\"ended\":true}}"),
+		  "%s", got);
 	cr_assert(strstr(got, "{\"ph\":\"e\",\"name\":\"CUJ|SHADE_EXPAND_COLLAPSE\","
-			 "\"cat\":\"cuj\",\"id\":\"0x3f3\",\"pid\":24675,\"tid\":24675,"
-			 "\"ts\":1216666.667,"),
+			      "\"cat\":\"cuj\",\"id\":\"0x3f3\",\"pid\":24675,\"tid\":24675,"
+			      "\"ts\":1216666.667,"),
 		  "%s", got);
 	free(got);
 }
@@ -275,7 +303,7 @@ Test(sink_trace, names_a_process_once_and_escapes_names)
 	cr_assert_not_null(first);
 	cr_assert_null(strstr(first + 1, "process_name"));
 	cr_assert(strstr(got, "\"name\":\"Anim|44292905|Obj|?|"
-			 "%01\\\"q\\\"\\ufffd:?->?|?|412ms\""),
+			      "%01\\\"q\\\"\\ufffd:?->?|?|412ms\""),
 		  "%s", got);
 	free(got);
 }
@@ -383,53 +411,73 @@ Test(sink_trace, animator_args_name_the_target_view_and_its_from_and_to_values)
 	st_open(&o);
 	o.s.ops->anim_end(o.s.ctx, &a);
 	got = st_close(&o);
-	cr_assert(strstr(got, "\"frames\":25,\"restarts\":1,\"target\":\"0x7b0a51c0\","
-			      "\"target_name\":\"RenderNode@51c0\",\"alpha\":{\"from\":1,\"to\":0.25}}"),
+	cr_assert(strstr(got,
+			 "\"frames\":25,\"restarts\":1,\"target\":\"0x7b0a51c0\","
+			 "\"target_name\":\"RenderNode@51c0\",\"alpha\":{\"from\":1,\"to\":0.25}}"),
 		  "%s", got);
 	cr_assert(strstr(got, "{\"ph\":\"b\",\"name\":\"Anim|44292905|Obj|RenderNode@51c0|"
-			      "alpha:1->0.25|FastOutSlowIn|412ms\""), "%s", got);
+			      "alpha:1->0.25|FastOutSlowIn|412ms\""),
+		  "%s", got);
 	free(got);
 }
 
 /* Unmarked animations are named as the seed's DynamicAnimationTracer named springs, flings. */
 Test(sink_trace, a_spring_and_a_fling_are_slices_named_with_their_fitted_parameters)
 {
-	struct animation sp = { .id = 1, .ended = true, .kind = FIT_SPRING, .pid = 24675,
-				.tid = 24675, .node = 0x7b0a51c0, .n_props = 1, .start_ns = 1000000,
+	struct animation sp = { .id = 1,
+				.ended = true,
+				.kind = FIT_SPRING,
+				.pid = 24675,
+				.tid = 24675,
+				.node = 0x7b0a51c0,
+				.n_props = 1,
+				.start_ns = 1000000,
 				.duration_ns = 500000000 };
 	struct animation fl = sp;
 	struct st_out o;
 	char *got;
 
-	sp.props[0] = (struct animation_prop){ .prop = PROP_TRANSLATION_Y, .from = 0, .to = 300,
-					       .frames = 30, .fitted = true };
-	sp.props[0].fit = (struct fit_result){ .kind = FIT_SPRING, .stiffness = 200.004,
+	sp.props[0] = (struct animation_prop){
+		.prop = PROP_TRANSLATION_Y, .from = 0, .to = 300, .frames = 30, .fitted = true
+	};
+	sp.props[0].fit = (struct fit_result){ .kind = FIT_SPRING,
+					       .stiffness = 200.004,
 					       .damping_ratio = 0.5 };
 	fl.id = 2;
 	fl.kind = FIT_FLING;
 	fl.props[0] = sp.props[0];
 	fl.props[0].prop = PROP_TRANSLATION_X;
-	fl.props[0].fit = (struct fit_result){ .kind = FIT_FLING, .friction_scalar = 1,
+	fl.props[0].fit = (struct fit_result){ .kind = FIT_FLING,
+					       .friction_scalar = 1,
 					       .start_velocity = 2000 };
 	st_open(&o);
 	o.s.ops->animation_end(o.s.ctx, &sp);
 	o.s.ops->animation_end(o.s.ctx, &fl);
 	got = st_close(&o);
 	cr_assert(strstr(got, "{\"ph\":\"b\",\"name\":\"Spring|1|RenderNode@51c0|translationY|"
-			      "s=200.004,d=0.5|0->300\",\"cat\":\"animation\""), "%s", got);
+			      "s=200.004,d=0.5|0->300\",\"cat\":\"animation\""),
+		  "%s", got);
 	cr_assert(strstr(got, "{\"ph\":\"e\",\"name\":\"Fling|2|RenderNode@51c0|translationX|"
-			      "f=1|v0=2000\",\"cat\":\"animation\""), "%s", got);
+			      "f=1|v0=2000\",\"cat\":\"animation\""),
+		  "%s", got);
 	free(got);
 }
 
 Test(sink_trace, a_jank_is_an_instant_on_the_ui_thread_with_its_cause_chain)
 {
-	struct jank j = { .kind = JANK_LATE, .pid = 24675, .tid = 24675, .process = "app",
-			  .frame_seq = 12, .vsync_id = -1, .ts_ns = 69740314489123ull,
-			  .duration_ns = 34000000, .budget_ns = 16666667,
-			  .ui = { 2, { { "Choreographer#doFrame", 34000000 },
-				       { "traversal", 29000000 } } },
-			  .render = { 1, { { "DrawFrame", 4000000 } } } };
+	struct jank j = {
+		.kind = JANK_LATE,
+		.pid = 24675,
+		.tid = 24675,
+		.process = "app",
+		.frame_seq = 12,
+		.vsync_id = -1,
+		.ts_ns = 69740314489123ull,
+		.duration_ns = 34000000,
+		.budget_ns = 16666667,
+		.ui = { 2, { { "Choreographer#doFrame", 34000000 }, { "traversal", 29000000 } } },
+		.render = { 1, { { "DrawFrame", 4000000 } } }
+	};
 	struct st_out o;
 	char *got;
 
@@ -437,10 +485,10 @@ Test(sink_trace, a_jank_is_an_instant_on_the_ui_thread_with_its_cause_chain)
 	o.s.ops->jank(o.s.ctx, &j);
 	got = st_close(&o);
 	cr_assert(strstr(got, "{\"ph\":\"i\",\"name\":\"jank: late frame 12\",\"cat\":\"jank\","
-			 "\"s\":\"t\",\"pid\":24675,\"tid\":24675,\"ts\":69740314489.123,"
-			 "\"args\":{\"duration_ns\":34000000,\"dropped_before\":0,"
-			 "\"ui\":[\"Choreographer#doFrame\",\"traversal\"],"
-			 "\"render\":[\"DrawFrame\"]}}"),
+			      "\"s\":\"t\",\"pid\":24675,\"tid\":24675,\"ts\":69740314489.123,"
+			      "\"args\":{\"duration_ns\":34000000,\"dropped_before\":0,"
+			      "\"ui\":[\"Choreographer#doFrame\",\"traversal\"],"
+			      "\"render\":[\"DrawFrame\"]}}"),
 		  "%s", got);
 	json_object_put(st_parse_strict(got, strlen(got)));
 	free(got);
@@ -459,8 +507,13 @@ Test(sink_trace, reports_a_full_disk_when_it_opens)
 
 Test(sink_trace, writes_a_negative_cookie_signed_in_the_name_and_the_id)
 {
-	struct anim a = { .id = (uint64_t)-42, .pid = 10, .start_tid = 10, .end_tid = 10,
-			  .start_ns = 1000, .end_ns = 2000, .reason = END_COMPLETE };
+	struct anim a = { .id = (uint64_t)-42,
+			  .pid = 10,
+			  .start_tid = 10,
+			  .end_tid = 10,
+			  .start_ns = 1000,
+			  .end_ns = 2000,
+			  .reason = END_COMPLETE };
 	struct st_out o;
 	char *got;
 
@@ -475,37 +528,53 @@ Test(sink_trace, writes_a_negative_cookie_signed_in_the_name_and_the_id)
 
 Test(sink_trace, a_followed_spring_is_a_slice_from_its_start_to_its_end_with_the_seeds_name)
 {
-	struct dyn_anim d = { .id = 105, .kind = DYN_SPRING, .ended = true, .reason = END_CANCEL,
-			      .pid = 24675, .tid = 24676, .start_ns = 1000000001,
-			      .end_ns = 1216666667, .frames = 13, .has_target = true,
-			      .node = 0x55d0a2b33f2cULL, .prop = PROP_TRANSLATION_Y };
+	struct dyn_anim d = { .id = 105,
+			      .kind = DYN_SPRING,
+			      .ended = true,
+			      .reason = END_CANCEL,
+			      .pid = 24675,
+			      .tid = 24676,
+			      .start_ns = 1000000001,
+			      .end_ns = 1216666667,
+			      .frames = 13,
+			      .has_target = true,
+			      .node = 0x55d0a2b33f2cULL,
+			      .prop = PROP_TRANSLATION_Y };
 	struct st_out o;
 	char *got;
 
 	snprintf(d.node_name, sizeof(d.node_name), "NotifRow");
 	snprintf(d.process, sizeof(d.process), "com.android.systemui");
-	d.config = (struct dyn_config){ .has_spring = true, .has_state = true, .stiffness = 200,
-					.damping_ratio = 0.8f, .final_position = -100 };
+	d.config = (struct dyn_config){ .has_spring = true,
+					.has_state = true,
+					.stiffness = 200,
+					.damping_ratio = 0.8f,
+					.final_position = -100 };
 	st_open(&o);
 	cr_assert_eq(o.s.ops->dyn_start(o.s.ctx, &d), 0);
 	cr_assert_eq(o.s.ops->dyn_end(o.s.ctx, &d), 0);
 	got = st_close(&o);
 	cr_assert(strstr(got, "{\"ph\":\"b\",\"name\":\"Spring|105|NotifRow@3f2c|translationY|"
-			 "s=200,d=0.8|0->-100\",\"cat\":\"dyn\",\"id\":\"0x69\",\"pid\":24675,"
-			 "\"tid\":24676,\"ts\":1000000.001,\"args\":{\"kind\":\"Spring\","
-			 "\"reason\":\"cancel\",\"frames\":13,\"end_inferred\":false,"
-			 "\"node\":\"0x55d0a2b33f2c\"}}"), "%s", got);
+			      "s=200,d=0.8|0->-100\",\"cat\":\"dyn\",\"id\":\"0x69\",\"pid\":24675,"
+			      "\"tid\":24676,\"ts\":1000000.001,\"args\":{\"kind\":\"Spring\","
+			      "\"reason\":\"cancel\",\"frames\":13,\"end_inferred\":false,"
+			      "\"node\":\"0x55d0a2b33f2c\"}}"),
+		  "%s", got);
 	cr_assert(strstr(got, "{\"ph\":\"e\",\"name\":\"Spring|105|NotifRow@3f2c|translationY|"
-			 "s=200,d=0.8|0->-100\",\"cat\":\"dyn\",\"id\":\"0x69\",\"pid\":24675,"
-			 "\"tid\":24676,\"ts\":1216666.667,"), "%s", got);
+			      "s=200,d=0.8|0->-100\",\"cat\":\"dyn\",\"id\":\"0x69\",\"pid\":24675,"
+			      "\"tid\":24676,\"ts\":1216666.667,"),
+		  "%s", got);
 	free(got);
 }
 
 /* Issue #22: a finding is an instant of the process, named by its kind, with its ids and text. */
 Test(sink_trace, a_finding_is_a_process_instant_with_its_ids_and_sentence)
 {
-	struct finding f = { .kind = FINDING_REPLACED, .pid = 24675, .ts_ns = 1216666667,
-			     .n_ids = 2, .ids = { 168950273, 168950274 } };
+	struct finding f = { .kind = FINDING_REPLACED,
+			     .pid = 24675,
+			     .ts_ns = 1216666667,
+			     .n_ids = 2,
+			     .ids = { 168950273, 168950274 } };
 	struct st_out o;
 	char *got;
 
@@ -515,8 +584,9 @@ Test(sink_trace, a_finding_is_a_process_instant_with_its_ids_and_sentence)
 	cr_assert_eq(o.s.ops->finding(o.s.ctx, &f), 0);
 	got = st_close(&o);
 	cr_assert(strstr(got, "{\"ph\":\"i\",\"name\":\"finding: replaced\",\"cat\":\"finding\","
-			 "\"s\":\"p\",\"pid\":24675,\"tid\":24675,\"ts\":1216666.667,"
-			 "\"args\":{\"ids\":[168950273,168950274],"
-			 "\"text\":\"#168950273 was cancelled by #168950274\"}}"), "%s", got);
+			      "\"s\":\"p\",\"pid\":24675,\"tid\":24675,\"ts\":1216666.667,"
+			      "\"args\":{\"ids\":[168950273,168950274],"
+			      "\"text\":\"#168950273 was cancelled by #168950274\"}}"),
+		  "%s", got);
 	free(got);
 }

@@ -87,14 +87,20 @@ Test(input_stats, an_intact_capture_says_nothing)
 
 Test(input_stats, every_kind_of_damage_is_one_clause_of_one_line)
 {
-	struct input_stats in = { .protobuf = true, .damaged = 2, .bad_blocks = 1, .skipped = 3025,
-				  .truncated = 1, .truncated_at = 500000, .time_jumps = 1,
+	struct input_stats in = { .protobuf = true,
+				  .damaged = 2,
+				  .bad_blocks = 1,
+				  .skipped = 3025,
+				  .truncated = 1,
+				  .truncated_at = 500000,
+				  .time_jumps = 1,
 				  .dropped = 4 };
 	char buf[512];
 	int n = input_stats_describe(&in, buf, sizeof(buf));
 
 	cr_assert(input_stats_damaged(&in));
-	cr_assert_str_eq(buf, "2 damaged packets or messages, 1 compressed block that did not "
+	cr_assert_str_eq(buf,
+			 "2 damaged packets or messages, 1 compressed block that did not "
 			 "inflate whole, 3025 bytes skipped, cut at byte 500000 (its last packet "
 			 "dropped), 1 event with an impossible timestamp dropped, 4 print events "
 			 "beyond the 512Ki-event index left out");
@@ -107,6 +113,7 @@ Test(input_stats, a_short_buffer_is_cut_and_the_length_needed_returned)
 	struct input_stats in = { .damaged = 1, .skipped = 10 };
 	char buf[8];
 
-	cr_assert_eq(input_stats_describe(&in, buf, sizeof(buf)), (int)strlen("1 damaged line, 10 bytes skipped"));
+	cr_assert_eq(input_stats_describe(&in, buf, sizeof(buf)),
+		     (int)strlen("1 damaged line, 10 bytes skipped"));
 	cr_assert_str_eq(buf, "1 damag");
 }

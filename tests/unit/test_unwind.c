@@ -177,7 +177,8 @@ Test(unwind, an_unwind_loads_neither_libdebuginfod_nor_libcurl)
 	uw_outer();
 	uw_regs(&r);
 	cr_assert_geq(unwinder__unwind(u, (uint32_t)getpid(), (uint32_t)gettid(), &r, f,
-				       UNWIND_MAX_FRAMES), 5);
+				       UNWIND_MAX_FRAMES),
+		      5);
 	unwinder__free(u);
 	cr_assert_not(maps_hold("libdebuginfod"));
 	cr_assert_not(maps_hold("libcurl"));
@@ -200,7 +201,8 @@ Test(unwind, the_java_frames_of_a_copied_stack_are_its_callers_innermost_first)
 	cr_assert_str_eq(java[2], "com.example.test.Outer.call");
 	/* A second record of the same process reuses the cached modules. */
 	cr_assert_eq(unwinder__unwind(u, (uint32_t)getpid(), (uint32_t)gettid(), &r, f,
-				      UNWIND_MAX_FRAMES), n);
+				      UNWIND_MAX_FRAMES),
+		     n);
 	unwinder__free(u);
 }
 
@@ -372,18 +374,18 @@ Test(unwind, the_engine_gives_start_and_cancel_stacks_to_the_animator_they_expla
 
 	engine__art_active(e, 10, 0);
 	engine__art_call_stack(e, 1000, 10, 10, ART_CALL_START, true, 7,
-			       (const char (*)[AT_FRAME_NAME])start, 2);
+			       (const char(*)[AT_FRAME_NAME])start, 2);
 	uw_marker(e, 2000, "S|10|animator|7");
 	cr_assert_eq(uw_started.n_start_stack, 2);
 	cr_assert_str_eq(uw_started.start_stack[0], "com.example.anim.PanelAnimator.play");
 	cr_assert_str_eq(uw_started.start_stack[1], "com.example.anim.NotificationPanel.expand");
 	/* A start of another cookie does not explain this S. */
 	engine__art_call_stack(e, 3000, 10, 10, ART_CALL_START, true, 8,
-			       (const char (*)[AT_FRAME_NAME])start, 2);
+			       (const char(*)[AT_FRAME_NAME])start, 2);
 	uw_marker(e, 4000, "S|10|animator:alpha|9");
 	cr_assert_eq(uw_started.n_start_stack, 0);
 	engine__art_call_stack(e, 50000000, 10, 10, ART_CALL_CANCEL, true, 7,
-			       (const char (*)[AT_FRAME_NAME])stop, 1);
+			       (const char(*)[AT_FRAME_NAME])stop, 1);
 	uw_marker(e, 50001000, "F|10|animator|7");
 	cr_assert_eq(uw_ended.reason, END_CANCEL);
 	cr_assert_eq(uw_ended.n_start_stack, 2);
