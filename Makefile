@@ -48,7 +48,7 @@ SKELS := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
 BPF_ARCH := $(ARCH)
 
 .PHONY: FORCE all clean deps deps-host test unit replay e2e e2e-arm64 demo bench fuzz soak asan \
-	check-root format
+	check-root format format-check deps-check
 all: $(BUILD)/animtrace
 
 $(BUILD)/obj $(BUILD)/bpf $(BUILD)/tests:
@@ -144,7 +144,13 @@ deps-host:
 deps: deps-host
 	$(Q)tests/deps-arm64.sh
 
+# The package check asks per architecture (tests/pkgs.sh): proven against a fake dpkg-query.
+deps-check:
+	$(Q)sh tests/deps_check.sh
+
 test: deps
+	$(Q)$(MAKE) --no-print-directory deps-check
+	$(Q)$(MAKE) --no-print-directory format-check
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)$(MAKE) --no-print-directory unit
 	$(Q)$(MAKE) --no-print-directory replay
@@ -172,6 +178,11 @@ format:
 	$(Q)command -v $(CLANG_FORMAT) >/dev/null || \
 		{ echo "format: no $(CLANG_FORMAT) (apt-get install clang-format)" >&2; exit 1; }
 	$(Q)$(CLANG_FORMAT) -i --style=file $(FORMAT_FILES)
+# The same rules, checked: a file that `make format` would change fails the build.
+format-check:
+	$(Q)command -v $(CLANG_FORMAT) >/dev/null || \
+		{ echo "format-check: no $(CLANG_FORMAT) (apt-get install clang-format)" >&2; exit 1; }
+	$(Q)$(CLANG_FORMAT) --dry-run -Werror --style=file $(FORMAT_FILES)
 
 clean:
 	rm -rf build

@@ -19,14 +19,10 @@ if ! dpkg --print-foreign-architectures | grep -qx arm64; then
 	updated=1
 fi
 
-missing=""
-for p in $PKGS; do
-	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed"; then
-		missing="$missing $p"
-	fi
-done
+. "$(dirname "$0")/pkgs.sh"
+missing=$(pkg_missing $PKGS)
 if [ -n "$missing" ]; then
-	echo "deps-arm64: installing$missing"
+	echo "deps-arm64: installing $missing"
 	[ "$updated" = 1 ] || apt-get update -qq
 	apt-get install -y -qq $missing >/dev/null
 fi

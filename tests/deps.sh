@@ -5,14 +5,12 @@ set -eu
 
 HOST_PKGS="clang llvm make gcc g++ pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
 liblzma-dev libdw-dev libcriterion-dev libjson-c-dev binutils xz-utils libminizip-dev
-libsmali-java default-jre-headless dexdump zip python3"
+libsmali-java default-jre-headless dexdump zip python3 clang-format"
 
-missing=""
-for p in $HOST_PKGS; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
-done
+. "$(dirname "$0")/pkgs.sh"
+missing=$(pkg_missing $HOST_PKGS)
 if [ -n "$missing" ]; then
-	echo "deps: installing$missing"
+	echo "deps: installing $missing"
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -qq
 	apt-get install -y -qq $missing >/dev/null

@@ -92,10 +92,19 @@ struct engine {
 	{                                                                       \
 		((struct type *)rec)->src_ts_ns = o->src_ts_ns;                 \
 	}
+/* Unformatted: a list of macro calls, which clang-format 14 reads as one statement. */
+/* clang-format off */
 SINK_STAMP(anim)
-SINK_STAMP(frame) SINK_STAMP(frame_props) SINK_STAMP(jank) SINK_STAMP(refresh_storm)
-	SINK_STAMP(animation) SINK_STAMP(cuj) SINK_STAMP(finding)
-		SINK_STAMP(dyn_anim) static inline void stamp_none(struct emit *o, const void *rec)
+SINK_STAMP(frame)
+SINK_STAMP(frame_props)
+SINK_STAMP(jank)
+SINK_STAMP(refresh_storm)
+SINK_STAMP(animation)
+SINK_STAMP(cuj)
+SINK_STAMP(finding)
+SINK_STAMP(dyn_anim)
+/* clang-format on */
+static inline void stamp_none(struct emit *o, const void *rec)
 {
 }
 static inline void stamp_summary(struct emit *o, struct summary *s)

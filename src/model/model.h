@@ -650,11 +650,25 @@ struct name_stat {
  *   prop_writes  writes of a property in a frame not listed with their writers (past
  *                AT_PROP_WRITES; their frame's node_props.writes_left_out counts them too)
  */
-#define AT_EVICTIONS(X)                                                                         \
-	X(animators)                                                                            \
-	X(anim_keys) X(names) X(durations) X(processes) X(threads) X(slices) X(nodes)           \
-		X(node_frames) X(proc_stats) X(prop_runs) X(node_names) X(thread_names) X(pids) \
-			X(prop_writes)
+/* Unformatted: one X a line, which clang-format 14 folds into a staircase. */
+/* clang-format off */
+#define AT_EVICTIONS(X) \
+	X(animators) \
+	X(anim_keys) \
+	X(names) \
+	X(durations) \
+	X(processes) \
+	X(threads) \
+	X(slices) \
+	X(nodes) \
+	X(node_frames) \
+	X(proc_stats) \
+	X(prop_runs) \
+	X(node_names) \
+	X(thread_names) \
+	X(pids) \
+	X(prop_writes)
+/* clang-format on */
 
 struct evictions {
 #define AT_EVICTION_FIELD(f) uint64_t f;
