@@ -47,7 +47,7 @@ BPF_SRCS := $(wildcard bpf/*.bpf.c)
 SKELS := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
 BPF_ARCH := $(ARCH)
 
-.PHONY: FORCE all clean deps deps-host test unit replay e2e e2e-arm64 demo bench fuzz soak asan \
+.PHONY: FORCE all clean deps deps-host test unit replay e2e e2e-arm64 demo bench fuzz soak asan conformance \
 	check-root format format-check deps-check
 all: $(BUILD)/animtrace
 
@@ -90,6 +90,7 @@ $(BUILD)/animtrace: $(OBJS)
 CRITERION_LIBS := $(shell pkg-config --libs criterion json-c 2>/dev/null || echo -lcriterion -ljson-c)
 UNIT_SRCS := $(wildcard tests/unit/*.c) tests/sim/sim_heap.c
 REPLAY_SRCS := $(wildcard tests/replay/*.c)
+CONF_SRCS := $(wildcard tests/conformance/*.c)
 E2E_SRCS := $(wildcard tests/e2e/*.c)
 TEST_CFLAGS = $(CFLAGS) -Itests -DTESTDATA='"$(TESTDATA)"' -DBUILD_DIR='"$(BUILD)"'
 
@@ -97,6 +98,9 @@ $(BUILD)/tests/unit_tests: $(UNIT_SRCS) $(LIB_OBJS) | $(BUILD)/tests
 	$(Q)$(CC) $(TEST_CFLAGS) $(LDFLAGS) $(UNIT_SRCS) $(LIB_OBJS) $(LDLIBS) $(CRITERION_LIBS) -o $@
 $(BUILD)/tests/replay_tests: $(REPLAY_SRCS) $(LIB_OBJS) | $(BUILD)/tests
 	$(Q)$(CC) $(TEST_CFLAGS) $(LDFLAGS) $(REPLAY_SRCS) $(LIB_OBJS) $(LDLIBS) $(CRITERION_LIBS) -o $@
+$(BUILD)/tests/conformance_tests: $(CONF_SRCS) $(wildcard tests/conformance/*.h) $(LIB_OBJS) \
+		| $(BUILD)/tests
+	$(Q)$(CC) $(TEST_CFLAGS) $(LDFLAGS) $(CONF_SRCS) $(LIB_OBJS) $(LDLIBS) $(CRITERION_LIBS) -o $@
 # The e2e tests read the seed's names back with animname_parse (tests/e2e/names.h).
 E2E_LIB_OBJS := $(addprefix $(BUILD)/obj/,sinks/animname.o model/model.o common/marker.o)
 $(BUILD)/tests/e2e_tests: $(E2E_SRCS) $(wildcard tests/e2e/*.h) $(E2E_LIB_OBJS) | $(BUILD)/tests
@@ -112,7 +116,7 @@ include tests/soak/soak.mk
 
 # UNIT_FILTER (tests/sim/sim.mk) leaves out the arm64 fixture suite: see hwui-arm64-test.
 # Unit, replay and e2e tests read real captures and libraries from TESTDATA: say where.
-ifneq ($(filter test unit replay asan e2e,$(MAKECMDGOALS)),)
+ifneq ($(filter test unit replay conformance asan e2e,$(MAKECMDGOALS)),)
 ifeq ($(wildcard $(TESTDATA)/.),)
 $(error no test data at $(TESTDATA): clone the shared test data there (beside this repository) or set TESTDATA=DIR)
 endif
@@ -122,6 +126,9 @@ unit: $(BUILD)/tests/unit_tests $(SIM_TARGETS) $(DEXFIX_TARGETS)
 	$(Q)$< --jobs 2 --filter $(UNIT_FILTER)
 replay: $(BUILD)/tests/replay_tests $(BUILD)/animtrace
 	$(Q)$< --jobs 1
+# Cases from Perfetto's tests and other tools' captures (tests/conformance/README.md).
+conformance: $(BUILD)/tests/conformance_tests $(BUILD)/animtrace
+	$(Q)$< --jobs 1
 e2e: $(BUILD)/tests/e2e_tests $(BUILD)/animtrace $(SIM_TARGETS) check-root sim-check
 	$(Q)$< --jobs 1
 
@@ -129,7 +136,7 @@ e2e: $(BUILD)/tests/e2e_tests $(BUILD)/animtrace $(SIM_TARGETS) check-root sim-c
 asan:
 	$(Q)$(MAKE) --no-print-directory BUILD=build/asan \
 		SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-		unit replay
+		unit replay conformance
 
 check-root:
 	$(Q)if [ "$$(id -u)" != 0 ]; then echo "e2e: live BPF tests need root" >&2; exit 1; fi
@@ -154,6 +161,7 @@ test: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)$(MAKE) --no-print-directory unit
 	$(Q)$(MAKE) --no-print-directory replay
+	$(Q)$(MAKE) --no-print-directory conformance
 	$(Q)$(MAKE) --no-print-directory asan
 	$(Q)$(MAKE) --no-print-directory fuzz-smoke
 	$(Q)$(MAKE) --no-print-directory e2e
