@@ -46,15 +46,16 @@ static const struct {
 	{ AT_ART_VA_END, VA_PKG, "ValueAnimator", "end" },
 	{ AT_ART_VA_ANIMATE, VA_PKG, "ValueAnimator", "animateValue" },
 	{ AT_ART_OA_ANIMATE, VA_PKG, "ObjectAnimator", "animateValue" },
-#define DYN_ROWS(pkg)                                                                \
-	{ AT_ART_DYN_START, pkg, "DynamicAnimation", "start" },                      \
-		{ AT_ART_SPRING_START, pkg, "SpringAnimation", "start" },            \
-		{ AT_ART_DYN_CANCEL, pkg, "DynamicAnimation", "cancel" },            \
-		{ AT_ART_DYN_SKIP, pkg, "SpringAnimation", "skipToEnd" },            \
-		{ AT_ART_DYN_END, pkg, "DynamicAnimation", "endAnimationInternal" }, \
-	{                                                                            \
-		AT_ART_DYN_FRAME, pkg, "DynamicAnimation", "doAnimationFrame"        \
-	}
+/* Unformatted: clang-format 14 staircases a macro of initialisers. */
+/* clang-format off */
+#define DYN_ROWS(pkg) \
+	{ AT_ART_DYN_START, pkg, "DynamicAnimation", "start" }, \
+	{ AT_ART_SPRING_START, pkg, "SpringAnimation", "start" }, \
+	{ AT_ART_DYN_CANCEL, pkg, "DynamicAnimation", "cancel" }, \
+	{ AT_ART_DYN_SKIP, pkg, "SpringAnimation", "skipToEnd" }, \
+	{ AT_ART_DYN_END, pkg, "DynamicAnimation", "endAnimationInternal" }, \
+	{ AT_ART_DYN_FRAME, pkg, "DynamicAnimation", "doAnimationFrame" }
+	/* clang-format on */
 	DYN_ROWS(DYN_FW),
 	DYN_ROWS(DYN_AX),
 #undef DYN_ROWS
@@ -91,8 +92,8 @@ const char *art_method_name(enum at_art_method m)
 	for (size_t i = 0; i < N_ROWS; i++) {
 		if (art_rows[i].kind != m)
 			continue;
-		if (!names[m]
-			  [0]) /* the first row of the kind (the framework's for DynamicAnimation) */
+		/* the first row of the kind (the framework's for DynamicAnimation) */
+		if (!names[m][0])
 			row_name(i, names[m], sizeof(names[m]));
 		return names[m];
 	}
