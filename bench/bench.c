@@ -28,7 +28,7 @@
 static const struct bench *const benches[] = {
 	&bench_replay, &bench_fit,    &bench_setter,   &bench_art,
 	&bench_marker, &bench_attach, &bench_annotate, &bench_refresh, &bench_footprint,
-	&bench_artstart,
+	&bench_artstart, &bench_peer, /* last: it reports what the others measured */
 };
 #define N_BENCHES (sizeof(benches) / sizeof(benches[0]))
 #define LIVE_HEADING "## Live measurements"

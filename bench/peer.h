@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * bpftrace, the peer the live benchmarks measure animtrace beside (issue #36): its runs
+ * (a script written to a file, started on one process, ready once its probes are attached,
+ * ended by SIGINT to bpftrace itself so it prints its maps), and the rows of the summary
+ * section (b_peer.c), one per thing both tools were measured doing, or why bpftrace could
+ * not do it.
+ */
+#ifndef ANIMTRACE_BENCH_PEER_H
+#define ANIMTRACE_BENCH_PEER_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+/* bpftrace in PATH: its path, NULL when it is not installed (bench/deps.sh installs it). */
+const char *peer_path(void);
+/* Its `--version` line ("bpftrace v0.17.0"); "not installed" without it. */
+const char *peer_version(void);
+/* Why a bpftrace cell is empty when it is not installed. */
+#define PEER_MISSING "bpftrace not installed (`make bench` installs it: bench/deps.sh)"
+
+struct bt_run {
+	pid_t pid;
+	char script[PATH_MAX], out[PATH_MAX], err[PATH_MAX]; /* fresh files each run */
+	uint64_t attach_ns; /* from its start until it said every probe is attached */
+};
+
+/*
+ * Writes text to a fresh script file and starts `bpftrace --unsafe [opts] [-p pid] SCRIPT`
+ * (pid 0: no -p; opts NULL-terminated, may be NULL) with the NAME=VALUE strings of env
+ * (NULL-terminated, may be NULL) added to its environment; returns once bpftrace says every
+ * probe is attached, the bench failing if it exits first.
+ */
+void bt_start(struct bt_run *r, const char *text, pid_t pid, const char *const opts[],
+	      const char *const env[]);
+/* SIGINT to bpftrace itself (it prints its maps then); waits for its exit 0. Returns the
+ * ns from the signal to its exit. */
+uint64_t bt_stop(struct bt_run *r);
+/* The count map @name in its output after exit ("@name: N"); -1 when it printed none. */
+long long bt_count(const struct bt_run *r, const char *name);
+/* Fails the bench unless @name counted exactly want: a number bpftrace missed calls for
+ * would flatter it. */
+void bt_check_count(const struct bt_run *r, const char *name, unsigned long long want,
+		    const char *what);
+/* The script bpftrace ran, as a fenced block for results.md. */
+void bt_print_script(FILE *md, const char *text);
+
+/* A row of the summary: what both did, animtrace's and bpftrace's numbers with their unit,
+ * and the ratio animtrace / bpftrace. */
+void peer_ratio(const char *what, double at, double bt, const char *unit, const char *note);
+/* A row bpftrace has no number for, and why. */
+void peer_cannot(const char *what, const char *at, const char *why);
+
+struct peer_row {
+	char what[128];
+	char at[48], bt[48], ratio[16];
+	char note[320];
+};
+/* The rows added so far, in order. */
+size_t peer_rows(const struct peer_row **v);
+
+#endif
