@@ -14,11 +14,11 @@
 #include "bench.h"
 #include "e2e/e2e.h"
 #include "peer.h"
+#include "sim/hwui_fixture.h"
 #include "stats.h"
 #include "ways.h"
 
 #define SETTER "_ZN7androidL32android_view_RenderNode_setAlphaElf"
-#define ALPHA_OFF "0x4c" /* HWUI_OFF_ALPHA in tests/sim/hwui_fixture.h */
 
 enum { NONE, BARE, ENTRY, MULTI, ANIMTRACE, BPFTRACE, STOPPED, N_WAYS };
 
@@ -131,32 +131,22 @@ static void way_animtrace(unsigned long n, bool stopped)
 			   log_line(at.log, "View names", names, sizeof(names)) ?: "no names line");
 }
 
-/*
- * The same capture as animtrace's setter probes: stash the node by tid at entry; on a true
- * return read the float at node + offset (tag bits cleared) into a map with the time, pid,
- * tid and node, and count it. The address is the file offset: with --unsafe in a stripped
- * file bpftrace 0.17 uses it as given (src/attached_probe.cpp resolve_offset_uprobe).
- */
-static void bt_script(char *dst, size_t cap, pid_t pid)
+/* The same capture as animtrace's setter probes (peer.h, bt_setter_script). */
+static void bt_script(pid_t pid)
 {
-	snprintf(dst, cap,
-		 "uprobe:%s:%s /pid == %d/ { @node[tid] = arg0; }\n"
-		 "uretprobe:%s:%s /pid == %d/ {\n"
-		 "\t$n = @node[tid] & 0x00ffffffffffffff;\n"
-		 "\tif ((retval & 0xff) != 0) {\n"
-		 "\t\t@val[tid] = (nsecs, pid, tid, $n, *(uint32 *)($n + " ALPHA_OFF "));\n"
-		 "\t\t@changes = count();\n"
-		 "\t}\n"
-		 "\tdelete(@node[tid]);\n"
-		 "}\n",
-		 s.lib, s.bt_off, (int)pid, s.lib, s.bt_off, (int)pid);
+	FILE *f = fmemopen(s.script, sizeof(s.script), "w");
+
+	if (!f)
+		bench_fail("out of memory");
+	bt_setter_script(f, s.lib, strtoull(s.bt_off, NULL, 16), HWUI_OFF_ALPHA, pid, false);
+	fclose(f);
 }
 
 static void way_bpftrace(unsigned long n)
 {
 	struct bt_run bt;
 
-	bt_script(s.script, sizeof(s.script), s.loop.pid);
+	bt_script(s.loop.pid);
 	bt_start(&bt, s.script, s.loop.pid, NULL, NULL);
 	add_run(BPFTRACE, n);
 	bt_stop(&bt);
@@ -268,12 +258,12 @@ static void report_ways(FILE *md)
 		    "  `uretprobe:LIB:%s` of the same stripped file (the address syntax;\n"
 		    "  bpftrace cannot read MiniDebugInfo, and needs --unsafe because it cannot\n"
 		    "  check the instruction boundary in a stripped file); entry stashes arg0\n"
-		    "  by tid, return reads the float at node+%s when retval is true and\n"
+		    "  by tid, return reads the float at node+%#x when retval is true and\n"
 		    "  stores (nsecs, pid, tid, node, value) in a map plus a count, which is\n"
 		    "  checked to equal the calls (every round). Started once per round, timed\n"
 		    "  once it says its probes are attached (see the bpftrace section); the\n"
 		    "  script, as the last round ran it:\n\n",
-		peer_version(), s.bt_off, s.bt_off, ALPHA_OFF);
+		peer_version(), s.bt_off, s.bt_off, HWUI_OFF_ALPHA);
 	bt_print_script(md, s.script);
 }
 

@@ -167,6 +167,59 @@ void bt_print_script(FILE *md, const char *text)
 		text[0] && text[strlen(text) - 1] == '\n' ? "" : "\n");
 }
 
+void bt_probes_find(struct bt_probes *p, const struct bench_env *env, const char *lib,
+		    const char *oat)
+{
+	char bin[PATH_MAX], out[PATH_MAX], *text, *save = NULL;
+	const char *argv[] = { bin, "--list", lib, oat, NULL };
+	pid_t pid;
+
+	snprintf(bin, sizeof(bin), "%s/bench/many_uprobes", env->build);
+	pid = e2e_spawn(argv, &(struct e2e_spawn){ .out = proc_log_path(out, "many_uprobes") });
+	if (e2e_exit_code(pid, "many_uprobes --list"))
+		bench_fail("many_uprobes --list %s %s failed", lib, oat);
+	e2e_forget_exited();
+	text = e2e_slurp(out);
+	p->n = 0;
+	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		if (p->n == BT_MAX_PROBES)
+			bench_fail("many_uprobes: more than %d uprobes", BT_MAX_PROBES);
+		p->v[p->n].art = -1;
+		if (sscanf(l, "art %d %llx", &p->v[p->n].art, &p->v[p->n].off) == 2)
+			snprintf(p->v[p->n].kind, sizeof(p->v[p->n].kind), "art");
+		else if (sscanf(l, "%7s %llx", p->v[p->n].kind, &p->v[p->n].off) != 2)
+			bench_fail("many_uprobes --list: '%s'", l);
+		p->n++;
+	}
+	free(text);
+}
+
+int bt_points(FILE *f, const struct bt_probes *p, const char *path, const char *kind, int art)
+{
+	int n = 0;
+
+	for (int i = 0; i < p->n; i++)
+		if (!strcmp(p->v[i].kind, kind) && (art < 0 || p->v[i].art == art))
+			fprintf(f, "%suprobe:%s:%#llx", n++ ? "," : "", path, p->v[i].off);
+	return n;
+}
+
+void bt_setter_script(FILE *f, const char *lib, unsigned long long off, unsigned int field,
+		      pid_t pid, bool animator)
+{
+	fprintf(f,
+		"uprobe:%s:%#llx /pid == %d/ { @node[tid] = arg0; }\n"
+		"uretprobe:%s:%#llx /pid == %d/ {\n"
+		"\t$n = @node[tid] & 0x00ffffffffffffff;\n"
+		"\tif ((retval & 0xff) != 0) {\n"
+		"\t\t@val[tid] = (nsecs, pid, tid, $n, *(uint32 *)($n + %#x)%s);\n"
+		"\t\t@changes = count();\n"
+		"\t}\n"
+		"\tdelete(@node[tid]);\n"
+		"}\n",
+		lib, off, (int)pid, lib, off, (int)pid, field, animator ? ", @cur[tid]" : "");
+}
+
 static struct peer_row *new_row(const char *what)
 {
 	struct peer_row *row;

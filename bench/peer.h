@@ -48,6 +48,35 @@ void bt_check_count(const struct bt_run *r, const char *name, unsigned long long
 /* The script bpftrace ran, as a fenced block for results.md. */
 void bt_print_script(FILE *md, const char *text);
 
+/* The uprobes animtrace attaches to a process with LIB and OAT mapped, as `many_uprobes
+ * --list` finds them with the project's symbol code (bpftrace cannot read MiniDebugInfo, so
+ * its scripts name these file offsets). */
+#define BT_MAX_PROBES 64
+struct bt_probes {
+	int n;
+	struct {
+		char kind[8]; /* "setter", "return", "art" */
+		int art;      /* enum at_art_method, for "art" */
+		unsigned long long off;
+	} v[BT_MAX_PROBES];
+};
+struct bench_env;
+void bt_probes_find(struct bt_probes *p, const struct bench_env *env, const char *lib,
+		    const char *oat);
+/* Writes "uprobe:PATH:0xOFF,..." for every probe of kind (and, for "art", of art, or any
+ * when art < 0) to f; returns how many. */
+int bt_points(FILE *f, const struct bt_probes *p, const char *path, const char *kind, int art);
+
+/*
+ * The setter capture of b_setter and b_art: entry stashes the node by tid; a true return
+ * reads the float at node + field (tag bits cleared) into a map with the time, pid, tid and
+ * node (and, with animator, the `this` the thread's last animateValue saw, @cur[tid]), and
+ * counts @changes. off is the setter's file offset: with --unsafe in a stripped file
+ * bpftrace 0.17 uses the address as given (src/attached_probe.cpp resolve_offset_uprobe).
+ */
+void bt_setter_script(FILE *f, const char *lib, unsigned long long off, unsigned int field,
+		      pid_t pid, bool animator);
+
 /* A row of the summary: what both did, animtrace's and bpftrace's numbers with their unit,
  * and the ratio animtrace / bpftrace. */
 void peer_ratio(const char *what, double at, double bt, const char *unit, const char *note);
