@@ -200,7 +200,7 @@ int bt_points(FILE *f, const struct bt_probes *p, const char *path, const char *
 
 	for (int i = 0; i < p->n; i++)
 		if (!strcmp(p->v[i].kind, kind) && (art < 0 || p->v[i].art == art))
-			fprintf(f, "%suprobe:%s:%#llx", n++ ? "," : "", path, p->v[i].off);
+			fprintf(f, "%suprobe:%s:%#llx", n++ ? ",\n" : "", path, p->v[i].off);
 	return n;
 }
 
