@@ -63,8 +63,8 @@ struct bt_probes {
 struct bench_env;
 void bt_probes_find(struct bt_probes *p, const struct bench_env *env, const char *lib,
 		    const char *oat);
-/* Writes "uprobe:PATH:0xOFF,\\n..." (one a line) for every probe of kind (and, for "art", of art, or any
- * when art < 0) to f; returns how many. */
+/* Writes "uprobe:PATH:0xOFF" for every probe of kind (and, for "art", of art, or any when
+ * art < 0) to f, joined by ",\n"; returns how many. */
 int bt_points(FILE *f, const struct bt_probes *p, const char *path, const char *kind, int art);
 
 /*
