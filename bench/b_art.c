@@ -127,11 +127,9 @@ static void way_animtrace(unsigned long n)
  */
 static void bt_script(pid_t pid)
 {
-	FILE *f = fmemopen(a.script, sizeof(a.script), "w");
+	FILE *f = bt_script_open(a.script, sizeof(a.script));
 	unsigned long long set = 0;
 
-	if (!f)
-		bench_fail("out of memory");
 	if (!bt_points(f, &a.probes, a.oat, "art", AT_ART_VA_ANIMATE))
 		bench_fail("no animateValue address in %s", a.oat);
 	fprintf(f, " /pid == %d/ {\n"

@@ -72,10 +72,8 @@ static void way_animtrace(unsigned long n, bool heap)
  * `this` and its lock word, and the object's first AT_ART_OBJ_BYTES bytes, into maps. */
 static void bt_script(pid_t pid)
 {
-	FILE *f = fmemopen(s.script, sizeof(s.script), "w");
+	FILE *f = bt_script_open(s.script, sizeof(s.script));
 
-	if (!f)
-		bench_fail("out of memory");
 	if (!bt_points(f, &s.probes, s.oat, "art", AT_ART_VA_START))
 		bench_fail("no ValueAnimator.start address in %s", s.oat);
 	fprintf(f, " /pid == %d/ {\n"

@@ -45,10 +45,8 @@ static void setup(const struct bench_env *env)
  * offsets the project's symbol code finds) and the write(2) tracepoint copying the bytes. */
 static void bt_script(pid_t pid)
 {
-	FILE *f = fmemopen(t.script, sizeof(t.script), "w");
+	FILE *f = bt_script_open(t.script, sizeof(t.script));
 
-	if (!f)
-		bench_fail("out of memory");
 	if (!bt_points(f, &t.probes, t.lib, "setter", -1))
 		bench_fail("no setters in %s", t.lib);
 	fprintf(f, " /pid == %d/ {\n"

@@ -166,10 +166,8 @@ static void exit_bare(int way, bool timed)
  * node, a return (if any) counts, each ART address keeps `this`. */
 static void bt_script(pid_t pid)
 {
-	FILE *s = fmemopen(f.script, sizeof(f.script), "w");
+	FILE *s = bt_script_open(f.script, sizeof(f.script));
 
-	if (!s)
-		bench_fail("out of memory");
 	if (bt_points(s, &f.probes, f.lib, "setter", -1))
 		fprintf(s, " /pid == %d/ { @node[tid] = arg0; @sets = count(); }\n", (int)pid);
 	if (bt_points(s, &f.probes, f.lib, "return", -1))

@@ -134,10 +134,8 @@ static void way_animtrace(unsigned long n, bool stopped)
 /* The same capture as animtrace's setter probes (peer.h, bt_setter_script). */
 static void bt_script(pid_t pid)
 {
-	FILE *f = fmemopen(s.script, sizeof(s.script), "w");
+	FILE *f = bt_script_open(s.script, sizeof(s.script));
 
-	if (!f)
-		bench_fail("out of memory");
 	bt_setter_script(f, s.lib, strtoull(s.bt_off, NULL, 16), HWUI_OFF_ALPHA, pid, false);
 	fclose(f);
 }

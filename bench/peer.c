@@ -161,6 +161,15 @@ void bt_check_count(const struct bt_run *r, const char *name, unsigned long long
 			   e2e_slurp(r->err));
 }
 
+FILE *bt_script_open(char *dst, size_t cap)
+{
+	FILE *f = fmemopen(dst, cap, "w");
+
+	if (!f)
+		bench_fail("fmemopen: %s", strerror(errno));
+	return f;
+}
+
 void bt_print_script(FILE *md, const char *text)
 {
 	fprintf(md, "```\n%s%s```\n\n", text,

@@ -45,6 +45,8 @@ long long bt_count(const struct bt_run *r, const char *name);
  * would flatter it. */
 void bt_check_count(const struct bt_run *r, const char *name, unsigned long long want,
 		    const char *what);
+/* A stream writing a script into dst (cap bytes, NUL-terminated at fclose). */
+FILE *bt_script_open(char *dst, size_t cap);
 /* The script bpftrace ran, as a fenced block for results.md. */
 void bt_print_script(FILE *md, const char *text);
 
