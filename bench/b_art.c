@@ -11,7 +11,10 @@
 #include <json-c/json.h>
 
 #include "bench.h"
+#include "animtrace/wire.h"
 #include "e2e/e2e.h"
+#include "peer.h"
+#include "sim/hwui_fixture.h"
 #include "stats.h"
 #include "ways.h"
 
@@ -20,16 +23,20 @@
 #define DYN_FRAME "com.android.internal.dynamicanimation.animation.DynamicAnimation.doAnimationFrame"
 #define COOKIE 0x0bec4a1 /* BENCH_COOKIE in setter_loop.c: the animator's identity hash */
 
-enum { NONE, BARE, ANIMTRACE, N_WAYS };
+enum { NONE, BARE, ANIMTRACE, BPFTRACE, N_WAYS };
 enum { ANIMATE, ATTRIBUTED, DYNFRAME, N_LOOPS };
 
 static struct {
 	const struct bench_env *env;
 	char lib[PATH_MAX], oat[PATH_MAX];
-	char addr[96];	/* where animateValue is, bare_uprobe's */
+	char addr[96];	   /* where animateValue is, bare_uprobe's */
+	char set_addr[96]; /* where setAlpha is */
 	char date[64], load[64];
 	char names[256]; /* animtrace's "View names:" line, "" when this build has none */
 	struct helper loop;
+	int n_ways; /* bpftrace's only when it is installed */
+	struct bt_probes probes;
+	char script[4 * PATH_MAX]; /* bpftrace's, as the last round ran it */
 	struct samples ns[N_LOOPS][N_WAYS];
 } a;
 
@@ -43,6 +50,9 @@ static void setup(const struct bench_env *env)
 	bench_file(a.lib, env, "sim/libhwui.so");
 	bench_file(a.oat, env, "sim/boot-framework.oat");
 	bare_addr(a.addr, sizeof(a.addr), env, a.oat, ANIMATE_VALUE);
+	bare_addr(a.set_addr, sizeof(a.set_addr), env, a.lib, SETTER);
+	bt_probes_find(&a.probes, env, a.lib, a.oat);
+	a.n_ways = peer_path() ? N_WAYS : BPFTRACE;
 	loop_start(&a.loop, env, libs);
 }
 
@@ -93,7 +103,8 @@ static void way_animtrace(unsigned long n)
 	if (log_line(at.log, "animateValue not AOT-compiled", line, sizeof(line)))
 		bench_fail("no animateValue probes: %s", line);
 	loops(ANIMTRACE, n);
-	if (!at_await(&at, &(struct at_stats){ .props = n }, 3000))
+	/* as the setter benchmark: a reader starved by this VM's load may take seconds */
+	if (!at_await(&at, &(struct at_stats){ .props = n }, E2E_WAIT_MS))
 		bench_fail("animtrace saw fewer than %lu changes", n);
 	bench_nap_ms(1100); /* one more stats line: the ART records are behind the changes */
 	at_stats(&at, &st);
@@ -106,6 +117,53 @@ static void way_animtrace(unsigned long n)
 		bench_fail("animtrace did not name the bench node: %s", names);
 	snprintf(a.names, sizeof(a.names), "%s", names);
 	check_end(out, n);
+}
+
+/*
+ * animtrace's ART probes as bpftrace can have them: at each animateValue address `this` (the
+ * 32-bit reference in esi, arg1) and its lock word (the identity hash animtrace's reader
+ * takes as the cookie) into a map, the animator kept per thread (@cur) for the setter's
+ * record: the attribution animtrace's engine makes from the same probe; doAnimationFrame's
+ * `this` and frame time (rdx, arg2). Each counted.
+ */
+static void bt_script(pid_t pid)
+{
+	FILE *f = bt_script_open(a.script, sizeof(a.script));
+	unsigned long long set = 0;
+
+	if (!bt_points(f, &a.probes, a.oat, "art", AT_ART_VA_ANIMATE))
+		bench_fail("no animateValue address in %s", a.oat);
+	fprintf(f, " /pid == %d/ {\n"
+		   "\t$o = arg1 & 0xffffffff;\n"
+		   "\t@cur[tid] = $o;\n"
+		   "\t@av[tid] = (nsecs, $o, *(uint32 *)($o + %d));\n"
+		   "\t@animate = count();\n"
+		   "}\n",
+		(int)pid, AT_ART_LOCK_WORD_OFF);
+	if (!bt_points(f, &a.probes, a.oat, "art", AT_ART_DYN_FRAME))
+		bench_fail("no doAnimationFrame address in %s", a.oat);
+	fprintf(f, " /pid == %d/ {\n"
+		   "\t@df[tid] = (nsecs, arg1 & 0xffffffff, arg2);\n"
+		   "\t@frames = count();\n"
+		   "}\n",
+		(int)pid);
+	sscanf(strstr(a.set_addr, "offset "), "offset %llx", &set);
+	bt_setter_script(f, a.lib, set, HWUI_OFF_ALPHA, pid, true);
+	fclose(f);
+}
+
+/* Every call counted: `attributed n` runs one animateValue around its n setter calls. */
+static void way_bpftrace(unsigned long n)
+{
+	struct bt_run bt;
+
+	bt_script(a.loop.pid);
+	bt_start(&bt, a.script, a.loop.pid, NULL, NULL);
+	loops(BPFTRACE, n);
+	bt_stop(&bt);
+	bt_check_count(&bt, "animate", n + 1, "animateValue calls");
+	bt_check_count(&bt, "changes", n, "setter changes");
+	bt_check_count(&bt, "frames", n, "doAnimationFrame calls");
 }
 
 static void run_way(int way, unsigned long n)
@@ -122,8 +180,35 @@ static void run_way(int way, unsigned long n)
 		helper_stop(&bare_dyn);
 		helper_stop(&bare_set);
 		helper_stop(&bare_av);
-	} else {
+	} else if (way == ANIMTRACE) {
 		way_animtrace(n);
+	} else {
+		way_bpftrace(n);
+	}
+}
+
+static double med(int loop, int way);
+
+static void add_peer_rows(void)
+{
+	static const char *const what[N_LOOPS] = {
+		"ValueAnimator.animateValue call: `this` and its lock word (ns/call)",
+		"setter call inside animateValue, attributed to the animator (ns/call)",
+		"DynamicAnimation.doAnimationFrame call: `this` and frame time (ns/call)",
+	};
+	static const char *const note[N_LOOPS] = {
+		"medians of the rounds; every bpftrace round counted every call",
+		"animtrace also names the View (RenderNode's class name, read once): bpftrace "
+		"cannot, the name's offset is decoded from the setters' code it cannot find "
+		"(MiniDebugInfo)",
+		"",
+	};
+
+	for (int l = 0; l < N_LOOPS; l++) {
+		if (a.n_ways <= BPFTRACE)
+			peer_cannot(what[l], "measured", PEER_MISSING);
+		else
+			peer_ratio(what[l], med(l, ANIMTRACE), med(l, BPFTRACE), "ns", note[l]);
 	}
 }
 
@@ -132,8 +217,9 @@ static void measure(void)
 	loop_ns(&a.loop, "animate", 100000, false); /* warm-up: page faults, caches, frequency */
 	loop_ns(&a.loop, "attributed", 100000, true);
 	loop_ns(&a.loop, "dynframe", 100000, false);
-	ways_rotate(a.env->rounds, N_WAYS, a.env->calls / (unsigned long)a.env->rounds, run_way);
+	ways_rotate(a.env->rounds, a.n_ways, a.env->calls / (unsigned long)a.env->rounds, run_way);
 	helper_stop(&a.loop);
+	add_peer_rows();
 }
 
 static double med(int loop, int way)
@@ -145,6 +231,10 @@ static void row(FILE *md, int loop, int way, const char *label)
 {
 	const struct samples *s = &a.ns[loop][way];
 
+	if (!s->n) {
+		fprintf(md, "| %s | %s | | |\n", label, PEER_MISSING);
+		return;
+	}
 	fprintf(md, "| %s | %.2f | %.2f | ", label, med(loop, way), samples_min(s));
 	samples_print(s, md, "%.2f");
 	fputs(" |\n", md);
@@ -187,10 +277,26 @@ static void report_method(FILE *md)
 		ANIMATE_VALUE);
 	if (a.names[0])
 		fprintf(md, "  on; every round checked `\"node_class\":\"BenchView\"` and, at\n"
-			    "  exit, `%s`.\n\n", a.names);
+			    "  exit, `%s`;\n", a.names);
 	else
 		fprintf(md, "  **not in this build** (no \"View names:\" line at exit,\n"
-			    "  `node_class` null): these rows are attribution without names.\n\n");
+			    "  `node_class` null): these rows are attribution without names;\n");
+	if (a.n_ways <= BPFTRACE) {
+		fprintf(md, "- bpftrace: %s.\n\n", PEER_MISSING);
+		return;
+	}
+	fprintf(md, "- bpftrace: %s, `bpftrace --unsafe -p PID SCRIPT` with the script\n"
+		    "  below (the same addresses, found by `many_uprobes --list`: bpftrace\n"
+		    "  cannot read MiniDebugInfo): at animateValue `this` and its lock word\n"
+		    "  (the identity hash), kept per thread as the animator of the setter\n"
+		    "  records that follow (animtrace's attribution, without its S/F markers);\n"
+		    "  the setter's uprobe+uretprobe as in the per-setter-call section; at\n"
+		    "  doAnimationFrame `this` and the frame time. No View names: the name is\n"
+		    "  read at an offset animtrace decodes from the setters' code. Started once\n"
+		    "  per round, timed once it says its probes are attached; every round\n"
+		    "  checked: @animate = N + 1 (the attributed loop's own animateValue),\n"
+		    "  @changes = N, @frames = N.\n\n",
+		peer_version());
 }
 
 static void report(FILE *md)
@@ -204,13 +310,16 @@ static void report(FILE *md)
 	row(md, ANIMATE, NONE, "animateValue, no probes");
 	row(md, ANIMATE, BARE, "animateValue, bare entry uprobe");
 	row(md, ANIMATE, ANIMTRACE, "animateValue, animtrace");
+	row(md, ANIMATE, BPFTRACE, "animateValue, bpftrace");
 	row(md, ATTRIBUTED, NONE, "setter (attributed), no probes");
 	row(md, ATTRIBUTED, BARE, "setter (attributed), bare uprobe+uretprobe");
 	snprintf(label, sizeof(label), "setter, animtrace with %sattribution", names);
 	row(md, ATTRIBUTED, ANIMTRACE, label);
+	row(md, ATTRIBUTED, BPFTRACE, "setter, bpftrace with the animator (no names)");
 	row(md, DYNFRAME, NONE, "DynamicAnimation.doAnimationFrame, no probes");
 	row(md, DYNFRAME, BARE, "DynamicAnimation.doAnimationFrame, bare entry uprobe");
 	row(md, DYNFRAME, ANIMTRACE, "DynamicAnimation.doAnimationFrame, animtrace");
+	row(md, DYNFRAME, BPFTRACE, "DynamicAnimation.doAnimationFrame, bpftrace");
 	fprintf(md, "\n"
 		    "Ratios of medians, animtrace / bare: animateValue **%.2f**, setter with\n"
 		    "%sattribution **%.2f**. Cost added per call over no probes: animateValue\n"
@@ -232,6 +341,15 @@ static void report(FILE *md)
 		med(DYNFRAME, ANIMTRACE) / med(DYNFRAME, BARE),
 		med(DYNFRAME, BARE) - med(DYNFRAME, NONE),
 		med(DYNFRAME, ANIMTRACE) - med(DYNFRAME, NONE));
+	if (a.n_ways <= BPFTRACE)
+		return;
+	fprintf(md, "Ratios of medians, animtrace / bpftrace: animateValue **%.2f**, setter\n"
+		    "(attributed) **%.2f**, doAnimationFrame **%.2f**. bpftrace's script, as the\n"
+		    "last round ran it:\n\n",
+		med(ANIMATE, ANIMTRACE) / med(ANIMATE, BPFTRACE),
+		med(ATTRIBUTED, ANIMTRACE) / med(ATTRIBUTED, BPFTRACE),
+		med(DYNFRAME, ANIMTRACE) / med(DYNFRAME, BPFTRACE));
+	bt_print_script(md, a.script);
 }
 
 static void summary(FILE *out)

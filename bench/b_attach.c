@@ -7,21 +7,26 @@
  */
 #include <limits.h>
 #include <string.h>
+#include <sys/syscall.h>
 
 #include "bench.h"
 #include "e2e/e2e.h"
+#include "peer.h"
 #include "stats.h"
 #include "ways.h"
 
-enum { PROPS, NO_PROPS, N_KINDS };
+enum { PROPS, NO_PROPS, BPFTRACE, N_KINDS };
 
-static const char *const flags[N_KINDS] = { "--props", "--no-props" };
-static const char *const labels[N_KINDS] = { "with setter probes", "--no-props" };
+static const char *const flags[BPFTRACE] = { "--props", "--no-props" };
+static const char *const labels[N_KINDS] = { "with setter probes", "--no-props",
+					     "bpftrace, the same probes (script below)" };
 
 static struct {
 	const struct bench_env *env;
-	char lib[PATH_MAX];
+	char lib[PATH_MAX], oat[PATH_MAX];
 	struct helper loop;
+	struct bt_probes probes;
+	char script[16 * PATH_MAX]; /* bpftrace's, as the last run ran it */
 	struct samples ms[N_KINDS];
 } t;
 
@@ -31,7 +36,38 @@ static void setup(const struct bench_env *env)
 
 	t.env = env;
 	bench_file(t.lib, env, "sim/libhwui.so");
+	bench_file(t.oat, env, "sim/boot-framework.oat");
+	bt_probes_find(&t.probes, env, t.lib, t.oat);
 	loop_start(&t.loop, env, libs);
+}
+
+/* What animtrace --no-art attaches, as bpftrace can: an entry uprobe on every setter (at the
+ * offsets the project's symbol code finds) and the write(2) tracepoint copying the bytes. */
+static void bt_script(pid_t pid)
+{
+	FILE *f = bt_script_open(t.script, sizeof(t.script));
+
+	if (!bt_points(f, &t.probes, t.lib, "setter", -1))
+		bench_fail("no setters in %s", t.lib);
+	fprintf(f, " /pid == %d/ {\n"
+		   "\t@node[tid] = arg0;\n"
+		   "\t@sets = count();\n"
+		   "}\n"
+		   "tracepoint:raw_syscalls:sys_enter /pid == %d && args->id == %d/ {\n"
+		   "\tprintf(\"M %%d %%s\\n\", tid, str(uptr(args->args[1]), args->args[2]));\n"
+		   "}\n",
+		(int)pid, (int)pid, SYS_write);
+	fclose(f);
+}
+
+static void run_bpftrace(void)
+{
+	struct bt_run bt;
+
+	bt_script(t.loop.pid);
+	bt_start(&bt, t.script, t.loop.pid, NULL, NULL);
+	samples_add(&t.ms[BPFTRACE], (double)bt.attach_ns / 1e6);
+	bt_stop(&bt);
 }
 
 static void measure(void)
@@ -40,7 +76,9 @@ static void measure(void)
 
 	snprintf(pid, sizeof(pid), "%d", (int)t.loop.pid);
 	for (int i = 0; i < t.env->runs; i++) {
-		for (int k = 0; k < N_KINDS; k++) {
+		if (peer_path())
+			run_bpftrace();
+		for (int k = 0; k < BPFTRACE; k++) {
 			const char *args[] = { "--pid", pid, "--no-art", "--no-atrace-setup",
 					       flags[k], "--format", "json", "-o", "/dev/null",
 					       NULL };
@@ -52,6 +90,13 @@ static void measure(void)
 		}
 	}
 	helper_stop(&t.loop);
+	if (peer_path())
+		peer_ratio("start to ready: setter uprobes and the marker tracepoint attached (ms)",
+			   samples_median(&t.ms[PROPS]), samples_median(&t.ms[BPFTRACE]), "ms",
+			   "animtrace reads the setters from MiniDebugInfo itself; bpftrace is given "
+			   "their offsets and compiles its script with LLVM");
+	else
+		peer_cannot("start to ready", "measured", PEER_MISSING);
 }
 
 static void report_rss(FILE *md)
@@ -95,6 +140,10 @@ static void report(FILE *md)
 		    "| run | median (ms) | best (ms) | all (ms, run order) | N |\n"
 		    "|---|---:|---:|---|---:|\n");
 	for (int k = 0; k < N_KINDS; k++) {
+		if (!t.ms[k].n) {
+			fprintf(md, "| %s | %s | | | 0 |\n", labels[k], PEER_MISSING);
+			continue;
+		}
 		fprintf(md, "| %s | %.2f | %.2f | ", labels[k], samples_median(&t.ms[k]),
 			samples_min(&t.ms[k]));
 		samples_print(&t.ms[k], md, "%.1f");
@@ -104,6 +153,15 @@ static void report(FILE *md)
 		    "Symbol loading and probe attachment for the setters add %.1f ms (median\n"
 		    "difference).\n\n",
 		samples_median(&t.ms[PROPS]) - samples_median(&t.ms[NO_PROPS]));
+	if (t.ms[BPFTRACE].n) {
+		fprintf(md, "bpftrace (%s): from its start until it prints\n"
+			    "`__BPFTRACE_NOTIFY_PROBES_ATTACHED` (see the bpftrace section), polled\n"
+			    "every millisecond, each round before animtrace's two; animtrace / bpftrace\n"
+			    "= **%.2f** (medians, with setter probes). The same probes, their offsets\n"
+			    "given (bpftrace cannot read MiniDebugInfo), its script compiled by its LLVM:\n\n",
+			peer_version(), samples_median(&t.ms[PROPS]) / samples_median(&t.ms[BPFTRACE]));
+		bt_print_script(md, t.script);
+	}
 	report_rss(md);
 }
 

@@ -14,6 +14,7 @@
 
 #include "bench.h"
 #include "e2e/e2e.h"
+#include "peer.h"
 #include "stats.h"
 #include "ways.h"
 
@@ -21,11 +22,12 @@
 #define EXIT_TARGET 2.0	   /* animtrace's exit / a plain libbpf tool's, same uprobes */
 
 enum { AT_NEW, AT_BASE, N_BINS };
-enum { W_AT, W_BASE, W_SERIAL, W_MULTI, N_WAYS };
+enum { W_AT, W_BASE, W_SERIAL, W_MULTI, W_BT, N_WAYS };
 
 static const char *const way_label[N_WAYS] = {
 	"animtrace", "baseline animtrace (--baseline)", "bare, perf-event links one after another",
 	"bare, uprobe_multi links together (the kernel's floor)",
+	"bpftrace, the same uprobes (script below)",
 };
 
 static struct {
@@ -39,6 +41,8 @@ static struct {
 	/* the demo's run, per binary */
 	struct samples rss_kb[N_BINS], demo_exit_ms[N_BINS];
 	bool debuginfod[N_BINS]; /* libdebuginfod or libcurl mapped at the end */
+	struct bt_probes probes;
+	char script[32 * PATH_MAX]; /* bpftrace's, as the last run ran it */
 } f;
 
 static bool has_bin(int b)
@@ -65,6 +69,7 @@ static void setup(const struct bench_env *env)
 	bench_file(f.sim, env, "sim/animsim");
 	bench_file(f.many, env, "bench/many_uprobes");
 	f.multi = !strcmp(proc_line(argv, line, sizeof(line)), "uprobe_multi yes");
+	bt_probes_find(&f.probes, env, f.lib, f.oat);
 	loop_start(&f.loop, env, libs);
 }
 
@@ -157,12 +162,61 @@ static void exit_bare(int way, bool timed)
 	helper_stop(&h);
 }
 
+/* The uprobes many_uprobes attaches, in a bpftrace script: each setter's entry stashes the
+ * node, a return (if any) counts, each ART address keeps `this`. */
+static void bt_script(pid_t pid)
+{
+	FILE *s = bt_script_open(f.script, sizeof(f.script));
+
+	if (bt_points(s, &f.probes, f.lib, "setter", -1))
+		fprintf(s, " /pid == %d/ { @node[tid] = arg0; @sets = count(); }\n", (int)pid);
+	if (bt_points(s, &f.probes, f.lib, "return", -1))
+		fprintf(s, " /pid == %d/ { @rets = count(); }\n", (int)pid);
+	if (bt_points(s, &f.probes, f.oat, "art", -1))
+		fprintf(s, " /pid == %d/ { @obj[tid] = arg1 & 0xffffffff; @art = count(); }\n",
+			(int)pid);
+	fclose(s);
+}
+
+static void exit_bpftrace(void)
+{
+	struct bt_run bt;
+
+	bt_script(f.loop.pid);
+	bt_start(&bt, f.script, f.loop.pid, NULL, NULL);
+	samples_add(&f.exit_ms[W_BT], (double)bt_stop(&bt) / 1e6);
+}
+
 static void exit_way(int way, unsigned long unused)
 {
+	if (way == W_BT) {
+		if (peer_path())
+			exit_bpftrace();
+		return;
+	}
 	if (way == W_AT || (way == W_BASE && f.env->baseline))
 		exit_animtrace(way);
 	else if (way == W_SERIAL || (way == W_MULTI && f.multi))
 		exit_bare(way, true);
+}
+
+static void add_peer_rows(void)
+{
+	char kb[48];
+
+	if (f.exit_ms[W_BT].n)
+		peer_ratio("SIGINT to exit, setter and ART uprobes attached (ms)",
+			   samples_median(&f.exit_ms[W_AT]), samples_median(&f.exit_ms[W_BT]), "ms",
+			   "the same uprobes; bpftrace detaches its perf-event links one after "
+			   "another and prints its maps");
+	else
+		peer_cannot("SIGINT to exit", "measured", PEER_MISSING);
+	snprintf(kb, sizeof(kb), "%.0f KiB", samples_max(&f.rss_kb[AT_NEW]));
+	peer_cannot("peak RSS over the demo's run (`--proc` three apps, `--stacks`)", kb,
+		    "not the same job: the demo traces apps by name as they start, finds their "
+		    "setters in MiniDebugInfo and their ART methods in the oat's, reads View "
+		    "names and unwinds ART stacks; bpftrace reads no MiniDebugInfo and has no "
+		    "ART unwinder (its RSS copying markers is in the marker row)");
 }
 
 static void measure(void)
@@ -175,6 +229,7 @@ static void measure(void)
 		for (int b = 0; b < N_BINS; b++)
 			if (has_bin((b + i) % N_BINS))
 				demo_run((b + i) % N_BINS);
+	add_peer_rows();
 }
 
 /* ---- report --------------------------------------------------------------------------- */
@@ -220,7 +275,6 @@ static void report_exit(FILE *md)
 	double at = samples_median(&f.exit_ms[W_AT]);
 	double serial = samples_median(&f.exit_ms[W_SERIAL]);
 	double floor = samples_median(&f.exit_ms[W_MULTI]);
-	char bpftrace[PATH_MAX];
 
 	fprintf(md, "### SIGINT to exit with setter and ART probes attached\n\n"
 		    "`bench/setter_loop` holds the simulator's `libhwui.so` and\n"
@@ -236,17 +290,17 @@ static void report_exit(FILE *md)
 		    "- bare, perf-event links: `bench/many_uprobes LIB OAT PID`, empty programs\n"
 		    "  attached as one perf-event link per uprobe (libbpf's\n"
 		    "  `bpf_program__attach_uprobe`), detached one after another at SIGINT:\n"
-		    "  what a plain libbpf tool does, and bpftrace (%s);\n"
+		    "  what a plain libbpf tool does, and bpftrace too;\n"
 		    "- bare, uprobe_multi links: `bench/many_uprobes --multi`, the same uprobes\n"
 		    "  as uprobe_multi links (one per program and file) freed together (animtrace's\n"
-		    "  `src/live/ulink.c`): the kernel's floor%s.\n\n"
+		    "  `src/live/ulink.c`): the kernel's floor%s;\n"
+		    "- bpftrace (%s): `bpftrace --unsafe -p PID SCRIPT` on the same uprobes\n"
+		    "  (the script below), timed once it says they are attached.\n\n"
 		    "| way | median (ms) | best (ms) | all (ms, run order) |\n"
 		    "|---|---:|---:|---|\n",
 		f.setters, f.rets, f.art, f.uprobes,
-		proc_which("bpftrace", bpftrace, sizeof(bpftrace)) ?
-			"installed, but not measured by this driver" :
-			"not installed; the bench does not install it",
-		f.multi ? "" : " (this kernel has no uprobe_multi links: not measured)");
+		f.multi ? "" : " (this kernel has no uprobe_multi links: not measured)",
+		peer_path() ? peer_version() : PEER_MISSING);
 	for (int w = 0; w < N_WAYS; w++) {
 		if (!f.exit_ms[w].n)
 			continue;
@@ -255,13 +309,19 @@ static void report_exit(FILE *md)
 		samples_print(&f.exit_ms[w], md, "%.1f");
 		fprintf(md, " |\n");
 	}
-	fprintf(md, "\nbpftrace is not the baseline here (see above): the bare perf-event program\n"
-		    "is, with the same number of uprobes. animtrace / bare perf-event = **%.2f**\n"
+	fprintf(md, "\nThe target's baseline is the bare perf-event program, with the same number\n"
+		    "of uprobes. animtrace / bare perf-event = **%.2f**\n"
 		    "(target <= %.0f: %s)",
 		at / serial, EXIT_TARGET, at <= EXIT_TARGET * serial ? "met" : "missed");
 	if (f.exit_ms[W_MULTI].n)
 		fprintf(md, "; animtrace / the floor = %.2f", at / floor);
-	fprintf(md, ".\n\n");
+	if (!f.exit_ms[W_BT].n) {
+		fprintf(md, "; bpftrace: %s.\n\n", PEER_MISSING);
+		return;
+	}
+	fprintf(md, "; animtrace / bpftrace = **%.2f**. bpftrace's script:\n\n",
+		at / samples_median(&f.exit_ms[W_BT]));
+	bt_print_script(md, f.script);
 }
 
 static void report(FILE *md)

@@ -7,9 +7,11 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 
 #include "bench.h"
 #include "e2e/e2e.h"
+#include "peer.h"
 #include "proc.h"
 
 #define SMALL_RING "64K"
@@ -27,9 +29,20 @@ struct run {
 	char cpu[1024];	 /* its "stats: cpu" lines at exit */
 };
 
+/* bpftrace on the same flood: the markers it printed, its "Lost N events", its peak RSS. */
+struct bt_marker {
+	long rate, achieved;
+	unsigned long long written, captured, lost;
+	long kb;
+};
+
 static struct {
 	const struct bench_env *env;
 	struct helper flood;
+	int fd; /* the flood's trace_marker fd */
+	struct bt_marker bt[BENCH_MAX_RATES];
+	size_t n_bt;
+	char script[512]; /* bpftrace's, as the last run ran it */
 	char mean_bytes[16];
 	struct run runs[MAX_RUNS];
 	struct marker_rss rss[MAX_RUNS];
@@ -51,6 +64,8 @@ static void setup(const struct bench_env *env)
 	bench_default_ring(default_ring, sizeof(default_ring));
 	snprintf(bin, sizeof(bin), "%s/bench/marker_flood", env->build);
 	helper_start(&m.flood, argv);
+	if (sscanf(m.flood.ready, "ready %*d fd %d", &m.fd) != 1)
+		bench_fail("marker_flood: '%s'", m.flood.ready);
 }
 
 /* The "drops" of the last summary record of path; -1 when it has none. */
@@ -115,12 +130,92 @@ static void run_one(long rate, const char *ring)
 	m.n++;
 }
 
+/* bpftrace's output so far: lines are read as they come (its stdout is line-buffered). */
+struct bt_lines {
+	FILE *f;
+	unsigned long long markers, lost;
+};
+
+static void bt_lines_read(struct bt_lines *c)
+{
+	char line[256];
+	unsigned long long n;
+
+	while (fgets(line, sizeof(line), c->f)) {
+		if (!strncmp(line, "M ", 2))
+			c->markers++;
+		else if (sscanf(line, "Lost %llu events", &n) == 1)
+			c->lost += n;
+	}
+	clearerr(c->f); /* more may come */
+}
+
+/*
+ * The copy animtrace makes of one process's trace_marker writes, as a bpftrace script: at
+ * every write(2) of the flood's pid to its trace_marker fd, the bytes (str() of the user
+ * buffer, up to the count) printed with the tid through bpftrace's perf buffers.
+ */
+static void bt_script(void)
+{
+	snprintf(m.script, sizeof(m.script),
+		 "tracepoint:raw_syscalls:sys_enter\n"
+		 "/pid == %d && args->id == %d && args->args[0] == %d/ {\n"
+		 "\tprintf(\"M %%d %%s\\n\", tid, str(uptr(args->args[1]), args->args[2]));\n"
+		 "}\n",
+		 (int)m.flood.pid, SYS_write, m.fd);
+}
+
+/* Like run_one: attached first, the flood, then until its output accounts for every marker
+ * (printed or lost), 3 s at most: bpftrace 0.17 drops what it has not printed at SIGINT
+ * (src/bpftrace.cpp perf_event_printer returns once exitsig_recv is set). */
+static void bt_run(long rate)
+{
+	struct bt_marker *r = &m.bt[m.n_bt++];
+	struct bt_lines c = { 0 };
+	char cmd[64], reply[256];
+	double achieved;
+	struct bt_run bt;
+
+	bt_script();
+	bt_start(&bt, m.script, m.flood.pid, NULL, NULL);
+	snprintf(cmd, sizeof(cmd), "flood %ld %g", rate, m.env->secs);
+	helper_ask(&m.flood, cmd, reply, sizeof(reply));
+	if (sscanf(reply, "wrote %llu secs %*f rate %lf", &r->written, &achieved) != 2)
+		bench_fail("marker_flood: '%s'", reply);
+	c.f = fopen(bt.out, "r");
+	if (!c.f)
+		bench_fail("%s: cannot read", bt.out);
+	for (int t = 0; t <= 3000; t += 20) {
+		bt_lines_read(&c);
+		if (c.markers + c.lost >= r->written)
+			break;
+		bench_nap_ms(20);
+	}
+	r->kb = proc_status_kb(bt.pid, "VmHWM");
+	bt_stop(&bt);
+	bt_lines_read(&c);
+	fclose(c.f);
+	*r = (struct bt_marker){ rate, (long)(achieved + 0.5), r->written, c.markers, c.lost, r->kb };
+}
+
+static void add_peer_rows(void);
+
+/* The default ring's rates take turns with bpftrace, which goes first every other rate. */
 static void measure(void)
 {
-	for (int k = 0; k < N_RINGS; k++)
-		for (int i = 0; i < m.env->n_rates; i++)
+	for (int k = 0; k < N_RINGS; k++) {
+		for (int i = 0; i < m.env->n_rates; i++) {
+			bool bt = k == 0 && peer_path();
+
+			if (bt && i % 2)
+				bt_run(m.env->rates[i]);
 			run_one(m.env->rates[i], rings[k]);
+			if (bt && !(i % 2))
+				bt_run(m.env->rates[i]);
+		}
+	}
 	helper_stop(&m.flood);
+	add_peer_rows();
 }
 
 /* Nothing lost and every marker seen. */
@@ -205,6 +300,98 @@ static void report_verdict(FILE *md)
 		fprintf(md, " (no run with the %s ring lost any here).\n\n", SMALL_RING);
 }
 
+static const struct bt_marker *bt_find(long rate)
+{
+	for (size_t i = 0; i < m.n_bt; i++)
+		if (m.bt[i].rate == rate)
+			return &m.bt[i];
+	return NULL;
+}
+
+static double pct(unsigned long long part, unsigned long long whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0;
+}
+
+/* Markers captured of those written, animtrace / bpftrace, at the default ring's rate. */
+static void add_peer_row(long rate)
+{
+	const struct run *a = find(rings[0], rate);
+	const struct bt_marker *b = bt_find(rate);
+	char what[128], note[256];
+
+	if (!a || !b)
+		return;
+	snprintf(what, sizeof(what), "trace_marker writes of one process copied, %ld/s asked (%% "
+				     "of those written)", rate);
+	snprintf(note, sizeof(note), "animtrace %llu of %llu, %llu lost, the writer at %ld/s; "
+				     "bpftrace %llu of %llu, %llu lost, %llu not printed by SIGINT, "
+				     "the writer at %ld/s",
+		 a->captured, a->written, a->lost + (a->drops > 0 ? (unsigned long long)a->drops : 0),
+		 a->achieved, b->captured, b->written, b->lost,
+		 b->written - b->captured - b->lost, b->achieved);
+	peer_ratio(what, pct(a->captured, a->written), pct(b->captured, b->written), "%", note);
+}
+
+static void add_peer_rows(void)
+{
+	const struct bt_marker *b = bt_find(100000);
+	const struct marker_rss *r = NULL;
+
+	if (!peer_path()) {
+		peer_cannot("trace_marker writes of one process copied", "measured", PEER_MISSING);
+		return;
+	}
+	add_peer_row(100000);
+	add_peer_row(m.env->rates[m.env->n_rates - 1]);
+	for (size_t i = 0; i < m.n; i++)
+		if (m.rss[i].ring == rings[0] && m.rss[i].rate == 100000)
+			r = &m.rss[i];
+	if (b && r)
+		peer_ratio("peak RSS (VmHWM) while copying 100,000 markers/s (KiB)", (double)r->kb,
+			   (double)b->kb, "KiB",
+			   "read just before SIGINT; bpftrace's includes the LLVM it compiles its "
+			   "script with");
+}
+
+static void report_bt(FILE *md)
+{
+	if (!m.n_bt) {
+		fprintf(md, "bpftrace: %s.\n\n", PEER_MISSING);
+		return;
+	}
+	fprintf(md, "bpftrace (%s) copying the same writes, each rate of the default ring's run\n"
+		    "taking turns with animtrace's (bpftrace first every other rate):\n"
+		    "`bpftrace --unsafe -p PID SCRIPT`, its stdout (line-buffered, its default)\n"
+		    "to a file, with this script (its perf buffers: 64 pages per CPU, its default).\n"
+		    "After the flood it runs until its output accounts for every marker (printed\n"
+		    "or in a `Lost N events` line) or 3 s more, then gets SIGINT: bpftrace 0.17\n"
+		    "drops what it has not printed by then (\"not printed\").\n\n",
+		peer_version());
+	bt_print_script(md, m.script);
+	fprintf(md, "| rate asked (/s) | achieved (/s) | written | bpftrace printed | lost "
+		    "(its count) | not printed | animtrace at this rate: achieved (/s), captured "
+		    "of written | peak RSS bpftrace / animtrace (KiB) |\n"
+		    "|---:|---:|---:|---:|---:|---:|---:|---|\n");
+	for (size_t i = 0; i < m.n_bt; i++) {
+		const struct bt_marker *b = &m.bt[i];
+		const struct run *a = find(rings[0], b->rate);
+		long at_kb = -1;
+
+		for (size_t k = 0; k < m.n; k++)
+			if (m.rss[k].ring == rings[0] && m.rss[k].rate == b->rate)
+				at_kb = m.rss[k].kb;
+		fprintf(md, "| %ld | %ld | %llu | %llu | %llu | %llu | %ld, %llu of %llu | %ld / %ld |\n",
+			b->rate, b->achieved, b->written, b->captured, b->lost,
+			b->written - b->captured - b->lost, a ? a->achieved : 0, a ? a->captured : 0,
+			a ? a->written : 0, b->kb, at_kb);
+	}
+	fprintf(md, "\n"
+		    "Where the writer achieved less beside bpftrace than beside animtrace, the\n"
+		    "difference is what bpftrace's probe and its printing took from the writer\n"
+		    "on this machine's CPUs.\n\n");
+}
+
 static void report(FILE *md)
 {
 	fprintf(md, "`bench/marker_flood` writes libcutils-format markers to trace_marker on one\n"
@@ -221,6 +408,7 @@ static void report(FILE *md)
 		m.mean_bytes, m.env->secs);
 	report_table(md);
 	report_verdict(md);
+	report_bt(md);
 }
 
 static void summary(FILE *out)

@@ -12,6 +12,7 @@
 
 #include "bench.h"
 #include "e2e/e2e.h"
+#include "peer.h"
 #include "stats.h"
 #include "ways.h"
 
@@ -20,13 +21,13 @@
 #define NAME "com.example.benchrefresh"
 #define FRAMES_ARG "95"
 
-enum { NONE, BARE, ANIMTRACE, N_WAYS };
+enum { NONE, BARE, ANIMTRACE, BPFTRACE, N_WAYS };
 enum { RD, VS, N_FNS };
 
 static const char *const cmds[N_FNS] = { "redraw", "vsync" };
 static const char *const fn_labels[N_FNS] = { "finishRecording", "nativeScheduleVsync" };
 static const char *const way_labels[N_WAYS] = { "no probes", "bare entry uprobe",
-						"animtrace --refresh" };
+						"animtrace --refresh", "bpftrace" };
 
 /* The refresh records of the storm run's frames. */
 struct storm {
@@ -39,6 +40,9 @@ static struct {
 	char lib[PATH_MAX], rt_lib[PATH_MAX];
 	char date[64], load[64], version[128];
 	struct helper loop;
+	int n_ways;			 /* bpftrace's only when it is installed */
+	char off[N_FNS][32];		 /* the functions' file offsets, for bpftrace */
+	char script[2 * PATH_MAX + 256]; /* bpftrace's, as the last round ran it */
 	struct samples ns[N_FNS][N_WAYS];
 	struct storm st;
 } f;
@@ -54,6 +58,14 @@ static void setup(const struct bench_env *env)
 	proc_line(argv, f.version, sizeof(f.version));
 	bench_file(f.lib, env, "sim/libhwui.so");
 	bench_file(f.rt_lib, env, "sim/libandroid_runtime.so");
+	for (int fn = 0; fn < N_FNS; fn++) {
+		char addr[96];
+
+		bare_addr(addr, sizeof(addr), env, fn == RD ? f.lib : f.rt_lib,
+			  fn == RD ? REDRAW : VSYNC);
+		sscanf(addr, "vaddr %*s offset %31s", f.off[fn]);
+	}
+	f.n_ways = peer_path() ? N_WAYS : BPFTRACE;
 	loop_start(&f.loop, env, libs);
 }
 
@@ -89,6 +101,23 @@ static void way_animtrace(unsigned long n)
 	at_stop(&at);
 }
 
+/* --refresh's records as bpftrace can keep them: the node (finishRecording's second
+ * argument) or the time, per thread, and a count each. */
+static void way_bpftrace(unsigned long n)
+{
+	struct bt_run bt;
+
+	snprintf(f.script, sizeof(f.script),
+		 "uprobe:%s:%s /pid == %d/ { @rd[tid] = (nsecs, arg1); @redraws = count(); }\n"
+		 "uprobe:%s:%s /pid == %d/ { @vs[tid] = nsecs; @vsyncs = count(); }\n",
+		 f.lib, f.off[RD], (int)f.loop.pid, f.rt_lib, f.off[VS], (int)f.loop.pid);
+	bt_start(&bt, f.script, f.loop.pid, NULL, NULL);
+	loops(BPFTRACE, n);
+	bt_stop(&bt);
+	bt_check_count(&bt, "redraws", n, "finishRecording calls");
+	bt_check_count(&bt, "vsyncs", n, "nativeScheduleVsync calls");
+}
+
 static void run_way(int way, unsigned long n)
 {
 	struct helper rd, vs;
@@ -101,8 +130,10 @@ static void run_way(int way, unsigned long n)
 		loops(BARE, n);
 		helper_stop(&vs);
 		helper_stop(&rd);
-	} else {
+	} else if (way == ANIMTRACE) {
 		way_animtrace(n);
+	} else {
+		way_bpftrace(n);
 	}
 }
 
@@ -188,9 +219,20 @@ static void measure(void)
 {
 	for (int fn = 0; fn < N_FNS; fn++) /* warm-up: page faults, caches, CPU frequency */
 		loop_ns(&f.loop, cmds[fn], 100000, false);
-	ways_rotate(f.env->rounds, N_WAYS, f.env->calls / (unsigned long)f.env->rounds, run_way);
+	ways_rotate(f.env->rounds, f.n_ways, f.env->calls / (unsigned long)f.env->rounds, run_way);
 	helper_stop(&f.loop);
 	storm_run();
+	for (int fn = 0; fn < N_FNS; fn++) {
+		char what[96];
+
+		snprintf(what, sizeof(what), "--refresh probe hit, %s (ns/call)", fn_labels[fn]);
+		if (f.n_ways > BPFTRACE)
+			peer_ratio(what, samples_median(&f.ns[fn][ANIMTRACE]),
+				   samples_median(&f.ns[fn][BPFTRACE]), "ns",
+				   fn == RD ? "every bpftrace round counted every call" : "");
+		else
+			peer_cannot(what, "measured", PEER_MISSING);
+	}
 }
 
 static double med(int fn, int way)
@@ -202,6 +244,11 @@ static void row(FILE *md, int fn, int way)
 {
 	const struct samples *s = &f.ns[fn][way];
 
+	if (!s->n) {
+		fprintf(md, "| %s, %s | %s | | | | |\n", fn_labels[fn], way_labels[way],
+			PEER_MISSING);
+		return;
+	}
 	fprintf(md, "| %s, %s | %.2f | %.2f | %.0f | ", fn_labels[fn], way_labels[way],
 		med(fn, way), samples_min(s), med(fn, way) - med(fn, NONE));
 	if (way != NONE)
@@ -284,6 +331,16 @@ static void report(FILE *md)
 		for (int way = 0; way < N_WAYS; way++)
 			row(md, fn, way);
 	report_cost(md);
+	if (f.n_ways <= BPFTRACE)
+		return;
+	fprintf(md, "bpftrace (%s): `bpftrace --unsafe -p PID SCRIPT` on the same file\n"
+		    "offsets, started once per round, timed once it says its probes are\n"
+		    "attached, every round checked to count every call. animtrace / bpftrace\n"
+		    "(medians): finishRecording **%.2f**, nativeScheduleVsync **%.2f**. Its\n"
+		    "script, as the last round ran it:\n\n",
+		peer_version(), med(RD, ANIMTRACE) / med(RD, BPFTRACE),
+		med(VS, ANIMTRACE) / med(VS, BPFTRACE));
+	bt_print_script(md, f.script);
 }
 
 static void summary(FILE *out)

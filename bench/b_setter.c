@@ -13,11 +13,12 @@
 
 #include "bench.h"
 #include "e2e/e2e.h"
+#include "peer.h"
+#include "sim/hwui_fixture.h"
 #include "stats.h"
 #include "ways.h"
 
 #define SETTER "_ZN7androidL32android_view_RenderNode_setAlphaElf"
-#define ALPHA_OFF "0x4c" /* HWUI_OFF_ALPHA in tests/sim/hwui_fixture.h */
 
 enum { NONE, BARE, ENTRY, MULTI, ANIMTRACE, BPFTRACE, STOPPED, N_WAYS };
 
@@ -33,9 +34,8 @@ static struct {
 	const struct bench_env *env;
 	char lib[PATH_MAX], oat[PATH_MAX], many[PATH_MAX];
 	char addr[96];		/* "vaddr 0x.. offset 0x..", bare_uprobe's */
-	char bpftrace[PATH_MAX]; /* "" when not installed */
-	char bt_version[96];
-	char bt_vaddr[32];
+	char bt_off[32];		 /* the setter's file offset, for bpftrace */
+	char script[2 * PATH_MAX + 512]; /* bpftrace's, as the last round ran it */
 	struct helper loop;
 	int ways[N_WAYS]; /* the ways measured: bpftrace's only when it is installed */
 	int n_ways;
@@ -83,16 +83,9 @@ static void setup(const struct bench_env *env)
 	bench_file(s.oat, env, "sim/boot-framework.oat");
 	bench_file(s.many, env, "bench/many_uprobes");
 	bare_addr(s.addr, sizeof(s.addr), env, s.lib, SETTER);
-	if (proc_which("bpftrace", s.bpftrace, sizeof(s.bpftrace))) {
-		const char *argv[] = { s.bpftrace, "--version", NULL };
-
-		proc_line(argv, s.bt_version, sizeof(s.bt_version));
-		sscanf(s.addr, "vaddr %31s", s.bt_vaddr);
-	} else {
-		s.bpftrace[0] = '\0';
-	}
+	sscanf(s.addr, "vaddr %*s offset %31s", s.bt_off);
 	for (int way = 0; way < N_WAYS; way++)
-		if ((way != BPFTRACE || s.bpftrace[0]) && (way != MULTI || multi_supported()))
+		if ((way != BPFTRACE || peer_path()) && (way != MULTI || multi_supported()))
 			s.ways[s.n_ways++] = way;
 	loop_start(&s.loop, env, libs);
 }
@@ -138,50 +131,24 @@ static void way_animtrace(unsigned long n, bool stopped)
 			   log_line(at.log, "View names", names, sizeof(names)) ?: "no names line");
 }
 
-/* The same capture as animtrace's setter probes: stash the node by tid at entry; on a true
- * return read the float at node + offset (tag bits cleared) into a map with the time, pid,
- * tid and node. BEGIN runs once every probe is attached. */
-static void bt_script(const char *path, pid_t pid)
+/* The same capture as animtrace's setter probes (peer.h, bt_setter_script). */
+static void bt_script(pid_t pid)
 {
-	FILE *f = fopen(path, "w");
+	FILE *f = bt_script_open(s.script, sizeof(s.script));
 
-	if (!f)
-		bench_fail("%s: %s", path, strerror(errno));
-	fprintf(f, "BEGIN { printf(\"ready\\n\"); }\n"
-		   "uprobe:%s:%s /pid == %d/ { @node[tid] = arg0; }\n"
-		   "uretprobe:%s:%s /pid == %d/ {\n"
-		   "\t$n = @node[tid] & 0x00ffffffffffffff;\n"
-		   "\tif ((retval & 0xff) != 0) {\n"
-		   "\t\t@val[tid] = (nsecs, pid, tid, $n, *(uint32 *)($n + " ALPHA_OFF "));\n"
-		   "\t\t@changes = count();\n"
-		   "\t}\n"
-		   "\tdelete(@node[tid]);\n"
-		   "}\n",
-		s.lib, s.bt_vaddr, (int)pid, s.lib, s.bt_vaddr, (int)pid);
+	bt_setter_script(f, s.lib, strtoull(s.bt_off, NULL, 16), HWUI_OFF_ALPHA, pid, false);
 	fclose(f);
 }
 
 static void way_bpftrace(unsigned long n)
 {
-	char script[PATH_MAX], out[PATH_MAX], err[PATH_MAX], line[128];
-	/* --unsafe: bpftrace cannot check the instruction boundary of an address in a stripped
-	 * file; the address is the symbol's own (from MiniDebugInfo), so it is one. */
-	const char *argv[] = { s.bpftrace, "--unsafe", "-p", line, script, NULL };
-	unsigned long long changes = 0;
-	pid_t bt;
+	struct bt_run bt;
 
-	snprintf(line, sizeof(line), "%d", (int)s.loop.pid);
-	bt_script(e2e_path(script, "set.bt"), s.loop.pid);
-	bt = e2e_spawn(argv, &(struct e2e_spawn){ .out = e2e_path(out, "bpftrace.out"),
-						  .err = e2e_path(err, "bpftrace.err") });
-	e2e_await(out, bt, "ready", NULL);
+	bt_script(s.loop.pid);
+	bt_start(&bt, s.script, s.loop.pid, NULL, NULL);
 	add_run(BPFTRACE, n);
-	kill(bt, SIGINT);
-	e2e_wait(bt, "bpftrace");
-	e2e_forget_exited();
-	if (!log_line(out, "@changes: ", line, sizeof(line)) ||
-	    sscanf(line, "@changes: %llu", &changes) != 1 || changes != n)
-		bench_fail("bpftrace counted %llu changes of %lu", changes, n);
+	bt_stop(&bt);
+	bt_check_count(&bt, "changes", n, "changes");
 }
 
 static void run_way(int k, unsigned long n)
@@ -212,11 +179,26 @@ static void run_way(int k, unsigned long n)
 	}
 }
 
+static void add_peer_rows(void)
+{
+	const char *what = "setter call, setAlpha: uprobe capture of the new value (ns/call)";
+
+	if (!s.ns[BPFTRACE].n) {
+		peer_cannot(what, "measured", PEER_MISSING);
+		return;
+	}
+	peer_ratio(what, samples_median(&s.ns[ANIMTRACE]), samples_median(&s.ns[BPFTRACE]), "ns",
+		   "medians of the rounds; every bpftrace round counted every change");
+	peer_ratio("setter call, the loop thread's CPU time (ns/call)",
+		   samples_median(&s.cpu[ANIMTRACE]), samples_median(&s.cpu[BPFTRACE]), "ns", "");
+}
+
 static void measure(void)
 {
 	loop_ns(&s.loop, "run", 100000, true); /* warm-up: page faults, caches, CPU frequency */
 	ways_rotate(s.env->rounds, s.n_ways, s.env->calls / (unsigned long)s.env->rounds, run_way);
 	helper_stop(&s.loop);
+	add_peer_rows();
 }
 
 static double med(int way)
@@ -228,7 +210,7 @@ static void row(FILE *md, int way)
 {
 	if (!s.ns[way].n) {
 		fprintf(md, "| %s | %s | | | |\n", labels[way],
-			way == BPFTRACE && !s.bpftrace[0] ? "not installed" : "not measured");
+			way == BPFTRACE && !peer_path() ? PEER_MISSING : "not measured");
 		return;
 	}
 	fprintf(md, "| %s | %.2f | %.2f | %.2f | ", labels[way], med(way), samples_min(&s.ns[way]),
@@ -266,19 +248,21 @@ static void report_ways(FILE *md)
 		    "  minus this row is the cost of waking the reader once per property change:\n"
 		    "  %.0f ns/call here;\n",
 		med(ANIMTRACE) - med(STOPPED));
-	if (!s.bpftrace[0]) {
-		fprintf(md, "- bpftrace: not installed (no `bpftrace` in PATH; the bench does\n"
-			    "  not install it), so its row is empty.\n\n");
+	if (!peer_path()) {
+		fprintf(md, "- bpftrace: %s, so its row is empty.\n\n", PEER_MISSING);
 		return;
 	}
 	fprintf(md, "- bpftrace: %s, `bpftrace --unsafe -p PID` on `uprobe:LIB:%s` and\n"
 		    "  `uretprobe:LIB:%s` of the same stripped file (the address syntax;\n"
 		    "  bpftrace cannot read MiniDebugInfo, and needs --unsafe because it cannot\n"
 		    "  check the instruction boundary in a stripped file); entry stashes arg0\n"
-		    "  by tid, return reads the float at node+%s when retval is true and\n"
+		    "  by tid, return reads the float at node+%#x when retval is true and\n"
 		    "  stores (nsecs, pid, tid, node, value) in a map plus a count, which is\n"
-		    "  checked to equal the calls.\n\n",
-		s.bt_version, s.bt_vaddr, s.bt_vaddr, ALPHA_OFF);
+		    "  checked to equal the calls (every round). Started once per round, timed\n"
+		    "  once it says its probes are attached (see the bpftrace section); the\n"
+		    "  script, as the last round ran it:\n\n",
+		peer_version(), s.bt_off, s.bt_off, HWUI_OFF_ALPHA);
+	bt_print_script(md, s.script);
 }
 
 /* A ratio as the table shows it (2 decimals), so the verdict agrees with the number. */
@@ -327,13 +311,14 @@ static void report_ratios(FILE *md)
 		fprintf(md, "missed by %.2fx, %.0f ns/call above 1.25 x bare),\n",
 			at / (bare * 1.25), at - 1.25 * bare);
 	if (!s.ns[BPFTRACE].n)
-		fprintf(md, "animtrace / bpftrace = **n/a** (bpftrace not installed).\n");
+		fprintf(md, "animtrace / bpftrace = **n/a** (%s).\n", PEER_MISSING);
 	else if (shown(at / bt) <= 1.0)
-		fprintf(md, "animtrace / bpftrace = **%.2f** (target <= 1.00: met).\n", at / bt);
+		fprintf(md, "animtrace / bpftrace = **%.2f** (target <= 1.00: met), CPU %.2f.\n",
+			at / bt, cpu_med(ANIMTRACE) / cpu_med(BPFTRACE));
 	else
 		fprintf(md, "animtrace / bpftrace = **%.2f** (target <= 1.00: missed by %.2f x,\n"
-			    "%.0f ns/call above bpftrace).\n",
-			at / bt, at / bt, at - bt);
+			    "%.0f ns/call above bpftrace), CPU %.2f.\n",
+			at / bt, at / bt, at - bt, cpu_med(ANIMTRACE) / cpu_med(BPFTRACE));
 	report_entry(md);
 	if (!met)
 		fprintf(md, "Why: the reader-stopped row above; the fix to try is\n"

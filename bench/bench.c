@@ -22,13 +22,14 @@
 #include "animtrace/wire.h"
 #include "bench.h"
 #include "e2e/e2e.h"
+#include "peer.h"
 #include "proc.h"
 #include "results.h"
 
 static const struct bench *const benches[] = {
 	&bench_replay, &bench_fit,    &bench_setter,   &bench_art,
 	&bench_marker, &bench_attach, &bench_annotate, &bench_refresh, &bench_footprint,
-	&bench_artstart,
+	&bench_artstart, &bench_peer, /* last: it reports what the others measured */
 };
 #define N_BENCHES (sizeof(benches) / sizeof(benches[0]))
 #define LIVE_HEADING "## Live measurements"
@@ -183,7 +184,8 @@ static void machine(FILE *f, const struct bench_env *env)
 	fprintf(f, "- kernel: %s %s %s\n", u.sysname, u.release, u.machine);
 	fprintf(f, "- load average at start (1/5/15 min): %s\n", bench_loadavg(buf, sizeof(buf)));
 	begin_children(); /* proc_line's stdout file */
-	fprintf(f, "- animtrace: %s, %s\n\n", proc_line(argv, line, sizeof(line)), env->animtrace);
+	fprintf(f, "- animtrace: %s, %s\n", proc_line(argv, line, sizeof(line)), env->animtrace);
+	fprintf(f, "- bpftrace (the live rows' peer): %s\n\n", peer_version());
 	end_children();
 }
 

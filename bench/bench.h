@@ -42,7 +42,7 @@ struct bench {
 };
 
 extern const struct bench bench_replay, bench_fit, bench_setter, bench_art, bench_marker,
-	bench_attach, bench_annotate, bench_refresh, bench_footprint, bench_artstart;
+	bench_attach, bench_annotate, bench_refresh, bench_footprint, bench_artstart, bench_peer;
 
 /* Prints "bench: " and the message, then exits 1. */
 _Noreturn void bench_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

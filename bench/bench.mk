@@ -2,7 +2,8 @@
 # them (bench/bench.c: a registry of one driver per benchmark, bench/b_<name>.c) and writes
 # bench/results.md; the live ones (root) drive the helper programs below.
 #
-#   make bench                      every benchmark; rewrites bench/results.md
+#   make bench                      every benchmark; rewrites bench/results.md (installs
+#                                   bpftrace first, bench/deps.sh: the live ones run it too)
 #   make bench BENCH_ONLY=a,b       those (bench --list names them); replaces their sections
 #   make bench-replay               the replay throughput table alone, on stdout
 #   make bench-art                  the animateValue / attributed-setter section (root)
@@ -17,19 +18,23 @@ BENCH_DIR := $(BUILD)/bench
 BENCH_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -D_GNU_SOURCE
 BENCH_BINS := $(BENCH_DIR)/setter_loop $(BENCH_DIR)/marker_flood $(BENCH_DIR)/bare_uprobe \
 	$(BENCH_DIR)/many_uprobes
-BENCH_SRCS := bench/bench.c bench/stats.c bench/results.c bench/proc.c bench/ways.c \
+BENCH_SRCS := bench/bench.c bench/stats.c bench/results.c bench/proc.c bench/ways.c bench/peer.c \
 	$(wildcard bench/b_*.c)
 BENCH_RUN = $(BENCH_DIR)/bench $(if $(BENCH_BASELINE),--baseline $(BENCH_BASELINE)) $(BENCH_ARGS)
 JSONC_LIBS := $(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c)
 # src/model/fit.c and the modules behind it (fit_core, fit_spring, fit_fling, fit_interp).
 BENCH_FIT_OBJS := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(wildcard src/model/fit*.c))
 
-.PHONY: bench bench-art bench-build bench-fit bench-replay
-bench: $(BENCH_DIR)/bench $(BUILD)/animtrace $(SIM_TARGETS) $(BENCH_BINS)
+.PHONY: bench bench-art bench-build bench-deps bench-fit bench-replay
+# bpftrace, the peer every live benchmark measures animtrace beside (bench/deps.sh).
+bench-deps:
+	$(Q)bench/deps.sh
+
+bench: bench-deps $(BENCH_DIR)/bench $(BUILD)/animtrace $(SIM_TARGETS) $(BENCH_BINS)
 	$(Q)$(BENCH_RUN) $(if $(BENCH_ONLY),--only $(BENCH_ONLY)) --out bench/results.md
 bench-replay: $(BENCH_DIR)/bench $(BUILD)/animtrace
 	$(Q)$(BENCH_RUN) --only replay
-bench-art: $(BENCH_DIR)/bench $(BUILD)/animtrace $(SIM_TARGETS) $(BENCH_BINS)
+bench-art: bench-deps $(BENCH_DIR)/bench $(BUILD)/animtrace $(SIM_TARGETS) $(BENCH_BINS)
 	$(Q)$(BENCH_RUN) --only art --out bench/results.md
 bench-fit: $(BENCH_DIR)/bench
 	$(Q)$(BENCH_RUN) --only fit

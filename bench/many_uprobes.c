@@ -9,6 +9,9 @@
  *
  *   many_uprobes [--multi] LIB OAT PID
  *   many_uprobes --probe       prints "uprobe_multi yes" or "uprobe_multi no" (this kernel)
+ *   many_uprobes --list LIB OAT    prints the uprobes, one a line: "setter 0xOFF", "return
+ *                              0xOFF" or "art KIND 0xOFF" (file offsets; KIND an enum
+ *                              at_art_method), for a bpftrace script of the same probes
  *
  * Prints "ready uprobes N setters S returns R art A" once attached, then holds until SIGINT or SIGTERM,
  * detaches and exits 0. Without --multi each uprobe is one perf-event link, attached and
@@ -36,6 +39,7 @@
 struct targets {
 	uint64_t setters[AT_PROP_COUNT], rets[AT_PROP_COUNT];
 	uint64_t art[AT_ART_METHOD_COUNT * ART_MAX_ADDRS];
+	int art_kind[AT_ART_METHOD_COUNT * ART_MAX_ADDRS];
 	int n_setters, n_rets, n_art;
 };
 
@@ -60,8 +64,10 @@ static int resolve(const char *lib, const char *oat, struct targets *t)
 		if (h.ok_mask & ~h.one_probe_mask & (1u << i))
 			t->rets[t->n_rets++] = h.setter_off[i];
 	for (int k = 0; k < AT_ART_METHOD_COUNT; k++)
-		for (int i = 0; i < a.n[k] && i < ART_MAX_ADDRS; i++)
+		for (int i = 0; i < a.n[k] && i < ART_MAX_ADDRS; i++) {
+			t->art_kind[t->n_art] = k;
 			t->art[t->n_art++] = a.addr[k][i].offset;
+		}
 	return 0;
 }
 
@@ -125,6 +131,21 @@ static void block_signals(sigset_t *set)
 	sigprocmask(SIG_BLOCK, set, NULL);
 }
 
+static int list(const char *lib, const char *oat)
+{
+	struct targets t = { 0 };
+
+	if (resolve(lib, oat, &t))
+		return 1;
+	for (int i = 0; i < t.n_setters; i++)
+		printf("setter 0x%llx\n", (unsigned long long)t.setters[i]);
+	for (int i = 0; i < t.n_rets; i++)
+		printf("return 0x%llx\n", (unsigned long long)t.rets[i]);
+	for (int i = 0; i < t.n_art; i++)
+		printf("art %d 0x%llx\n", t.art_kind[i], (unsigned long long)t.art[i]);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	bool multi = argc > 1 && !strcmp(argv[1], "--multi");
@@ -139,6 +160,8 @@ int main(int argc, char **argv)
 		printf("uprobe_multi %s\n", ulink_multi_supported() ? "yes" : "no");
 		return 0;
 	}
+	if (argc == 4 && !strcmp(argv[1], "--list"))
+		return list(argv[2], argv[3]);
 	if (argc != 4 + multi) {
 		fprintf(stderr, "usage: many_uprobes [--multi] LIB OAT PID\n");
 		return 2;

@@ -4,7 +4,8 @@
  * write them (one write() per marker on one fd, no newline): "B|<pid>|<name>" of 40 bytes,
  * then "E|<pid>".
  *
- *   marker_flood      prints "ready <pid>", then obeys stdin, one command a line:
+ *   marker_flood      prints "ready <pid> fd <fd>" (its trace_marker fd), then obeys stdin,
+ *                     one command a line:
  *   flood RATE SECS   RATE markers/s for SECS s, paced on 1 ms absolute deadlines (a late
  *                     tick catches up, so the average holds while the machine can keep up);
  *                     prints "wrote <n> secs <s> rate <achieved/s> bytes <mean> errors <n>"
@@ -103,7 +104,7 @@ int main(void)
 	f.b[B_LEN] = '\0';
 	f.b_len = B_LEN;
 	f.e_len = (size_t)snprintf(f.e, sizeof(f.e), "E|%d", (int)getpid());
-	printf("ready %d\n", (int)getpid());
+	printf("ready %d fd %d\n", (int)getpid(), f.fd);
 	fflush(stdout);
 	while (fgets(line, sizeof(line), stdin)) {
 		if (sscanf(line, "flood %lf %lf", &rate, &secs) != 2 || rate <= 0 || secs <= 0) {

@@ -20,8 +20,7 @@
 #define REPLY_MS 60000 /* a probed loop of 10^6 calls takes ~20 s */
 #define ATTACH_POLL_MS 1
 
-/* A fresh name in the temp dir for each run's stderr: base.N.log. */
-static char *log_path(char *dst, const char *base)
+char *proc_log_path(char *dst, const char *base)
 {
 	static int seq;
 	char name[64];
@@ -66,7 +65,7 @@ void helper_start(struct helper *h, const char *const argv[])
 	snprintf(h->name, sizeof(h->name), "%s", base ? base + 1 : argv[0]);
 	if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC))
 		bench_fail("pipe: %s", strerror(errno));
-	log_path(h->err, h->name);
+	proc_log_path(h->err, h->name);
 	h->pid = e2e_spawn(argv, &(struct e2e_spawn){ .err = h->err, .in_fd = in[0],
 						      .out_fd = out[1] });
 	close(in[0]);
@@ -128,7 +127,7 @@ void at_start(struct at_run *r, const char *bin, const char *const args[], pid_t
 	while (*args && n < 31)
 		argv[n++] = *args++;
 	argv[n] = NULL;
-	log_path(r->log, "animtrace");
+	proc_log_path(r->log, "animtrace");
 	t0 = bench_now_ns();
 	r->pid = e2e_spawn(argv, &(struct e2e_spawn){ .err = r->log });
 	await_ready(r, t0);
@@ -259,7 +258,7 @@ char *proc_line(const char *const argv[], char *dst, size_t cap)
 	char out[PATH_MAX], *text;
 	pid_t pid;
 
-	log_path(out, "stdout");
+	proc_log_path(out, "stdout");
 	pid = e2e_spawn(argv, &(struct e2e_spawn){ .out = out });
 	if (e2e_exit_code(pid, argv[0]))
 		bench_fail("%s %s failed", argv[0], argv[1] ? argv[1] : "");

@@ -73,6 +73,10 @@ void proc_timed(const char *const argv[], const char *out, struct timed *t);
 char *proc_line(const char *const argv[], char *dst, size_t cap);
 /* dst = the path of name in PATH; NULL when it is not installed. */
 char *proc_which(const char *name, char *dst, size_t cap);
+/* dst (PATH_MAX) = a fresh name in the temp dir, base.N.log: a file a run writes is never
+ * one an earlier run wrote (a poll for a line would find the old one before the new run
+ * truncated it). */
+char *proc_log_path(char *dst, const char *base);
 /* The first line of the file path holding sub, into dst (NULL: none). */
 char *log_line(const char *path, const char *sub, char *dst, size_t cap);
 
