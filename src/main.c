@@ -621,7 +621,7 @@ static int open_logcat(const struct cli *c, struct output *out)
 {
 	const char *path = getenv(LOGCAT_SOCKET_ENV) ? getenv(LOGCAT_SOCKET_ENV) : LOGCAT_SOCKET;
 	struct sink_logcat_opts o = { .text = out->logcat_f, .rate = c->logcat_rate };
-	int err;
+	int err = 0;
 
 	if (!c->logcat && !c->logcat_out)
 		return 0;
@@ -633,6 +633,10 @@ static int open_logcat(const struct cli *c, struct output *out)
 		     "--logcat: no logd socket at %s (%s): not Android? nothing goes to "
 		     "logcat; the other outputs go on",
 		     path, strerror(-err));
+	if (err && !out->logcat_f) { /* nowhere to write */
+		sink_logcat__free(out->logcat);
+		out->logcat = NULL;
+	}
 	return 0;
 }
 
@@ -658,7 +662,7 @@ static void logcat_report(const struct sink_logcat *l)
 /*
  * The trace file first: a --trace-out that cannot be created must not have truncated
  * -o FILE already. Then one fan-out feeds them all, annotations first: one is written
- * before the slower outputs.
+ * before the slower outputs; logcat after the boxes, so that both summaries say the same.
  */
 static int open_output(const struct cli *c, struct output *out)
 {
@@ -676,8 +680,8 @@ static int open_output(const struct cli *c, struct output *out)
 	if (!(out->fanout = sink_fanout__new()) ||
 	    (out->annotate && sink_fanout__add(out->fanout, sink_annotate__sink(out->annotate))) ||
 	    (out->trace && sink_fanout__add(out->fanout, sink_trace__sink(out->trace))) ||
-	    (out->logcat && sink_fanout__add(out->fanout, sink_logcat__sink(out->logcat))) ||
-	    (main_sink.ops && sink_fanout__add(out->fanout, main_sink)))
+	    (main_sink.ops && sink_fanout__add(out->fanout, main_sink)) ||
+	    (out->logcat && sink_fanout__add(out->fanout, sink_logcat__sink(out->logcat))))
 		return write_error(out->name, ENOMEM);
 	out->sink = sink_fanout__sink(out->fanout);
 	if (!c->replay && out->f) /* live: each record as it happens, even into a pipe */

@@ -432,22 +432,22 @@ static int on_frame(void *ctx, const struct frame *f)
 	return err;
 }
 
+/* The last second's counts go out before the summary, which then counts them too. */
 static int on_summary_fill(void *ctx, struct summary *s)
 {
 	struct sink_logcat *l = ctx;
+	int err = limit_close(l, &l->props, TAG_PROPS, LOGCAT_INFO);
 
 	s->logcat = &l->st;
-	return 0;
+	return err ? err : limit_close(l, &l->refresh, TAG_REFRESH, LOGCAT_DEBUG);
 }
 
 static int on_summary(void *ctx, const struct summary *s)
 {
 	struct sink_logcat *l = ctx;
 	struct meta m = { TAG_SELF, LOGCAT_INFO, 0, 0, s->last_ns };
-	int err = limit_close(l, &l->props, TAG_PROPS, LOGCAT_INFO);
 
-	err = err ? err : limit_close(l, &l->refresh, TAG_REFRESH, LOGCAT_DEBUG);
-	return err ? err : put_box(l, l->box_sink.ops->summary(l->box_sink.ctx, s), &m);
+	return put_box(l, l->box_sink.ops->summary(l->box_sink.ctx, s), &m);
 }
 
 static const struct sink_ops logcat_ops = {
