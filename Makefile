@@ -106,6 +106,12 @@ E2E_LIB_OBJS := $(addprefix $(BUILD)/obj/,sinks/animname.o model/model.o common/
 $(BUILD)/tests/e2e_tests: $(E2E_SRCS) $(wildcard tests/e2e/*.h) $(E2E_LIB_OBJS) | $(BUILD)/tests
 	$(Q)$(CC) $(TEST_CFLAGS) $(LDFLAGS) $(E2E_SRCS) $(E2E_LIB_OBJS) $(CRITERION_LIBS) -lz -o $@ # -lz: tests/damaged_captures.h
 
+# The fake logd (--logcat's tests, x86_64 and arm64) and the checker of its lines (arm64).
+$(BUILD)/tests/fakelogd: tests/logd/fakelogd.c | $(BUILD)/tests
+	$(Q)$(CC) -std=gnu11 -O2 -Wall -Wextra $(LDSTATIC) $< -o $@
+$(BUILD)/tests/logcheck: tests/logd/logcheck_main.c tests/logd/logcheck.h | $(BUILD)/tests
+	$(Q)$(CC) -std=gnu11 -O2 -Wall -Wextra -D_GNU_SOURCE -Itests $< -o $@
+
 # The simulator, its fixture libraries and their rules live beside them; so does arm64.
 include tests/sim/sim.mk
 -include tests/arm64/arm64.mk
@@ -129,7 +135,8 @@ replay: $(BUILD)/tests/replay_tests $(BUILD)/animtrace
 # Cases from Perfetto's tests and other tools' captures (tests/conformance/README.md).
 conformance: $(BUILD)/tests/conformance_tests $(BUILD)/animtrace
 	$(Q)$< --jobs 1
-e2e: $(BUILD)/tests/e2e_tests $(BUILD)/animtrace $(SIM_TARGETS) check-root sim-check
+e2e: $(BUILD)/tests/e2e_tests $(BUILD)/animtrace $(BUILD)/tests/fakelogd $(SIM_TARGETS) \
+		check-root sim-check
 	$(Q)$< --jobs 1
 
 # Unit and replay tests again under ASan+UBSan, in their own build tree.
