@@ -96,14 +96,14 @@ TEST_CFLAGS = $(CFLAGS) -Itests -DTESTDATA='"$(TESTDATA)"' -DBUILD_DIR='"$(BUILD
 
 $(BUILD)/tests/unit_tests: $(UNIT_SRCS) $(LIB_OBJS) | $(BUILD)/tests
 	$(Q)$(CC) $(TEST_CFLAGS) $(LDFLAGS) $(UNIT_SRCS) $(LIB_OBJS) $(LDLIBS) $(CRITERION_LIBS) -o $@
-$(BUILD)/tests/replay_tests: $(REPLAY_SRCS) $(LIB_OBJS) | $(BUILD)/tests
+$(BUILD)/tests/replay_tests: $(REPLAY_SRCS) tests/logd/logcheck.h $(LIB_OBJS) | $(BUILD)/tests
 	$(Q)$(CC) $(TEST_CFLAGS) $(LDFLAGS) $(REPLAY_SRCS) $(LIB_OBJS) $(LDLIBS) $(CRITERION_LIBS) -o $@
 $(BUILD)/tests/conformance_tests: $(CONF_SRCS) $(wildcard tests/conformance/*.h) $(LIB_OBJS) \
 		| $(BUILD)/tests
 	$(Q)$(CC) $(TEST_CFLAGS) $(LDFLAGS) $(CONF_SRCS) $(LIB_OBJS) $(LDLIBS) $(CRITERION_LIBS) -o $@
 # The e2e tests read the seed's names back with animname_parse (tests/e2e/names.h).
 E2E_LIB_OBJS := $(addprefix $(BUILD)/obj/,sinks/animname.o model/model.o common/marker.o)
-$(BUILD)/tests/e2e_tests: $(E2E_SRCS) $(wildcard tests/e2e/*.h) $(E2E_LIB_OBJS) | $(BUILD)/tests
+$(BUILD)/tests/e2e_tests: $(E2E_SRCS) $(wildcard tests/e2e/*.h) tests/logd/logcheck.h $(E2E_LIB_OBJS) | $(BUILD)/tests
 	$(Q)$(CC) $(TEST_CFLAGS) $(LDFLAGS) $(E2E_SRCS) $(E2E_LIB_OBJS) $(CRITERION_LIBS) -lz -o $@ # -lz: tests/damaged_captures.h
 
 # The fake logd (--logcat's tests, x86_64 and arm64) and the checker of its lines (arm64).

@@ -109,9 +109,9 @@ static inline void lc_parse_fakelogd(struct lc_log *l, const char *text)
 /* A line that begins an entry of animtrace's, whatever the line before it. */
 static inline bool lc_starts_entry(const char *s)
 {
-	static const char *const starts[] = { "┌",	    "(part ",	   "── ",
-					      "│ Finding:", "invalidate ", "scheduleVsync ",
-					      "note: ",	    "│ Target: #" };
+	static const char *const starts[] = {
+		"┌", "(part ", "── ", "invalidate ", "scheduleVsync ", "note: ", "│ Target: #"
+	};
 
 	for (size_t i = 0; i < sizeof(starts) / sizeof(starts[0]); i++)
 		if (!strncmp(s, starts[i], strlen(starts[i])))
@@ -143,6 +143,12 @@ static inline int lc_threadtime_line(const char *line, struct lc_entry *h, const
 	return 0;
 }
 
+/* A part's first line alone so far: its text follows, whatever it starts with. */
+static inline bool lc_part_head(const char *cur)
+{
+	return !strncmp(cur, "(part ", 6) && !strchr(cur, '\n');
+}
+
 static inline void lc_parse_threadtime(struct lc_log *l, const char *text)
 {
 	struct lc_entry last = { 0 };
@@ -162,9 +168,9 @@ static inline void lc_parse_threadtime(struct lc_log *l, const char *text)
 			free(line);
 			continue;
 		}
-		if (cur &&
-		    (h.prio != last.prio || strcmp(h.tag, last.tag) || h.pid != last.pid ||
-		     h.tid != last.tid || strcmp(h.time, last.time) || lc_starts_entry(body))) {
+		if (cur && (h.prio != last.prio || strcmp(h.tag, last.tag) || h.pid != last.pid ||
+			    h.tid != last.tid || strcmp(h.time, last.time) ||
+			    (lc_starts_entry(body) && !lc_part_head(cur)))) {
 			lc_add(l, last.prio, last.tag, cur, len);
 			l->e[l->n - 1].pid = last.pid, l->e[l->n - 1].tid = last.tid;
 			memcpy(l->e[l->n - 1].time, last.time, sizeof(last.time));
@@ -197,7 +203,10 @@ static inline void lc_rejoin(struct lc_log *l)
 	for (size_t i = 0; i < l->n;) {
 		unsigned int k, n;
 
-		if (sscanf(l->e[i].msg, "(part %u/%u", &k, &n) != 2 || k != 1) {
+		if (sscanf(l->e[i].msg, "(part %u/%u", &k, &n) != 2 || k != 1 ||
+		    !strchr(l->e[i].msg, '\n')) {
+			if (!strncmp(l->e[i].msg, "(part ", 6))
+				lc_bad(l, "part out of sequence", l->e[i].msg);
 			l->e[w++] = l->e[i++];
 			continue;
 		}
