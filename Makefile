@@ -94,7 +94,7 @@ CONF_SRCS := $(wildcard tests/conformance/*.c)
 E2E_SRCS := $(wildcard tests/e2e/*.c)
 TEST_CFLAGS = $(CFLAGS) -Itests -DTESTDATA='"$(TESTDATA)"' -DBUILD_DIR='"$(BUILD)"'
 
-$(BUILD)/tests/unit_tests: $(UNIT_SRCS) $(LIB_OBJS) | $(BUILD)/tests
+$(BUILD)/tests/unit_tests: $(UNIT_SRCS) tests/logd/logcheck.h $(LIB_OBJS) | $(BUILD)/tests
 	$(Q)$(CC) $(TEST_CFLAGS) $(LDFLAGS) $(UNIT_SRCS) $(LIB_OBJS) $(LDLIBS) $(CRITERION_LIBS) -o $@
 $(BUILD)/tests/replay_tests: $(REPLAY_SRCS) tests/logd/logcheck.h $(LIB_OBJS) | $(BUILD)/tests
 	$(Q)$(CC) $(TEST_CFLAGS) $(LDFLAGS) $(REPLAY_SRCS) $(LIB_OBJS) $(LDLIBS) $(CRITERION_LIBS) -o $@
