@@ -58,7 +58,7 @@ static void run_scenario(struct run *r, const char *rate, bool text)
 			       r->text,	   NULL };
 	const char *sim[] = { E2E_ANIMSIM, "--name", name,   "--scenario", "refresh",
 			      "--frames",  "95",     "--go", go,	   NULL };
-	const char *add[] = { env, NULL };
+	const char *add[] = { env, "LC_ALL=C.UTF-8", NULL }; /* boxes drawn as logcat's are */
 	pid_t at, s;
 
 	e2e_name(name, TARGET);

@@ -42,6 +42,8 @@ static void replay(const char *capture, const char *pid, const char *box, const 
 
 	cr_assert_geq(child, 0);
 	if (child == 0) {
+		setenv("LC_ALL", "C.UTF-8",
+		       1); /* boxes drawn as logcat's are, whatever CI's locale */
 		execl(ANIMTRACE, ANIMTRACE, "--replay", capture, "--pid", pid, "-F", "-o", box,
 		      "--logcat-out", text, (char *)NULL);
 		_exit(127);
