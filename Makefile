@@ -94,17 +94,23 @@ CONF_SRCS := $(wildcard tests/conformance/*.c)
 E2E_SRCS := $(wildcard tests/e2e/*.c)
 TEST_CFLAGS = $(CFLAGS) -Itests -DTESTDATA='"$(TESTDATA)"' -DBUILD_DIR='"$(BUILD)"'
 
-$(BUILD)/tests/unit_tests: $(UNIT_SRCS) $(LIB_OBJS) | $(BUILD)/tests
+$(BUILD)/tests/unit_tests: $(UNIT_SRCS) tests/logd/logcheck.h $(LIB_OBJS) | $(BUILD)/tests
 	$(Q)$(CC) $(TEST_CFLAGS) $(LDFLAGS) $(UNIT_SRCS) $(LIB_OBJS) $(LDLIBS) $(CRITERION_LIBS) -o $@
-$(BUILD)/tests/replay_tests: $(REPLAY_SRCS) $(LIB_OBJS) | $(BUILD)/tests
+$(BUILD)/tests/replay_tests: $(REPLAY_SRCS) tests/logd/logcheck.h $(LIB_OBJS) | $(BUILD)/tests
 	$(Q)$(CC) $(TEST_CFLAGS) $(LDFLAGS) $(REPLAY_SRCS) $(LIB_OBJS) $(LDLIBS) $(CRITERION_LIBS) -o $@
 $(BUILD)/tests/conformance_tests: $(CONF_SRCS) $(wildcard tests/conformance/*.h) $(LIB_OBJS) \
 		| $(BUILD)/tests
 	$(Q)$(CC) $(TEST_CFLAGS) $(LDFLAGS) $(CONF_SRCS) $(LIB_OBJS) $(LDLIBS) $(CRITERION_LIBS) -o $@
 # The e2e tests read the seed's names back with animname_parse (tests/e2e/names.h).
 E2E_LIB_OBJS := $(addprefix $(BUILD)/obj/,sinks/animname.o model/model.o common/marker.o)
-$(BUILD)/tests/e2e_tests: $(E2E_SRCS) $(wildcard tests/e2e/*.h) $(E2E_LIB_OBJS) | $(BUILD)/tests
+$(BUILD)/tests/e2e_tests: $(E2E_SRCS) $(wildcard tests/e2e/*.h) tests/logd/logcheck.h $(E2E_LIB_OBJS) | $(BUILD)/tests
 	$(Q)$(CC) $(TEST_CFLAGS) $(LDFLAGS) $(E2E_SRCS) $(E2E_LIB_OBJS) $(CRITERION_LIBS) -lz -o $@ # -lz: tests/damaged_captures.h
+
+# The fake logd (--logcat's tests, x86_64 and arm64) and the checker of its lines (arm64).
+$(BUILD)/tests/fakelogd: tests/logd/fakelogd.c | $(BUILD)/tests
+	$(Q)$(CC) -std=gnu11 -O2 -Wall -Wextra $(LDSTATIC) $< -o $@
+$(BUILD)/tests/logcheck: tests/logd/logcheck_main.c tests/logd/logcheck.h | $(BUILD)/tests
+	$(Q)$(CC) -std=gnu11 -O2 -Wall -Wextra -D_GNU_SOURCE -Itests $< -o $@
 
 # The simulator, its fixture libraries and their rules live beside them; so does arm64.
 include tests/sim/sim.mk
@@ -129,7 +135,8 @@ replay: $(BUILD)/tests/replay_tests $(BUILD)/animtrace
 # Cases from Perfetto's tests and other tools' captures (tests/conformance/README.md).
 conformance: $(BUILD)/tests/conformance_tests $(BUILD)/animtrace
 	$(Q)$< --jobs 1
-e2e: $(BUILD)/tests/e2e_tests $(BUILD)/animtrace $(SIM_TARGETS) check-root sim-check
+e2e: $(BUILD)/tests/e2e_tests $(BUILD)/animtrace $(BUILD)/tests/fakelogd $(SIM_TARGETS) \
+		check-root sim-check
 	$(Q)$< --jobs 1
 
 # Unit and replay tests again under ASan+UBSan, in their own build tree.

@@ -23,6 +23,7 @@
 #include "sinks/box.h"
 #include "sinks/fanout.h"
 #include "sinks/json.h"
+#include "sinks/logcat.h"
 #include "sinks/trace.h"
 #include "symbols/hwui.h"
 
@@ -50,6 +51,9 @@ static const char doc[] =
 	"      while a Perfetto capture runs: animator and View property tracks in it\n"
 	"  animtrace --proc com.android.systemui --refresh --stacks\n"
 	"      which Views redraw in each frame, and who asked for the frame\n"
+	"  animtrace --proc com.android.systemui --logcat -q &\n"
+	"      in the background, into logcat under the seed tracers' tags:\n"
+	"      adb logcat -s AnimatorTracer:I DynAnimTracer:I ViewPropTrace:I\n"
 	"  animtrace --replay trace.perfetto-trace --proc com.foo\n"
 	"      an old capture: ftrace text, systrace .html or Perfetto protobuf\n"
 	"  animtrace doctor --proc com.android.systemui\n"
@@ -84,7 +88,9 @@ static const char doc[] =
 	"ENVIRONMENT\n"
 	"  LC_ALL/LC_CTYPE: box drawing and sparklines need a UTF-8 locale, ASCII\n"
 	"  otherwise.\n"
-	"  ANIMTRACE_STATE_DIR: where the state file is kept (default /data/local/tmp).\n";
+	"  ANIMTRACE_STATE_DIR: where the state file is kept (default /data/local/tmp).\n"
+	"  ANIMTRACE_LOGDW: a test hook: --logcat writes to this socket instead of\n"
+	"  /dev/socket/logdw (a fake logd's).\n";
 
 enum {
 	OPT_COLOR = 0x100,
@@ -102,6 +108,9 @@ enum {
 	OPT_REFRESH,
 	OPT_NO_HEAP,
 	OPT_ANNOTATE,
+	OPT_LOGCAT,
+	OPT_LOGCAT_OUT,
+	OPT_LOGCAT_RATE,
 };
 
 static const struct argp_option options[] = {
@@ -128,6 +137,20 @@ static const struct argp_option options[] = {
 	  "Live: also write what animtrace learns into trace_marker as atrace markers of the "
 	  "traced process, so a Perfetto or atrace capture running meanwhile shows it (search "
 	  "'Anim ', 'V ')",
+	  2 },
+	{ "quiet", 'q', 0, 0,
+	  "No boxes or JSON on standard output (with --logcat: a background run)", 2 },
+	{ "logcat", OPT_LOGCAT, 0, 0,
+	  "Also write every record to the Android log (logd), under the seed tracers' tags: "
+	  "AnimatorTracer, DynAnimTracer, ViewPropTrace, ViewRefresh, AnimFinding (W)",
+	  2 },
+	{ "logcat-out", OPT_LOGCAT_OUT, "FILE", 0,
+	  "Also write those log lines to FILE as 'logcat -v threadtime' prints them, with the "
+	  "records' times (a replay's: the capture's)",
+	  2 },
+	{ "logcat-rate", OPT_LOGCAT_RATE, "N", 0,
+	  "Per-frame log entries (ViewPropTrace, ViewRefresh) a second at most, the rest "
+	  "counted in their place (default 60; 0: all)",
 	  2 },
 	{ "color", OPT_COLOR, "WHEN", OPTION_ARG_OPTIONAL, "auto (default), always or never", 2 },
 	{ "stats", OPT_STATS, 0, 0, "Live: a stats line per second and per-CPU drops at exit", 2 },
@@ -178,10 +201,11 @@ static const struct argp_option options[] = {
 struct cli {
 	struct procfilter *filter;
 	const char *live_flag; /* the first live-only option given (refused with --replay) */
-	const char *replay, *output, *hwui, *hwui_offsets, *trace_out, *art_oat;
+	const char *replay, *output, *hwui, *hwui_offsets, *trace_out, *art_oat, *logcat_out;
 	int no_props, no_art, refresh, no_heap;
 	double duration;
-	int json, frames, color, stats, no_atrace, verbose, annotate;
+	int json, frames, color, stats, no_atrace, verbose, annotate, quiet, logcat;
+	unsigned int logcat_rate;
 	size_t ringbuf_bytes;
 	size_t stack_bytes; /* --stacks: 0 when off */
 };
@@ -255,6 +279,33 @@ static const char *live_only(int key)
 
 #define DURATION_MAX 31536000.0 /* a year */
 
+/* --logcat, --logcat-out, --logcat-rate. */
+static error_t parse_logcat_opt(int key, char *arg, struct argp_state *state)
+{
+	struct cli *c = state->input;
+	char *end;
+	unsigned long v;
+
+	switch (key) {
+	case OPT_LOGCAT:
+		c->logcat = 1;
+		break;
+	case OPT_LOGCAT_OUT:
+		c->logcat_out = arg;
+		break;
+	case OPT_LOGCAT_RATE:
+		errno = 0;
+		v = strtoul(arg, &end, 10);
+		if (end == arg || *end || *arg == '-' || errno || v > 100000)
+			argp_error(state, "--logcat-rate is 0 to 100000 a second, not '%s'", arg);
+		c->logcat_rate = (unsigned int)v;
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
 /* Output options: format, files and what the box format shows. */
 static error_t parse_output_opt(int key, char *arg, struct argp_state *state)
 {
@@ -282,8 +333,11 @@ static error_t parse_output_opt(int key, char *arg, struct argp_state *state)
 	case 'v':
 		c->verbose = 1;
 		break;
+	case 'q':
+		c->quiet = 1;
+		break;
 	default:
-		return ARGP_ERR_UNKNOWN;
+		return parse_logcat_opt(key, arg, state);
 	}
 	return 0;
 }
@@ -413,12 +467,13 @@ static void install_signals(void)
 
 struct output {
 	struct outfile file; /* -o, checked by open_files, truncated when its sink is made */
-	FILE *f, *trace_f;
-	const char *name, *trace_name; /* for messages */
+	FILE *f, *trace_f, *logcat_f;
+	const char *name, *trace_name, *logcat_out; /* for messages */
 	struct sink_box *box;
 	struct sink_json *json;
 	struct sink_trace *trace;
 	struct sink_annotate *annotate;
+	struct sink_logcat *logcat;
 	struct sink_fanout *fanout; /* the engine's sink: every one of the above that is open */
 	struct sink sink;
 };
@@ -464,6 +519,8 @@ static int open_trace(const struct cli *c, struct output *out)
 
 static int open_sink(const struct cli *c, struct output *out)
 {
+	if (c->quiet)
+		return 0;
 	out->name = c->output ? c->output : "standard output";
 	out->f = c->output ? commit_file(&out->file, c->output) : stdout;
 	if (!out->f)
@@ -493,6 +550,18 @@ static int refuse(const char *name, const char *what)
 	return -2;
 }
 
+/* --logcat-out: neither the capture nor another output. 0 or -2 (refused, said). */
+static int logcat_file_check(const char *name, const struct file_id *id, const struct file_id *in,
+			     const struct file_id *o, const struct file_id *std,
+			     const struct file_id *trace)
+{
+	if (file_id_same(id, in))
+		return refuse(name, "is the capture being replayed: refusing to overwrite it");
+	if (file_id_same(id, o) || file_id_same(id, std) || file_id_same(id, trace))
+		return refuse(name, "is also another output: refusing to write both into it");
+	return 0;
+}
+
 /*
  * Opens -o and --trace-out without truncating them, and refuses one that is the capture (the
  * same device and inode: standard input, symlinks and hard links too), the other output or
@@ -501,17 +570,20 @@ static int refuse(const char *name, const char *what)
  */
 static int open_files(const struct cli *c, const struct replay *r, struct output *out)
 {
-	struct outfile *o = &out->file, t = { 0 };
+	struct outfile *o = &out->file, t = { 0 }, l = { 0 };
 	struct file_id in = { 0 }, std = { 0 };
 	const char *oname = c->output ? c->output : "standard output";
 	int err = 0, ret = -1;
 
+	out->logcat_out = c->logcat_out;
 	if (r)
 		replay__input_id(r, &in);
-	if (!c->output)
+	if (!c->output && !c->quiet)
 		file_id_of_fd(STDOUT_FILENO, &std);
 	if (c->trace_out && (err = outfile_open(&t, c->trace_out)))
 		write_error(c->trace_out, err);
+	else if (c->logcat_out && (err = outfile_open(&l, c->logcat_out)))
+		write_error(c->logcat_out, err);
 	else if (c->output && (err = outfile_open(o, c->output)))
 		write_error(c->output, err);
 	else if (file_id_same(&o->id, &in) || file_id_same(&std, &in))
@@ -524,22 +596,73 @@ static int open_files(const struct cli *c, const struct replay *r, struct output
 			     c->output ? "is also -o: refusing to write both into it" :
 					 "is also standard output: refusing to write both into it");
 	else
-		ret = 0;
+		ret = logcat_file_check(c->logcat_out, &l.id, &in, &o->id, &std, &t.id);
 	if (ret) {
+		outfile_abandon(&l);
 		outfile_abandon(&t);
 		outfile_abandon(o);
 		return ret;
 	}
 	/* -o is truncated only once the trace sink is made (open_sink): see open_output. */
-	if (c->trace_out && !(out->trace_f = commit_file(&t, c->trace_out)))
+	if (c->trace_out && !(out->trace_f = commit_file(&t, c->trace_out))) {
+		outfile_abandon(&l);
+		return -1;
+	}
+	if (c->logcat_out && !(out->logcat_f = commit_file(&l, c->logcat_out)))
 		return -1;
 	return 0;
 }
 
 /*
+ * --logcat, --logcat-out: one sink for both. No logd socket (not Android) is said in one line;
+ * the other outputs go on.
+ */
+static int open_logcat(const struct cli *c, struct output *out)
+{
+	const char *path = getenv(LOGCAT_SOCKET_ENV) ? getenv(LOGCAT_SOCKET_ENV) : LOGCAT_SOCKET;
+	struct sink_logcat_opts o = { .text = out->logcat_f, .rate = c->logcat_rate };
+	int err = 0;
+
+	if (!c->logcat && !c->logcat_out)
+		return 0;
+	out->logcat = sink_logcat__new(&o);
+	if (!out->logcat)
+		return write_error("logcat", errno);
+	if (c->logcat && (err = sink_logcat__connect(out->logcat, path)))
+		diag(DIAG_WARN,
+		     "--logcat: no logd socket at %s (%s): not Android? nothing goes to "
+		     "logcat; the other outputs go on",
+		     path, strerror(-err));
+	if (err && !out->logcat_f) { /* nowhere to write */
+		sink_logcat__free(out->logcat);
+		out->logcat = NULL;
+	}
+	return 0;
+}
+
+/* What went to logcat and what did not, at exit like every other loss. */
+static void logcat_report(const struct sink_logcat *l)
+{
+	struct logcat_stats st;
+
+	if (!l)
+		return;
+	sink_logcat__stats(l, &st);
+	diag(st.refused || st.failed ? DIAG_WARN : DIAG_INFO,
+	     "logcat: %llu messages written (%llu entries in parts), %llu refused by logd (its "
+	     "socket was full: lost), %llu per-frame entries over --logcat-rate (counted in "
+	     "the log)",
+	     (unsigned long long)st.sent, (unsigned long long)st.split,
+	     (unsigned long long)st.refused, (unsigned long long)st.rate_limited);
+	if (st.failed)
+		diag(DIAG_WARN, "logcat: %llu messages lost: %s", (unsigned long long)st.failed,
+		     strerror(st.last_errno));
+}
+
+/*
  * The trace file first: a --trace-out that cannot be created must not have truncated
  * -o FILE already. Then one fan-out feeds them all, annotations first: one is written
- * before the slower outputs.
+ * before the slower outputs; logcat after the boxes, so that both summaries say the same.
  */
 static int open_output(const struct cli *c, struct output *out)
 {
@@ -552,14 +675,19 @@ static int open_output(const struct cli *c, struct output *out)
 	main_sink = out->sink;
 	if (c->annotate && !(out->annotate = sink_annotate__new(annotate_warn, NULL)))
 		return write_error("trace_marker", errno);
+	if (open_logcat(c, out))
+		return -1;
 	if (!(out->fanout = sink_fanout__new()) ||
 	    (out->annotate && sink_fanout__add(out->fanout, sink_annotate__sink(out->annotate))) ||
 	    (out->trace && sink_fanout__add(out->fanout, sink_trace__sink(out->trace))) ||
-	    sink_fanout__add(out->fanout, main_sink))
+	    (main_sink.ops && sink_fanout__add(out->fanout, main_sink)) ||
+	    (out->logcat && sink_fanout__add(out->fanout, sink_logcat__sink(out->logcat))))
 		return write_error(out->name, ENOMEM);
 	out->sink = sink_fanout__sink(out->fanout);
-	if (!c->replay) /* live: each record as it happens, even into a pipe */
+	if (!c->replay && out->f) /* live: each record as it happens, even into a pipe */
 		setvbuf(out->f, NULL, _IOLBF, 0);
+	if (!c->replay && out->logcat_f)
+		setvbuf(out->logcat_f, NULL, _IOLBF, 0);
 	return 0;
 }
 
@@ -581,7 +709,7 @@ static int close_file(FILE *f)
 static int close_output(struct output *out, int err)
 {
 	bool trace_bad = out->trace_f && ferror(out->trace_f);
-	int terr = sink_trace__free(out->trace), oerr = 0;
+	int terr = sink_trace__free(out->trace), oerr = 0, lerr = 0;
 
 	if (out->trace_f) {
 		int cerr = close_file(out->trace_f);
@@ -590,11 +718,17 @@ static int close_output(struct output *out, int err)
 	}
 	sink_fanout__free(out->fanout);
 	sink_annotate__free(out->annotate);
+	logcat_report(out->logcat);
+	sink_logcat__free(out->logcat);
+	if (out->logcat_f && (lerr = close_file(out->logcat_f)))
+		write_error(out->logcat_out, lerr);
 	sink_box__free(out->box);
 	sink_json__free(out->json);
 	outfile_abandon(&out->file); /* -o when a failure came first: left as it was */
 	if (out->f)
 		oerr = close_file(out->f);
+	if (lerr)
+		return -1;
 	if (oerr)
 		return write_error(out->name, err && !trace_bad ? err : oerr);
 	if (terr)
@@ -651,7 +785,7 @@ static int run_live(const struct cli *c, struct engine *e, FILE *out,
 int main(int argc, char **argv)
 {
 	static const struct argp argp = { .options = options, .parser = parse_opt, .doc = doc };
-	struct cli c = { .color = -1 };
+	struct cli c = { .color = -1, .logcat_rate = LOGCAT_RATE_DEFAULT };
 	struct output out = { 0 };
 	struct replay *r = NULL;
 	struct engine *e = NULL;

@@ -709,6 +709,18 @@ struct proc_stat {
 	struct anim_smooth worst[AT_WORST_ANIMS];
 };
 
+/* --logcat / --logcat-out (sinks/logcat.h): what went to the Android log. Entries are
+ * counted in messages: a box split into parts is one message per part. */
+struct logcat_stats {
+	uint64_t sent;	       /* messages logd's socket (or the text file) took */
+	uint64_t split;	       /* entries over the payload limit, sent in numbered parts */
+	uint64_t refused;      /* messages the socket refused (EAGAIN, ENOBUFS): lost */
+	uint64_t failed;       /* messages lost to another error (last_errno) */
+	int last_errno;	       /* of the last failed one */
+	uint64_t rate_limited; /* per-frame entries left out by the rate limit (each second's
+				* count is logged in their place) */
+};
+
 #define AT_UNMARKED_MAX 5
 #define AT_FINDINGS_TOP 16
 
@@ -756,6 +768,8 @@ struct summary {
 	const struct finding *findings;
 	/* NULL unless --annotate wrote: set by its sink's summary_fill (sinks/annotate.h) */
 	const struct annot_delay *annot_delay;
+	/* NULL unless --logcat or --logcat-out: set by its sink's summary_fill */
+	const struct logcat_stats *logcat;
 };
 
 /*

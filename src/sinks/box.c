@@ -363,12 +363,19 @@ static int on_finding(void *ctx, const struct finding *f)
 	return 0;
 }
 
-/* "Finding:   flicker: <sentence>" for each finding held about id of pid since since_ns. */
-static void finding_lines(struct sink_box *b, bool unmarked, uint64_t id, uint32_t pid,
-			  uint64_t since_ns)
+/* "Finding:    flicker: <sentence>" */
+static void finding_line(struct sink_box *b, const struct finding *f)
 {
 	char text[AT_FINDING_TEXT];
 
+	box_line(b, "Finding:    %s: %s", finding_kind_str(f->kind),
+		 clean(text, sizeof(text), f->text));
+}
+
+/* A finding line for each finding held about id of pid since since_ns. */
+static void finding_lines(struct sink_box *b, bool unmarked, uint64_t id, uint32_t pid,
+			  uint64_t since_ns)
+{
 	for (int k = 0; k < b->n_fnd; k++) {
 		const struct finding *f =
 			&b->fnd[(b->next_fnd - b->n_fnd + k + BOX_FINDINGS) % BOX_FINDINGS];
@@ -378,8 +385,7 @@ static void finding_lines(struct sink_box *b, bool unmarked, uint64_t id, uint32
 			mine |= f->ids[i] == id;
 		if (!mine || f->unmarked != unmarked || f->pid != pid || f->ts_ns < since_ns)
 			continue;
-		box_line(b, "Finding:    %s: %s", finding_kind_str(f->kind),
-			 clean(text, sizeof(text), f->text));
+		finding_line(b, f);
 	}
 }
 
@@ -1070,6 +1076,64 @@ struct sink_box *sink_box__new(FILE *out, const struct sink_box_opts *o)
 	return b;
 }
 
+struct sink_box *sink_box__new_mem(bool utf8)
+{
+	struct sink_box *b = calloc(1, sizeof(*b));
+
+	if (!b) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	b->o.utf8 = utf8;
+	b->g = b->o.utf8 ? &glyphs_utf8 : &glyphs_ascii;
+	b->out = open_memstream(&b->mem, &b->mem_len);
+	b->mem_stream = b->out != NULL;
+	if (!b->out) {
+		free(b);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return b;
+}
+
+const char *sink_box__take(struct sink_box *b, size_t *len)
+{
+	if (fflush(b->out) || ferror(b->out))
+		return NULL;
+	/* the flush sets mem_len to the stream's position: the length since the last take
+	 * (rewound below); the buffer always holds a byte past the longest text written */
+	*len = b->mem_len;
+	b->mem[b->mem_len] = '\0';
+	rewind(b->out);
+	return b->mem;
+}
+
+void sink_box__frame_values(struct sink_box *b, const struct frame_props *fp)
+{
+	node_lines(b, fp);
+}
+
+void sink_box__finding(struct sink_box *b, const struct finding *f)
+{
+	char proc[AT_PROC_MAX], ids[AT_FINDING_IDS * 24] = "", t[32];
+	size_t n = 0;
+
+	finding_line(b, f);
+	for (int i = 0; i < f->n_ids && i < AT_FINDING_IDS; i++)
+		n += snprintf(ids + n, sizeof(ids) - n, "%s#%lld", i ? ", " : " ",
+			      (long long)f->ids[i]);
+	clean(proc, sizeof(proc), f->process);
+	fmt_sec(t, sizeof(t), f->ts_ns);
+	box_line(b, "Concerns:   %s%s%s, %s%s(pid %u), at %s",
+		 f->unmarked ? "animation" : "animator", f->n_ids > 1 ? "s" : "", ids, proc,
+		 *proc ? " " : "", f->pid, t);
+}
+
+const char *box_escape(char *dst, size_t size, const char *src)
+{
+	return clean(dst, size, src);
+}
+
 struct sink sink_box__sink(struct sink_box *b)
 {
 	return (struct sink){ .ops = &box_ops, .ctx = b };
@@ -1082,5 +1146,9 @@ void sink_box__free(struct sink_box *b)
 	for (size_t i = 0; i < b->n_pend; i++)
 		free(b->pend[i].nodes);
 	free(b->pend);
+	if (b->mem_stream) {
+		fclose(b->out);
+		free(b->mem);
+	}
 	free(b);
 }

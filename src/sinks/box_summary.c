@@ -68,6 +68,13 @@ static void summary_counts(struct sink_box *b, const struct summary *s)
 	if (s->annotations) /* animtrace --annotate's markers in the capture: not animators */
 		box_line(b, "Annotation: %llu markers (animtrace --annotate's own)",
 			 (unsigned long long)s->annotations);
+	if (s->logcat) /* so far: this summary's own entry is not counted */
+		box_line(b,
+			 "Logcat:     %llu messages, %llu refused by logd (lost), %llu per-frame "
+			 "entries over the rate limit",
+			 (unsigned long long)s->logcat->sent,
+			 (unsigned long long)s->logcat->refused,
+			 (unsigned long long)s->logcat->rate_limited);
 	summary_evictions(b, &s->evicted);
 }
 

@@ -8,6 +8,7 @@
 #define ANIMTRACE_BOXDRAW_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -46,6 +47,9 @@ struct sink_box {
 	size_t n_pend, cap_pend;
 	struct finding fnd[BOX_FINDINGS];
 	int n_fnd, next_fnd;
+	bool mem_stream; /* sink_box__new_mem: out writes into mem */
+	char *mem;
+	size_t mem_len;
 };
 
 /* Copies src into dst replacing C0 controls and DEL with '?'. */

@@ -829,6 +829,14 @@ static void put_annotations(FILE *out, const struct summary *s)
 			"\"max\":%llu}",
 			(unsigned long long)d->count, (unsigned long long)d->p50_ns,
 			(unsigned long long)d->p99_ns, (unsigned long long)d->max_ns);
+	if (s->logcat) /* --logcat: its messages, and those lost */
+		fprintf(out,
+			",\"logcat\":{\"sent\":%llu,\"split\":%llu,\"refused\":%llu,\"failed\":%llu,"
+			"\"rate_limited\":%llu}",
+			(unsigned long long)s->logcat->sent, (unsigned long long)s->logcat->split,
+			(unsigned long long)s->logcat->refused,
+			(unsigned long long)s->logcat->failed,
+			(unsigned long long)s->logcat->rate_limited);
 }
 
 /* The keys of a finding after "type" and the common ones. */

@@ -44,6 +44,7 @@ $(A64_SMOKE): tests/arm64/smoke/smoke.c $(A64_OUT)/smoke/smoke.skel.h
 arm64-build:
 	$(Q)$(A64_MAKE) all
 	$(Q)$(A64_MAKE) -q sim >/dev/null 2>&1; if [ $$? != 2 ]; then $(A64_MAKE) sim; fi
+	$(Q)$(A64_MAKE) build/arm64/tests/fakelogd
 
 arm64-version:
 	$(Q)tests/deps-arm64.sh
@@ -58,19 +59,21 @@ arm64-version:
 e2e-arm64:
 	$(Q)tests/deps-arm64.sh
 	$(Q)tests/arm64/kernel.sh >/dev/null
-	$(Q)$(MAKE) --no-print-directory arm64-build $(A64_SMOKE)
+	$(Q)$(MAKE) --no-print-directory arm64-build $(A64_SMOKE) $(BUILD)/tests/logcheck
 	$(Q)cp tests/arm64/smoke/commands $(A64_OUT)/commands
 	$(Q)echo "run /e2e/animtrace --version" >> $(A64_OUT)/commands
 	$(Q)files="$(A64_SMOKE)=/e2e/smoke $(A64_BIN)=/e2e/animtrace"; \
 	if [ -x $(A64_SIM) ]; then \
 		cat tests/arm64/scenario >> $(A64_OUT)/commands; \
 		files="$$files $(A64_SIM)=/e2e/animsim $(A64_HEAP_FILES)"; \
+		files="$$files build/arm64/tests/fakelogd=/e2e/fakelogd"; \
 	else \
 		echo "e2e-arm64: no $(A64_SIM) yet, smoke and --version only"; \
 	fi; \
 	tests/arm64/run.sh -t $(A64_TIMEOUT) $$(tests/arm64/kernel.sh) $(A64_OUT) $$files \
 		$(A64_OUT)/commands=/e2e/commands; \
-	rc=$$?; tests/arm64/check.sh $(A64_OUT)/console.log && [ $$rc = 0 ]
+	rc=$$?; LOGCHECK=$(BUILD)/tests/logcheck tests/arm64/check.sh $(A64_OUT)/console.log && \
+		[ $$rc = 0 ]
 
 arm64-smoke:
 	$(Q)tests/deps-arm64.sh

@@ -545,5 +545,24 @@ while IFS= read -r want; do
 	has "$want" && ok "config has $want" || bad "config has $want"
 done <<< "$CONFIG"
 
+# ---- --logcat into a fake logd at /dev/socket/logdw (issue 33) ---------------------------
+# tests/logd/logcheck (host build): every datagram the fake logd decoded is the box output's
+# text under the seed's tag and priority, in order, parts rejoined.
+lcdir=$(mktemp -d)
+section /tmp/logcat.box > "$lcdir/box.txt"
+section /tmp/logd.txt > "$lcdir/logd.txt"
+lcerr=$(section /tmp/logcat.err)
+if res=$("${LOGCHECK:-build/x86/tests/logcheck}" "$lcdir/box.txt" "$lcdir/logd.txt"); then
+	ok "logcat: every entry at the fake logd is the boxes' text under its tag ($res)"
+else
+	bad "logcat: every entry at the fake logd is the boxes' text under its tag ($res)"
+fi
+written=$(sed -n 's/.*logcat: \([0-9]*\) messages written.*/\1/p' <<< "$lcerr")
+[ -n "$written" ] && [ "$written" = "$(grep -c . "$lcdir/logd.txt")" ] &&
+	grep -q ', 0 refused by logd' <<< "$lcerr" &&
+	ok "logcat: $written messages written, all received, none refused" ||
+	bad "logcat: messages written = received, none refused ($written; $(grep 'logcat:' <<< "$lcerr"))"
+rm -rf "$lcdir"
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
