@@ -517,6 +517,29 @@ static int open_trace(const struct cli *c, struct output *out)
 	return 0;
 }
 
+/*
+ * Whether boxes may use UTF-8. The locale says so when glibc could load it; a static binary on
+ * a device has no locale files (setlocale fails and CODESET is ASCII), so the variable that
+ * names the locale counts too (LC_ALL, then LC_CTYPE, then LANG, as POSIX orders them); and on
+ * Android, whose terminals and logcat are UTF-8 throughout, no locale named means UTF-8
+ * (ANDROID_ROOT is in every process's environment there).
+ */
+static bool utf8_output(void)
+{
+	static const char *const vars[] = { "LC_ALL", "LC_CTYPE", "LANG" };
+	const char *cs = nl_langinfo(CODESET);
+
+	if (cs && !strcmp(cs, "UTF-8"))
+		return true;
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+		const char *v = getenv(vars[i]);
+
+		if (v && *v)
+			return strcasestr(v, "UTF-8") || strcasestr(v, "UTF8");
+	}
+	return getenv("ANDROID_ROOT") != NULL;
+}
+
 static int open_sink(const struct cli *c, struct output *out)
 {
 	if (c->quiet)
@@ -531,11 +554,10 @@ static int open_sink(const struct cli *c, struct output *out)
 			out->sink = sink_json__sink(out->json);
 		return out->json ? 0 : -1;
 	}
-	const char *cs = nl_langinfo(CODESET);
 	struct sink_box_opts o = {
 		.color = c->color == -1 ? isatty(fileno(out->f)) : c->color,
 		.frames = c->frames,
-		.utf8 = cs && !strcmp(cs, "UTF-8"),
+		.utf8 = utf8_output(),
 	};
 	out->box = sink_box__new(out->f, &o);
 	if (out->box)
