@@ -793,7 +793,8 @@ struct pftrace *pftrace__read(const struct pf_src *src)
 		err = EINVAL;
 		goto fail;
 	}
-	if (make_threads(t) || (t->tl && pftl_finish(t->tl)))
+	pfte__finish(t->te); /* its FT# events join the prints before they are sorted */
+	if (t->err || make_threads(t) || (t->tl && pftl_finish(t->tl)))
 		goto fail;
 	if (t->n_prints)
 		qsort(t->prints, t->n_prints, sizeof(*t->prints), cmp_print);

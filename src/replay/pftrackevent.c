@@ -13,10 +13,11 @@
 #include "model/model.h"
 #include "replay/pftrackevent.h"
 
-#define TE_SEQS_MAX 1024     /* sequences whose default clock is kept */
-#define TE_PARENTS_MAX 8     /* parent links followed to a track's process */
-#define CLOCK_BOOTTIME 6     /* perfetto.protos.BuiltinClock: what print events are on */
-#define CLOCK_INCREMENTAL 64 /* the SDK's deltas from the packet before: not read */
+#define TE_SEQS_MAX 1024   /* sequences whose default clock is kept */
+#define TE_SPANS_MAX 4096  /* CUJ slices remembered for the FT# events on their tracks */
+#define TE_LATER_MAX 16384 /* FT# events held until every CUJ slice is known */
+#define TE_PARENTS_MAX 8   /* parent links followed to a track's process */
+#define CLOCK_BOOTTIME 6   /* perfetto.protos.BuiltinClock: what print events are on */
 
 enum { TYPE_SLICE_BEGIN = 1, TYPE_SLICE_END = 2, TYPE_INSTANT = 3 };
 
@@ -39,6 +40,19 @@ struct te_seq {
 	uint32_t seq, clock;
 };
 
+/* A CUJ slice that began on a track, for the FT# events on it (which a writer may put before
+ * it in the file: Perfetto sorts by time, and so does this reader, in pfte__finish). */
+struct te_span {
+	uint64_t uuid, begin_ns;
+	char *session;
+};
+
+/* An FT# event, said once every CUJ slice is known. */
+struct te_later {
+	uint64_t uuid, ts;
+	char *name;
+};
+
 struct pfte {
 	pfte_emit_fn emit;
 	void *ctx;
@@ -47,6 +61,10 @@ struct pfte {
 	size_t n_names;
 	struct te_seq seqs[TE_SEQS_MAX];
 	size_t n_seqs;
+	struct te_span *spans;
+	size_t n_spans, cap_spans;
+	struct te_later *later;
+	size_t n_later, cap_later;
 	uint64_t unread;
 };
 
@@ -74,6 +92,12 @@ void pfte__free(struct pfte *t)
 		}
 	}
 	htab_free_values(&t->tracks);
+	for (size_t i = 0; i < t->n_spans; i++)
+		free(t->spans[i].session);
+	for (size_t i = 0; i < t->n_later; i++)
+		free(t->later[i].name);
+	free(t->spans);
+	free(t->later);
 	free(t);
 }
 
@@ -345,30 +369,108 @@ static bool restatable(const struct pfte *t, const struct te_track *tr, const st
 	return *pid && (!clock || clock == CLOCK_BOOTTIME);
 }
 
-/* A CUJ slice opens (G), an FT# event is said on its track (N). */
+/* Appends an item to a bounded array; NULL beyond max (*err: -ENOMEM when out of memory). */
+static void *push(void **arr, size_t *n, size_t *cap, size_t size, size_t max, int *err)
+{
+	void *tmp;
+
+	if (*n >= max)
+		return NULL;
+	tmp = pf_grow(*arr, cap, *n, size);
+	if (!tmp) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	*arr = tmp;
+	return (char *)tmp + (*n)++ * size;
+}
+
+/* An FT# event: held until every CUJ slice is known (pfte__finish). */
+static int hold_event(struct pfte *t, const struct te_track *tr, uint64_t ts, struct strv name)
+{
+	struct te_later *l;
+	int err = 0;
+
+	l = push((void **)&t->later, &t->n_later, &t->cap_later, sizeof(*l), TE_LATER_MAX, &err);
+	if (!l) {
+		t->unread++;
+		return err;
+	}
+	*l = (struct te_later){ tr->uuid, ts, NULL };
+	if (!set_str(&l->name, name)) {
+		t->n_later--;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* A CUJ slice opens (G), and is remembered for the FT# events on its track; an FT# event is
+ * held (hold_event). */
 static int cuj_event(struct pfte *t, struct te_track *tr, const struct pfte_packet *p,
 		     struct strv name)
 {
+	struct te_span *sp;
 	int32_t pid, tid;
+	int err = 0;
 
 	if (!restatable(t, tr, p, &pid, &tid) || !fit(name)) {
 		t->unread++;
 		return 0;
 	}
-	if (is_event(name)) {
-		if (tr->name || tr->cuj)
-			emit(t, p->ts, pid, tid, 'N', tr->name ? tr->name : tr->cuj, name, false);
-		else
-			t->unread++; /* an FT# event of no CUJ this reader knows */
-		return 0;
-	}
+	if (is_event(name))
+		return hold_event(t, tr, p->ts, name);
 	if (tr->cuj) /* a second CUJ inside the first on one track: FrameTracker has none */
 		return 0;
 	if (!set_str(&tr->cuj, name))
 		return -ENOMEM;
 	tr->cuj_depth = tr->depth;
 	emit(t, p->ts, pid, tid, 'G', tr->cuj, name, true);
-	return 0;
+	sp = push((void **)&t->spans, &t->n_spans, &t->cap_spans, sizeof(*sp), TE_SPANS_MAX, &err);
+	if (sp) {
+		*sp = (struct te_span){ tr->uuid, p->ts, NULL };
+		if (!set_str(&sp->session, name)) {
+			t->n_spans--;
+			return -ENOMEM;
+		}
+	}
+	return err;
+}
+
+/* The session of an FT# event on tr at ts: the track's name, else the CUJ slice on it that
+ * began last at or before ts; NULL when none. */
+static const char *session_at(const struct pfte *t, const struct te_track *tr, uint64_t ts)
+{
+	const struct te_span *best = NULL;
+
+	if (tr->name)
+		return tr->name;
+	for (size_t i = 0; i < t->n_spans; i++) {
+		const struct te_span *sp = &t->spans[i];
+
+		if (sp->uuid == tr->uuid && sp->begin_ns <= ts &&
+		    (!best || sp->begin_ns >= best->begin_ns))
+			best = sp;
+	}
+	return best ? best->session : NULL;
+}
+
+void pfte__finish(struct pfte *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->n_later; i++) {
+		const struct te_later *l = &t->later[i];
+		const struct te_track *tr = track_find(t, l->uuid);
+		const char *session = tr ? session_at(t, tr, l->ts) : NULL;
+		int32_t pid, tid;
+
+		if (!session || !(pid = pid_of(t, tr, &tid))) {
+			t->unread++; /* an FT# event of no CUJ this reader knows */
+			continue;
+		}
+		emit(t, l->ts, pid, tid, 'N', session, (struct strv){ l->name, strlen(l->name) },
+		     false);
+	}
 }
 
 /* A slice end: the CUJ's (H) when it closes the slice that opened it. */

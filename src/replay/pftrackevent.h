@@ -27,8 +27,14 @@
  *                track_uuid = 11; name = 23 }
  *   InternedData { event_names = 2 {iid = 1; name = 2} }
  *
+ * A CUJ slice's begin and end pair in file order on their track (a track's events come in order
+ * on its sequence); the FT# events are held and said at pfte__finish, for the CUJ slice on
+ * their track that began last at or before them (a writer may put them before that slice in
+ * the file, as Perfetto's test does: Perfetto sorts by time).
+ *
  * Bounded: tracks (TE_TRACKS_MAX), open slices per track counted, interned names kept only
- * when they may be a CUJ's (TE_NAMES_MAX); what cannot be restated is counted (unread).
+ * when they may be a CUJ's (TE_NAMES_MAX), CUJ slices and FT# events held (pftrackevent.c);
+ * what cannot be restated is counted (unread).
  * Hostile input: names are copied only when they are a session and hold no '|' or newline.
  */
 #ifndef ANIMTRACE_PFTRACKEVENT_H
@@ -66,6 +72,10 @@ struct pfte_packet {
 	bool cleared;
 };
 int pfte__packet(struct pfte *t, const struct pfte_packet *p);
+
+/* After the last packet: the FT# events, each said for the CUJ slice on its track that began
+ * last at or before it (they may come before that slice in the file; Perfetto sorts by time). */
+void pfte__finish(struct pfte *t);
 
 /* CUJ events that could not be restated: on a track no descriptor named, on another clock than
  * boottime, a name past the interned table, damaged, or beyond the caps. */

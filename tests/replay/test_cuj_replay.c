@@ -12,9 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "unit/pbw.h"
+#include "pf_write.h"
+#include "replay_lines.h"
 
-#define ANIMTRACE BUILD_DIR "/animtrace"
 #define PID 1000
 #define PERIOD 16666667ull
 #define T0 100000000000ull
@@ -107,64 +107,14 @@ static void text_line(FILE *f, uint64_t ts, const char *text)
 		(unsigned long long)(ts % 1000000000), text);
 }
 
-/* FtraceEvent { timestamp = 1, pid = 2, print = 3 { buf = 2 } } into a bundle. */
-static void pf_print(struct pbw *bundle, uint64_t ts, const char *text)
-{
-	struct pbw ev = { .len = 0 }, pr = { .len = 0 };
-
-	w_str(&pr, 2, text);
-	w_uint(&ev, 1, ts);
-	w_uint(&ev, 2, PID);
-	w_msg(&ev, 3, &pr);
-	w_msg(bundle, 2, &ev);
-}
-
-/* TracePacket { timestamp = 8, trusted_packet_sequence_id = 10, <id> = msg } */
-static void pf_packet(FILE *f, uint64_t ts, uint32_t id, const struct pbw *msg)
-{
-	struct pbw pkt = { .len = 0 }, top = { .len = 0 };
-
-	if (ts)
-		w_uint(&pkt, 8, ts);
-	w_uint(&pkt, 10, 1);
-	w_msg(&pkt, id, msg);
-	w_msg(&top, 1, &pkt);
-	cr_assert_eq(fwrite(top.b, 1, top.len, f), top.len);
-}
-
-/* The process (its name), its process track and the CUJs' tracks under it (unnamed, as in
- * Perfetto's android_jank_cuj.py). */
+/* The process, its process track and the CUJs' tracks under it (unnamed, as in Perfetto's
+ * android_jank_cuj.py). */
 static void pf_tracks(FILE *f)
 {
-	struct pbw tree = { .len = 0 }, proc = { .len = 0 }, d = { .len = 0 }, pd = { .len = 0 };
-	static const uint64_t cuj_tracks[] = { 321, 654 };
-
-	w_uint(&proc, 1, PID);
-	w_str(&proc, 3, "systemui");
-	w_msg(&tree, 1, &proc);
-	pf_packet(f, 0, 2, &tree);
-	w_uint(&d, 1, 1234);
-	w_uint(&pd, 1, PID);
-	w_msg(&d, 3, &pd);
-	pf_packet(f, 0, 60, &d);
-	for (int i = 0; i < 2; i++) {
-		d.len = 0;
-		w_uint(&d, 1, cuj_tracks[i]);
-		w_uint(&d, 5, 1234);
-		pf_packet(f, 0, 60, &d);
-	}
-}
-
-/* TrackEvent { type = 9, track_uuid = 11, name = 23 } */
-static void pf_track_event(FILE *f, const struct ev *e)
-{
-	struct pbw te = { .len = 0 };
-
-	w_uint(&te, 9, (uint64_t)e->te_type);
-	w_uint(&te, 11, e->te_track);
-	if (e->te_name[0])
-		w_str(&te, 23, e->te_name);
-	pf_packet(f, e->ts, 11, &te);
+	pf_proc(f, PID, 0, "systemui");
+	pf_track(f, 1234, 0, PID);
+	pf_track(f, 321, 1234, 0);
+	pf_track(f, 654, 1234, 0);
 }
 
 /* A capture of the frames and the interaction in form f, in a new temporary file. */
@@ -173,7 +123,6 @@ static char *write_capture(enum form form)
 	char *path = strdup("/tmp/animtrace-cuj-XXXXXX");
 	int fd = mkstemp(path);
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-	struct pbw bundle = { .len = 0 };
 	struct ev evs[32];
 	int n = script(form, evs), k = 0;
 	char buf[64];
@@ -188,45 +137,24 @@ static char *write_capture(enum form form)
 
 		snprintf(buf, sizeof(buf), "B|%d|Choreographer#doFrame %d", PID, 1000 + i);
 		if (form == TE)
-			pf_print(&bundle, start, buf);
+			pf_print(f, start, PID, buf);
 		else
 			text_line(f, start, buf);
 		for (; k < n && evs[k].ts < end; k++) /* the interaction's, inside the frame */
 			if (form == TE && evs[k].te_type)
-				pf_track_event(f, &evs[k]);
+				pf_track_event(f, evs[k].ts, evs[k].te_type, evs[k].te_track,
+					       evs[k].te_name[0] ? evs[k].te_name : NULL);
 			else if (form != TE)
 				text_line(f, evs[k].ts, evs[k].text);
 		snprintf(buf, sizeof(buf), "E|%d", PID);
 		if (form == TE)
-			pf_print(&bundle, end, buf);
+			pf_print(f, end, PID, buf);
 		else
 			text_line(f, end, buf);
 	}
 	cr_assert_eq(k, n, "every event falls in a frame");
-	if (form == TE)
-		pf_packet(f, 0, 1, &bundle);
 	cr_assert_eq(fclose(f), 0);
 	return path;
-}
-
-/* `animtrace --replay path --format json`: its cuj lines, concatenated. */
-static char *cuj_lines(const char *path)
-{
-	char cmd[512], line[4096];
-	size_t len = 0, cap = 1 << 16;
-	char *out = calloc(1, cap);
-	FILE *p;
-
-	snprintf(cmd, sizeof(cmd), "%s --replay %s --format json 2>/dev/null", ANIMTRACE, path);
-	p = popen(cmd, "r");
-	cr_assert_not_null(p);
-	while (fgets(line, sizeof(line), p))
-		if (strstr(line, "{\"type\":\"cuj\"") == line && len + strlen(line) < cap) {
-			memcpy(out + len, line, strlen(line) + 1);
-			len += strlen(line);
-		}
-	cr_assert_eq(pclose(p), 0);
-	return out;
 }
 
 Test(cuj_replay, thirteen_fourteen_and_trackevent_give_the_same_records)
@@ -237,7 +165,7 @@ Test(cuj_replay, thirteen_fourteen_and_trackevent_give_the_same_records)
 	for (int i = 0; i < 3; i++) {
 		char *path = write_capture(forms[i]);
 
-		got[i] = cuj_lines(path);
+		got[i] = replay_lines(path, "cuj");
 		unlink(path);
 		free(path);
 	}

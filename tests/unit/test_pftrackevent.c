@@ -103,7 +103,8 @@ static struct pkt at(uint64_t ts)
 /*
  * As google/perfetto test/trace_processor/diff_tests/metrics/graphics/android_jank_cuj.py
  * (@ ec5d16b1) writes them: unnamed tracks under the process's, the CUJ a slice named J<X>,
- * FrameTracker's events zero-length slices on the same track; a slice of another name on it
+ * FrameTracker's events zero-length slices on the same track, one before the CUJ's slice in
+ * the file (said for it all the same: by time, it is inside); a slice of another name on it
  * nested inside the CUJ.
  */
 Test(pftrackevent, restates_perfettos_test_form_as_frametrackers_markers)
@@ -113,9 +114,9 @@ Test(pftrackevent, restates_perfettos_test_form_as_frametrackers_markers)
 
 	w_track(&trace, PROC_TRACK, 0, PID, 0, NULL);
 	w_track(&trace, 321, PROC_TRACK, 0, 0, NULL);
-	w_event(&trace, at(5), BEGIN, 321, "J<FIRST_CUJ>", 0);
-	w_event(&trace, at(7), BEGIN, 321, "FT#beginVsync#10", 0);
+	w_event(&trace, at(7), BEGIN, 321, "FT#beginVsync#10", 0); /* before it in the file */
 	w_event(&trace, at(7), END, 321, NULL, 0);
+	w_event(&trace, at(5), BEGIN, 321, "J<FIRST_CUJ>", 0);
 	w_event(&trace, at(8), BEGIN, 321, "other", 0);
 	w_event(&trace, at(9), END, 321, NULL, 0);
 	w_event(&trace, at(99), INSTANT, 321, "FT#cancel#16", 0);
