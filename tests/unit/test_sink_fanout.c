@@ -271,6 +271,7 @@ static const bool writes[N_REAL][CB_COUNT] = {
 		       [CB_animation_end] = 1,
 		       [CB_summary_fill] = 1,
 		       [CB_finding] = 1,
+		       [CB_cuj] = 1,
 		       [CB_dyn_start] = 1,
 		       [CB_dyn_end] = 1 },
 };
