@@ -454,6 +454,16 @@ struct engine *engine__new(const struct engine_opts *opts, struct sink sink)
 	return e;
 }
 
+/* FrameTracker's marker m (engine/cujs.h), with the doFrame open on tid (its first frame). */
+static void on_cuj(struct engine *e, struct proc *p, uint32_t tid, uint64_t ts_ns,
+		   const struct marker *m)
+{
+	bool in_frame = p->frames.cur.live && p->frames.cur.f.tid == tid;
+
+	cujs__marker(&e->cujs, &p->cujs, p->pid, tid, p->name, m, ts_ns,
+		     in_frame ? p->frames.cur.f.start_ns : 0, p->anims.running, &e->out);
+}
+
 void engine__marker(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid,
 		    const char *process, const struct marker *m)
 {
@@ -487,23 +497,25 @@ void engine__marker(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid
 		return;
 	summary__proc_marker(&p->summary);
 	switch (m->type) {
-	case MARKER_BEGIN:
+	case MARKER_BEGIN: /* Android 13's FT# events are slices too: they still balance an E */
+		if (cujs__maybe(m->name) && cujs__is_cuj(m))
+			on_cuj(e, p, tid, ts_ns, m);
 		t = thread_get(e, pid, tid);
 		if (t)
 			on_slice_begin(e, p, t, ts_ns, m->name);
 		break;
 	case MARKER_ASYNC_BEGIN:
 	case MARKER_ASYNC_END:
-		on_async(e, p, ts_ns, tid, m);
+		if (cujs__maybe(m->name) && cujs__is_cuj(m))
+			on_cuj(e, p, tid, ts_ns, m);
+		else
+			on_async(e, p, ts_ns, tid, m);
 		break;
 	case MARKER_TRACK_BEGIN:
 	case MARKER_TRACK_END:
+	case MARKER_INSTANT_TRACK:
 		if (cujs__is_cuj(m))
-			cujs__marker(&e->cujs, &p->cujs, p->pid, tid, p->name, m, ts_ns,
-				     p->frames.cur.live && p->frames.cur.f.tid == tid ?
-					     p->frames.cur.f.start_ns :
-					     0,
-				     p->anims.running, &e->out);
+			on_cuj(e, p, tid, ts_ns, m);
 		break;
 	default:
 		break;

@@ -33,6 +33,9 @@ struct input_stats {
 			      * jumping back by over INPUT_TS_BACK_NS or on by over
 			      * INPUT_TS_FORWARD_NS */
 	uint64_t dropped;      /* Perfetto print events beyond the reader's index caps */
+	uint64_t unread_events; /* Perfetto TrackEvents of CUJs that could not be read: on a track
+				 * no descriptor names, on another clock than boottime, beyond
+				 * the reader's caps (replay/pftrackevent.h) */
 };
 
 /* True when any count of damage is not 0. */

@@ -121,6 +121,32 @@ const char *finding_kind_str(enum finding_kind k)
 	return names[k];
 }
 
+/*
+ * FrameTracker's @Reasons constants (frameworks/base core/java/com/android/internal/jank/
+ * FrameTracker.java, the same values in Android 13 to 16; 12 has none).
+ */
+const char *cuj_reason_str(int32_t reason)
+{
+	switch (reason) {
+	case -1:
+		return "REASON_END_UNKNOWN";
+	case 0:
+		return "REASON_END_NORMAL";
+	case 1:
+		return "REASON_END_SURFACE_DESTROYED";
+	case 16:
+		return "REASON_CANCEL_NORMAL";
+	case 17:
+		return "REASON_CANCEL_NOT_BEGUN";
+	case 18:
+		return "REASON_CANCEL_SAME_VSYNC";
+	case 19:
+		return "REASON_CANCEL_TIMEOUT";
+	default:
+		return NULL;
+	}
+}
+
 const char *repeat_mode_str(enum repeat_mode m)
 {
 	return m == REPEAT_RESTART ? "RESTART" : m == REPEAT_REVERSE ? "REVERSE" : "unknown";

@@ -556,22 +556,29 @@ struct refresh_storm {
 
 /*
  * A CUJ ("critical user journey"): an interaction SystemUI or Launcher measures with
- * InteractionJankMonitor. FrameTracker.beginInternal writes
- * Trace.asyncTraceForTrackBegin(TRACE_TAG_APP, name, name, (int) beginVsyncId) with name
- * "J<CUJ_NAME>" (frameworks/base core/java/com/android/internal/jank/FrameTracker.java), i.e.
- * G|pid|J<CUJ>|J<CUJ>|<cookie>, and its end or cancel H|pid|J<CUJ>|<cookie>. Reported when it
- * ended (after the frames that began before its end went out), or at the process's exit or
- * the end of the session (ended false).
+ * InteractionJankMonitor. Its FrameTracker names it "J<" + the CUJ's name + ">" (with "::tag"
+ * before the ">" when tagged) and writes it, by Android version (engine/cujs.h), as an async
+ * section S/F (12, 13), an async track slice G/H (14+) or a Perfetto TrackEvent slice; name is
+ * what stands between the "J<" and the ">". Reported when it ended (after the frames that began
+ * before its end went out), or at the process's exit or the end of the session (ended false).
  */
 #define AT_CUJ_ANIMS 32 /* animator ids listed per CUJ; more are counted in anims_left_out */
 struct cuj {
 	uint32_t pid, tid; /* tid: the thread that wrote its begin */
 	char process[AT_PROC_MAX];
-	char name[AT_NAME_MAX]; /* the CUJ's name, the track's without the leading 'J' */
-	int64_t cookie;		/* the begin vsync id, as FrameTracker writes it (int) */
+	char name[AT_NAME_MAX]; /* the CUJ's name: SHADE_EXPAND_COLLAPSE for J<SHADE_EXPAND_COLLAPSE> */
+	/* FrameTracker's begin vsync id: its FT#beginVsync instant (14+), else the cookie of its
+	 * begin ((int) mBeginVsyncId, 12+); 0 when neither says it */
+	int64_t begin_vsync;
 	uint64_t begin_ns;
 	uint64_t end_ns; /* 0 when no end was seen */
 	bool ended;
+	/* FrameTracker said FT#cancel before its end (13+; 12 writes a cancel as an end) */
+	bool cancelled;
+	/* FrameTracker's reason (its FT#end or FT#cancel value: 0 normal, 1 surface destroyed,
+	 * 16 cancelled, 17 not begun, 18 same vsync, 19 timeout); has_reason false when unsaid */
+	bool has_reason;
+	int32_t reason;
 	/* the doFrames of its process from the one its begin was written in (FrameTracker begins
 	 * in a Choreographer callback) to the last that began before end_ns, and what their
 	 * frame records say: late (janky) ones and vsyncs missed before them (dropped_before) */
@@ -826,11 +833,13 @@ const char *anim_kind_str(enum anim_kind k);	     /* "ValueAnimator", "ObjectAni
 const char *anim_type_str(enum anim_kind k, enum anim_starter s);
 /* NULL, "AnimatorSet", "ViewPropertyAnimator" */
 const char *anim_starter_str(enum anim_starter s);
-const char *frame_phase_str(enum frame_phase p);   /* "input", ..., "draw" */
-const char *view_prop_str(enum view_prop p);	   /* "alpha", "translationX", ... */
-const char *view_prop_short(enum view_prop p);	   /* "alpha", "transX", ... (box columns) */
-const char *finding_kind_str(enum finding_kind k); /* "flicker", "replaced", ... */
-const char *repeat_mode_str(enum repeat_mode m);   /* "RESTART", "REVERSE", "unknown" */
+const char *frame_phase_str(enum frame_phase p); /* "input", ..., "draw" */
+const char *view_prop_str(enum view_prop p);	 /* "alpha", "translationX", ... */
+const char *view_prop_short(enum view_prop p);	 /* "alpha", "transX", ... (box columns) */
+const char *finding_kind_str(enum finding_kind k);
+/* FrameTracker's name of a CUJ's reason ("REASON_END_NORMAL", ...), or NULL for another. */
+const char *cuj_reason_str(int32_t reason);	 /* "flicker", "replaced", ... */
+const char *repeat_mode_str(enum repeat_mode m); /* "RESTART", "REVERSE", "unknown" */
 /* A configured value as the seed prints it: "1", "0.5", "-3" (int), "0xff00ff00" (ARGB). */
 const char *config_value_str(char *buf, size_t size, enum config_type type, double v);
 /* "Foo" of "com.example.Foo" or "com.example.Outer$Foo"; the name itself without '.'/'$'. */

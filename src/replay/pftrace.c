@@ -17,6 +17,7 @@
 #include "replay/pfframe.h"
 #include "replay/pftimeline.h"
 #include "replay/pftrace.h"
+#include "replay/pftrackevent.h"
 
 /* ---- the index --------------------------------------------------------------------- */
 
@@ -62,6 +63,7 @@ struct pftrace {
 	struct pf_damage dmg;
 	int err;	     /* ENOMEM seen */
 	struct timeline *tl; /* FrameTimeline frames: NULL until the first event */
+	struct pfte *te;     /* TrackEvent CUJs: NULL until the first TrackEvent packet */
 };
 
 static bool payload_room(struct pftrace *t, size_t len)
@@ -495,9 +497,45 @@ static void read_timeline(struct pftrace *t, const struct pb_field *f, uint64_t 
 		t->err = ENOMEM;
 }
 
+/* A TrackEvent CUJ restated as a marker (replay/pftrackevent.h): indexed as a print event. */
+static void te_print(void *ctx, uint64_t ts_ns, int32_t tid, const char *payload, size_t len)
+{
+	add_print(ctx, &(struct pf_print){ ts_ns, tid, { payload, len } });
+}
+
+/* The packet's TrackEvent parts (replay/pftrackevent.h), once it is read whole. */
+static void read_track_event(struct pftrace *t, const struct pfte_packet *p)
+{
+	if (!t->te && !(t->te = pfte__new(te_print, t))) {
+		t->err = ENOMEM;
+		return;
+	}
+	if (pfte__packet(t->te, p))
+		t->err = ENOMEM;
+}
+
+/* TracePacket fields of TrackEvent (pftrackevent.h): the varints, then the messages. */
+static void te_field(struct pfte_packet *te, const struct pb_field *f)
+{
+	if (f->wt == WT_VARINT) {
+		te->seq = f->id == 10 ? (uint32_t)f->v : te->seq;
+		te->cleared |= (f->id == 13 && (f->v & 1)) || (f->id == 41 && f->v);
+	} else if (f->wt == WT_LEN) {
+		if (f->id == 11)
+			te->ev = *f;
+		else if (f->id == 12)
+			te->interned = *f;
+		else if (f->id == 59)
+			te->defaults = *f;
+		else if (f->id == 60)
+			te->desc = *f;
+	}
+}
+
 static void read_packet(struct pftrace *t, struct pb b, int depth)
 {
 	struct pb_field f, timeline = { .id = 0 };
+	struct pfte_packet te = { .seq = 0 };
 	uint64_t ts = 0;
 	uint32_t clock = 0;
 	int rc;
@@ -507,6 +545,7 @@ static void read_packet(struct pftrace *t, struct pb b, int depth)
 			ts = f.v;
 		else if (f.id == 58 && f.wt == WT_VARINT)
 			clock = (uint32_t)f.v;
+		te_field(&te, &f);
 		if (f.wt != WT_LEN)
 			continue;
 		if (f.id == 1)
@@ -521,6 +560,11 @@ static void read_packet(struct pftrace *t, struct pb b, int depth)
 	/* After the loop: the timestamp may follow the event. */
 	if (timeline.id)
 		read_timeline(t, &timeline, ts, clock);
+	if (rc == 0 && (te.ev.id || te.desc.id || te.interned.id || te.defaults.id || te.cleared)) {
+		te.ts = ts;
+		te.clock = clock;
+		read_track_event(t, &te);
+	}
 }
 
 /* ---- framing and resynchronisation --------------------------------------------------- */
@@ -749,7 +793,8 @@ struct pftrace *pftrace__read(const struct pf_src *src)
 		err = EINVAL;
 		goto fail;
 	}
-	if (make_threads(t) || (t->tl && pftl_finish(t->tl)))
+	pfte__finish(t->te); /* its FT# events join the prints before they are sorted */
+	if (t->err || make_threads(t) || (t->tl && pftl_finish(t->tl)))
 		goto fail;
 	if (t->n_prints)
 		qsort(t->prints, t->n_prints, sizeof(*t->prints), cmp_print);
@@ -841,6 +886,7 @@ uint64_t pftrace__malformed(const struct pftrace *t)
 void pftrace__damage(const struct pftrace *t, struct pf_damage *out)
 {
 	*out = t->dmg;
+	out->unread_events = pfte__unread(t->te);
 }
 
 void pftrace__free(struct pftrace *t)
@@ -854,5 +900,6 @@ void pftrace__free(struct pftrace *t)
 	free(t->threads);
 	free(t->pkt);
 	pftl_free(t->tl);
+	pfte__free(t->te);
 	free(t);
 }

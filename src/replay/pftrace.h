@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * Perfetto protobuf traces (.perfetto-trace, .pftrace) -> ftrace print events and thread
- * names. A small hand-written protobuf reader, no library: every varint is bounds-checked
+ * names; TrackEvent CUJs (replay/pftrackevent.h) are restated as the print events
+ * FrameTracker writes for them and indexed with the others. A small hand-written protobuf reader, no library: every varint is bounds-checked
  * (at most 10 bytes), every length is checked against what is left of its enclosing
  * message, and the walk follows a fixed message structure, so nesting never goes deeper
  * than Trace > TracePacket > ProcessTree or FtraceEventBundle > FtraceEvent > its event.
@@ -83,6 +84,7 @@ struct pf_damage {
 	uint64_t truncated_at;	  /* the size, when the last packet runs past it; else 0 */
 	uint64_t dropped_prints;  /* print events beyond the index caps */
 	uint64_t dropped_threads; /* tids beyond the thread cap */
+	uint64_t unread_events;	  /* TrackEvent CUJ events not restated (pftrackevent.h) */
 };
 
 /* What the FrameTimeline reader saw and had to leave out (all 0 without FrameTimeline). */

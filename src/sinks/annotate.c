@@ -286,6 +286,24 @@ size_t annotate_fmt_finding(char *buf, size_t cap, const struct finding *f)
 	return marker_fmt(buf, cap, 'N', f->pid, AT_ANNOT_TRACK, name, NULL);
 }
 
+/* "CUJ SHADE_EXPAND_COLLAPSE: 13 frames, 1 janky, 0 dropped[, cancelled]": the name without
+ * FrameTracker's "J<" and ">", as every output says it. */
+size_t annotate_fmt_cuj(char *buf, size_t cap, const struct cuj *c)
+{
+	char name[ANNOTATE_MARKER_MAX], cuj[AT_NAME_MAX];
+	struct sb b = { name, sizeof(name), 0 };
+
+	snprintf(cuj, sizeof(cuj), "%s", c->name);
+	annotate_sanitize(cuj);
+	name[0] = '\0';
+	sb_add(&b, "CUJ %s: %u frames, %u janky, %u dropped%s", cuj, c->frames, c->janky_frames,
+	       c->frames_dropped,
+	       c->cancelled ? ", cancelled" :
+	       c->ended	    ? "" :
+			      ", not ended");
+	return marker_fmt(buf, cap, 'N', c->pid, AT_ANNOT_TRACK, name, NULL);
+}
+
 /* ---- writing --------------------------------------------------------------------------- */
 
 static uint64_t now_ns(void)
@@ -420,6 +438,12 @@ static int on_dyn_end(void *ctx, const struct dyn_anim *d)
 	return 0;
 }
 
+static int on_cuj(void *ctx, const struct cuj *c)
+{
+	PUT((struct sink_annotate *)ctx, c->src_ts_ns, annotate_fmt_cuj, c);
+	return 0;
+}
+
 /* Before the end of what it concerns: inside that animator's slice. */
 static int on_finding(void *ctx, const struct finding *f)
 {
@@ -451,6 +475,7 @@ static const struct sink_ops annotate_ops = {
 	.dyn_start = on_dyn_start,
 	.dyn_end = on_dyn_end,
 	.finding = on_finding,
+	.cuj = on_cuj,
 };
 
 /* ---- lifecycle ------------------------------------------------------------------------- */

@@ -103,5 +103,6 @@ size_t annotate_fmt_dyn_start(char *buf, size_t cap, const struct dyn_anim *d); 
 size_t annotate_fmt_dyn_end(char *buf, size_t cap, const struct dyn_anim *d);	/* N */
 size_t annotate_fmt_dyn_close(char *buf, size_t cap, const struct dyn_anim *d); /* H */
 size_t annotate_fmt_finding(char *buf, size_t cap, const struct finding *f);	/* N */
+size_t annotate_fmt_cuj(char *buf, size_t cap, const struct cuj *c);		/* N */
 
 #endif

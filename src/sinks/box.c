@@ -976,21 +976,34 @@ static int on_refresh_storm(void *ctx, const struct refresh_storm *r)
 
 /*
  * "CUJ SHADE_EXPAND_COLLAPSE (412.3 ms): 25 frames, 2 janky, 3 dropped": the frames, the
- * animators (cookies) and unmarked animations that ran inside an InteractionJankMonitor CUJ.
+ * animators (cookies) and unmarked animations that ran inside an InteractionJankMonitor CUJ;
+ * "(412.3 ms, cancelled)" when FrameTracker cancelled it, with its reason.
  */
-static int on_cuj(void *ctx, const struct cuj *c)
+static void cuj_title(char *title, size_t size, const struct cuj *c)
 {
-	struct sink_box *b = ctx;
-	char title[192], name[AT_NAME_MAX], t[32], proc[AT_PROC_MAX];
+	char name[AT_NAME_MAX], t[32];
 
 	clean(name, sizeof(name), c->name);
 	if (c->ended)
 		fmt_ms1(t, sizeof(t), c->end_ns - c->begin_ns);
-	snprintf(title, sizeof(title), "CUJ %.100s (%s%s)", name, c->ended ? t : "not ended",
-		 c->ended ? " ms" : "");
+	snprintf(title, size, "CUJ %.100s (%s%s%s)", name, c->ended ? t : "not ended",
+		 c->ended ? " ms" : "", c->cancelled ? ", cancelled" : "");
+}
+
+static int on_cuj(void *ctx, const struct cuj *c)
+{
+	struct sink_box *b = ctx;
+	char title[192], t[32], proc[AT_PROC_MAX];
+	const char *why = c->has_reason ? cuj_reason_str(c->reason) : NULL;
+
+	cuj_title(title, sizeof(title), c);
 	box_open(b, c->janky_frames || c->frames_dropped ? ANSI_YELLOW : ANSI_GREEN, title);
 	fmt_sec(t, sizeof(t), c->begin_ns);
-	box_line(b, "At:         %s (begin vsync %lld)", t, (long long)c->cookie);
+	box_line(b, "At:         %s (begin vsync %lld)", t, (long long)c->begin_vsync);
+	if (c->has_reason)
+		box_line(b, "%s  FrameTracker reason %d%s%s%s",
+			 c->cancelled ? "Cancelled:" : "Ended:    ", c->reason, why ? " (" : "",
+			 why ? why : "", why ? ")" : "");
 	box_line(b, "Frames:     %u, %u janky, %u dropped", c->frames, c->janky_frames,
 		 c->frames_dropped);
 	fprintf(b->out, "%s Animators:  %d", b->g->v, c->n_anims + (int)c->anims_left_out);

@@ -269,9 +269,10 @@ static int on_refresh_storm(void *ctx, const struct refresh_storm *r)
 }
 
 /*
- * {"type":"cuj","ts_ns"(its begin),"pid","tid","process","name","cookie","begin_ns",
- *  "end_ns"(null when it did not end),"ended","duration_ns"(null likewise),"frames",
- *  "janky_frames","frames_dropped","animators":[ids],"animators_left_out","animations"}
+ * {"type":"cuj","ts_ns"(its begin),"pid","tid","process","name","begin_vsync","begin_ns",
+ *  "end_ns"(null when it did not end),"ended","duration_ns"(null likewise),"cancelled",
+ *  "reason"(FrameTracker's, null when unsaid),"frames","janky_frames","frames_dropped",
+ *  "animators":[ids],"animators_left_out","animations"}
  */
 static int on_cuj(void *ctx, const struct cuj *c)
 {
@@ -281,7 +282,7 @@ static int on_cuj(void *ctx, const struct cuj *c)
 	fputs("{\"type\":\"cuj\"", j->out);
 	put_common(j->out, c->begin_ns, c->pid, c->tid, c->process);
 	put_name(j->out, "name", c->name);
-	fprintf(j->out, ",\"cookie\":%lld", (long long)c->cookie);
+	fprintf(j->out, ",\"begin_vsync\":%lld", (long long)c->begin_vsync);
 	put_u64(j->out, "begin_ns", c->begin_ns);
 	if (c->ended) {
 		put_u64(j->out, "end_ns", c->end_ns);
@@ -290,6 +291,11 @@ static int on_cuj(void *ctx, const struct cuj *c)
 	} else {
 		fputs(",\"end_ns\":null,\"ended\":false,\"duration_ns\":null", j->out);
 	}
+	fprintf(j->out, ",\"cancelled\":%s", c->cancelled ? "true" : "false");
+	if (c->has_reason)
+		fprintf(j->out, ",\"reason\":%d", c->reason);
+	else
+		fputs(",\"reason\":null", j->out);
 	put_u64(j->out, "frames", c->frames);
 	put_u64(j->out, "janky_frames", c->janky_frames);
 	put_u64(j->out, "frames_dropped", c->frames_dropped);
@@ -775,13 +781,14 @@ static void put_input(FILE *out, const struct input_stats *in)
 	fprintf(out,
 		",\"input\":{\"format\":\"%s\",\"bytes\":%llu,\"lines\":%llu,"
 		"\"packets\":%llu,\"damaged\":%llu,\"bad_blocks\":%llu,\"skipped_bytes\":%llu,"
-		"\"truncated\":%llu,\"truncated_at\":%llu,\"time_jumps\":%llu,\"dropped\":%llu}",
+		"\"truncated\":%llu,\"truncated_at\":%llu,\"time_jumps\":%llu,\"dropped\":%llu,"
+		"\"unread_events\":%llu}",
 		in->protobuf ? "protobuf" : "text", (unsigned long long)in->bytes,
 		(unsigned long long)in->lines, (unsigned long long)in->packets,
 		(unsigned long long)in->damaged, (unsigned long long)in->bad_blocks,
 		(unsigned long long)in->skipped, (unsigned long long)in->truncated,
 		(unsigned long long)in->truncated_at, (unsigned long long)in->time_jumps,
-		(unsigned long long)in->dropped);
+		(unsigned long long)in->dropped, (unsigned long long)in->unread_events);
 }
 
 /* ,"processes":[{"pid":..,"refresh_period_ns":..,...,"worst":[...]}]: smoothness per process. */

@@ -393,13 +393,13 @@ static void put_cuj_event(struct sink_trace *t, const struct cuj *c, const char 
 {
 	begin(t, ph, name);
 	fputs(",\"cat\":\"cuj\",\"id\":", t->out);
-	put_id(t->out, (uint64_t)c->cookie);
+	put_id(t->out, (uint64_t)c->begin_vsync);
 	put_task(t, c->pid, c->tid, ts_ns);
 	fprintf(t->out,
 		",\"args\":{\"frames\":%u,\"janky_frames\":%u,\"frames_dropped\":%u,"
-		"\"animators\":%d,\"animations\":%u,\"ended\":%s}",
+		"\"animators\":%d,\"animations\":%u,\"ended\":%s,\"cancelled\":%s}",
 		c->frames, c->janky_frames, c->frames_dropped, c->n_anims + (int)c->anims_left_out,
-		c->animations, c->ended ? "true" : "false");
+		c->animations, c->ended ? "true" : "false", c->cancelled ? "true" : "false");
 	end(t);
 }
 

@@ -234,11 +234,13 @@ done <<< "$EXPECTED"
 # its own clock) and what its CUJ spans (its cuj and animator lines). That frame starts within
 # 1 ms of the simulator's measure, is the only janky one, and its jank record names the
 # message; no vsync passes without a frame (the frame after the held one starts 0.2 periods
-# after its own vsync); the CUJ has its 13 frames, their one janky frame and its two animators.
+# after its own vsync); the first CUJ has its 13 frames, their one janky frame and its two
+# animators, the second (cancelled, FrameTracker's FT#cancel#16) its 4 frames and the scaleX.
+# Names are what stands between FrameTracker's "J<" and ">".
 out=$(section /tmp/cuj.jsonl)
 exp=$(section /tmp/cuj-expect.jsonl)
 count frame 24
-count cuj 1
+count cuj 2
 ids_follow "cuj" "$exp"
 # jnum KEY LINE: the integer value of "KEY" in LINE.
 jnum() {
@@ -263,7 +265,8 @@ janky=$(printf '%s\n' "$out" | grep -F '"type":"frame"' | grep -F '"janky":true'
 dropped=$(printf '%s\n' "$out" | grep -F '"type":"frame"' | grep -vcF '"dropped_before":0,')
 [ "$dropped" = 0 ] && ok "no frame has vsyncs dropped before it" ||
 	bad "no frame has vsyncs dropped before it ($dropped do)"
-cujl=$(printf '%s\n' "$exp" | grep -F '"type":"cuj"')
+cujl=$(printf '%s\n' "$exp" | grep -F '"type":"cuj"' | grep -F SHADE_EXPAND_COLLAPSE)
+cuj2=$(printf '%s\n' "$exp" | grep -F '"type":"cuj"' | grep -F SHADE_ROW_SWIPE)
 cookie_of() {
 	printf '%s\n' "$exp" | grep -F '"type":"animator"' | grep -F "\"name\":\"$1\"" |
 		sed -n 's/.*"cookie":\([0-9]*\),.*/\1/p'
@@ -276,9 +279,10 @@ CUJ=$(cat <<EOF
 "type":"animator_end" ... "id":${alpha:-?},"name":"animator:alpha", ... "frames":12,"frames_dropped":0,"janky_frames":1,
 "type":"animator_end" ... "id":${ty:-?},"name":"animator:translationY", ... "frames":6,"frames_dropped":0,"janky_frames":0,
 "type":"animator_end" ... "id":${sx:-?},"name":"animator:scaleX", ... "frames":4,"frames_dropped":0,"janky_frames":0,
-"type":"cuj" ... "name":"SHADE_EXPAND_COLLAPSE","cookie":$(jnum cookie "$cujl"), ... "ended":true, ... "frames":$(jnum frames "$cujl"),"janky_frames":1,"frames_dropped":0,"animators":[${alpha:-?},${ty:-?}],"animators_left_out":0,"animations":0
+"type":"cuj" ... "name":"SHADE_EXPAND_COLLAPSE","begin_vsync":$(jnum begin_vsync "$cujl"), ... "ended":true, ... "cancelled":false,"reason":0,"frames":$(jnum frames "$cujl"),"janky_frames":1,"frames_dropped":0,"animators":[${alpha:-?},${ty:-?}],"animators_left_out":0,"animations":0
+"type":"cuj" ... "name":"SHADE_ROW_SWIPE","begin_vsync":$(jnum begin_vsync "$cuj2"), ... "ended":true, ... "cancelled":true,"reason":16,"frames":$(jnum frames "$cuj2"),"janky_frames":0,"frames_dropped":0,"animators":[${sx:-?}],"animators_left_out":0,"animations":0
 "type":"summary" ... "refresh_period_ns":41666667,"refresh_source":"intervals","frames":24,"janky_frames":1,"frames_dropped":0,
-"type":"summary" ... "cujs":1,
+"type":"summary" ... "cujs":2,
 EOF
 )
 while IFS= read -r want; do
@@ -290,6 +294,9 @@ done <<< "$CUJ"
 	[ "$(jnum end_frame "$cujl")" -ge "${late_frame:-99}" ] &&
 	ok "the simulator's CUJ spans 13 frames with 2 animators and the held frame" ||
 	bad "the simulator's CUJ spans 13 frames with 2 animators and the held frame ($cujl)"
+[ "$(jnum frames "$cuj2")" = 4 ] && [ "$(jnum animators "$cuj2")" = 1 ] &&
+	ok "the simulator's cancelled CUJ spans 4 frames with 1 animator" ||
+	bad "the simulator's cancelled CUJ spans 4 frames with 1 animator ($cuj2)"
 
 # ---- exact attribution: the listeners scenario (animateValue probes on arm64) ----------------
 out=$(section /tmp/attrib.jsonl)

@@ -73,6 +73,7 @@ struct opts {
 	bool surfaceflinger; /* --surfaceflinger: a third child writes VSYNC-app toggles */
 	char gate[PATH_MAX]; /* --late-gate DIR: load once DIR/load exists, play once DIR/go does */
 	bool wrong_layout;   /* --wrong-layout: config's animators laid out as another Android's */
+	int cuj_form;	     /* --cuj-form 12..15: FrameTracker as that Android writes a CUJ */
 };
 
 /*
@@ -104,6 +105,13 @@ struct poke_def {
 	enum hwui_prop prop;
 	bool same; /* set the current value again (read with the getter): no change */
 	float value;
+};
+
+/* A CUJ: "J<" name ">" from frame begin to frame end, ended (reason 0) or cancelled. */
+struct cuj_def {
+	const char *name;
+	int begin, end;
+	bool cancel; /* REASON_CANCEL_NORMAL (16), as when the user lets go mid-swipe */
 };
 
 /* Before frame `frame` the app misses `slots` vsyncs (a dropped frame, or an idle gap). */
@@ -141,10 +149,10 @@ struct scenario {
 	/* Each frame goes through the animators' animateValue (ART fixture), whose update
 	 * listeners or property setters make their track writes, as AnimationHandler does. */
 	bool animate_value;
-	/* A CUJ (InteractionJankMonitor): J<cuj> begins in the input phase of cuj_begin and
-	 * ends in the animation phase of cuj_end (after that frame's F markers). */
-	const char *cuj;
-	int cuj_begin, cuj_end;
+	/* CUJs (InteractionJankMonitor): each begins in the input phase of its begin frame and
+	 * ends, or is cancelled, in the animation phase of its end frame (after its F markers). */
+	const struct cuj_def *cujs;
+	int n_cujs;
 	/* A Looper message (android.os.Handler) of handler_pct % of a period runs between this
 	 * frame's vsync and its doFrame, so the doFrame starts that late at any --fps. */
 	int handler_frame;
@@ -262,7 +270,8 @@ static const struct realloc_def realloc_reallocs[] = {
 
 /*
  * cuj: SystemUI expands the shade. CUJ SHADE_EXPAND_COLLAPSE over frames 2..14: an alpha fade
- * (frames 3..14) and a translationY (5..10) inside it, a scaleX (17..20) after it; in frame 12 a
+ * (frames 3..14) and a translationY (5..10) inside it, a scaleX (17..20) after it (inside the
+ * cancelled SHADE_ROW_SWIPE below); in frame 12 a
  * Handler message of 1.2 periods (20 ms at 60 Hz) delays the doFrame past its deadline: late
  * enough that a tracer has measured the period from the 10 frames before (its vsync is then
  * on the grid, not wherever the simulator woke). Meant for --vsync-ids tokens.
@@ -277,6 +286,12 @@ static const struct track_def cuj_tracks[] = {
 	{ 0, NODE_A, HWUI_ALPHA, 1.0f, 0.0f },
 	{ 1, NODE_B, HWUI_TRANSLATION_Y, 0.0f, -100.0f },
 	{ 2, NODE_A, HWUI_SCALE_X, 1.0f, 0.5f },
+};
+
+/* ... and a swipe of a notification row from frame 16, let go (cancelled) in frame 19. */
+static const struct cuj_def cuj_cujs[] = {
+	{ "SHADE_EXPAND_COLLAPSE", 2, 14, false },
+	{ "SHADE_ROW_SWIPE", 16, 19, true },
 };
 
 #define CUJ_HANDLER "android.os.Handler: com.example.Feed$1"
@@ -359,7 +374,7 @@ static const struct scenario scenarios[] = {
 	  ARRAY_LEN(writers_tracks), writers_pokes, ARRAY_LEN(writers_pokes),
 	  .animate_value = true },
 	{ "cuj", cuj_anims, ARRAY_LEN(cuj_anims), cuj_tracks, ARRAY_LEN(cuj_tracks),
-	  .cuj = "SHADE_EXPAND_COLLAPSE", .cuj_begin = 2, .cuj_end = 14, .handler_frame = 12,
+	  .cujs = cuj_cujs, .n_cujs = ARRAY_LEN(cuj_cujs), .handler_frame = 12,
 	  .handler_pct = 120 },
 };
 
@@ -1138,41 +1153,92 @@ static void reallocate(struct app *app, int frame)
 static void render_signal(struct render_thread *rt, bool quit);
 
 /*
- * The CUJ track of FrameTracker (frameworks/base core/java/com/android/internal/jank/
- * FrameTracker.java): beginInternal() writes Trace.asyncTraceForTrackBegin(TRACE_TAG_APP,
- * name, name, (int) mBeginVsyncId) with name "J<CUJ>" and markEvent("FT#beginVsync", id), an
- * instant on the same track; end() the FT#end instant and asyncTraceForTrackEnd(TRACE_TAG_APP,
- * name, (int) mBeginVsyncId). libcutils writes them as G|pid|track|name|cookie,
- * N|pid|track|name and (14+) H|pid|track|cookie (ANDROID.md section 1).
+ * FrameTracker (frameworks/base core/java/com/android/internal/jank/FrameTracker.java) as each
+ * Android writes a CUJ (engine/cujs.h has the whole account): the session name is "J<" + the
+ * CUJ's name + ">" (InteractionJankMonitor), the cookie (int) mBeginVsyncId.
+ *   12: Trace.beginAsyncSection / endAsyncSection (an end and a cancel alike): S ... F.
+ *   13: the same, and markEvent(desc) as Trace.beginSection(name + "#" + desc) + endSection:
+ *       B|pid|J<X>#FT#begin before the S, B|pid|J<X>#FT#end#0 or ...#FT#cancel#16 before the F.
+ *   14: Trace.asyncTraceForTrackBegin(TRACE_TAG_APP, name, name, cookie) (G), markEvent(event,
+ *       value) as Trace.instantForTrack(TRACE_TAG_APP, name, event + "#" + value) (N):
+ *       FT#beginVsync, FT#layerId; at the end FT#end and FT#endVsync, or FT#cancel; then
+ *       asyncTraceForTrackEnd (H|pid|J<X>|cookie).
+ *   15: as 14, and Trace.instant(TRACE_TAG_APP, name + "#UIThread") after the begin.
+ * libcutils writes them as ANDROID.md section 1 says.
  */
+static void ft_mark(struct app *app, const char *session, const char *event, long value)
+{
+	if (app->opts->cuj_form == 13)
+		marker(app, "B|%d|%s#FT#%s#%ld", app->tgid, session, event, value);
+	if (app->opts->cuj_form == 13)
+		trace_end(app);
+	if (app->opts->cuj_form >= 14)
+		marker(app, "N|%d|%s|FT#%s#%ld", app->tgid, session, event, value);
+}
+
 static void cuj_begin(struct app *app, int frame)
 {
-	const char *cuj = app->sc->cuj;
+	const int form = app->opts->cuj_form;
+	long vsync = vsync_of(app, frame);
+	char session[96];
 
-	if (!cuj || frame != app->sc->cuj_begin)
-		return;
-	marker(app, "G|%d|J%s|J%s|%ld", app->tgid, cuj, cuj, vsync_of(app, frame));
-	marker(app, "N|%d|J%s|FT#beginVsync#%ld", app->tgid, cuj, vsync_of(app, frame));
+	for (int i = 0; i < app->sc->n_cujs; i++) {
+		if (frame != app->sc->cujs[i].begin)
+			continue;
+		snprintf(session, sizeof(session), "J<%s>", app->sc->cujs[i].name);
+		if (form == 13) {
+			marker(app, "B|%d|%s#FT#begin", app->tgid, session);
+			trace_end(app);
+		}
+		if (form <= 13) {
+			marker(app, "S|%d|%s|%ld", app->tgid, session, vsync);
+			continue;
+		}
+		marker(app, "G|%d|%s|%s|%ld", app->tgid, session, session, vsync);
+		ft_mark(app, session, "beginVsync", vsync);
+		ft_mark(app, session, "layerId", 42);
+		if (form >= 15)
+			marker(app, "I|%d|%s#UIThread", app->tgid, session);
+	}
+}
+
+/* Its end (or cancel) markers, and the simulator's account of it. */
+static void cuj_close(struct app *app, const struct cuj_def *c, int frame)
+{
+	const struct scenario *sc = app->sc;
+	const int form = app->opts->cuj_form;
+	long cookie = vsync_of(app, c->begin);
+	char session[96], reason[8] = "null";
+	int n = 0;
+
+	snprintf(session, sizeof(session), "J<%s>", c->name);
+	ft_mark(app, session, c->cancel ? "cancel" : "end", c->cancel ? 16 : 0);
+	if (!c->cancel)
+		ft_mark(app, session, "endVsync", vsync_of(app, frame));
+	if (form <= 13)
+		marker(app, "F|%d|%s|%ld", app->tgid, session, cookie);
+	else
+		marker(app, "H|%d|%s|%ld", app->tgid, session, cookie);
+	if (form >= 13)
+		snprintf(reason, sizeof(reason), "%d", c->cancel ? 16 : 0);
+	for (int i = 0; i < sc->n_anims; i++) /* the animators that ran inside it */
+		n += sc->anims[i].start_frame && sc->anims[i].start_frame <= frame &&
+		     (!sc->anims[i].end_frame || sc->anims[i].end_frame >= c->begin);
+	/* what a tracer can know: 12 writes a cancel as an end and says no reason */
+	expect_line(app,
+		    "{\"type\":\"cuj\",\"pid\":%d,\"role\":\"%s\",\"name\":\"%s\","
+		    "\"begin_vsync\":%ld,\"cancelled\":%s,\"reason\":%s,\"begin_frame\":%d,"
+		    "\"end_frame\":%d,\"frames\":%d,\"animators\":%d}",
+		    app->tgid, role_name[app->role], c->name, cookie,
+		    c->cancel && form >= 13 ? "true" : "false", reason, c->begin, frame,
+		    frame - c->begin + 1, n);
 }
 
 static void cuj_end(struct app *app, int frame)
 {
-	const struct scenario *sc = app->sc;
-	int n = 0;
-
-	if (!sc->cuj || frame != sc->cuj_end)
-		return;
-	marker(app, "N|%d|J%s|FT#end#%ld", app->tgid, sc->cuj, vsync_of(app, frame));
-	marker(app, "H|%d|J%s|%ld", app->tgid, sc->cuj, vsync_of(app, sc->cuj_begin));
-	for (int i = 0; i < sc->n_anims; i++) /* the animators that ran inside it */
-		n += sc->anims[i].start_frame && sc->anims[i].start_frame <= sc->cuj_end &&
-		     (!sc->anims[i].end_frame || sc->anims[i].end_frame >= sc->cuj_begin);
-	expect_line(app,
-		    "{\"type\":\"cuj\",\"pid\":%d,\"role\":\"%s\",\"name\":\"%s\","
-		    "\"cookie\":%ld,\"begin_frame\":%d,\"end_frame\":%d,\"frames\":%d,"
-		    "\"animators\":%d}",
-		    app->tgid, role_name[app->role], sc->cuj, vsync_of(app, sc->cuj_begin),
-		    sc->cuj_begin, sc->cuj_end, sc->cuj_end - sc->cuj_begin + 1, n);
+	for (int i = 0; i < app->sc->n_cujs; i++)
+		if (frame == app->sc->cujs[i].end)
+			cuj_close(app, &app->sc->cujs[i], frame);
 }
 
 /*
@@ -1750,7 +1816,8 @@ static void usage(FILE *f)
 		"               [--fps N] [--props-per-frame N] [--flood N] [--go FILE]\n"
 		"               [--hwui-late-frames N [--late-gate DIR]] [--no-vsync-ids]\n"
 		"               [--tags-off] [--vsync-ids counter|tokens] [--vsync-seed N]\n"
-		"               [--surfaceflinger] [--scenario config [--wrong-layout]]\n");
+		"               [--surfaceflinger] [--scenario config [--wrong-layout]]\n"
+		"               [--scenario cuj [--cuj-form 12|13|14|15]]\n");
 }
 
 /* Names go into markers and JSON unescaped, as app package names can be. */
@@ -1778,6 +1845,16 @@ static int parse_long(long *dst, const char *src, long min, long max)
 	if (errno || end == src || *end || *dst < min || *dst > max)
 		return -EINVAL;
 	return 0;
+}
+
+static int parse_int(int *dst, const char *src, int min, int max)
+{
+	long v;
+	int err = parse_long(&v, src, min, max);
+
+	if (!err)
+		*dst = (int)v;
+	return err;
 }
 
 static int parse_opt(struct opts *o, int c, const char *arg)
@@ -1832,6 +1909,8 @@ static int parse_opt(struct opts *o, int c, const char *arg)
 	case 'W':
 		o->wrong_layout = true;
 		return 0;
+	case 'J':
+		return parse_int(&o->cuj_form, arg, 12, 15);
 	case 'p':
 		return 0;
 	default:
@@ -1863,6 +1942,7 @@ static int parse_opts(struct opts *o, int argc, char **argv)
 		{ "vsync-seed", required_argument, NULL, 'S' },
 		{ "surfaceflinger", no_argument, NULL, 'F' },
 		{ "wrong-layout", no_argument, NULL, 'W' },
+		{ "cuj-form", required_argument, NULL, 'J' },
 		{ "pad", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
@@ -1874,7 +1954,8 @@ static int parse_opts(struct opts *o, int argc, char **argv)
 			    .frames = 24,
 			    .fps = 60,
 			    .vsync_seed = 1,
-			    .vsync_tokens = true };
+			    .vsync_tokens = true,
+			    .cuj_form = 14 };
 	snprintf(o->scenario, sizeof(o->scenario), "basic");
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		if (c == 'h') {

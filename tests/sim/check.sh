@@ -191,9 +191,21 @@ if [ "$(id -u)" = 0 ]; then
 		--expect "$tmp/sf.jsonl"
 	check "the fake surfaceflinger writes no expect line" \
 		test "$(grep -c '"type":"process"' "$tmp/sf.jsonl")" -eq 1
-	check "the cuj scenario says its CUJ: 13 frames, 2 animators" grep -q \
-		'"type":"cuj",.*"name":"SHADE_EXPAND_COLLAPSE",.*"frames":13,"animators":2}' \
+	check "the cuj scenario says its CUJs: 13 frames, 2 animators; cancelled, 4 frames" grep -q \
+		'"type":"cuj",.*"name":"SHADE_EXPAND_COLLAPSE",.*"cancelled":false,"reason":0,.*"frames":13,"animators":2}' \
 		"$tmp/cuj.jsonl"
+	check "... the second cancelled, 4 frames, 1 animator" grep -q \
+		'"type":"cuj",.*"name":"SHADE_ROW_SWIPE",.*"cancelled":true,"reason":16,.*"frames":4,"animators":1}' \
+		"$tmp/cuj.jsonl"
+	cuj12_ok() { # 12 writes a cancel as an end: no cancel, no reason to say
+		run_sim --name com.android.systemui --scenario cuj --cuj-form 12 --start-delay-ms 0 \
+			--art none --expect "$tmp/cuj12.jsonl" &&
+			grep -q '"SHADE_ROW_SWIPE","begin_vsync":[0-9]*,"cancelled":false,"reason":null' \
+				"$tmp/cuj12.jsonl"
+	}
+	check "animsim --cuj-form 12: the cancel says no reason" cuj12_ok
+	check "animsim rejects --cuj-form 11" sh -c '! "$0" --name x --scenario cuj --cuj-form 11' \
+		"$dir/animsim"
 	check "expect has 16 ART calls" test "$(count '"type":"art"')" -eq 16
 	check "the target's animator 168950275 is cancelled by ART at frame 9" grep -q \
 		'"target","frame":9,"method":"cancel","cookie":168950275,' "$tmp/expect.jsonl"

@@ -13,6 +13,7 @@
 
 #include "replay/pftrace.h"
 #include "pbw.h"
+#include "pf_expect.h"
 
 /* FtraceEvent { timestamp = 1, pid = 2, print = 3 { buf = 2 } } */
 static void w_print_event(struct pbw *bundle, uint64_t ts, uint32_t tid, const char *buf)
@@ -35,17 +36,6 @@ static void w_packet(struct pbw *trace, uint32_t id, const struct pbw *msg)
 	w_uint(&pkt, 10, 1); /* trusted_packet_sequence_id: ignored */
 	w_msg(&pkt, id, msg);
 	w_msg(trace, 1, &pkt);
-}
-
-static void expect_print(const struct pftrace *t, size_t i, uint64_t ts, int32_t tid,
-			 const char *buf)
-{
-	struct pf_print p;
-
-	cr_assert_eq(pftrace__print(t, i, &p), 0, "print %zu missing", i);
-	cr_assert_eq(p.ts_ns, ts, "print %zu: ts %llu", i, (unsigned long long)p.ts_ns);
-	cr_assert_eq(p.tid, tid, "print %zu: tid %d", i, p.tid);
-	cr_assert(strv_eq(p.buf, buf), "print %zu: \"%.*s\"", i, (int)p.buf.len, p.buf.p);
 }
 
 static void expect_thread(const struct pftrace *t, int32_t tid, int32_t tgid, const char *name)

@@ -326,6 +326,28 @@ Test(sink_annotate, a_long_name_is_cut_at_a_utf8_boundary_to_fit_1024_bytes)
 	cr_assert_str_eq(buf, "N|4242|animtrace|Jank block 20.1ms");
 }
 
+/* A CUJ: its name as every output says it (no "J<", ">"; '|' made '/'), its frames, cancelled. */
+Test(sink_annotate, formats_a_cuj_as_an_instant_with_its_name_and_frames)
+{
+	struct cuj c = { .pid = TGID, .ended = true, .frames = 13, .janky_frames = 1 };
+	char buf[ANNOTATE_MARKER_MAX + 64];
+	struct marker m;
+
+	snprintf(c.name, sizeof(c.name), "SHADE_EXPAND_COLLAPSE");
+	annotate_fmt_cuj(buf, sizeof(buf), &c);
+	cr_assert_str_eq(
+		buf, "N|4242|animtrace|CUJ SHADE_EXPAND_COLLAPSE: 13 frames, 1 janky, 0 dropped");
+	m = parsed(buf, strlen(buf));
+	cr_assert_eq(m.type, MARKER_INSTANT_TRACK);
+	snprintf(c.name, sizeof(c.name), "QS|x::tag");
+	c.cancelled = true;
+	c.frames = 2;
+	c.janky_frames = 0;
+	annotate_fmt_cuj(buf, sizeof(buf), &c);
+	cr_assert_str_eq(buf, "N|4242|animtrace|CUJ QS/x::tag: 2 frames, 0 janky, 0 dropped, "
+			      "cancelled");
+}
+
 /* ---- the sink, writing to a file --------------------------------------------------- */
 
 struct seen {

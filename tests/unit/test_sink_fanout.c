@@ -130,7 +130,7 @@ static void samples_init(struct samples *s)
 	snprintf(s->annotation.name, sizeof(s->annotation.name), "Anim 1 end");
 	s->cuj = (struct cuj){ .pid = PID,
 			       .tid = PID,
-			       .cookie = 1000,
+			       .begin_vsync = 1000,
 			       .begin_ns = 1000000000,
 			       .end_ns = 1300000000,
 			       .ended = true,
@@ -271,6 +271,7 @@ static const bool writes[N_REAL][CB_COUNT] = {
 		       [CB_animation_end] = 1,
 		       [CB_summary_fill] = 1,
 		       [CB_finding] = 1,
+		       [CB_cuj] = 1,
 		       [CB_dyn_start] = 1,
 		       [CB_dyn_end] = 1 },
 };

@@ -257,7 +257,7 @@ Test(sink_trace, writes_a_cuj_as_an_async_slice)
 	static const uint64_t ids[] = { 7, 8 };
 	struct cuj c = { .pid = 24675,
 			 .tid = 24675,
-			 .cookie = 1011,
+			 .begin_vsync = 1011,
 			 .begin_ns = 1000000000,
 			 .end_ns = 1216666667,
 			 .ended = true,
@@ -274,11 +274,12 @@ Test(sink_trace, writes_a_cuj_as_an_async_slice)
 	st_open(&o);
 	cr_assert_eq(o.s.ops->cuj(o.s.ctx, &c), 0);
 	got = st_close(&o);
-	cr_assert(strstr(got, "{\"ph\":\"b\",\"name\":\"CUJ|SHADE_EXPAND_COLLAPSE\","
-			      "\"cat\":\"cuj\",\"id\":\"0x3f3\",\"pid\":24675,\"tid\":24675,"
-			      "\"ts\":1000000.000,"
-			      "\"args\":{\"frames\":13,\"janky_frames\":1,\"frames_dropped\":2,"
-			      "\"animators\":2,\"animations\":0,\"ended\":true}}"),
+	cr_assert(strstr(got,
+			 "{\"ph\":\"b\",\"name\":\"CUJ|SHADE_EXPAND_COLLAPSE\","
+			 "\"cat\":\"cuj\",\"id\":\"0x3f3\",\"pid\":24675,\"tid\":24675,"
+			 "\"ts\":1000000.000,"
+			 "\"args\":{\"frames\":13,\"janky_frames\":1,\"frames_dropped\":2,"
+			 "\"animators\":2,\"animations\":0,\"ended\":true,\"cancelled\":false}}"),
 		  "%s", got);
 	cr_assert(strstr(got, "{\"ph\":\"e\",\"name\":\"CUJ|SHADE_EXPAND_COLLAPSE\","
 			      "\"cat\":\"cuj\",\"id\":\"0x3f3\",\"pid\":24675,\"tid\":24675,"
