@@ -668,7 +668,7 @@ int main(int argc, char **argv)
 	diag_init(stderr, c.verbose ? DIAG_DEBUG : DIAG_INFO);
 	/* Every input is validated before any output is created (or truncated). */
 	if (c.replay && !(r = replay__open(c.replay, c.filter, msg, sizeof(msg)))) {
-		fprintf(stderr, "animtrace: %s\n", msg);
+		diag(DIAG_ERROR, "%s", msg); /* it may quote the capture */
 		goto out;
 	}
 	err = open_files(&c, r, &out);

@@ -153,7 +153,7 @@ static void summary_redraws(struct sink_box *b, const struct summary *s)
 		const struct redraw_stat *r = &s->redraw_views[i];
 
 		box_line(b, "%s%s %llu frames (pid %u)", i ? "            " : "Redrawn:    ",
-			 node_label(node, sizeof(node), r->node_name, r->node),
+			 box_node_label(node, sizeof(node), r->node_name, r->node),
 			 (unsigned long long)r->frames, r->pid);
 	}
 }
@@ -213,7 +213,7 @@ static void summary_unmarked(struct sink_box *b, const struct summary *s)
 		fmt_ms(d, sizeof(d), a->duration_ns);
 		box_line(b, "  %d. %s  %s #%llu  %s %s  %u frames  (pid %u)", i + 1, d,
 			 fit_kind_str(a->kind), (unsigned long long)a->id,
-			 node_label(node, sizeof(node), a->node_name, a->node),
+			 box_node_label(node, sizeof(node), a->node_name, a->node),
 			 a->n_props ? view_prop_str(a->props[0].prop) : "-", a->frames, a->pid);
 	}
 }
