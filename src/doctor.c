@@ -508,7 +508,7 @@ static void check_atrace_state(struct doctor *d)
 		say(d, "atrace state", ST_WARN, false,
 		    "%s: %s (a killed run's state cannot be "
 		    "found)",
-		    dir, strerror(-n));
+		    dir, atrace_state_strerror(n));
 }
 
 /* ---- the target process ------------------------------------------------------------ */

@@ -86,7 +86,8 @@ static const char doc[] =
 	"ENVIRONMENT\n"
 	"  LC_ALL/LC_CTYPE: box drawing and sparklines need a UTF-8 locale, ASCII\n"
 	"  otherwise.\n"
-	"  ANIMTRACE_STATE_DIR: where the state file is kept (default /data/local/tmp).\n";
+	"  ANIMTRACE_STATE_DIR: where the state file is kept (default\n"
+	"  /data/local/animtrace, made 0700; refused unless only root can write it).\n";
 
 enum {
 	OPT_COLOR = 0x100,
