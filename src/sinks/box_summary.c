@@ -65,6 +65,11 @@ static void summary_counts(struct sink_box *b, const struct summary *s)
 	}
 	if (s->cujs)
 		box_line(b, "CUJs:       %llu", (unsigned long long)s->cujs);
+	if (s->vsync_foreign) /* trust.h: said once when it began */
+		box_line(b,
+			 "Not SF:     %llu VSYNC-app markers of processes other than "
+			 "SurfaceFlinger, not used",
+			 (unsigned long long)s->vsync_foreign);
 	if (s->annotations) /* animtrace --annotate's markers in the capture: not animators */
 		box_line(b, "Annotation: %llu markers (animtrace --annotate's own)",
 			 (unsigned long long)s->annotations);
@@ -160,7 +165,7 @@ static void summary_redraws(struct sink_box *b, const struct summary *s)
 
 static void summary_procs(struct sink_box *b, const struct summary *s)
 {
-	char proc[AT_PROC_MAX], name[AT_NAME_MAX];
+	char proc[AT_PROC_MAX], name[AT_NAME_MAX], why[AT_IDENTITY_MAX];
 
 	box_blank(b);
 	box_line(b, "Smoothness per process:");
@@ -178,6 +183,8 @@ static void summary_procs(struct sink_box *b, const struct summary *s)
 			 (unsigned long long)(dhz % 10), p->refresh_source,
 			 (unsigned long long)p->frames, (unsigned long long)p->janky_frames,
 			 (unsigned long long)p->frames_dropped);
+		if (p->impostor[0])
+			box_line(b, "    IMPOSTOR: %s", clean(why, sizeof(why), p->impostor));
 		if (p->timeline_agree || p->timeline_disagree)
 			box_line(b, "    FrameTimeline: agrees on %llu frames, disagrees on %llu",
 				 (unsigned long long)p->timeline_agree,

@@ -800,6 +800,10 @@ static void put_procs(FILE *out, const struct summary *s)
 		put_u64(out, "frames_dropped", p->frames_dropped);
 		put_u64(out, "timeline_agree", p->timeline_agree);
 		put_u64(out, "timeline_disagree", p->timeline_disagree);
+		if (p->impostor[0]) { /* only then: engine/trust.h */
+			fputs(",\"impostor\":", out);
+			json_put_str(out, p->impostor);
+		}
 		fputs(",\"worst\":[", out);
 		for (int k = 0; k < p->n_worst; k++) {
 			fprintf(out, "%s{\"id\":%llu,\"name\":", k ? "," : "",
@@ -823,6 +827,8 @@ static void put_annotations(FILE *out, const struct summary *s)
 		put_u64(out, "annotations", s->annotations);
 	if (s->cujs) /* likewise: only when some CUJ was reported */
 		put_u64(out, "cujs", s->cujs);
+	if (s->vsync_foreign) /* likewise: VSYNC-app markers not SurfaceFlinger's (trust.h) */
+		put_u64(out, "vsync_foreign", s->vsync_foreign);
 	if (d)
 		fprintf(out,
 			",\"annotation_delay_ns\":{\"count\":%llu,\"p50\":%llu,\"p99\":%llu,"
