@@ -87,7 +87,10 @@ static const char doc[] =
 	"  LC_ALL/LC_CTYPE: box drawing and sparklines need a UTF-8 locale, ASCII\n"
 	"  otherwise.\n"
 	"  ANIMTRACE_STATE_DIR: where the state file is kept (default\n"
-	"  /data/local/animtrace, made 0700; refused unless only root can write it).\n";
+	"  /data/local/animtrace, made 0700; refused unless only root can write it).\n"
+	"  ANIMTRACE_PACKAGES_LIST: the packages.list a traced process's uid is checked\n"
+	"  against, to mark one that took another package's name (default\n"
+	"  /data/system/packages.list).\n";
 
 enum {
 	OPT_COLOR = 0x100,

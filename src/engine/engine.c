@@ -466,7 +466,7 @@ void engine__marker(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid
 		summary__annotation(&e->session, ts_ns, pid, tid, process, m, &e->out);
 		return;
 	}
-	if (jank__is_display_vsync(m)) { /* the display's, when SurfaceFlinger's (trust.h) */
+	if (trust__is_vsync_app(m)) { /* the display's, when SurfaceFlinger's (trust.h) */
 		engine__display_vsync(e, ts_ns, pid, process);
 		return;
 	}

@@ -6,6 +6,11 @@
 #include "engine/state.h"
 #include "engine/trust.h"
 
+bool trust__is_vsync_app(const struct marker *m)
+{
+	return m->type == MARKER_COUNTER && strv_eq(m->name, "VSYNC-app");
+}
+
 bool trust__is_surfaceflinger(const char *process)
 {
 	return process && (!strcmp(process, "surfaceflinger") ||

@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "common/marker.h"
 #include "model/model.h"
 
 struct emit;
@@ -37,6 +38,9 @@ struct trust {
 struct trust_proc {
 	char impostor[AT_IDENTITY_MAX]; /* why it is not what its name says ("": not marked) */
 };
+
+/* True for SurfaceFlinger's vsync toggle, C|pid|VSYNC-app|0 or 1 (by whoever wrote it). */
+bool trust__is_vsync_app(const struct marker *m);
 
 /* True for the names SurfaceFlinger's process has in /proc and in captures. */
 bool trust__is_surfaceflinger(const char *process);
