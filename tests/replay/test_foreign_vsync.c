@@ -131,7 +131,8 @@ static void same_frames(const char *evil, const char *pids, const char *why)
 	replay(evil, pids, got);
 	cr_assert_eq(want->n, FRAMES);
 	/* 16.667 ms steps: period.c snaps that to the 60 Hz period */
-	cr_assert_eq(want->period, 16666667, "SurfaceFlinger's: %llu", (unsigned long long)want->period);
+	cr_assert_eq(want->period, 16666667, "SurfaceFlinger's: %llu",
+		     (unsigned long long)want->period);
 	cr_assert_eq(want->foreign, 0);
 	cr_assert_eq(got->n, want->n);
 	for (int i = 0; i < got->n; i++) {
