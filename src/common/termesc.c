@@ -80,6 +80,13 @@ size_t termesc(char *dst, size_t cap, const char *src, size_t len)
 	if (!cap)
 		return 0;
 	for (size_t i = 0; i < len; i += used) {
+		if (s[i] >= 0x20 && s[i] < 0x7f) { /* most of it: printable ASCII */
+			if (out + 1 >= cap)
+				break;
+			dst[out++] = (char)s[i];
+			used = 1;
+			continue;
+		}
 		n = escape_one(s + i, len - i, seq, &used);
 		if (out + n >= cap)
 			break;

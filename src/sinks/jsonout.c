@@ -22,6 +22,8 @@ void json_put_str(FILE *out, const char *str)
 		if (s[i] == '"' || s[i] == '\\') {
 			fputc('\\', out);
 			fputc(s[i++], out);
+		} else if (s[i] >= 0x20 && s[i] < 0x7f) { /* most of it: printable ASCII */
+			fputc(s[i++], out);
 		} else if (!(len = utf8_seq(s + i, n - i, &cp))) {
 			fputs("\\ufffd", out);
 			i++;
