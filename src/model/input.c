@@ -8,7 +8,7 @@
 bool input_stats_damaged(const struct input_stats *s)
 {
 	return s->damaged || s->bad_blocks || s->skipped || s->truncated || s->time_jumps ||
-	       s->dropped;
+	       s->dropped || s->untrusted;
 }
 
 struct clauses {
@@ -61,5 +61,9 @@ int input_stats_describe(const struct input_stats *s, char *buf, size_t cap)
 		add(&c, "%llu event%s with an impossible timestamp dropped", n, s_if(n));
 	if ((n = s->dropped))
 		add(&c, "%llu print event%s beyond the 512Ki-event index left out", n, s_if(n));
+	if ((n = s->untrusted))
+		add(&c,
+		    "%llu FrameTimeline event%s not written by SurfaceFlinger (uid 1000) left out",
+		    n, s_if(n));
 	return c.len;
 }

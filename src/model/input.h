@@ -33,6 +33,8 @@ struct input_stats {
 			      * jumping back by over INPUT_TS_BACK_NS or on by over
 			      * INPUT_TS_FORWARD_NS */
 	uint64_t dropped;      /* Perfetto print events beyond the reader's index caps */
+	uint64_t untrusted;    /* Perfetto FrameTimeline events a producer other than
+			      * SurfaceFlinger wrote: not used (engine/trust.h) */
 };
 
 /* True when any count of damage is not 0. */

@@ -95,6 +95,7 @@ struct capture_damage {
 	uint64_t bad_blocks;	  /* protobuf: compressed_packets that did not inflate whole */
 	uint64_t packets;	  /* protobuf: packets read */
 	uint64_t dropped;	  /* protobuf: print events beyond the index caps */
+	uint64_t untrusted;	  /* protobuf: FrameTimeline events not SurfaceFlinger's */
 };
 
 /*

@@ -518,6 +518,7 @@ static void add_damage(const struct capture *c, struct input_stats *in)
 	in->truncated = d.truncated_at != 0;
 	in->truncated_at = d.truncated_at;
 	in->dropped = d.dropped;
+	in->untrusted = d.untrusted;
 }
 
 int replay__run(struct replay *r, struct engine *e, struct replay_stats *st)

@@ -775,13 +775,14 @@ static void put_input(FILE *out, const struct input_stats *in)
 	fprintf(out,
 		",\"input\":{\"format\":\"%s\",\"bytes\":%llu,\"lines\":%llu,"
 		"\"packets\":%llu,\"damaged\":%llu,\"bad_blocks\":%llu,\"skipped_bytes\":%llu,"
-		"\"truncated\":%llu,\"truncated_at\":%llu,\"time_jumps\":%llu,\"dropped\":%llu}",
+		"\"truncated\":%llu,\"truncated_at\":%llu,\"time_jumps\":%llu,\"dropped\":%llu,"
+		"\"untrusted\":%llu}",
 		in->protobuf ? "protobuf" : "text", (unsigned long long)in->bytes,
 		(unsigned long long)in->lines, (unsigned long long)in->packets,
 		(unsigned long long)in->damaged, (unsigned long long)in->bad_blocks,
 		(unsigned long long)in->skipped, (unsigned long long)in->truncated,
 		(unsigned long long)in->truncated_at, (unsigned long long)in->time_jumps,
-		(unsigned long long)in->dropped);
+		(unsigned long long)in->dropped, (unsigned long long)in->untrusted);
 }
 
 /* ,"processes":[{"pid":..,"refresh_period_ns":..,...,"worst":[...]}]: smoothness per process. */
