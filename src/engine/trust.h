@@ -4,15 +4,18 @@
  * may name itself after another, so:
  *  - SurfaceFlinger's VSYNC-app counter (C|pid|VSYNC-app|0/1) is the display's vsync, every
  *    process's first source of the period and the grid, only when SurfaceFlinger wrote it: a
- *    process named `surfaceflinger` (its comm and, since Android 9 in captures, its cmdline) or
- *    `/system/bin/surfaceflinger` (its argv[0]; catapult's AndroidSurfaceFlinger takes the
- *    process whose main thread's name matches /surfaceflinger/: catapult-project/catapult
- *    tracing/tracing/model/helpers/android_surface_flinger.html) that the caller did not mark
- *    an impostor (live on Android: not uid 1000, AID_SYSTEM, which surfaceflinger.rc runs it
- *    as: frameworks/native services/surfaceflinger/surfaceflinger.rc `user system`). A
- *    capture may not name the writer at all (ftrace text whose main thread never ran): the
- *    first such writer is taken and kept; any other unnamed one is not. Anything else is said
- *    once (a note) and counted for the summary, and its counter is not used.
+ *    process named `surfaceflinger` (its comm) or `/system/bin/surfaceflinger` (its argv[0])
+ *    that the caller did not mark an impostor (live on Android: not uid 1000, AID_SYSTEM, as
+ *    frameworks/native services/surfaceflinger/surfaceflinger.rc runs it: `user system`).
+ *    catapult's AndroidSurfaceFlinger likewise takes the process whose main thread's name
+ *    matches /surfaceflinger/ (catapult-project/catapult
+ *    tracing/tracing/model/helpers/android_surface_flinger.html). The captures in
+ *    ../shared/testdata name it so: the Pixel 6a Perfetto trace's process tree
+ *    `/system/bin/surfaceflinger`, the Flyme and MIUI ftrace text its main thread
+ *    `surfaceflinger`; the AnTuTu one never names its pid 429 (that thread never ran). A
+ *    writer no name is known for is taken when it is the first, and kept; any other unnamed
+ *    one is not. Anything else is said once (a note) and counted for the summary, and its
+ *    counter is not used.
  *  - A process the live side found to be an impostor (its uid is not the one its name's
  *    package has) is marked: a note once, and its summary line says so.
  * Owns: the display vsync's writer and the foreign count; each process's identity mark.
