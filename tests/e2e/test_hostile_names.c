@@ -260,6 +260,33 @@ static void copy_hwui(const char *dir, char *hwui)
 	snprintf(hwui, PATH_MAX + 32, "%s/libhwui.so", dir);
 }
 
+/*
+ * animsim: the target and a --forge kind child (hwui: its library, NULL for the default),
+ * lingering 3 s after their frames, from go, into expect (go and expect: PATH_MAX, filled).
+ */
+static pid_t forging_sim(const char *kind, const char *hwui, char *go, char *expect)
+{
+	const char *argv[16] = { E2E_ANIMSIM,
+				 "--name",
+				 target,
+				 "--forge",
+				 kind,
+				 "--linger-ms",
+				 "3000",
+				 "--go",
+				 e2e_path(go, "go"),
+				 "--expect",
+				 e2e_path(expect, "expect.jsonl") };
+	int n = 11;
+
+	if (hwui) {
+		argv[n++] = "--hwui";
+		argv[n++] = hwui;
+	}
+	argv[n] = NULL;
+	return e2e_spawn(argv, NULL);
+}
+
 /* Waits until animtrace (at) said that pid exited: every record of it is out. */
 static void await_exit(const char *err, pid_t at, pid_t pid)
 {
@@ -305,23 +332,9 @@ Test(hostile, names_markers_and_paths_of_a_hostile_app_reach_no_output_raw)
 				 e2e_path(json, "out.jsonl"),
 				 "--no-atrace-setup",
 				 NULL };
-	const char *sim[] = { E2E_ANIMSIM,
-			      "--name",
-			      target,
-			      "--forge",
-			      "name",
-			      "--hwui",
-			      hwui,
-			      "--linger-ms",
-			      "3000",
-			      "--go",
-			      e2e_path(go, "go"),
-			      "--expect",
-			      e2e_path(expect, "expect.jsonl"),
-			      NULL };
 	pid_t at_box = e2e_animtrace(a_box, e2e_path(err_box, "box.err"), NULL);
 	pid_t at_json = e2e_animtrace(a_json, e2e_path(err_json, "json.err"), NULL);
-	pid_t s = e2e_spawn(sim, NULL);
+	pid_t s = forging_sim("name", hwui, go, expect);
 	pid_t t = e2e_find_child(s, target), forger = e2e_find_child(s, forged);
 
 	e2e_release(err_box, at_box, t, E2E_PROPS | E2E_ART, NULL);
@@ -603,21 +616,9 @@ Test(hostile, a_process_that_takes_the_packages_name_is_marked_and_the_target_ke
 			       e2e_path(out, "o.jsonl"),
 			       "--no-atrace-setup",
 			       NULL };
-	const char *sim[] = { E2E_ANIMSIM,
-			      "--name",
-			      target,
-			      "--forge",
-			      "impostor",
-			      "--linger-ms",
-			      "3000",
-			      "--go",
-			      e2e_path(go, "go"),
-			      "--expect",
-			      e2e_path(expect, "expect.jsonl"),
-			      NULL };
 	struct e2e_spawn so = { .env = e2e_env((const char *const[]){ list_var, NULL }) };
 	pid_t at = e2e_animtrace(args, e2e_path(err, "err.txt"), &so);
-	pid_t s = e2e_spawn(sim, NULL);
+	pid_t s = forging_sim("impostor", NULL, go, expect);
 	pid_t t = child_as(s, target, 0), imp_pid = child_as(s, target, FORGE_UID);
 
 	e2e_release(err, at, imp_pid, E2E_MARKERS, NULL);
