@@ -8,6 +8,7 @@
 #include "symbols/elfsym.h"
 #include "symbols/hwui.h"
 #include "common/procsel.h"
+#include "common/termesc.h"
 
 #include <argp.h>
 #include <bpf/btf.h>
@@ -56,10 +57,13 @@ static void say(struct doctor *d, const char *name, enum state st, bool blocking
 	size_t n = strlen(d->failed);
 	va_list ap;
 
+	char detail[2048];
+
 	fprintf(d->out, "%-*s %-7s  ", NAME_W, name, state_word[st]);
 	va_start(ap, fmt);
-	vfprintf(d->out, fmt, ap);
+	vsnprintf(detail, sizeof(detail), fmt, ap);
 	va_end(ap);
+	termesc_put(d->out, detail, strlen(detail)); /* process names, paths, property values */
 	fputc('\n', d->out);
 	if (st == ST_OK || st == ST_SKIP)
 		return;
@@ -504,7 +508,7 @@ static void check_atrace_state(struct doctor *d)
 		say(d, "atrace state", ST_WARN, false,
 		    "%s: %s (a killed run's state cannot be "
 		    "found)",
-		    dir, strerror(-n));
+		    dir, atrace_state_strerror(n));
 }
 
 /* ---- the target process ------------------------------------------------------------ */

@@ -81,16 +81,22 @@ static const char doc[] =
 	"  start (the message says what is missing: run 'animtrace doctor'), the\n"
 	"  --replay file is not a capture, or -o / --trace-out cannot be written; 2 on\n"
 	"  a usage error, also an output that is the capture (by device and inode:\n"
-	"  links and standard input too; nothing is written then). debug.atrace.*\n"
+	"  links and standard input too; nothing is written then), or an output refused\n"
+	"  without --unsafe-output (a symbolic link, another user's file, an old file\n"
+	"  in a directory others can write). debug.atrace.*\n"
 	"  properties are restored on every exit; after a SIGKILL, by the next run\n"
 	"  (their previous values wait in a state file; 'animtrace doctor' shows it).\n"
 	"\n"
 	"ENVIRONMENT\n"
 	"  LC_ALL/LC_CTYPE: box drawing and sparklines need a UTF-8 locale, ASCII\n"
 	"  otherwise.\n"
-	"  ANIMTRACE_STATE_DIR: where the state file is kept (default /data/local/tmp).\n"
 	"  ANIMTRACE_LOGDW: a test hook: --logcat writes to this socket instead of\n"
-	"  /dev/socket/logdw (a fake logd's).\n";
+	"  /dev/socket/logdw (a fake logd's).\n"
+	"  ANIMTRACE_STATE_DIR: where the state file is kept (default\n"
+	"  /data/local/animtrace, made 0700; refused unless only root can write it).\n"
+	"  ANIMTRACE_PACKAGES_LIST: the packages.list a traced process's uid is checked\n"
+	"  against, to mark one that took another package's name (default\n"
+	"  /data/system/packages.list).\n";
 
 enum {
 	OPT_COLOR = 0x100,
@@ -111,6 +117,7 @@ enum {
 	OPT_LOGCAT,
 	OPT_LOGCAT_OUT,
 	OPT_LOGCAT_RATE,
+	OPT_UNSAFE_OUTPUT,
 };
 
 static const struct argp_option options[] = {
@@ -151,6 +158,11 @@ static const struct argp_option options[] = {
 	{ "logcat-rate", OPT_LOGCAT_RATE, "N", 0,
 	  "Per-frame log entries (ViewPropTrace, ViewRefresh) a second at most, the rest "
 	  "counted in their place (default 60; 0: all)",
+	  2 },
+	{ "unsafe-output", OPT_UNSAFE_OUTPUT, 0, 0,
+	  "Write -o, --trace-out and --logcat-out even through a symbolic link, over another user's file, or "
+	  "over a file in a directory others can write (refused by default: whoever can write "
+	  "there could make animtrace, as root, overwrite any file)",
 	  2 },
 	{ "color", OPT_COLOR, "WHEN", OPTION_ARG_OPTIONAL, "auto (default), always or never", 2 },
 	{ "stats", OPT_STATS, 0, 0, "Live: a stats line per second and per-CPU drops at exit", 2 },
@@ -205,6 +217,7 @@ struct cli {
 	int no_props, no_art, refresh, no_heap;
 	double duration;
 	int json, frames, color, stats, no_atrace, verbose, annotate, quiet, logcat;
+	int unsafe_output;
 	unsigned int logcat_rate;
 	size_t ringbuf_bytes;
 	size_t stack_bytes; /* --stacks: 0 when off */
@@ -325,6 +338,9 @@ static error_t parse_output_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_TRACE_OUT:
 		c->trace_out = arg;
+		break;
+	case OPT_UNSAFE_OUTPUT:
+		c->unsafe_output = 1;
 		break;
 	case OPT_COLOR:
 		if ((c->color = parse_color(arg)) == -2)
@@ -487,7 +503,7 @@ static void annotate_warn(void *ctx, int err, const char *path)
 /* The one sentence for a failed output; returns -1 for the caller's exit status. */
 static int write_error(const char *name, int err)
 {
-	fprintf(stderr, "animtrace: writing %s: %s\n", name, strerror(err < 0 ? -err : err));
+	diag(DIAG_ERROR, "writing %s: %s", name, strerror(err < 0 ? -err : err));
 	return -1;
 }
 
@@ -568,7 +584,19 @@ static int open_sink(const struct cli *c, struct output *out)
 /* One line for an output that would destroy the capture or the other output. */
 static int refuse(const char *name, const char *what)
 {
-	fprintf(stderr, "animtrace: %s %s\n", name, what);
+	diag(DIAG_ERROR, "%s %s", name, what);
+	return -2;
+}
+
+/* An output outfile_open did not open: refused (-2, said) or failed (-1, said). */
+static int open_error(const struct outfile *o, int err)
+{
+	char buf[64];
+
+	if (err != -EPERM || !o->refused)
+		return write_error(o->path, err);
+	diag(DIAG_ERROR, "%s %s (--unsafe-output allows it)", o->path,
+	     outfile_refusal_str(o, buf, sizeof(buf)));
 	return -2;
 }
 
@@ -602,12 +630,12 @@ static int open_files(const struct cli *c, const struct replay *r, struct output
 		replay__input_id(r, &in);
 	if (!c->output && !c->quiet)
 		file_id_of_fd(STDOUT_FILENO, &std);
-	if (c->trace_out && (err = outfile_open(&t, c->trace_out)))
-		write_error(c->trace_out, err);
-	else if (c->logcat_out && (err = outfile_open(&l, c->logcat_out)))
-		write_error(c->logcat_out, err);
-	else if (c->output && (err = outfile_open(o, c->output)))
-		write_error(c->output, err);
+	if (c->trace_out && (err = outfile_open(&t, c->trace_out, c->unsafe_output)))
+		ret = open_error(&t, err);
+	else if (c->logcat_out && (err = outfile_open(&l, c->logcat_out, c->unsafe_output)))
+		ret = open_error(&l, err);
+	else if (c->output && (err = outfile_open(o, c->output, c->unsafe_output)))
+		ret = open_error(o, err);
 	else if (file_id_same(&o->id, &in) || file_id_same(&std, &in))
 		ret = refuse(oname, "is the capture being replayed: refusing to overwrite it");
 	else if (file_id_same(&t.id, &in))
@@ -824,7 +852,7 @@ int main(int argc, char **argv)
 	diag_init(stderr, c.verbose ? DIAG_DEBUG : DIAG_INFO);
 	/* Every input is validated before any output is created (or truncated). */
 	if (c.replay && !(r = replay__open(c.replay, c.filter, msg, sizeof(msg)))) {
-		fprintf(stderr, "animtrace: %s\n", msg);
+		diag(DIAG_ERROR, "%s", msg); /* it may quote the capture */
 		goto out;
 	}
 	err = open_files(&c, r, &out);

@@ -1,5 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <string.h>
+
 #include "common/diag.h"
+#include "common/termesc.h"
+
+/* A line as formatted, and as printed: every byte of it may come from another process (a
+ * name, a path), so all of it is escaped; an escape takes at most 4 bytes per input byte. */
+#define LINE_MAX_RAW 1024
+#define LINE_MAX_OUT (4 * LINE_MAX_RAW)
 
 static FILE *diag_file;
 static enum diag_level diag_max = DIAG_INFO;
@@ -20,10 +28,21 @@ static FILE *out(void)
 	return diag_file ? diag_file : stderr;
 }
 
+/* fmt escaped, but for the newline it ends with (libbpf's lines, the stats pieces). */
 void diag_vraw(enum diag_level level, const char *fmt, va_list ap)
 {
-	if (diag_on(level))
-		vfprintf(out(), fmt, ap);
+	char raw[LINE_MAX_RAW], line[LINE_MAX_OUT];
+	size_t len, flen = strlen(fmt);
+	bool nl = flen && fmt[flen - 1] == '\n';
+
+	if (!diag_on(level))
+		return;
+	vsnprintf(raw, sizeof(raw), fmt, ap);
+	len = strlen(raw);
+	if (nl && len && raw[len - 1] == '\n')
+		len--;
+	termesc(line, sizeof(line), raw, len);
+	fprintf(out(), "%s%s", line, nl ? "\n" : "");
 }
 
 void diag_raw(enum diag_level level, const char *fmt, ...)
@@ -37,17 +56,15 @@ void diag_raw(enum diag_level level, const char *fmt, ...)
 
 void diag(enum diag_level level, const char *fmt, ...)
 {
+	char raw[LINE_MAX_RAW], line[LINE_MAX_OUT];
 	va_list ap;
 
 	if (!diag_on(level))
 		return;
-	/* One fprintf per piece, on an unbuffered stderr: keep the line in one buffer. */
-	char line[1024];
-	int n = snprintf(line, sizeof(line), "animtrace: %s",
-			 level == DIAG_WARN ? "warning: " : "");
-
 	va_start(ap, fmt);
-	vsnprintf(line + n, sizeof(line) - n, fmt, ap);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
 	va_end(ap);
-	fprintf(out(), "%s\n", line);
+	termesc(line, sizeof(line), raw, strlen(raw));
+	/* One fprintf per line, on an unbuffered stderr: the line is never split. */
+	fprintf(out(), "animtrace: %s%s\n", level == DIAG_WARN ? "warning: " : "", line);
 }

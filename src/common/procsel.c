@@ -264,6 +264,23 @@ bool procfilter__match_cmdline(const struct procfilter *f, const char *cmdline, 
 	return any_name(f, name_matches_argv0, cmdline, nul ? (size_t)(nul - cmdline) : len);
 }
 
+enum procfilter_how procfilter__how(const struct procfilter *f, int pid, const char *argv0,
+				    const char **name)
+{
+	size_t len = strlen(argv0);
+
+	*name = NULL;
+	if (procfilter__empty(f))
+		return PROCFILTER_EVERY;
+	for (size_t i = 0; i < f->n_names; i++) {
+		if (!name_matches_argv0(&f->names[i], argv0, len))
+			continue;
+		*name = f->names[i].text;
+		return len == f->names[i].base_len ? PROCFILTER_EXACT : PROCFILTER_SUBPROCESS;
+	}
+	return has_pid(f, pid) ? PROCFILTER_BY_PID : PROCFILTER_NOT;
+}
+
 static bool same(const char *a, size_t alen, const char *b, size_t blen)
 {
 	return alen == blen && !memcmp(a, b, alen);

@@ -86,6 +86,20 @@ bool procfilter__wants_pid(const struct procfilter *f, int pid);
  */
 bool procfilter__match_cmdline(const struct procfilter *f, const char *cmdline, size_t len);
 
+/* How a process is selected: say it, since two processes may claim one name. */
+enum procfilter_how {
+	PROCFILTER_NOT,	       /* not selected */
+	PROCFILTER_EVERY,      /* the filter is empty */
+	PROCFILTER_BY_PID,     /* its pid is listed (--pid) */
+	PROCFILTER_EXACT,      /* its argv[0] is a name (NAME, or NAME of NAME:*) */
+	PROCFILTER_SUBPROCESS, /* its argv[0] is NAME:<sub> of a NAME:* */
+};
+
+/* How process pid, whose argv[0] is argv0 (whole), is selected by f; the name it matched (the
+ * --proc entry as given) in *name when by name. */
+enum procfilter_how procfilter__how(const struct procfilter *f, int pid, const char *argv0,
+				    const char **name);
+
 /*
  * True when a main-thread name (comm, as in replayed captures) can belong to a selected
  * process, or the filter is empty. The kernel keeps 15 characters and Android keeps the

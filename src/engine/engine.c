@@ -476,8 +476,8 @@ void engine__marker(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid
 		summary__annotation(&e->session, ts_ns, pid, tid, process, m, &e->out);
 		return;
 	}
-	if (jank__is_display_vsync(m)) { /* SurfaceFlinger's: the display's, no process's */
-		jank__display_vsync(&e->display, ts_ns);
+	if (trust__is_vsync_app(m)) { /* the display's, when SurfaceFlinger's (trust.h) */
+		engine__display_vsync(e, ts_ns, pid, process);
 		return;
 	}
 	t = procs__thread_find(&e->procs, tid);
@@ -574,9 +574,20 @@ void engine__prop(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid, 
 	props__set(&p->props, n, prop, value, explained);
 }
 
-void engine__display_vsync(struct engine *e, uint64_t ts_ns)
+void engine__display_vsync(struct engine *e, uint64_t ts_ns, uint32_t pid, const char *process)
 {
-	jank__display_vsync(&e->display, ts_ns);
+	const struct proc *p = procs__find(&e->procs, pid);
+
+	if (trust__vsync(&e->trust, &e->out, pid, process, p ? &p->trust : NULL))
+		jank__display_vsync(&e->display, ts_ns);
+}
+
+void engine__process_impostor(struct engine *e, uint32_t pid, const char *name, const char *why)
+{
+	struct proc *p = proc_get(e, pid, name);
+
+	if (p)
+		trust__impostor(&p->trust, &e->out, pid, p->name, why);
 }
 
 int engine__timeline(struct engine *e, const struct ft_frame *f)

@@ -40,11 +40,19 @@ void engine__marker(struct engine *e, uint64_t ts_ns, uint32_t pid, uint32_t tid
 int engine__timeline(struct engine *e, const struct ft_frame *f);
 
 /*
- * SurfaceFlinger toggled its VSYNC-app counter at ts_ns (one vsync of the display), when its
- * process is not traced: the markers of a traced SurfaceFlinger (C|pid|VSYNC-app|..) say the
- * same through engine__marker.
+ * Process pid (named process: NULL or "" when unknown) toggled a VSYNC-app counter at ts_ns,
+ * when it is not traced: one vsync of the display when it is SurfaceFlinger (engine/trust.h),
+ * else counted and said once. The markers of a traced process (C|pid|VSYNC-app|..) go the
+ * same way through engine__marker.
  */
-void engine__display_vsync(struct engine *e, uint64_t ts_ns);
+void engine__display_vsync(struct engine *e, uint64_t ts_ns, uint32_t pid, const char *process);
+
+/*
+ * The caller (live: its uid against its package's) found pid, named name (NULL: as known), not
+ * to be what its name says, for the reason why: it is marked (a note once, its summary line),
+ * and its VSYNC-app counter is never the display's.
+ */
+void engine__process_impostor(struct engine *e, uint32_t pid, const char *name, const char *why);
 
 /*
  * A RenderNode setter of thread tid changed prop of node to value. node_name may be NULL

@@ -153,11 +153,6 @@ void jank__display_vsync(struct jank_display *d, uint64_t ts_ns)
 	period__grid_vsync(&d->grid, ts_ns);
 }
 
-bool jank__is_display_vsync(const struct marker *m)
-{
-	return m->type == MARKER_COUNTER && strv_eq(m->name, "VSYNC-app");
-}
-
 void jank__display_free(struct jank_display *d)
 {
 	period__free(d->period);

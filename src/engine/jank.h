@@ -78,9 +78,6 @@ struct jank_thread {
 /* SurfaceFlinger toggled VSYNC-app at ts_ns: one vsync of the display. */
 void jank__display_vsync(struct jank_display *d, uint64_t ts_ns);
 
-/* True for the marker of such a toggle (C|<surfaceflinger>|VSYNC-app|0 or 1). */
-bool jank__is_display_vsync(const struct marker *m);
-
 /* Frees what d holds. */
 void jank__display_free(struct jank_display *d);
 

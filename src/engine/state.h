@@ -27,6 +27,7 @@
 #include "engine/slices.h"
 #include "engine/starter.h"
 #include "engine/summary.h"
+#include "engine/trust.h"
 
 struct proc {
 	uint32_t pid;
@@ -43,6 +44,7 @@ struct proc {
 	struct cujs_proc cujs;
 	struct findings_proc findings;
 	struct starter_proc starter;
+	struct trust_proc trust;
 };
 
 struct thread {
@@ -79,6 +81,7 @@ struct engine {
 	struct segment *seg; /* unmarked animations (engine/segment.h) */
 	struct findings findings;
 	struct dynanims dyn;
+	struct trust trust; /* whose vsync, who is an impostor */
 };
 
 /*

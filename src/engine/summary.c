@@ -80,6 +80,13 @@ void summary__annotation(struct session *ss, uint64_t ts_ns, uint32_t pid, uint3
 	SINK_CALL(out, annotation, &an);
 }
 
+/* A process's line of the summary: its smoothness, and whether it is what it says. */
+static void proc_stat_of(struct proc *p, struct proc_stat *ps)
+{
+	jank__stat(p, ps);
+	memcpy(ps->impostor, p->trust.impostor, sizeof(ps->impostor));
+}
+
 void summary__proc_exited(struct session *ss, struct proc *p, uint64_t *evicted)
 {
 	struct proc_stat *ps;
@@ -92,7 +99,7 @@ void summary__proc_exited(struct session *ss, struct proc *p, uint64_t *evicted)
 	}
 	ps = vec_push((void **)&ss->exited, &ss->n_exited, &ss->cap_exited, sizeof(*ps));
 	if (ps)
-		jank__stat(p, ps);
+		proc_stat_of(p, ps);
 }
 
 /*
@@ -233,7 +240,7 @@ static struct proc_stat *build_procs(const struct session *ss, const struct proc
 		memcpy(ps, ss->exited, n * sizeof(*ps));
 	for (size_t i = 0; i < procs->n; i++)
 		if (procs->list[i]->frames.seq)
-			jank__stat(procs->list[i], &ps[n++]);
+			proc_stat_of(procs->list[i], &ps[n++]);
 	*n_out = n;
 	return ps;
 }
@@ -284,6 +291,7 @@ void summary__send(struct engine *e, uint64_t drops, uint64_t truncated)
 	s.markers_rejected = e->session.rejected;
 	s.annotations = e->session.annotations;
 	s.cujs = e->cujs.count;
+	s.vsync_foreign = e->trust.vsync_foreign;
 	s.n_names = names ? (int)e->anims.n_names : 0;
 	s.names = names;
 	s.n_longest = e->anims.n_longest;

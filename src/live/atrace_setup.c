@@ -295,7 +295,7 @@ static void describe_active(struct atrace_setup *s)
 		snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
 			 "; previous values "
 			 "not saved in %.160s (%s): a killed run leaves them changed",
-			 s->state_dir, strerror(-s->state_err));
+			 s->state_dir, atrace_state_strerror(s->state_err));
 	if (f->touched)
 		set_desc(s, "atrace: enableflags %s -> %s%s%s", f->old[0] ? f->old : "(unset)",
 			 f->want, extra, s->poke_failed ? "; sysprops poke failed" : "");
@@ -429,7 +429,13 @@ struct atrace_setup *atrace_setup__new_apps(const char *const *apps, size_t n_ap
 		set_desc(s, "not Android (no getprop on PATH): tracing properties left alone");
 	} else {
 		/* First: what a killed run left is the baseline no longer. */
-		atrace_state_each_stale(s->state_dir, "/proc", recover_one, s);
+		int n = atrace_state_each_stale(s->state_dir, "/proc", recover_one, s);
+
+		if (n < 0)
+			add_recovered(s,
+				      "atrace: state directory %.160s: %s (what a killed run "
+				      "left cannot be restored)",
+				      s->state_dir, atrace_state_strerror(n));
 		start(s);
 	}
 	return s;

@@ -3,10 +3,13 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "live/atrace_state.h"
@@ -16,6 +19,8 @@
 #define MAGIC "animtrace-atrace-state 1"
 #define PROP_PREFIX "debug.atrace."
 #define FILE_MAX (512u << 10) /* far more than ATRACE_STATE_PROPS_MAX lines */
+#define DIR_FLAGS (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+#define TMP_TRIES 16
 
 const char *atrace_state_dir(void)
 {
@@ -63,9 +68,59 @@ static void boot_id(const char *proc_root, char *buf, size_t cap)
 	fclose(f);
 }
 
-static void file_path(char *buf, size_t cap, const char *dir, int pid, const char *suffix)
+/*
+ * dir opened, when only this user can write it: not a symbolic link, owned by this user,
+ * writable by no group and no one else; made 0700 first when create and it is missing.
+ * A descriptor, or -errno: -ELOOP (a symbolic link), -EPERM (another owner, or a mode that
+ * lets others write), -ENOENT.
+ */
+static int dir_open(const char *dir, bool create)
 {
-	snprintf(buf, cap, "%s/" FILE_PREFIX "%d%s", dir, pid, suffix);
+	struct stat st;
+	int fd;
+
+	if (create && mkdir(dir, 0700) && errno != EEXIST)
+		return -errno;
+	fd = open(dir, DIR_FLAGS);
+	if (fd < 0)
+		return errno == ENOTDIR && !lstat(dir, &st) && S_ISLNK(st.st_mode) ? -ELOOP :
+										     -errno;
+	if (fstat(fd, &st) || st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH))) {
+		close(fd);
+		return -EPERM;
+	}
+	return fd;
+}
+
+const char *atrace_state_strerror(int err)
+{
+	if (err == -ELOOP)
+		return "a symbolic link: refused";
+	if (err == -EPERM)
+		return "another user's, or writable by others: refused";
+	return strerror(-err);
+}
+
+static void file_name(char *buf, size_t cap, int pid)
+{
+	snprintf(buf, cap, FILE_PREFIX "%d" FILE_SUFFIX, pid);
+}
+
+/* A new file in dir under a name nobody can guess (name: its name), opened for writing. */
+static int tmp_create(int dir, char *name, size_t cap)
+{
+	uint64_t r;
+	int fd = -1;
+
+	for (int i = 0; i < TMP_TRIES && fd < 0; i++) {
+		if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != sizeof(r))
+			r ^= (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ull + (uint64_t)getpid() + i;
+		snprintf(name, cap, FILE_PREFIX "%016llx.tmp", (unsigned long long)r);
+		fd = openat(dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd < 0 && errno != EEXIST)
+			return -errno;
+	}
+	return fd >= 0 ? fd : -EEXIST;
 }
 
 static int write_all(FILE *f, int pid, unsigned long long start, const char *boot,
@@ -79,22 +134,18 @@ static int write_all(FILE *f, int pid, unsigned long long start, const char *boo
 	return 0;
 }
 
-int atrace_state_save(const char *dir, const struct atrace_state_prop *props, size_t n)
+/* The state written whole into a new file of dir, renamed over this process's. */
+static int save_in(int dir, const char *boot, unsigned long long start,
+		   const struct atrace_state_prop *props, size_t n)
 {
-	char path[PATH_MAX], tmp[PATH_MAX], boot[64];
-	unsigned long long start;
+	char name[NAME_MAX + 1], tmp[NAME_MAX + 1];
 	int pid = getpid(), fd, err;
 	FILE *f;
 
-	err = start_time("/proc", pid, &start);
-	if (err)
-		return err;
-	boot_id("/proc", boot, sizeof(boot));
-	file_path(path, sizeof(path), dir, pid, FILE_SUFFIX);
-	file_path(tmp, sizeof(tmp), dir, pid, ".tmp");
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+	file_name(name, sizeof(name), pid);
+	fd = tmp_create(dir, tmp, sizeof(tmp));
 	if (fd < 0)
-		return -errno;
+		return fd;
 	f = fdopen(fd, "w");
 	if (!f) {
 		err = -errno;
@@ -104,26 +155,60 @@ int atrace_state_save(const char *dir, const struct atrace_state_prop *props, si
 	err = write_all(f, pid, start, boot, props, n);
 	if (fclose(f) && !err)
 		err = -errno;
-	if (!err && rename(tmp, path))
+	if (!err && renameat(dir, tmp, dir, name))
 		err = -errno;
 	if (!err)
 		return 0;
 fail:
-	unlink(tmp);
+	unlinkat(dir, tmp, 0);
+	return err;
+}
+
+int atrace_state_save(const char *dir, const struct atrace_state_prop *props, size_t n)
+{
+	unsigned long long start;
+	char boot[64];
+	int fd, err;
+
+	err = start_time("/proc", getpid(), &start);
+	if (err)
+		return err;
+	boot_id("/proc", boot, sizeof(boot));
+	fd = dir_open(dir, true);
+	if (fd < 0)
+		return fd;
+	err = save_in(fd, boot, start, props, n);
+	close(fd);
+	return err;
+}
+
+/* Removes name from dir, a directory dir_open accepts. 0 (also when absent) or -errno. */
+static int remove_in(const char *dir, const char *name)
+{
+	int fd = dir_open(dir, false), err = 0;
+
+	if (fd < 0)
+		return fd == -ENOENT ? 0 : fd;
+	if (unlinkat(fd, name, 0) && errno != ENOENT)
+		err = -errno;
+	close(fd);
 	return err;
 }
 
 int atrace_state_remove(const char *dir)
 {
-	char path[PATH_MAX];
+	char name[NAME_MAX + 1];
 
-	file_path(path, sizeof(path), dir, getpid(), FILE_SUFFIX);
-	return unlink(path) && errno != ENOENT ? -errno : 0;
+	file_name(name, sizeof(name), getpid());
+	return remove_in(dir, name);
 }
 
 int atrace_state_discard(const struct atrace_state *st)
 {
-	return unlink(st->path) && errno != ENOENT ? -errno : 0;
+	char dir[PATH_MAX];
+
+	snprintf(dir, sizeof(dir), "%.*s", (int)st->dir_len, st->path);
+	return remove_in(dir, st->path + st->dir_len + 1);
 }
 
 /* A property line that animtrace could have written: "prop debug.atrace.X value". */
@@ -192,19 +277,16 @@ bad:
 	return NULL;
 }
 
-/* The state file dir/name, when it is this user's and parses; NULL otherwise. */
-static struct atrace_state *read_state(const char *dir, const char *name, char *boot,
-				       size_t boot_cap)
+/* The state file name of dir (a descriptor), when it is a regular file of this user's and
+ * parses; NULL otherwise. Never follows a link, never waits on a FIFO. */
+static struct atrace_state *read_state(int dir, const char *name, char *boot, size_t boot_cap)
 {
-	char path[PATH_MAX], *text;
 	struct atrace_state *st = NULL;
 	struct stat sb;
+	char *text;
 	ssize_t n;
-	int fd;
+	int fd = openat(dir, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
 
-	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
-		return NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0)
 		return NULL;
 	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) || sb.st_uid != geteuid() ||
@@ -219,8 +301,6 @@ static struct atrace_state *read_state(const char *dir, const char *name, char *
 		st = parse(text, boot, boot_cap);
 	}
 	free(text);
-	if (st)
-		snprintf(st->path, sizeof(st->path), "%s", path);
 	return st;
 }
 
@@ -250,24 +330,34 @@ static bool stale(struct atrace_state *st, const char *file_boot, const char *pr
 int atrace_state_each_stale(const char *dir, const char *proc_root,
 			    void (*fn)(void *ctx, const struct atrace_state *st), void *ctx)
 {
-	DIR *d = opendir(dir);
+	int fd = dir_open(dir, false), n = 0;
 	struct atrace_state *st;
 	struct dirent *e;
 	char boot[64];
-	int n = 0;
+	DIR *d;
 
-	if (!d)
-		return errno == ENOENT ? 0 : -errno;
+	if (fd < 0)
+		return fd == -ENOENT ? 0 : fd;
+	d = fdopendir(dup(fd));
+	if (!d) {
+		n = -errno;
+		close(fd);
+		return n;
+	}
 	while ((e = readdir(d))) {
 		if (!is_state_name(e->d_name) ||
-		    !(st = read_state(dir, e->d_name, boot, sizeof(boot))))
+		    !(st = read_state(fd, e->d_name, boot, sizeof(boot))))
 			continue;
-		if (stale(st, boot, proc_root)) {
+		st->dir_len = strlen(dir);
+		if (snprintf(st->path, sizeof(st->path), "%s/%s", dir, e->d_name) <
+			    (int)sizeof(st->path) &&
+		    stale(st, boot, proc_root)) {
 			fn(ctx, st);
 			n++;
 		}
 		free(st);
 	}
 	closedir(d);
+	close(fd);
 	return n;
 }

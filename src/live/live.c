@@ -9,10 +9,13 @@
 #include <unistd.h>
 #include <bpf/libbpf.h>
 
+#include "live/androidprop.h"
 #include "live/atrace_setup.h"
 #include "live/heaplive.h"
+#include "live/identity.h"
 #include "common/diag.h"
 #include "engine/engine.h"
+#include "engine/trust.h"
 #include "symbols/art.h"
 #include "live/live.h"
 #include "common/marker.h"
@@ -41,7 +44,9 @@ struct live {
 	struct nodenames *names; /* View class names of the nodes written */
 	struct unwinder *unw;	 /* --stacks */
 	uint64_t stacks, stacks_failed;
-	struct heaplive *heap; /* animators' configurations, with the ART probes */
+	struct heaplive *heap;	/* animators' configurations, with the ART probes */
+	struct identity *ident; /* who each traced process is (its uid) */
+	uint32_t vsync_checked; /* the last VSYNC-app writer whose uid was checked */
 };
 
 static uint64_t now_ns(void)
@@ -78,12 +83,60 @@ static int sel_allow(void *ctx, uint32_t tgid, bool allow)
 	return err;
 }
 
+/* Whether tgid, named name, is who its name says (identity.h): an impostor is said and marked. */
+static void judge(struct live *l, uint32_t tgid, const char *name)
+{
+	struct identity_result id;
+
+	identity__check(l->ident, tgid, name, &id);
+	if (id.verdict == IDENTITY_ISOLATED)
+		diag(DIAG_WARN, "pid %u (%s): %s", tgid, name, id.why);
+	if (id.verdict != IDENTITY_IMPOSTOR)
+		return;
+	diag(DIAG_WARN, "pid %u calls itself %s but is an impostor: %s; traced, and marked so",
+	     tgid, name, id.why);
+	engine__process_impostor(l->e, tgid, name, id.why);
+}
+
+/* "tracing NAME (pid N)", with how it was selected unless by its exact name. */
+static void say_selected(struct live *l, uint32_t tgid, const char *argv0)
+{
+	const char *name;
+
+	switch (procfilter__how(l->o->filter, (int)tgid, argv0, &name)) {
+	case PROCFILTER_SUBPROCESS:
+		diag(DIAG_INFO, "tracing %s (pid %u): a subprocess, by --proc %s", argv0, tgid,
+		     name);
+		break;
+	case PROCFILTER_BY_PID:
+		diag(DIAG_INFO, "tracing %s (pid %u): by --pid", argv0, tgid);
+		break;
+	default:
+		diag(DIAG_INFO, "tracing %s (pid %u)", argv0, tgid);
+	}
+	judge(l, tgid, argv0);
+}
+
+/* Tracing every process, a process named surfaceflinger that writes VSYNC-app was never
+ * selected, so never judged: its uid says whether its vsyncs are the display's (trust.h). */
+static void judge_vsync_writer(struct live *l, uint32_t tgid, const struct marker *m)
+{
+	const char *name;
+
+	if (!l->trace_all || tgid == l->vsync_checked || !trust__is_vsync_app(m))
+		return;
+	l->vsync_checked = tgid;
+	name = procsel__name(l->sel, tgid);
+	if (trust__is_surfaceflinger(name))
+		judge(l, tgid, name);
+}
+
 static void sel_selected(void *ctx, uint32_t tgid, const char *argv0)
 {
 	struct live *l = ctx;
 
 	engine__process_name(l->e, tgid, procsel__name(l->sel, tgid));
-	diag(DIAG_INFO, "tracing %s (pid %u)", argv0, tgid);
+	say_selected(l, tgid, argv0);
 	/* Markers first: attaching uprobes can wait behind other uprobe work in the kernel
 	 * (seconds, under load), and the lifecycle must not lose its first frames to it. */
 	probed(l, tgid, uprobes__add(l->up, tgid, now_ns()));
@@ -123,6 +176,7 @@ static void on_marker(struct live *l, const struct at_marker_rec *r)
 		engine__rejected(l->e);
 		return;
 	}
+	judge_vsync_writer(l, r->hdr.tgid, &m);
 	engine__marker(l->e, r->hdr.ts_ns, r->hdr.tgid, r->hdr.tid,
 		       procsel__name(l->sel, r->hdr.tgid), &m);
 	/* A sign of life: a library it lacked may be mapped by now (rate-limited there). */
@@ -623,7 +677,8 @@ int live_run(const struct live_opts *o, struct engine *e)
 	l->sel = procsel__new(&(struct procsel_opts){
 		.filter = o->filter, .proc_root = o->proc_root, .ops = &sel_ops, .ctx = l });
 	l->trace_all = l->sel && procsel__all(l->sel);
-	ret = l->sel ? preflight(o) : -ENOMEM;
+	l->ident = identity__new(o->proc_root, NULL, androidprop_available());
+	ret = l->sel && l->ident ? preflight(o) : -ENOMEM;
 	if (!ret && (o->art || o->refresh) && o->stack_bytes) {
 		l->unw = unwinder__new(o->proc_root);
 		ret = l->unw ? 0 : -ENOMEM;
@@ -659,6 +714,7 @@ out:
 	heaplive__free(l->heap);
 	probes__free(l->p);
 	procsel__free(l->sel);
+	identity__free(l->ident);
 	nodenames__free(l->names);
 	unwinder__free(l->unw);
 	free(l);

@@ -8,7 +8,7 @@
 bool input_stats_damaged(const struct input_stats *s)
 {
 	return s->damaged || s->bad_blocks || s->skipped || s->truncated || s->time_jumps ||
-	       s->dropped || s->unread_events;
+	       s->dropped || s->unread_events || s->untrusted;
 }
 
 struct clauses {
@@ -64,5 +64,9 @@ int input_stats_describe(const struct input_stats *s, char *buf, size_t cap)
 	if ((n = s->unread_events))
 		add(&c, "%llu TrackEvent%s of CUJs not read (no process track, another clock)", n,
 		    s_if(n));
+	if ((n = s->untrusted))
+		add(&c,
+		    "%llu FrameTimeline event%s not written by SurfaceFlinger (uid 1000) left out",
+		    n, s_if(n));
 	return c.len;
 }

@@ -36,6 +36,8 @@ struct input_stats {
 	uint64_t unread_events; /* Perfetto TrackEvents of CUJs that could not be read: on a track
 				 * no descriptor names, on another clock than boottime, beyond
 				 * the reader's caps (replay/pftrackevent.h) */
+	uint64_t untrusted;	/* Perfetto FrameTimeline events a producer other than
+			      * SurfaceFlinger wrote: not used (engine/trust.h) */
 };
 
 /* True when any count of damage is not 0. */

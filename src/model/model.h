@@ -703,9 +703,14 @@ struct anim_smooth {
 };
 
 /* Smoothness of one process over the session. */
+#define AT_IDENTITY_MAX 160
+
 struct proc_stat {
 	uint32_t pid;
 	char process[AT_PROC_MAX];
+	/* not what its name says (live: its uid is not its package's), and why; "" when not
+	 * found so (engine/trust.h) */
+	char impostor[AT_IDENTITY_MAX];
 	uint64_t refresh_period_ns;
 	const char *refresh_source; /* "vsync", "intervals", "assumed" */
 	uint64_t frames, janky_frames, frames_dropped;
@@ -766,8 +771,9 @@ struct summary {
 	const struct input_stats *input;
 	uint64_t drops;
 	uint64_t truncated;
-	uint64_t annotations; /* markers recognised as annotations (struct annotation) */
-	uint64_t cujs;	      /* CUJs reported (struct cuj) */
+	uint64_t annotations;	/* markers recognised as annotations (struct annotation) */
+	uint64_t vsync_foreign; /* VSYNC-app markers not SurfaceFlinger's: not used (trust.h) */
+	uint64_t cujs;		/* CUJs reported (struct cuj) */
 	/* findings of the session, ranked (most serious kind first, then in time order), up to
 	 * AT_FINDINGS_TOP; findings_by_kind counts all of them */
 	uint64_t findings_by_kind[FINDING_KIND_COUNT];

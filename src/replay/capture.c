@@ -732,6 +732,7 @@ static int open_protobuf(struct capture *c, bool has_nul)
 	c->dmg.truncated_at = d.truncated_at;
 	c->dmg.dropped = d.dropped_prints;
 	c->dmg.unread_events = d.unread_events;
+	c->dmg.untrusted = d.untrusted;
 	c->text_bytes = c->size;
 	return 1;
 }

@@ -96,6 +96,7 @@ struct capture_damage {
 	uint64_t packets;	  /* protobuf: packets read */
 	uint64_t dropped;	  /* protobuf: print events beyond the index caps */
 	uint64_t unread_events;	  /* protobuf: TrackEvent CUJ events not restated */
+	uint64_t untrusted;	  /* protobuf: FrameTimeline events not SurfaceFlinger's */
 };
 
 /*

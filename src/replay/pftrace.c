@@ -531,6 +531,14 @@ static void te_field(struct pfte_packet *te, const struct pb_field *f)
 			te->desc = *f;
 	}
 }
+/*
+ * FrameTimeline is SurfaceFlinger's (uid 1000, AID_SYSTEM: surfaceflinger.rc `user system`),
+ * but any producer may register a data source of that name. traced stamps each packet with its
+ * producer's uid (TracePacket.trusted_uid = 3, google/perfetto
+ * protos/perfetto/trace/trace_packet.proto), which a producer cannot set: the Pixel 6a and 7 Pro
+ * Android 13 captures in ../shared/testdata stamp every frame_timeline_event packet 1000.
+ */
+#define FRAMETIMELINE_UID 1000
 
 static void read_packet(struct pftrace *t, struct pb b, int depth)
 {
@@ -538,6 +546,7 @@ static void read_packet(struct pftrace *t, struct pb b, int depth)
 	struct pfte_packet te = { .seq = 0 };
 	uint64_t ts = 0;
 	uint32_t clock = 0;
+	bool untrusted = false;
 	int rc;
 
 	while (next_field(t, &b, &f, &rc)) {
@@ -545,6 +554,8 @@ static void read_packet(struct pftrace *t, struct pb b, int depth)
 			ts = f.v;
 		else if (f.id == 58 && f.wt == WT_VARINT)
 			clock = (uint32_t)f.v;
+		else if (f.id == 3 && f.wt == WT_VARINT) /* trusted_uid, int32 */
+			untrusted = (int32_t)f.v != FRAMETIMELINE_UID;
 		te_field(&te, &f);
 		if (f.wt != WT_LEN)
 			continue;
@@ -557,8 +568,10 @@ static void read_packet(struct pftrace *t, struct pb b, int depth)
 		else if (f.id == 76)
 			timeline = f;
 	}
-	/* After the loop: the timestamp may follow the event. */
-	if (timeline.id)
+	/* After the loop: the timestamp and the uid may follow the event. */
+	if (timeline.id && untrusted)
+		t->dmg.untrusted++;
+	else if (timeline.id)
 		read_timeline(t, &timeline, ts, clock);
 	if (rc == 0 && (te.ev.id || te.desc.id || te.interned.id || te.defaults.id || te.cleared)) {
 		te.ts = ts;

@@ -85,6 +85,8 @@ struct pf_damage {
 	uint64_t dropped_prints;  /* print events beyond the index caps */
 	uint64_t dropped_threads; /* tids beyond the thread cap */
 	uint64_t unread_events;	  /* TrackEvent CUJ events not restated (pftrackevent.h) */
+	uint64_t untrusted;	  /* frame_timeline_events from a producer that is not
+				   * SurfaceFlinger (trusted_uid not 1000): not read */
 };
 
 /* What the FrameTimeline reader saw and had to leave out (all 0 without FrameTimeline). */

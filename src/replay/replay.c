@@ -22,6 +22,7 @@ enum owed_kind { OWED_TIMELINE, OWED_VSYNC, OWED_REJECTED };
 struct owed {
 	uint64_t ts_ns;
 	enum owed_kind kind;
+	uint32_t tgid; /* OWED_VSYNC: its writer */
 };
 
 /* Calls owed at most (mostly SurfaceFlinger's VSYNC-app counters, 60-120 a second, before the
@@ -75,7 +76,7 @@ struct replay {
 };
 
 /* An engine call, made now or (reading ahead, no engine yet) owed until the run. */
-static void owe(struct replay *r, enum owed_kind kind, uint64_t ts_ns)
+static void owe(struct replay *r, enum owed_kind kind, uint64_t ts_ns, uint32_t tgid)
 {
 	struct owed *tmp;
 
@@ -96,7 +97,7 @@ static void owe(struct replay *r, enum owed_kind kind, uint64_t ts_ns)
 		}
 		r->owed = tmp;
 	}
-	r->owed[r->n_owed++] = (struct owed){ ts_ns, kind };
+	r->owed[r->n_owed++] = (struct owed){ ts_ns, kind, tgid };
 }
 
 static inline __attribute__((always_inline)) bool known_name(struct strv s)
@@ -201,17 +202,17 @@ static void feed_marker(struct replay *r, const struct capture_line *l)
 			if (r->e)
 				engine__rejected(r->e);
 			else
-				owe(r, OWED_REJECTED, 0);
+				owe(r, OWED_REJECTED, 0, 0);
 		}
 		return;
 	}
 	tgid = resolve_tgid(r->sel, &r->told, l, &m);
 	wants = tgid && procsel__wants(r->sel, tgid); /* asked once per marker */
 	if (tgid && !wants && m.type == MARKER_COUNTER && strv_eq(m.name, "VSYNC-app")) {
-		if (r->e) /* every process's vsyncs */
-			engine__display_vsync(r->e, l->ts_ns);
+		if (r->e) /* the display's vsyncs, when SurfaceFlinger wrote them */
+			engine__display_vsync(r->e, l->ts_ns, tgid, procsel__name(r->sel, tgid));
 		else
-			owe(r, OWED_VSYNC, l->ts_ns);
+			owe(r, OWED_VSYNC, l->ts_ns, tgid);
 		return;
 	}
 	if (!wants)
@@ -261,7 +262,7 @@ static void feed_timeline(struct replay *r, uint64_t ts_ns)
 
 	if (!r->e) {
 		if (r->next_ft < n)
-			owe(r, OWED_TIMELINE, ts_ns);
+			owe(r, OWED_TIMELINE, ts_ns, 0);
 		return;
 	}
 	for (; r->next_ft < n; r->next_ft++) {
@@ -376,7 +377,8 @@ static void resume_run(struct replay *r)
 		if (r->owed[i].kind == OWED_TIMELINE)
 			feed_timeline(r, r->owed[i].ts_ns);
 		else if (r->owed[i].kind == OWED_VSYNC)
-			engine__display_vsync(r->e, r->owed[i].ts_ns);
+			engine__display_vsync(r->e, r->owed[i].ts_ns, r->owed[i].tgid,
+					      procsel__name(r->sel, r->owed[i].tgid));
 		else
 			engine__rejected(r->e);
 	}
@@ -517,6 +519,7 @@ static void add_damage(const struct capture *c, struct input_stats *in)
 	in->truncated_at = d.truncated_at;
 	in->dropped = d.dropped;
 	in->unread_events = d.unread_events;
+	in->untrusted = d.untrusted;
 }
 
 int replay__run(struct replay *r, struct engine *e, struct replay_stats *st)

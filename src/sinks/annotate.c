@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "common/marker.h"
+#include "common/termesc.h"
 #include "sinks/animname.h"
 #include "sinks/annotate.h"
 
@@ -60,13 +61,14 @@ static void sb_add(struct sb *b, const char *fmt, ...)
 		b->len = b->len + (size_t)n < b->cap ? b->len + (size_t)n : b->cap - 1;
 }
 
-void annotate_sanitize(char *s)
+size_t annotate_sanitize(char *dst, size_t cap, const char *src)
 {
-	for (; *s; s++)
-		if (*s == '|')
-			*s = '/';
-		else if (*s == '\n' || *s == '\r')
-			*s = ' ';
+	size_t n = termesc(dst, cap, src, strlen(src));
+
+	for (char *c = dst; *c; c++)
+		if (*c == '|')
+			*c = '/';
+	return n;
 }
 
 int64_t annotate_scale(enum view_prop prop, float value)
@@ -95,9 +97,9 @@ int64_t annotate_scale(enum view_prop prop, float value)
  * cut, at a UTF-8 boundary, so that the whole marker fits in cap bytes.
  */
 static size_t marker_fmt(char *buf, size_t cap, char type, uint32_t tgid, const char *track,
-			 char *name, const int64_t *value)
+			 const char *name, const int64_t *value)
 {
-	char head[64], tail[32] = "";
+	char head[64], tail[32] = "", safe[ANNOTATE_MARKER_MAX];
 	size_t room, n;
 
 	snprintf(head, sizeof(head), "%c|%u|%s%s", type, tgid, track ? track : "",
@@ -107,11 +109,9 @@ static size_t marker_fmt(char *buf, size_t cap, char type, uint32_t tgid, const 
 	if (cap < strlen(head) + strlen(tail) + 1)
 		return 0;
 	room = cap - 1 - strlen(head) - strlen(tail);
-	if (!name)
-		name = "";
-	annotate_sanitize(name);
-	n = utf8_prefix(name, strlen(name), room);
-	return (size_t)snprintf(buf, cap, "%s%.*s%s", head, (int)n, name, tail);
+	n = annotate_sanitize(safe, room + 1 < sizeof(safe) ? room + 1 : sizeof(safe),
+			      name ? name : "");
+	return (size_t)snprintf(buf, cap, "%s%.*s%s", head, (int)n, safe, tail);
 }
 
 /* An animator's or an animation's seed name, then what only its end knows (header). */
@@ -290,13 +290,11 @@ size_t annotate_fmt_finding(char *buf, size_t cap, const struct finding *f)
  * FrameTracker's "J<" and ">", as every output says it. */
 size_t annotate_fmt_cuj(char *buf, size_t cap, const struct cuj *c)
 {
-	char name[ANNOTATE_MARKER_MAX], cuj[AT_NAME_MAX];
+	char name[ANNOTATE_MARKER_MAX];
 	struct sb b = { name, sizeof(name), 0 };
 
-	snprintf(cuj, sizeof(cuj), "%s", c->name);
-	annotate_sanitize(cuj);
-	name[0] = '\0';
-	sb_add(&b, "CUJ %s: %u frames, %u janky, %u dropped%s", cuj, c->frames, c->janky_frames,
+	name[0] = '\0'; /* marker_fmt escapes the whole name, the CUJ's with it */
+	sb_add(&b, "CUJ %s: %u frames, %u janky, %u dropped%s", c->name, c->frames, c->janky_frames,
 	       c->frames_dropped,
 	       c->cancelled ? ", cancelled" :
 	       c->ended	    ? "" :

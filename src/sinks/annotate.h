@@ -87,8 +87,10 @@ void sink_annotate__free(struct sink_annotate *a);
 /* The counter value of prop: value x 1000 (alpha, scale, rotation), else rounded pixels. */
 int64_t annotate_scale(enum view_prop prop, float value);
 
-/* Replaces '|' by '/' and CR/LF by ' ' in s, in place. */
-void annotate_sanitize(char *s);
+/* src as a marker's name in dst (cap bytes): escaped as on a terminal (common/termesc.h: no
+ * control byte reaches trace_marker, where a newline would forge an event) and '|' as '/';
+ * cut between whole characters. Returns its length. */
+size_t annotate_sanitize(char *dst, size_t cap, const char *src);
 
 size_t annotate_fmt_start(char *buf, size_t cap, const struct anim *a);		       /* G */
 size_t annotate_fmt_end(char *buf, size_t cap, const struct anim *a);		       /* N */

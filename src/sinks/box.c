@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Boxed text sink. Names come from other processes' markers: control bytes are replaced
- * before printing so a hostile name cannot move the cursor or fake a box.
+ * Boxed text sink. Names come from other processes' markers and memory: each is escaped
+ * (clean, boxdraw.h) where it is printed, so a hostile name cannot move the cursor or fake a
+ * line or a box.
  */
 #include <errno.h>
 #include <math.h>
@@ -49,14 +50,6 @@ static void reason_text(char *buf, size_t size, const struct anim *a)
 		snprintf(buf, size, "%s", r);
 		break;
 	}
-}
-
-/* "NotificationRow@51c0", or "RenderNode@51c0" when the node has no name. */
-static const char *box_node_label(char *buf, size_t size, const char *name, uint64_t node)
-{
-	char label[AT_NODE_LABEL_MAX];
-
-	return clean(buf, size, node_label(label, sizeof(label), name, node));
 }
 
 /* "alpha: 1 → 0, scaleX" : the animator's properties with the values its target went through. */
@@ -288,7 +281,7 @@ static void target_lines(struct sink_box *b, const struct anim *a)
 		const struct anim_target *t = &a->targets[i];
 
 		box_line(b, "%-11s %s", i ? "" : "Targets:",
-			 node_label(node, sizeof(node), t->node_name, t->node));
+			 box_node_label(node, sizeof(node), t->node_name, t->node));
 		for (int k = 0; k < t->n_props && k < AT_TARGET_PROPS; k++) {
 			const struct target_prop *tp = &t->props[k];
 
@@ -349,7 +342,7 @@ static void redraw_line(struct sink_box *b, const struct anim *a)
 	else
 		verdict = "its target redraws";
 	box_line(b, "Redraws:    %u/%u frames (%s): %s", a->target_redraws, a->frames,
-		 node_label(node, sizeof(node), a->target_name, a->target_node), verdict);
+		 box_node_label(node, sizeof(node), a->target_name, a->target_node), verdict);
 }
 
 static int on_finding(void *ctx, const struct finding *f)
@@ -559,7 +552,7 @@ static int on_dyn_end(void *ctx, const struct dyn_anim *a)
 					      "");
 	if (a->has_target) {
 		box_line(b, "%-14s %s",
-			 "Target:", node_label(node, sizeof(node), a->node_name, a->node));
+			 "Target:", box_node_label(node, sizeof(node), a->node_name, a->node));
 		box_line(b, "%-14s %s", "Property:", view_prop_str(a->prop));
 		box_line(b, "%-14s %g", "StartValue:", (double)a->from);
 		dyn_config_lines(b, &a->config);
@@ -578,7 +571,8 @@ static void animation_lines(struct sink_box *b, const struct animation *a)
 	char node[96], proc[AT_PROC_MAX], t[32];
 
 	box_line(b, "%-14s %llu", "ID:", (unsigned long long)a->id);
-	box_line(b, "%-14s %s", "Target:", node_label(node, sizeof(node), a->node_name, a->node));
+	box_line(b, "%-14s %s",
+		 "Target:", box_node_label(node, sizeof(node), a->node_name, a->node));
 	for (int i = 0; i < a->n_props; i++) {
 		const struct animation_prop *ap = &a->props[i];
 
@@ -789,8 +783,8 @@ static void frame_redraws(struct sink_box *b, const struct frame *f)
 		fputs(" redrawn:", b->out);
 	for (int i = 0; i < f->n_redraws; i++)
 		fprintf(b->out, "%s %s", i ? "," : "",
-			node_label(node, sizeof(node), f->redraws[i].node_name,
-				   f->redraws[i].node));
+			box_node_label(node, sizeof(node), f->redraws[i].node_name,
+				       f->redraws[i].node));
 	if (f->redraws_dropped)
 		fprintf(b->out, " (+%u)", f->redraws_dropped);
 	if (f->vsync_requests)
@@ -956,7 +950,8 @@ static int on_refresh_storm(void *ctx, const struct refresh_storm *r)
 		snprintf(title, sizeof(title),
 			 "Refresh storm: %s redrawn in %u frames (%s), no "
 			 "animation running",
-			 node_label(node, sizeof(node), r->node_name, r->node), r->node_frames, t);
+			 box_node_label(node, sizeof(node), r->node_name, r->node), r->node_frames,
+			 t);
 	else
 		snprintf(title, sizeof(title),
 			 "Refresh storm: frames requested in %u frames (%s), "
@@ -1020,11 +1015,11 @@ static int on_cuj(void *ctx, const struct cuj *c)
 static int on_note(void *ctx, const char *msg)
 {
 	struct sink_box *b = ctx;
-	char *line = strdup(msg);
 
-	/* Fall back to the raw text rather than lose a note on allocation failure. */
-	fprintf(b->out, "note: %s\n", line ? clean(line, strlen(line) + 1, msg) : msg);
-	free(line);
+	/* Notes name processes and paths: whole, escaped. */
+	fputs("note: ", b->out);
+	termesc_put(b->out, msg, strlen(msg));
+	fputc('\n', b->out);
 	return out_status(b->out);
 }
 
@@ -1043,7 +1038,7 @@ static int on_anim_target(void *ctx, const struct anim *a)
 		const struct anim_target *t = &a->targets[i];
 
 		fprintf(b->out, "%s %s", i ? "," : "",
-			node_label(node, sizeof(node), t->node_name, t->node));
+			box_node_label(node, sizeof(node), t->node_name, t->node));
 		for (int k = 0; k < t->n_props && k < AT_TARGET_PROPS; k++)
 			fprintf(b->out, " %s", view_prop_short(t->props[k].prop));
 	}

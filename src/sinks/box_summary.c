@@ -65,6 +65,11 @@ static void summary_counts(struct sink_box *b, const struct summary *s)
 	}
 	if (s->cujs)
 		box_line(b, "CUJs:       %llu", (unsigned long long)s->cujs);
+	if (s->vsync_foreign) /* trust.h: said once when it began */
+		box_line(b,
+			 "Not SF:     %llu VSYNC-app markers of processes other than "
+			 "SurfaceFlinger, not used",
+			 (unsigned long long)s->vsync_foreign);
 	if (s->annotations) /* animtrace --annotate's markers in the capture: not animators */
 		box_line(b, "Annotation: %llu markers (animtrace --annotate's own)",
 			 (unsigned long long)s->annotations);
@@ -160,14 +165,14 @@ static void summary_redraws(struct sink_box *b, const struct summary *s)
 		const struct redraw_stat *r = &s->redraw_views[i];
 
 		box_line(b, "%s%s %llu frames (pid %u)", i ? "            " : "Redrawn:    ",
-			 node_label(node, sizeof(node), r->node_name, r->node),
+			 box_node_label(node, sizeof(node), r->node_name, r->node),
 			 (unsigned long long)r->frames, r->pid);
 	}
 }
 
 static void summary_procs(struct sink_box *b, const struct summary *s)
 {
-	char proc[AT_PROC_MAX], name[AT_NAME_MAX];
+	char proc[AT_PROC_MAX], name[AT_NAME_MAX], why[AT_IDENTITY_MAX];
 
 	box_blank(b);
 	box_line(b, "Smoothness per process:");
@@ -185,6 +190,8 @@ static void summary_procs(struct sink_box *b, const struct summary *s)
 			 (unsigned long long)(dhz % 10), p->refresh_source,
 			 (unsigned long long)p->frames, (unsigned long long)p->janky_frames,
 			 (unsigned long long)p->frames_dropped);
+		if (p->impostor[0])
+			box_line(b, "    IMPOSTOR: %s", clean(why, sizeof(why), p->impostor));
 		if (p->timeline_agree || p->timeline_disagree)
 			box_line(b, "    FrameTimeline: agrees on %llu frames, disagrees on %llu",
 				 (unsigned long long)p->timeline_agree,
@@ -220,7 +227,7 @@ static void summary_unmarked(struct sink_box *b, const struct summary *s)
 		fmt_ms(d, sizeof(d), a->duration_ns);
 		box_line(b, "  %d. %s  %s #%llu  %s %s  %u frames  (pid %u)", i + 1, d,
 			 fit_kind_str(a->kind), (unsigned long long)a->id,
-			 node_label(node, sizeof(node), a->node_name, a->node),
+			 box_node_label(node, sizeof(node), a->node_name, a->node),
 			 a->n_props ? view_prop_str(a->props[0].prop) : "-", a->frames, a->pid);
 	}
 }

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/termesc.h"
 #include "model/model.h"
 #include "sinks/box.h"
 
@@ -52,18 +53,19 @@ struct sink_box {
 	size_t mem_len;
 };
 
-/* Copies src into dst replacing C0 controls and DEL with '?'. */
-static const char *clean(char *dst, size_t size, const char *src)
+/* src escaped for the terminal into dst (common/termesc.h): every string from another
+ * process or a capture goes through here once, where the box sink prints it. */
+static inline const char *clean(char *dst, size_t size, const char *src)
 {
-	size_t i = 0;
+	return termesc_str(dst, size, src);
+}
 
-	for (; src[i] && i + 1 < size; i++) {
-		unsigned char c = (unsigned char)src[i];
+/* "NotificationRow@51c0" (View names come from the target's memory), escaped. */
+static inline const char *box_node_label(char *buf, size_t size, const char *name, uint64_t node)
+{
+	char label[AT_NODE_LABEL_MAX];
 
-		dst[i] = c < 0x20 || c == 0x7f ? '?' : (char)c;
-	}
-	dst[i] = '\0';
-	return dst;
+	return clean(buf, size, node_label(label, sizeof(label), name, node));
 }
 
 static inline void fmt_sec(char *buf, size_t size, uint64_t ns)

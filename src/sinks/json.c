@@ -782,13 +782,14 @@ static void put_input(FILE *out, const struct input_stats *in)
 		",\"input\":{\"format\":\"%s\",\"bytes\":%llu,\"lines\":%llu,"
 		"\"packets\":%llu,\"damaged\":%llu,\"bad_blocks\":%llu,\"skipped_bytes\":%llu,"
 		"\"truncated\":%llu,\"truncated_at\":%llu,\"time_jumps\":%llu,\"dropped\":%llu,"
-		"\"unread_events\":%llu}",
+		"\"unread_events\":%llu,\"untrusted\":%llu}",
 		in->protobuf ? "protobuf" : "text", (unsigned long long)in->bytes,
 		(unsigned long long)in->lines, (unsigned long long)in->packets,
 		(unsigned long long)in->damaged, (unsigned long long)in->bad_blocks,
 		(unsigned long long)in->skipped, (unsigned long long)in->truncated,
 		(unsigned long long)in->truncated_at, (unsigned long long)in->time_jumps,
-		(unsigned long long)in->dropped, (unsigned long long)in->unread_events);
+		(unsigned long long)in->dropped, (unsigned long long)in->unread_events,
+		(unsigned long long)in->untrusted);
 }
 
 /* ,"processes":[{"pid":..,"refresh_period_ns":..,...,"worst":[...]}]: smoothness per process. */
@@ -807,6 +808,10 @@ static void put_procs(FILE *out, const struct summary *s)
 		put_u64(out, "frames_dropped", p->frames_dropped);
 		put_u64(out, "timeline_agree", p->timeline_agree);
 		put_u64(out, "timeline_disagree", p->timeline_disagree);
+		if (p->impostor[0]) { /* only then: engine/trust.h */
+			fputs(",\"impostor\":", out);
+			json_put_str(out, p->impostor);
+		}
 		fputs(",\"worst\":[", out);
 		for (int k = 0; k < p->n_worst; k++) {
 			fprintf(out, "%s{\"id\":%llu,\"name\":", k ? "," : "",
@@ -830,6 +835,8 @@ static void put_annotations(FILE *out, const struct summary *s)
 		put_u64(out, "annotations", s->annotations);
 	if (s->cujs) /* likewise: only when some CUJ was reported */
 		put_u64(out, "cujs", s->cujs);
+	if (s->vsync_foreign) /* likewise: VSYNC-app markers not SurfaceFlinger's (trust.h) */
+		put_u64(out, "vsync_foreign", s->vsync_foreign);
 	if (d)
 		fprintf(out,
 			",\"annotation_delay_ns\":{\"count\":%llu,\"p50\":%llu,\"p99\":%llu,"

@@ -5,32 +5,10 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "common/termesc.h"
 #include "sinks/jsonout.h"
 
-/* Length of the valid UTF-8 sequence at s (n bytes left), or 0 when it is invalid. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	size_t len;
-	uint32_t cp;
-
-	if (s[0] < 0xc2 || s[0] > 0xf4)
-		return 0; /* continuation byte, overlong lead, or beyond U+10FFFF */
-	len = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
-	if (n < len)
-		return 0;
-	cp = s[0] & (0x7f >> len);
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return len;
-}
-
-/* Writes s as a JSON string: RFC 8259 escapes, invalid UTF-8 bytes become U+FFFD. */
+/* Writes s as a JSON string: RFC 8259 escapes, no raw control, invalid UTF-8 as U+FFFD. */
 void json_put_str(FILE *out, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
@@ -39,20 +17,22 @@ void json_put_str(FILE *out, const char *str)
 	fputc('"', out);
 	for (size_t i = 0; i < n;) {
 		size_t len;
+		uint32_t cp;
 
 		if (s[i] == '"' || s[i] == '\\') {
 			fputc('\\', out);
 			fputc(s[i++], out);
-		} else if (s[i] < 0x20) {
-			fprintf(out, "\\u%04x", s[i++]);
-		} else if (s[i] < 0x80) {
+		} else if (s[i] >= 0x20 && s[i] < 0x7f) { /* most of it: printable ASCII */
 			fputc(s[i++], out);
-		} else if ((len = utf8_len(s + i, n - i))) {
-			fwrite(s + i, 1, len, out);
-			i += len;
-		} else {
+		} else if (!(len = utf8_seq(s + i, n - i, &cp))) {
 			fputs("\\ufffd", out);
 			i++;
+		} else if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f)) {
+			fprintf(out, "\\u%04x", (unsigned int)cp); /* C0, DEL, C1: no raw control */
+			i += len;
+		} else {
+			fwrite(s + i, 1, len, out);
+			i += len;
 		}
 	}
 	fputc('"', out);

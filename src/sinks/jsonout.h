@@ -5,7 +5,9 @@
 
 #include <stdio.h>
 
-/* s as a JSON string: RFC 8259 escapes; invalid UTF-8 bytes become U+FFFD. */
+/* s as a JSON string: RFC 8259 escapes, and DEL and the C1 controls (U+007F..U+009F) as
+ * \u escapes too, so that no control byte reaches a terminal that shows the JSON; invalid
+ * UTF-8 bytes become U+FFFD. */
 void json_put_str(FILE *out, const char *s);
 
 /* v with %.9g, which parses back to the same float; NaN and infinities as null. */

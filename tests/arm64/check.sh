@@ -551,6 +551,13 @@ while IFS= read -r want; do
 	[ -n "$want" ] || continue
 	has "$want" && ok "config has $want" || bad "config has $want"
 done <<< "$CONFIG"
+# ---- outputs planted by another user (issue 29) ----------------------------------------------
+for o in /tmp/out.json /tmp/trace.json; do
+	grep -qxF "animtrace: $o is a symbolic link: refusing to write through it (--unsafe-output allows it)" "$log" &&
+		ok "$o, a symbolic link, refused in one line" || bad "$o, a symbolic link, refused in one line"
+done
+[ "$(section /tmp/victim)" = "root only" ] && ok "the links' target is untouched" ||
+	bad "the links' target is untouched: $(section /tmp/victim)"
 
 # ---- --logcat into a fake logd at /dev/socket/logdw (issue 33) ---------------------------
 # tests/logd/logcheck (host build): every datagram the fake logd decoded is the box output's

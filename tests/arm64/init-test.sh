@@ -161,6 +161,22 @@ e2e: mkdir gate
 init: mkdir gate: File exists
 ANIMTRACE-E2E-RC=1"
 
+cat > "$tmp/script" <<'EOF'
+write victim root only
+symlink victim link
+cat link
+symlink victim link
+EOF
+expect "write fills a file, symlink links to it and fails when the link exists" 1 "e2e: write victim root only
+e2e: symlink victim link
+e2e: cat link
+----- begin link -----
+root only
+----- end link -----
+e2e: symlink victim link
+init: symlink victim link: File exists
+ANIMTRACE-E2E-RC=1"
+
 # 16 background processes at once (headroom for sessions that overlap), a 17th
 # is refused.
 script="" want=""

@@ -14,6 +14,9 @@
  *   cat FILE                      print FILE to the console between marker lines
  *   touch FILE                    create FILE (e.g. the simulator's --go file)
  *   mkdir DIR                     create DIR (e.g. the simulator's --late-gate directory)
+ *   write FILE TEXT...            FILE (made 0600, or truncated) holds TEXT and a newline
+ *   symlink TARGET LINK           a symbolic link LINK to TARGET (an output planted by
+ *                                 another user: tests/arm64/scenario)
  *   sleep MS                      sleep
  *   expect-rc N                   the next run / wait passes on exit status N instead of 0
  *
@@ -265,6 +268,27 @@ static void do_mkdir(const char *path)
 	}
 }
 
+static void do_write(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	size_t len = strlen(text);
+
+	if (fd < 0 || write(fd, text, len) != (ssize_t)len || write(fd, "\n", 1) != 1) {
+		printf("init: write %s: %s\n", path, strerror(errno));
+		fail(1);
+	}
+	if (fd >= 0)
+		close(fd);
+}
+
+static void do_symlink(const char *target, const char *link)
+{
+	if (symlink(target, link)) {
+		printf("init: symlink %s %s: %s\n", target, link, strerror(errno));
+		fail(1);
+	}
+}
+
 static void do_cat(const char *path)
 {
 	char buf[4096];
@@ -339,6 +363,10 @@ static int run_directive(const char *line, int argc, char **argv)
 		do_touch(argv[1]);
 	else if (!strcmp(op, "mkdir") && argc == 2)
 		do_mkdir(argv[1]);
+	else if (!strcmp(op, "write") && argc >= 3)
+		do_write(argv[1], rest_after(line, 2));
+	else if (!strcmp(op, "symlink") && argc == 3)
+		do_symlink(argv[1], argv[2]);
 	else
 		return bad_usage(line);
 	return 0;

@@ -71,6 +71,7 @@ struct opts {
 	bool vsync_tokens;   /* --vsync-ids tokens: FrameTimeline tokens, onVsync before doFrame */
 	long vsync_seed;     /* --vsync-seed: how the tokens rise (deterministic for a seed) */
 	bool surfaceflinger; /* --surfaceflinger: a third child writes VSYNC-app toggles */
+	unsigned int forge;  /* --forge KIND: hostile children beside the app (FORGE_*) */
 	char gate[PATH_MAX]; /* --late-gate DIR: load once DIR/load exists, play once DIR/go does */
 	bool wrong_layout;   /* --wrong-layout: config's animators laid out as another Android's */
 	int cuj_form;	     /* --cuj-form 12..15: FrameTracker as that Android writes a CUJ */
@@ -1688,32 +1689,143 @@ out:
  */
 #define SF_NAME "surfaceflinger"
 
-static int run_surfaceflinger(struct app *app, const struct argv_area *area)
+/* n VSYNC-app toggles (1, 0, 1, ...), the i-th (from 0) at i * num / den ns from now. */
+static void vsync_toggles(struct app *app, long n, int64_t num, int64_t den)
 {
 	struct timespec t0, next;
-	long last;
 	int64_t ns;
 
-	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-	rename_process(SF_NAME, area);
-	app->pkg = SF_NAME;
-	app->tgid = getpid();
-	app->expect_fd = -1;
-	app->marker_fd = open_marker();
-	if (app->marker_fd < 0 || wait_go(app) < 0)
-		return EXIT_FAILURE;
-	sleep_ms(app->opts->start_delay_ms);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	last = slot_of(app, (int)app->opts->frames) + 1;
-	for (long slot = 1; slot <= last; slot++) {
-		ns = (int64_t)t0.tv_nsec + (int64_t)(slot - 1) * 1000000000LL / app->opts->fps;
+	for (long i = 0; i < n; i++) {
+		ns = (int64_t)t0.tv_nsec + i * num / den;
 		next.tv_sec = t0.tv_sec + ns / 1000000000LL;
 		next.tv_nsec = ns % 1000000000LL;
 		sleep_until(&next);
-		marker(app, "C|%d|VSYNC-app|%ld", app->tgid, slot % 2);
+		marker(app, "C|%d|VSYNC-app|%ld", app->tgid, (i + 1) % 2);
 	}
+}
+
+/* A child that is no app: named name, writing its markers to fd (its trace_marker). */
+static int side_child(struct app *app, const char *name, const struct argv_area *area, int fd)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+	rename_process(name, area);
+	app->pkg = name;
+	app->tgid = getpid();
+	app->expect_fd = -1;
+	app->marker_fd = fd;
+	return fd < 0 ? -1 : 0;
+}
+
+static int run_surfaceflinger(struct app *app, const struct argv_area *area)
+{
+	if (side_child(app, SF_NAME, area, open_marker()) < 0 || wait_go(app) < 0)
+		return EXIT_FAILURE;
+	sleep_ms(app->opts->start_delay_ms);
+	vsync_toggles(app, slot_of(app, (int)app->opts->frames) + 1, 1000000000LL, app->opts->fps);
 	close(app->marker_fd);
 	return EXIT_SUCCESS;
+}
+
+/*
+ * ---- hostile children (--forge KIND, issue 29): what any app may do with its name and its
+ * markers. Each plays from --go, beside the app, and writes no expect line. ----
+ *
+ *  name:     argv[0] `PKG:x` then a newline, a line that looks like animtrace's own and an
+ *            OSC sequence that retitles a terminal (so --proc PKG:* selects it); its markers'
+ *            names hold ESC, CSI and newlines (an animator, a slice, a counter).
+ *  vsync:    `PKG.vsync`, writing SurfaceFlinger's VSYNC-app counter every 27.2 ms.
+ *  impostor: exactly PKG, but another uid (FORGE_UID, set before it takes the name, as an
+ *            app's own process has its own uid): a doFrame per vsync and one animator.
+ * Each writes one expect line once done:
+ * {"type":"forge","kind":"vsync","pid":N,"uid":U,"markers":M} (M: its trace_marker writes).
+ */
+#define FORGE_NAME_TAIL ":x\nanimtrace: com.android.systemui (pid 1) exited\x1b]0;pwned\x07"
+#define FORGE_VSYNC_TAIL ".vsync"
+#define FORGE_VSYNC_NS 27200000LL
+#define FORGE_UID 12345
+#define FORGE_COOKIE 0x0bad0a01
+enum { FORGE_NAME = 1, FORGE_VSYNC = 2, FORGE_IMPOSTOR = 4 };
+
+/* The frames of the app's run, one per vsync slot. */
+static void forge_frames(struct app *app, const char *slice, const char *anim)
+{
+	long frames = app->opts->frames;
+
+	for (long f = 1; f <= frames; f++) {
+		marker(app, "B|%d|Choreographer#doFrame %ld", app->tgid, FIRST_VSYNC + f - 1);
+		if (f == 2)
+			marker(app, "S|%d|%s|%d", app->tgid, anim, FORGE_COOKIE);
+		marker(app, "B|%d|%s", app->tgid, slice);
+		trace_end(app);
+		if (f == frames - 1)
+			marker(app, "F|%d|%s|%d", app->tgid, anim, FORGE_COOKIE);
+		trace_end(app);
+		sleep_ms(1000 / app->opts->fps);
+	}
+}
+
+static int run_forger(struct app *app, const struct argv_area *area, unsigned int kind)
+{
+	static const char *const kinds[] = {
+		[FORGE_NAME] = "name", [FORGE_VSYNC] = "vsync", [FORGE_IMPOSTOR] = "impostor"
+	};
+	char name[PKG_MAX + 96];
+	int uid = kind == FORGE_IMPOSTOR ? FORGE_UID : 0, expect_fd = app->expect_fd;
+
+	snprintf(name, sizeof(name), "%s%s", app->opts->name,
+		 kind == FORGE_NAME  ? FORGE_NAME_TAIL :
+		 kind == FORGE_VSYNC ? FORGE_VSYNC_TAIL :
+				       "");
+	int fd = open_marker(); /* trace_marker is root's: opened before the uid changes */
+
+	if (fd < 0 || (uid && (setresgid(uid, uid, uid) || setresuid(uid, uid, uid))))
+		return EXIT_FAILURE;
+	/* named after the uid change (which clears PR_SET_PDEATHSIG: side_child sets it) */
+	if (side_child(app, name, area, fd) < 0 || wait_go(app) < 0)
+		return EXIT_FAILURE;
+	app->expect_fd = expect_fd;
+	sleep_ms(app->opts->start_delay_ms);
+	if (kind == FORGE_VSYNC)
+		vsync_toggles(app,
+			      (app->opts->frames + 2) * 1000 / app->opts->fps * 1000000LL /
+					      FORGE_VSYNC_NS +
+				      1,
+			      FORGE_VSYNC_NS, 1);
+	else if (kind == FORGE_NAME)
+		forge_frames(app, "inflate\x1b[2J\nanimtrace: fake", "animator:\x1b[31mred\nfake");
+	else
+		forge_frames(app, "traversal", "animator:alpha");
+	expect_line(app,
+		    "{\"type\":\"forge\",\"kind\":\"%s\",\"pid\":%d,\"uid\":%d,\"markers\":%ld}",
+		    kinds[kind], app->tgid, uid, app->n_markers);
+	close(app->marker_fd);
+	return app->expect_failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+/* Starts a child per --forge kind into pids[*n + 1 ...]. */
+static void spawn_forgers(struct app *proto, const struct argv_area *area, pid_t *pids, int *n)
+{
+	for (unsigned int k = FORGE_NAME; k <= FORGE_IMPOSTOR && pids[*n] > 0; k <<= 1) {
+		if (!(proto->opts->forge & k))
+			continue;
+		pids[++*n] = fork();
+		if (pids[*n] == 0)
+			_exit(run_forger(proto, area, k));
+	}
+}
+
+static int parse_forge(unsigned int *forge, const char *arg)
+{
+	if (!strcmp(arg, "name"))
+		*forge |= FORGE_NAME;
+	else if (!strcmp(arg, "vsync"))
+		*forge |= FORGE_VSYNC;
+	else if (!strcmp(arg, "impostor"))
+		*forge |= FORGE_IMPOSTOR;
+	else
+		return -EINVAL;
+	return 0;
 }
 
 /* ---- the parent: zygote ---- */
@@ -1817,7 +1929,8 @@ static void usage(FILE *f)
 		"               [--hwui-late-frames N [--late-gate DIR]] [--no-vsync-ids]\n"
 		"               [--tags-off] [--vsync-ids counter|tokens] [--vsync-seed N]\n"
 		"               [--surfaceflinger] [--scenario config [--wrong-layout]]\n"
-		"               [--scenario cuj [--cuj-form 12|13|14|15]]\n");
+		"               [--scenario cuj [--cuj-form 12|13|14|15]]\n"
+		"               [--forge name|vsync|impostor]...\n");
 }
 
 /* Names go into markers and JSON unescaped, as app package names can be. */
@@ -1911,6 +2024,8 @@ static int parse_opt(struct opts *o, int c, const char *arg)
 		return 0;
 	case 'J':
 		return parse_int(&o->cuj_form, arg, 12, 15);
+	case 'X':
+		return parse_forge(&o->forge, arg);
 	case 'p':
 		return 0;
 	default:
@@ -1943,6 +2058,7 @@ static int parse_opts(struct opts *o, int argc, char **argv)
 		{ "surfaceflinger", no_argument, NULL, 'F' },
 		{ "wrong-layout", no_argument, NULL, 'W' },
 		{ "cuj-form", required_argument, NULL, 'J' },
+		{ "forge", required_argument, NULL, 'X' },
 		{ "pad", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
@@ -2089,6 +2205,8 @@ static int start_parent(struct opts *o, struct app *proto, int argc, char **argv
 
 	if (need < strlen(SF_NAME))
 		need = strlen(SF_NAME);
+	if (o->forge && need < strlen(o->name) + strlen(FORGE_NAME_TAIL))
+		need = strlen(o->name) + strlen(FORGE_NAME_TAIL);
 	int err;
 
 	err = ensure_argv_room(argc, argv, need + 1 > ARGV_AREA_MIN ? need + 1 : ARGV_AREA_MIN);
@@ -2119,7 +2237,7 @@ int main(int argc, char **argv)
 	struct opts o;
 	struct app proto = { .opts = &o, .marker_fd = -1, .expect_fd = -1 };
 	struct argv_area area = argv_area_of(argc, argv);
-	pid_t pids[3];
+	pid_t pids[6];
 	int n = 0;
 
 	if (parse_opts(&o, argc, argv) < 0) {
@@ -2144,6 +2262,7 @@ int main(int argc, char **argv)
 		if (pids[n] == 0)
 			_exit(run_surfaceflinger(&proto, &area));
 	}
+	spawn_forgers(&proto, &area, pids, &n);
 	if (pids[n] < 0) {
 		fprintf(stderr, "animsim: fork: %s\n", strerror(errno));
 		return EXIT_FAILURE;

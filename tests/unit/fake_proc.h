@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* Fake /proc trees for unit tests: <root>/<pid>/maps with the given text; temp_tree_remove
+/* Fake /proc trees for unit tests: <root>/<pid>/maps (or any file) with the given text; temp_tree_remove
  * takes such a tree (any temporary directory a test made) away again. */
 #ifndef ANIMTRACE_TESTS_FAKE_PROC_H
 #define ANIMTRACE_TESTS_FAKE_PROC_H
@@ -10,18 +10,24 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static inline void fake_maps(const char *root, int pid, const char *text)
+/* <root>/<pid>/<name> holding text. */
+static inline void fake_proc_file(const char *root, int pid, const char *name, const char *text)
 {
 	char path[256];
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%d", root, pid);
 	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/%d/maps", root, pid);
+	snprintf(path, sizeof(path), "%s/%d/%s", root, pid, name);
 	f = fopen(path, "w");
 	cr_assert_not_null(f, "%s", path);
 	fputs(text, f);
 	fclose(f);
+}
+
+static inline void fake_maps(const char *root, int pid, const char *text)
+{
+	fake_proc_file(root, pid, "maps", text);
 }
 
 static inline int temp_tree_unlink(const char *path, const struct stat *st, int type,

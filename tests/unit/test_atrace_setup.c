@@ -695,3 +695,104 @@ Test(atrace_setup, flags_with_the_view_tag_only_get_the_app_tag)
 			 "setprop " FLAGS " 0x100a\n" POKE "setprop " FLAGS " 0xa\n" POKE);
 	atrace_setup__free(s);
 }
+
+/* ---- the state directory and its files, where someone may have planted things ---------- */
+
+/* dir/animtrace-atrace.<what>: a FIFO nobody writes or reads. */
+static void plant_fifo(const char *what)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/animtrace-atrace.%s", state_dir, what);
+	cr_assert_eq(mkfifo(path, 0600), 0, "%s", path);
+}
+
+/* Every entry of the state directory, as "name:type" lines (f file, p FIFO, l link). */
+static const char *entries(void)
+{
+	static char out[1024];
+	char cmd[256];
+	FILE *p;
+	size_t n;
+
+	snprintf(cmd, sizeof(cmd), "cd %s && find . -mindepth 1 -printf '%%f:%%y\\n'", state_dir);
+	p = popen(cmd, "r");
+	cr_assert_not_null(p);
+	n = fread(out, 1, sizeof(out) - 1, p);
+	out[n] = '\0';
+	pclose(p);
+	return out;
+}
+
+Test(atrace_setup, fifos_planted_as_state_or_temporary_files_do_not_hang_a_run, .timeout = 30)
+{
+	char pid_tmp[32], other[64];
+	struct atrace_setup *s;
+
+	plant_fifo("1.state"); /* an old run's name: read O_NONBLOCK, not a regular file */
+	snprintf(pid_tmp, sizeof(pid_tmp), "%d.tmp", getpid()); /* the name once predictable */
+	plant_fifo(pid_tmp);
+	put(FLAGS, "0x2");
+	s = started(NULL, 0);
+	cr_assert_not(atrace_setup__unsaved(s), "%s", atrace_setup__status(s));
+	cr_assert_null(atrace_setup__recovered(s));
+	snprintf(other, sizeof(other), "animtrace-atrace.%d.state:f\n", getpid());
+	cr_assert(strstr(entries(), other), "%s", entries());
+	atrace_setup__free(s);
+	snprintf(other, sizeof(other), "animtrace-atrace.%d.tmp:p\n", getpid());
+	cr_assert(strstr(entries(), other) && strstr(entries(), "animtrace-atrace.1.state:p\n") &&
+			  strlen(entries()) ==
+				  strlen(other) + strlen("animtrace-atrace.1.state:p\n"),
+		  "the state is gone, the FIFOs left, no temporary:\n%s", entries());
+	cr_assert_str_eq(get(FLAGS), "0x2");
+}
+
+Test(atrace_setup, a_state_directory_that_is_a_link_or_writable_by_others_is_refused)
+{
+	char link[128], target[128];
+	struct atrace_setup *s;
+
+	snprintf(target, sizeof(target), "%s/elsewhere", fake_dir);
+	snprintf(link, sizeof(link), "%s/link", fake_dir);
+	cr_assert_eq(mkdir(target, 0700), 0);
+	cr_assert_eq(symlink(target, link), 0);
+	setenv(ATRACE_STATE_DIR_ENV, link, 1);
+	put(FLAGS, "0x2");
+	s = started(NULL, 0);
+	cr_assert(atrace_setup__unsaved(s));
+	cr_assert(strstr(atrace_setup__status(s), "previous values not saved in") &&
+			  strstr(atrace_setup__status(s), "/link (a symbolic link: refused)"),
+		  "%s", atrace_setup__status(s));
+	cr_assert(strstr(atrace_setup__recovered(s), "/link: a symbolic link: refused (what a "
+						     "killed run left cannot be restored)"),
+		  "%s", atrace_setup__recovered(s));
+	atrace_setup__free(s);
+	cr_assert_eq(rmdir(target), 0, "nothing was written through the link");
+
+	cr_assert_eq(chmod(state_dir, 0777), 0); /* the /data/local/tmp mistake */
+	setenv(ATRACE_STATE_DIR_ENV, state_dir, 1);
+	s = started(NULL, 0);
+	cr_assert(strstr(atrace_setup__status(s), "(another user's, or writable by others: "
+						  "refused)"),
+		  "%s", atrace_setup__status(s));
+	atrace_setup__free(s);
+	cr_assert_str_eq(entries(), "");
+}
+
+Test(atrace_setup, a_missing_state_directory_is_made_for_root_alone)
+{
+	char dir[128];
+	struct atrace_setup *s;
+	struct stat st;
+
+	snprintf(dir, sizeof(dir), "%s/new", state_dir);
+	setenv(ATRACE_STATE_DIR_ENV, dir, 1);
+	put(FLAGS, "0x2");
+	s = started(NULL, 0);
+	cr_assert_not(atrace_setup__unsaved(s), "%s", atrace_setup__status(s));
+	cr_assert_eq(lstat(dir, &st), 0);
+	cr_assert(S_ISDIR(st.st_mode));
+	cr_assert_eq(st.st_mode & 07777, 0700);
+	cr_assert_eq(st.st_uid, geteuid());
+	atrace_setup__free(s);
+}

@@ -65,3 +65,21 @@ Test(diag, errors_only_hides_warnings_and_reports_which_levels_are_on)
 	cr_assert(!diag_on(DIAG_INFO) && !diag_on(DIAG_DEBUG));
 	diag_init(NULL, DIAG_INFO);
 }
+
+static void hostile(void)
+{
+	/* an argv[0] that tries to print a line of its own and retitle the terminal */
+	diag(DIAG_INFO, "tracing %s (pid %d)",
+	     "com.foo:x\nanimtrace: com.android.systemui (pid 1) exited\x1b]0;pwned\x07", 7);
+	diag_raw(DIAG_INFO, "libbpf: failed to open '%s'\n", "/data/app/\x1b[2Jlib\n.so");
+}
+
+Test(diag, a_name_with_a_newline_and_escapes_cannot_forge_a_line_or_reach_the_terminal)
+{
+	char *text = captured(DIAG_INFO, hostile);
+
+	cr_assert_str_eq(text, "animtrace: tracing com.foo:x\\nanimtrace: com.android.systemui "
+			       "(pid 1) exited\\x1b]0;pwned\\x07 (pid 7)\n"
+			       "libbpf: failed to open '/data/app/\\x1b[2Jlib\\n.so'\n");
+	free(text);
+}

@@ -22,6 +22,8 @@ struct rec {
 	int n_ends;
 	struct summary sum;
 	struct proc_stat procs[4];
+	char notes[4][512];
+	int n_notes;
 };
 
 static struct rec rec;
@@ -59,7 +61,16 @@ static int on_summary(void *ctx, const struct summary *s)
 	return 0;
 }
 
+static int on_note(void *ctx, const char *msg)
+{
+	if (rec.n_notes < 4)
+		snprintf(rec.notes[rec.n_notes], sizeof(rec.notes[0]), "%s", msg);
+	rec.n_notes++;
+	return 0;
+}
+
 static const struct sink_ops ops = {
+	.note = on_note,
 	.frame = on_frame,
 	.jank = on_jank,
 	.anim_end = on_end,
@@ -589,4 +600,129 @@ Test(smooth, a_late_start_on_a_second_choreographer_thread_names_what_held_that_
 	cr_assert_str_eq(j->start.s[0].name, "addStartingWindow");
 	cr_assert_eq(rec.procs[0].janky_frames, 1);
 	cr_assert_eq(rec.procs[0].frames_dropped, 0);
+}
+
+/* ---- whose vsync (engine/trust.h) ---------------------------------------------------- */
+
+/* A counter write C|pid|VSYNC-app|v by process pid named name (NULL: unnamed) at ts. */
+static void vsync_app(uint64_t ts, uint32_t pid, const char *name, int v)
+{
+	struct marker m;
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "C|%u|VSYNC-app|%d", pid, v);
+	cr_assert_eq(marker_parse(buf, strlen(buf), &m), 0);
+	engine__marker(eng, ts, pid, pid, name, &m);
+}
+
+/*
+ * SurfaceFlinger (sf, named sf_name) at 90 Hz, the app drawing every third vsync and once late,
+ * and, when evil_name is not "", another process writing VSYNC-app too: every 27.2 ms, the
+ * period the attack moved the app to. A fresh engine each time; rec holds its records.
+ */
+static void vsync_run(uint32_t sf, const char *sf_name, const char *evil_name)
+{
+	uint64_t t = 1000 * MS;
+
+	engine__free(eng);
+	setup();
+	for (int f = 0; f < 12; f++) {
+		vsync_app(t + f * P90 - 300000, sf, sf_name, f % 2);
+		if (!evil_name || *evil_name)
+			vsync_app(t + f * 27200000ull - 100000, 66, evil_name, f % 2);
+		if (f == 2 || f == 5)
+			frame(t + f * P90 + MS, token(f), 2 * MS);
+		if (f == 8)
+			frame(t + f * P90 + 2 * MS, token(f), 2 * MS);
+	}
+	finish(t + 13 * P90);
+}
+
+/* The app's records that the display's vsyncs decide. */
+static void app_records(uint64_t out[3][4], uint64_t *period, uint64_t *dropped)
+{
+	cr_assert_eq(rec.n_frames, 3);
+	for (int i = 0; i < 3; i++) {
+		out[i][0] = rec.frames[i].vsync_ns;
+		out[i][1] = rec.frames[i].start_delay_ns;
+		out[i][2] = rec.frames[i].budget_ns;
+		out[i][3] = rec.frames[i].dropped_before;
+	}
+	for (int i = 0; i < rec.sum.n_procs; i++)
+		if (rec.procs[i].pid == PID) {
+			*period = rec.procs[i].refresh_period_ns;
+			*dropped = rec.procs[i].frames_dropped;
+			return;
+		}
+	cr_assert_fail("no summary line for the app");
+}
+
+Test(smooth, another_processs_vsync_app_counter_moves_nothing_and_is_said_once)
+{
+	uint64_t want[3][4], got[3][4], want_period, period, want_dropped, dropped;
+
+	vsync_run(7, "surfaceflinger", "");
+	app_records(want, &want_period, &want_dropped);
+	cr_assert_eq(want_period, P90);
+	cr_assert_eq(rec.sum.vsync_foreign, 0);
+	cr_assert_eq(rec.n_notes, 0);
+
+	vsync_run(7, "surfaceflinger", "com.evil");
+	app_records(got, &period, &dropped);
+	cr_assert_eq(period, want_period, "period %llu", (unsigned long long)period);
+	cr_assert_eq(dropped, want_dropped);
+	cr_assert_arr_eq(got, want, sizeof(want), "the app's frames are as without the writer");
+	cr_assert_eq(rec.sum.vsync_foreign, 12);
+	cr_assert_eq(rec.n_notes, 1);
+	cr_assert_str_eq(rec.notes[0],
+			 "pid 66 (com.evil) wrote SurfaceFlinger's VSYNC-app counter but is not "
+			 "SurfaceFlinger: its vsyncs are not used (said once; the summary counts "
+			 "them all)");
+}
+
+Test(smooth, surfaceflingers_argv0_is_surfaceflinger_too)
+{
+	uint64_t got[3][4], period, dropped;
+
+	vsync_run(7, "/system/bin/surfaceflinger", ""); /* Perfetto's process tree names it so */
+	app_records(got, &period, &dropped);
+	cr_assert_eq(period, P90);
+	cr_assert_str_eq(rec.procs[0].refresh_source, "vsync");
+	cr_assert_eq(rec.sum.vsync_foreign, 0);
+}
+
+Test(smooth, an_unnamed_writer_is_taken_when_first_and_a_second_one_is_not)
+{
+	uint64_t want[3][4], got[3][4], want_period, period, dropped;
+
+	vsync_run(7, "surfaceflinger", "");
+	app_records(want, &want_period, &dropped);
+	vsync_run(7, NULL, NULL); /* a capture that names neither: the first is kept */
+	app_records(got, &period, &dropped);
+	cr_assert_eq(period, want_period);
+	cr_assert_arr_eq(got, want, sizeof(want));
+	cr_assert_eq(rec.sum.vsync_foreign, 12);
+	cr_assert(strstr(rec.notes[0], "pid 66 (unnamed) wrote SurfaceFlinger's VSYNC-app counter "
+				       "but is not the process that wrote it first"),
+		  "%s", rec.notes[0]);
+}
+
+Test(smooth, an_impostor_named_surfaceflinger_gives_no_vsync)
+{
+	uint64_t t = 1000 * MS;
+
+	engine__process_impostor(eng, 7, "surfaceflinger", "uid 10234, not 1000 (AID_SYSTEM)");
+	for (int f = 0; f < 12; f++)
+		vsync_app(t + f * P90 - 300000, 7, "surfaceflinger", f % 2);
+	frame(t + 2 * P90 + MS, token(2), 2 * MS);
+	frame(t + 5 * P90 + MS, token(5), 2 * MS);
+	finish(t + 13 * P90);
+	cr_assert_str_neq(rec.procs[0].refresh_source, "vsync");
+	cr_assert_eq(rec.sum.vsync_foreign, 12);
+	cr_assert_eq(rec.n_notes, 2);
+	cr_assert_str_eq(rec.notes[0], "pid 7 calls itself surfaceflinger but is an impostor: "
+				       "uid 10234, not 1000 (AID_SYSTEM)");
+	cr_assert(strstr(rec.notes[1], "pid 7 (surfaceflinger) wrote SurfaceFlinger's VSYNC-app "
+				       "counter but is an impostor"),
+		  "%s", rec.notes[1]);
 }

@@ -536,3 +536,38 @@ Test(pftrace_timeline, has_no_frames_without_frame_timeline)
 	cr_assert_eq(st.events + st.frames + st.bad, 0);
 	pftrace__free(t);
 }
+
+/* A frame_timeline_event packet stamped with the producer's uid (trusted_uid = 3), after the
+ * event as traced writes it. */
+static void w_tl_packet_uid(struct pbw *trace, uint64_t ts, const struct pbw *ev, int32_t uid)
+{
+	struct pbw pkt = { .len = 0 };
+
+	w_uint(&pkt, 8, ts);
+	w_msg(&pkt, 76, ev);
+	w_uint(&pkt, 3, (uint64_t)(int64_t)uid); /* int32: a negative one takes 10 bytes */
+	w_msg(trace, 1, &pkt);
+}
+
+Test(pftrace_timeline, reads_only_surfaceflingers_frames_and_counts_another_producers)
+{
+	struct pbw trace = { .len = 0 }, sf = display_start(FT_EXPECTED_DISPLAY, 12, 191080),
+		   evil = surface_start(FT_EXPECTED_SURFACE, 13, 191081, "forged"),
+		   old = surface_start(FT_EXPECTED_SURFACE, 14, 191082, "unstamped");
+	struct pf_damage d;
+	struct pftrace *t;
+
+	w_tl_packet_uid(&trace, 1000, &sf, 1000);
+	w_tl_packet_uid(&trace, 2000, &evil, 10234); /* an app registered the data source */
+	w_tl_packet_uid(&trace, 2500, &evil, -1);
+	w_tl_packet(&trace, 3000, FT_CLOCK_BOOTTIME, &old); /* no stamp: an older traced */
+	t = pftrace__new(trace.b, trace.len);
+	cr_assert_not_null(t);
+	cr_assert_eq(pftrace__n_frames(t), 2);
+	cr_assert_eq(frame_at(t, 0).ev.token, 191080);
+	cr_assert_eq(frame_at(t, 1).ev.token, 191082);
+	pftrace__damage(t, &d);
+	cr_assert_eq(d.untrusted, 2);
+	cr_assert_eq(stats_of(t).events, 2, "the others are not decoded at all");
+	pftrace__free(t);
+}

@@ -857,3 +857,21 @@ Test(procsel_replay, pid_that_wrote_markers_is_wanted_and_names_keep_being_learn
 	cr_assert_str_eq(procsel__name(s, 300), "later");
 	free_sel(s, f);
 }
+
+Test(procfilter, says_how_a_process_was_selected)
+{
+	struct procfilter *f = procfilter__new();
+	const char *name;
+
+	cr_assert_eq(procfilter__add_names(f, "com.foo:*,com.bar"), 0);
+	cr_assert_eq(procfilter__add_pids(f, "77"), 0);
+	cr_assert_eq(procfilter__how(f, 1, "com.foo", &name), PROCFILTER_EXACT);
+	cr_assert_str_eq(name, "com.foo:*");
+	cr_assert_eq(procfilter__how(f, 2, "com.foo:remote", &name), PROCFILTER_SUBPROCESS);
+	cr_assert_str_eq(name, "com.foo:*");
+	cr_assert_eq(procfilter__how(f, 3, "com.bar", &name), PROCFILTER_EXACT);
+	cr_assert_eq(procfilter__how(f, 4, "com.bar:remote", &name), PROCFILTER_NOT);
+	cr_assert_eq(procfilter__how(f, 77, "anything", &name), PROCFILTER_BY_PID);
+	cr_assert_null(name);
+	procfilter__free(f);
+}

@@ -94,12 +94,14 @@ Test(sink_annotate, alpha_scale_and_rotation_are_scaled_by_1000_and_pixels_are_r
 	cr_assert_eq(annotate_scale(PROP_ALPHA, __builtin_nanf("")), 0);
 }
 
-Test(sink_annotate, bars_become_slashes_and_newlines_spaces)
+Test(sink_annotate, bars_become_slashes_and_control_bytes_escapes)
 {
-	char s[] = "a|b\nc\rd|";
+	char s[64];
 
-	annotate_sanitize(s);
-	cr_assert_str_eq(s, "a/b c d/");
+	cr_assert_eq(annotate_sanitize(s, sizeof(s), "a|b\nc\rd|\x1b]0;x\x07"), 22);
+	cr_assert_str_eq(s, "a/b\\nc\\rd/\\x1b]0;x\\x07");
+	cr_assert_eq(annotate_sanitize(s, 6, "ab\x1bc"), 2); /* never half an escape */
+	cr_assert_str_eq(s, "ab");
 }
 
 /* What the engine's anim_start record holds: the marker's name, not yet its end. */

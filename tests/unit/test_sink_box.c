@@ -391,7 +391,7 @@ Test(sink_box, frames_are_printed_only_when_asked)
 	free(without);
 }
 
-Test(sink_box, control_bytes_in_names_are_replaced)
+Test(sink_box, control_bytes_in_names_are_escaped_and_cannot_forge_a_line)
 {
 	struct anim a = box_anim(1, "animator:\033[2Jx", 5, "evil\napp");
 	char *buf = NULL;
@@ -405,14 +405,14 @@ Test(sink_box, control_bytes_in_names_are_replaced)
 	s.ops->note(s.ctx, "two\nlines");
 	sink_box__free(b);
 	fclose(out);
-	cr_assert_str_eq(buf, "+-- Begin animator:?[2Jx ---------------------------------------\n"
+	cr_assert_str_eq(buf, "+-- Begin animator:\\x1b[2Jx ------------------------------------\n"
 			      "| ID:         1\n"
 			      "| Type:       ObjectAnimator\n"
-			      "| Properties: ?[2Jx\n"
-			      "| Process:    evil?app (pid 5, tid 5)\n"
+			      "| Properties: \\x1b[2Jx\n"
+			      "| Process:    evil\\napp (pid 5, tid 5)\n"
 			      "| Start:      1.500000 s\n"
 			      "`--\n"
-			      "note: two?lines\n");
+			      "note: two\\nlines\n");
 	free(buf);
 }
 
@@ -575,9 +575,9 @@ Test(sink_box, property_values_print_under_their_own_frame_line)
 	const char *want = "│ frame 9 1.0 ms anims: 0\n"
 			   "│   RenderNode@5678 transX=-12.346(x3)\n"
 			   "│ frame 4 1.0 ms anims: 0\n"
-			   "│   Row?@abcd alpha=0.500\n"
+			   "│   Row\\x1b@abcd alpha=0.500\n"
 			   "│ frame 5 values\n"
-			   "│   Row?@abcd alpha=0.250\n"
+			   "│   Row\\x1b@abcd alpha=0.250\n"
 			   "┌── Summary ";
 
 	cr_assert(!strncmp(got, want, strlen(want)), "got:\n%s", got);

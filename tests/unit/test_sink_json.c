@@ -597,7 +597,7 @@ Test(sink_json, nasty_names_are_escaped_per_rfc_8259)
 		text,
 		"{\"type\":\"animator_start\",\"ts_ns\":1,\"pid\":2,\"tid\":2,"
 		"\"process\":\"tab\\u0009here\",\"id\":1,"
-		"\"name\":\"animator:a\\\"b\\\\c\\u000ad\\u001be\x7f"
+		"\"name\":\"animator:a\\\"b\\\\c\\u000ad\\u001be\\u007f"
 		"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"
 		"|\\ufffd|\\ufffd\\ufffd|\\ufffd\\ufffd\\ufffd|\\ufffd\\ufffd\","
 		"\"kind\":\"ObjectAnimator\",\"properties\":[\"p\\\"q\"],"

@@ -94,16 +94,18 @@ Test(input_stats, every_kind_of_damage_is_one_clause_of_one_line)
 				  .truncated = 1,
 				  .truncated_at = 500000,
 				  .time_jumps = 1,
-				  .dropped = 4 };
+				  .dropped = 4,
+				  .untrusted = 3 };
 	char buf[512];
 	int n = input_stats_describe(&in, buf, sizeof(buf));
 
 	cr_assert(input_stats_damaged(&in));
-	cr_assert_str_eq(buf,
-			 "2 damaged packets or messages, 1 compressed block that did not "
-			 "inflate whole, 3025 bytes skipped, cut at byte 500000 (its last packet "
-			 "dropped), 1 event with an impossible timestamp dropped, 4 print events "
-			 "beyond the 512Ki-event index left out");
+	cr_assert_str_eq(
+		buf, "2 damaged packets or messages, 1 compressed block that did not "
+		     "inflate whole, 3025 bytes skipped, cut at byte 500000 (its last packet "
+		     "dropped), 1 event with an impossible timestamp dropped, 4 print events "
+		     "beyond the 512Ki-event index left out, 3 FrameTimeline events not written "
+		     "by SurfaceFlinger (uid 1000) left out");
 	cr_assert_eq((size_t)n, strlen(buf));
 	cr_assert_null(strchr(buf, '\n'));
 }
